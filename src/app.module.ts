@@ -1,0 +1,49 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { I18nModule } from 'nestjs-i18n';
+import { AuthModule } from './auth/auth.module.js';
+import { BasicAuthGuard } from './auth/basic-auth.guard.js';
+import { WpErrorFilter } from './common/errors/wp-error.filter.js';
+import { createValidationPipe } from './common/http/validation.js';
+import { LanguageGuard } from './common/i18n/language.guard.js';
+import { CalLanguageResolver } from './common/i18n/language.resolver.js';
+import { APP_CONFIG, type AppConfig } from './config/config.js';
+import { ConfigModule } from './config/config.module.js';
+import { dataSourceOptions } from './database/data-source.js';
+import { DocsModule } from './docs/docs.module.js';
+import { HealthModule } from './health/health.module.js';
+import { I18N_DIR } from './paths.js';
+
+@Module({
+  imports: [
+    ConfigModule,
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config),
+        // Under test a bad connection must fail at once, not after minutes of retries.
+        retryAttempts: process.env.NODE_ENV === 'test' ? 0 : 5,
+        retryDelay: 2000,
+      }),
+    }),
+    I18nModule.forRoot({
+      fallbackLanguage: 'en',
+      loaderOptions: { path: I18N_DIR, watch: false },
+      resolvers: [CalLanguageResolver],
+      throwOnMissingKey: false,
+      logging: false,
+    }),
+    AuthModule,
+    DocsModule,
+    HealthModule,
+  ],
+  providers: [
+    { provide: APP_FILTER, useClass: WpErrorFilter },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+    // Order matters: credentials are checked before parameters (BEHAVIOR §1.1).
+    { provide: APP_GUARD, useClass: BasicAuthGuard },
+    { provide: APP_GUARD, useClass: LanguageGuard },
+  ],
+})
+export class AppModule {}

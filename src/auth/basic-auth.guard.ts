@@ -1,0 +1,39 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { ANONYMOUS } from './actor.js';
+import type { AuthRequest } from './auth.decorator.js';
+import { UsersService } from './users/users.service.js';
+
+/**
+ * Authenticates only: no header → anonymous; HTTP Basic with a login and application password →
+ * that user; anything else → 401 on every route, public GETs included (as WordPress does).
+ * Capabilities are checked by services, after parameter validation.
+ */
+@Injectable()
+export class BasicAuthGuard implements CanActivate {
+  constructor(private readonly users: UsersService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AuthRequest>();
+    const header = req.headers.authorization;
+    if (!header) {
+      req.actor = ANONYMOUS;
+      return true;
+    }
+    const credentials = parseBasic(header);
+    const user = credentials && (await this.users.authenticate(credentials.login, credentials.password));
+    // One answer for an unknown login and a wrong password: no user enumeration.
+    if (!user) throw new ApiError('incorrect_password', 401);
+    req.actor = { user: { id: user.id, login: user.login, role: user.role } };
+    return true;
+  }
+}
+
+export function parseBasic(header: string): { login: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,48 @@
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+
+const scrypt = (password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+
+// N=2^15 costs ~0.1 s here; successful verifications are cached (CredentialCache), so only the
+// first request with a credential pays it. maxmem must be raised above Node's 32 MiB default.
+const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+const maxmem = (N: number, r: number) => 256 * N * r + 16 * 1024 * 1024;
+
+/** `scrypt$N$r$p$salt$hash` (base64), parameters stored with the hash so they can change later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: maxmem(PARAMS.N, PARAMS.r) });
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const N = Number(n);
+  const key = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N,
+    r: Number(r),
+    p: Number(p),
+    maxmem: maxmem(N, Number(r)),
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A hash of a random password, verified against when the login is unknown (constant work). */
+let decoy: Promise<string> | undefined;
+export const decoyHash = () => (decoy ??= hashPassword(randomBytes(18).toString('base64')));
+
+/** WordPress application passwords: 24 characters from [A-Za-z0-9], shown in groups of four. */
+export function generateApplicationPassword(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(24);
+  const chars = Array.from(bytes, (b) => alphabet[b % alphabet.length]);
+  return chars.join('').replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/** WordPress strips the spaces of an application password before checking it. */
+export const normalizeApplicationPassword = (password: string) => password.replace(/\s+/g, '');

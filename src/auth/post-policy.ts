@@ -1,0 +1,59 @@
+import type { Actor } from './actor.js';
+import type { Role } from './users/roles.js';
+
+/**
+ * The capability table of CONTRACT §2, as WordPress maps roles to post and term capabilities.
+ * Pure functions; services turn a "no" into 401 (anonymous) or 403 (authenticated).
+ */
+export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
+
+export interface OwnedRecord {
+  authorId: number;
+  status: PostStatus;
+}
+
+const EDITORS: Role[] = ['administrator', 'editor'];
+const WRITERS: Role[] = ['administrator', 'editor', 'author', 'contributor'];
+const PUBLISHERS: Role[] = ['administrator', 'editor', 'author'];
+
+const hasRole = (actor: Actor, roles: Role[]) => !!actor.user && roles.includes(actor.user.role);
+const owns = (actor: Actor, record: OwnedRecord) =>
+  !!actor.user && actor.user.id === record.authorId;
+
+/** Editors and administrators see and edit everything. */
+export const isEditor = (actor: Actor) => hasRole(actor, EDITORS);
+
+/** May create events, venues and organizers (contributor and above). */
+export const canCreatePosts = (actor: Actor) => hasRole(actor, WRITERS);
+
+/** May publish (and so choose any status); contributors' records go to draft/pending. */
+export const canPublish = (actor: Actor) => hasRole(actor, PUBLISHERS);
+
+/** May set an image by URL (WordPress `upload_files`). */
+export const canUpload = (actor: Actor) => hasRole(actor, PUBLISHERS);
+
+/** Category and tag management (CONTRACT §2: editors and administrators only). */
+export const canManageTerms = (actor: Actor) => isEditor(actor);
+
+/** Anyone may read published records; others per CONTRACT §2. */
+export function canRead(actor: Actor, record: OwnedRecord): boolean {
+  if (record.status === 'publish') return true;
+  if (isEditor(actor)) return true;
+  return hasRole(actor, WRITERS) && owns(actor, record);
+}
+
+/** Sees unpublished records of others in lists (editors), or only own ones (null = none). */
+export function unpublishedScope(actor: Actor): 'all' | 'own' | 'none' {
+  if (isEditor(actor)) return 'all';
+  return hasRole(actor, WRITERS) ? 'own' : 'none';
+}
+
+const UNPUBLISHED: PostStatus[] = ['draft', 'pending', 'private'];
+
+/** Update or delete that record. */
+export function canEdit(actor: Actor, record: OwnedRecord): boolean {
+  if (isEditor(actor)) return true;
+  if (!owns(actor, record)) return false;
+  if (hasRole(actor, ['author'])) return true;
+  return hasRole(actor, ['contributor']) && UNPUBLISHED.includes(record.status);
+}

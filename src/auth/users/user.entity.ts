@@ -1,0 +1,28 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { Role } from './roles.js';
+import { DateTimeColumn } from '../../database/columns.js';
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  @Index('IDX_users_login', { unique: true })
+  @Column({ type: 'varchar', length: 60 })
+  login!: string;
+
+  @Column({ type: 'varchar', length: 100, default: '' })
+  email!: string;
+
+  @Column({ name: 'display_name', type: 'varchar', length: 250, default: '' })
+  displayName!: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  role!: Role;
+
+  @Column({ name: 'password_hash', type: 'varchar', length: 255 })
+  passwordHash!: string;
+
+  @DateTimeColumn('created_at')
+  createdAt!: string;
+}

@@ -1,0 +1,117 @@
+import { Injectable, Logger, OnApplicationBootstrap, Inject } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { nowUtcSql } from '../../database/columns.js';
+import { CredentialCache } from '../credential-cache.js';
+import {
+  decoyHash,
+  generateApplicationPassword,
+  hashPassword,
+  normalizeApplicationPassword,
+  verifyPassword,
+} from '../password.js';
+import { isRole, type Role } from './roles.js';
+import { UserEntity } from './user.entity.js';
+
+export interface PublicUser {
+  id: number;
+  login: string;
+  email: string;
+  display_name: string;
+  role: Role;
+}
+
+export class UserInputError extends Error {}
+
+const LOGIN = /^[A-Za-z0-9_.@+-]{1,60}$/;
+
+@Injectable()
+export class UsersService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('UsersService');
+  private readonly cache = new CredentialCache();
+
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** ADMIN_LOGIN/ADMIN_PASSWORD: create that administrator once, when no such login exists. */
+  async onApplicationBootstrap(): Promise<void> {
+    const admin = this.config.admin;
+    if (!admin || (await this.users.existsBy({ login: admin.login }))) return;
+    await this.create({ login: admin.login, role: 'administrator', password: admin.password });
+    this.logger.log(`created administrator "${admin.login}" from ADMIN_LOGIN`);
+  }
+
+  async create(input: {
+    login: string;
+    role: string;
+    email?: string;
+    displayName?: string;
+    password?: string;
+  }): Promise<{ user: PublicUser; password: string }> {
+    if (!LOGIN.test(input.login)) {
+      throw new UserInputError(`invalid login "${input.login}" (1-60 of A-Z a-z 0-9 _ . @ + -)`);
+    }
+    if (!isRole(input.role)) throw new UserInputError(`unknown role "${input.role}"`);
+    if (await this.users.existsBy({ login: input.login })) {
+      throw new UserInputError(`a user with login "${input.login}" exists already`);
+    }
+    const password = input.password ?? generateApplicationPassword();
+    if (!normalizeApplicationPassword(password)) throw new UserInputError('empty password');
+    const saved = await this.users.save(
+      this.users.create({
+        login: input.login,
+        role: input.role,
+        email: input.email ?? '',
+        displayName: input.displayName ?? input.login,
+        passwordHash: await hashPassword(normalizeApplicationPassword(password)),
+        createdAt: nowUtcSql(),
+      }),
+    );
+    return { user: toPublic(saved), password };
+  }
+
+  async list(): Promise<PublicUser[]> {
+    return (await this.users.find({ order: { id: 'ASC' } })).map(toPublic);
+  }
+
+  async delete(login: string): Promise<boolean> {
+    const user = await this.users.findOneBy({ login });
+    if (!user) return false;
+    await this.users.delete({ id: user.id });
+    this.cache.forgetUser(user.id);
+    return true;
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return this.users.existsBy({ id });
+  }
+
+  /**
+   * The user these credentials open, or null. Unknown logins still pay for one scrypt run so
+   * that timing does not reveal which logins exist.
+   */
+  async authenticate(login: string, rawPassword: string): Promise<UserEntity | null> {
+    const password = normalizeApplicationPassword(rawPassword);
+    const user = await this.users.findOneBy({ login });
+    if (!user) {
+      await verifyPassword(password, await decoyHash());
+      return null;
+    }
+    const key = this.cache.key(login, password);
+    if (this.cache.has(key, user)) return user;
+    if (!(await verifyPassword(password, user.passwordHash))) return null;
+    this.cache.remember(key, user);
+    return user;
+  }
+}
+
+const toPublic = (u: UserEntity): PublicUser => ({
+  id: u.id,
+  login: u.login,
+  email: u.email,
+  display_name: u.displayName,
+  role: u.role,
+});

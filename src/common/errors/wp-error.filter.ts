@@ -1,0 +1,92 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { I18nService } from 'nestjs-i18n';
+import { ApiError, ApiErrorData, Text } from './api-error.js';
+import { languageOf } from '../i18n/language.js';
+import { QueryFailedError } from 'typeorm';
+
+/** Maps what Nest, Express and body-parser throw to the WordPress error codes. */
+export function toApiError(error: unknown, logger: Logger): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const body = error.getResponse() as { message?: unknown } | string;
+    // Nest's router answers unknown paths and wrong methods with a NotFoundException.
+    if (status === 404) return new ApiError('rest_no_route', 404);
+    if (status === 413) return new ApiError('rest_payload_too_large', 413);
+    if (status === 429) return new ApiError('rest_too_many_requests', 429);
+    if (status === 400 && typeof body === 'object' && /JSON/i.test(String(body.message))) {
+      return invalidJson(String(body.message));
+    }
+    if (status < 500) return new ApiError('rest_bad_request', status);
+  }
+  // body-parser errors (malformed JSON, too large, bad charset) carry `type` and `status`.
+  const e = error as { type?: string; status?: number; message?: string } | null;
+  if (e && typeof e.type === 'string' && typeof e.status === 'number' && e.status < 500) {
+    if (e.type === 'entity.parse.failed') return invalidJson(e.message ?? '');
+    if (e.type === 'entity.too.large') return new ApiError('rest_payload_too_large', 413);
+    return new ApiError('rest_bad_request', e.status);
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.error(`database unavailable: ${(error as Error).message}`);
+    return new ApiError('rest_db_unavailable', 503);
+  }
+  logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  return new ApiError('rest_internal_error', 500);
+}
+
+function invalidJson(detail: string): ApiError {
+  return new ApiError('rest_invalid_json', 400, {
+    json_error_code: 4,
+    json_error_message: detail.replace(/ in JSON at position.*$/, '') || 'Syntax error',
+  });
+}
+
+const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|PROTOCOL_CONNECTION_LOST|EPIPE|connection is in closed state|Can't add new command when connection is in closed state|Pool is closed|ER_CON_COUNT_ERROR|SQLITE_BUSY/i;
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code ?? '';
+  if (error instanceof QueryFailedError || code) return UNAVAILABLE.test(`${code} ${error.message}`);
+  return UNAVAILABLE.test(error.message);
+}
+
+@Catch()
+export class WpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('WpErrorFilter');
+
+  constructor(private readonly i18n: I18nService) {}
+
+  catch(error: unknown, host: ArgumentsHost) {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const e = toApiError(error, this.logger);
+    const lang = languageOf(req);
+    const translate = (text: Text) =>
+      String(this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key }));
+    const data: Record<string, unknown> = { status: e.status };
+    for (const [key, value] of Object.entries(e.data as ApiErrorData)) {
+      if (key === 'params' && value) {
+        data.params = mapValues(value as Record<string, Text>, translate);
+      } else if (key === 'details' && value) {
+        const details = mapValues(value as NonNullable<ApiErrorData['details']>, (d) => ({
+          ...d,
+          message: translate(d.message),
+        }));
+        data.details = Object.keys(details).length ? details : [];
+      } else {
+        data[key] = value;
+      }
+    }
+    if (res.headersSent) return;
+    res
+      .status(e.status)
+      .type('application/json; charset=UTF-8')
+      .send(JSON.stringify({ code: e.code, message: translate(e.text), data }));
+  }
+}
+
+function mapValues<A, B>(o: Record<string, A>, f: (a: A) => B): Record<string, B> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+}

@@ -1,0 +1,53 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiError, invalidParams, missingParams, t, type ApiErrorData, type Text } from '../errors/api-error.js';
+
+/**
+ * Validation messages are codes, turned into WordPress reasons here:
+ * - `missing` (from `@IsDefined`): the parameter is required → `rest_missing_callback_param`;
+ * - `type:<integer|boolean|string|number|array|object>` → "{name} is not of type {type}."
+ *   with a `rest_invalid_type` detail, as WordPress's type check reports it;
+ * - any other message: an i18n key under `validation.` (default "Invalid parameter.").
+ */
+export const MISSING = 'missing';
+export const typeMessage = (type: string) => `type:${type}`;
+
+export function toWpValidationError(errors: ValidationError[]): ApiError {
+  const missing = errors.filter((e) => Object.keys(e.constraints ?? {}).includes('isDefined'));
+  if (missing.length) return missingParams(missing.map((e) => e.property));
+  const params: Record<string, Text> = {};
+  const details: NonNullable<ApiErrorData['details']> = {};
+  for (const error of errors) {
+    const message = firstMessage(error);
+    const name = error.property;
+    if (message.startsWith('type:')) {
+      const reason = t('validation.type', { name, type: message.slice(5) });
+      params[name] = reason;
+      details[name] = { code: 'rest_invalid_type', message: reason, data: { param: name } };
+    } else if (message.startsWith('validation.')) {
+      params[name] = t(message, { name });
+    } else {
+      params[name] = t('validation.invalid');
+    }
+  }
+  return invalidParams(params, details);
+}
+
+function firstMessage(error: ValidationError): string {
+  const own = Object.values(error.constraints ?? {});
+  if (own.length) return own[0];
+  // Nested DTOs: report the parent parameter as invalid.
+  return 'invalid';
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    // Undeclared parameters are ignored, as WordPress ignores them (never an error).
+    whitelist: true,
+    forbidNonWhitelisted: false,
+    forbidUnknownValues: false,
+    stopAtFirstError: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => toWpValidationError(errors),
+  });
+}

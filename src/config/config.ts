@@ -1,0 +1,164 @@
+import { IANAZone } from 'luxon';
+
+export const LANGUAGES = ['en', 'hu', 'ro'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string }
+  | {
+      type: 'mysql' | 'mariadb';
+      host: string;
+      port: number;
+      username: string;
+      password: string;
+      database: string;
+    };
+
+export interface AppConfig {
+  database: DatabaseConfig;
+  databaseUrl: string;
+  port: number;
+  host: string;
+  /** REST root, `''` or `/wp-json` (leading slash, no trailing slash). */
+  basePath: string;
+  /** Public origin without a trailing slash. */
+  siteUrl: string;
+  siteTimezone: string;
+  defaultLanguage: Language;
+  admin: { login: string; password: string } | null;
+  migrationsRun: boolean;
+  corsOrigins: '*' | string[];
+  maxPerPage: number;
+}
+
+/** A configuration value that cannot be used; main.ts prints `message` alone and exits. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new ConfigError('DATABASE_URL', 'needs a path after "sqlite:"');
+    return { type: 'sqlite', path };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL', `is not a URL: "${url}"`);
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  if (scheme !== 'mysql' && scheme !== 'mariadb') {
+    throw new ConfigError(
+      'DATABASE_URL',
+      `has an unsupported scheme "${scheme}:" (use mysql://, mariadb:// or sqlite:)`,
+    );
+  }
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!database) throw new ConfigError('DATABASE_URL', 'names no database (mysql://host/db)');
+  return {
+    type: scheme,
+    host: parsed.hostname || '127.0.0.1',
+    port: parsed.port ? Number(parsed.port) : 3306,
+    username: decodeURIComponent(parsed.username || 'root'),
+    password: decodeURIComponent(parsed.password),
+    database,
+  };
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError('PORT', `must be a number from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function parsePositiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new ConfigError(name, `must be a positive integer, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parseBasePath(raw: string | undefined): string {
+  const trimmed = (raw ?? '').trim().replace(/\/+$/, '');
+  if (!trimmed) return '';
+  if (!/^[A-Za-z0-9._~\-/]+$/.test(trimmed)) {
+    throw new ConfigError('BASE_PATH', `must be a URL path such as /wp-json, got "${raw}"`);
+  }
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function parseSiteUrl(raw: string | undefined, port: number): string {
+  const value = raw && raw.trim() ? raw.trim() : `http://localhost:${port}`;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError('SITE_URL', `must be an http(s) URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** Reads and validates the environment once; every problem names its variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/calendar.sqlite';
+  const port = parsePort(env.PORT);
+  const siteTimezone = env.SITE_TIMEZONE?.trim() || 'UTC';
+  if (siteTimezone !== 'UTC' && !IANAZone.isValidZone(siteTimezone)) {
+    throw new ConfigError('SITE_TIMEZONE', `is not an IANA time zone name: "${siteTimezone}"`);
+  }
+  const defaultLanguage = env.DEFAULT_LANGUAGE?.trim() || 'en';
+  if (!isLanguage(defaultLanguage)) {
+    throw new ConfigError(
+      'DEFAULT_LANGUAGE',
+      `must be one of ${LANGUAGES.join(', ')}, got "${defaultLanguage}"`,
+    );
+  }
+  const adminLogin = env.ADMIN_LOGIN?.trim();
+  const adminPassword = env.ADMIN_PASSWORD;
+  const cors = env.CORS_ORIGINS?.trim() || '*';
+  return {
+    database: parseDatabaseUrl(databaseUrl),
+    databaseUrl,
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    basePath: parseBasePath(env.BASE_PATH),
+    siteUrl: parseSiteUrl(env.SITE_URL, port),
+    siteTimezone,
+    defaultLanguage,
+    admin: adminLogin && adminPassword ? { login: adminLogin, password: adminPassword } : null,
+    migrationsRun: parseBool('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true),
+    corsOrigins:
+      cors === '*'
+        ? '*'
+        : cors
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
+    maxPerPage: parsePositiveInt('MAX_PER_PAGE', env.MAX_PER_PAGE, 50),
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

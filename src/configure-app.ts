@@ -1,0 +1,53 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { languagePrefix } from './common/i18n/language.js';
+import { APP_CONFIG, type AppConfig } from './config/config.js';
+import { DocsService } from './docs/docs.service.js';
+import { doc } from './docs/doc-key.js';
+
+/** Everything that needs the app object; shared by main.ts and the e2e tests. */
+export function configureApp(app: NestExpressApplication): AppConfig {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  app.use(languagePrefix(config.defaultLanguage, config.basePath));
+  app.use(jsonContentType);
+  // Express 5 no longer parses `categories[]=1&categories[]=2` by default.
+  app.set('query parser', 'extended');
+  app.disable('x-powered-by');
+  app.enableCors({
+    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+    credentials: config.corsOrigins !== '*',
+    methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages'],
+  });
+  if (config.basePath) app.setGlobalPrefix(config.basePath, { exclude: ['health'] });
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setOpenAPIVersion('3.0.0')
+      .setTitle(doc('info.title'))
+      .setDescription(doc('info.description'))
+      .setVersion('1.0.0')
+      .addBasicAuth({ type: 'http', scheme: 'basic', description: doc('info.auth') }, 'basic')
+      .build(),
+    { ignoreGlobalPrefix: true },
+  );
+  app.get(DocsService).setDocument(document);
+  return config;
+}
+
+/** WordPress answers every REST response, errors included, as `application/json; charset=UTF-8`. */
+function jsonContentType(req: Request, res: Response, next: NextFunction) {
+  if (req.path.includes('/doc/ui')) return next();
+  // Express's send() lower-cases the charset it appends; keep WordPress's spelling.
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (name: string, value: number | string | readonly string[]) =>
+    setHeader(
+      name,
+      name.toLowerCase() === 'content-type' && typeof value === 'string'
+        ? value.replace(/^application\/json; charset=utf-8$/i, 'application/json; charset=UTF-8')
+        : value,
+    );
+  next();
+}

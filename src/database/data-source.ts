@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DataSource, DataSourceOptions, type LogLevel } from 'typeorm';
+import type { AppConfig } from '../config/config.js';
+import { entities } from './entities.js';
+import { migrations } from './migrations/index.js';
+
+/** The options shared by the app, the CLI, the migration script and the tests. */
+export function dataSourceOptions(
+  config: Pick<AppConfig, 'database' | 'migrationsRun'>,
+): DataSourceOptions {
+  const common = {
+    entities,
+    migrations,
+    synchronize: false,
+    migrationsRun: config.migrationsRun,
+    logging: ['error'] as LogLevel[],
+  };
+  const db = config.database;
+  if (db.type === 'sqlite') {
+    const memory = db.path === ':memory:';
+    if (!memory) mkdirSync(dirname(resolve(db.path)), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: db.path,
+      // WAL lets the CLI write while the server runs on the same file (CONTRACT §2).
+      enableWAL: !memory,
+      timeout: 5000,
+    };
+  }
+  return {
+    ...common,
+    // TypeORM applies MariaDB's dialect only for type 'mariadb'; mysql:// keeps MySQL 8's.
+    type: db.type,
+    host: db.host,
+    port: db.port,
+    username: db.username,
+    password: db.password,
+    database: db.database,
+    charset: 'utf8mb4_unicode_ci',
+    connectTimeout: 5000,
+    poolSize: 10,
+    extra: { connectionLimit: 10, enableKeepAlive: true },
+  };
+}
+
+export function createDataSource(config: Pick<AppConfig, 'database' | 'migrationsRun'>) {
+  return new DataSource(dataSourceOptions(config));
+}

@@ -1,0 +1,4 @@
+import { InitialSchema1763800000000 } from './1763800000000-initial-schema.js';
+
+/** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
+export const migrations = [InitialSchema1763800000000];

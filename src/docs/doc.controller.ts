@@ -1,0 +1,28 @@
+import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { NAMESPACE, restBase } from '../common/http/links.js';
+import { languageOf } from '../common/i18n/language.js';
+import { DocsService } from './docs.service.js';
+import { doc } from './doc-key.js';
+
+@ApiTags('doc')
+@Controller(NAMESPACE)
+export class DocController {
+  constructor(
+    private readonly docs: DocsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('doc')
+  @ApiOperation({ summary: doc('doc.summary') })
+  @ApiOkResponse({ description: doc('doc.ok') })
+  document(@Req() req: Request) {
+    const document = this.docs.get(languageOf(req));
+    // Scheme of the current request, host (and port) of SITE_URL (BEHAVIOR §3, D19).
+    const base = new URL(restBase(this.config, req));
+    base.protocol = req.protocol === 'https' ? 'https:' : base.protocol;
+    return { ...document, servers: [{ url: `${base.toString()}/` }] };
+  }
+}

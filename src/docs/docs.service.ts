@@ -1,0 +1,131 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { I18nService } from 'nestjs-i18n';
+import { LANGUAGES, type Language } from '../config/config.js';
+import { NAMESPACE } from '../common/http/links.js';
+import { translateDocument } from './translate-document.js';
+import { ROUTE_TABLE } from './route-table.js';
+import { doc } from './doc-key.js';
+
+type Schema = Record<string, unknown>;
+type Operation = {
+  parameters?: Array<Schema & { name: string; in: string; required?: boolean; schema?: Schema }>;
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+};
+
+export interface EndpointArg {
+  default?: unknown;
+  description?: string;
+  type?: unknown;
+  format?: unknown;
+  items?: unknown;
+  enum?: unknown;
+  required: boolean;
+}
+
+const PREFIX = `/${NAMESPACE}`;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/**
+ * The OpenAPI document, built once from the controllers' decorators (before app.init) and
+ * translated once per language; the namespace index derives its `args` from it.
+ */
+@Injectable()
+export class DocsService {
+  private base: OpenAPIObject | undefined;
+  private readonly translated = new Map<Language, OpenAPIObject>();
+
+  constructor(@Inject(I18nService) private readonly i18n: I18nService) {}
+
+  /** Takes Nest's raw document: keeps the namespace's paths, relative to the namespace. */
+  setDocument(raw: OpenAPIObject): void {
+    const paths: OpenAPIObject['paths'] = {};
+    for (const [path, item] of Object.entries(raw.paths)) {
+      if (!path.startsWith(PREFIX)) continue;
+      for (const method of METHODS) {
+        const op = item[method] as Operation | undefined;
+        if (op) op.parameters = [...(op.parameters ?? []), languageParameter()];
+      }
+      paths[path.slice(PREFIX.length)] = item;
+    }
+    this.base = { ...raw, paths };
+    this.translated.clear();
+    for (const lang of LANGUAGES) {
+      this.translated.set(
+        lang,
+        translateDocument(this.base, (key) => String(this.i18n.translate(key, { lang }))),
+      );
+    }
+  }
+
+  get(lang: Language): OpenAPIObject {
+    const document = this.translated.get(lang);
+    if (!document) throw new Error('DocsService used before setDocument()');
+    return document;
+  }
+
+  /** `routes` of the namespace index (BEHAVIOR §2) for the routes this build serves. */
+  routes(lang: Language, base: string): Record<string, unknown> {
+    const document = this.get(lang);
+    const routes: Record<string, unknown> = {};
+    for (const row of ROUTE_TABLE) {
+      const item = document.paths[row.path] as Record<string, Operation> | undefined;
+      const served = row.groups.filter((g) => item?.[g[0].toLowerCase()]);
+      if (!served.length) continue;
+      const route: Record<string, unknown> = {
+        namespace: NAMESPACE,
+        methods: served.flat(),
+        endpoints: served.map((methods) => ({
+          methods,
+          args: argsOf(item![methods[0].toLowerCase()], document),
+        })),
+      };
+      if (!row.pattern.includes('(?P<')) route._links = { self: [{ href: `${base}${row.pattern}` }] };
+      routes[`/${NAMESPACE}${row.pattern}`] = route;
+    }
+    return routes;
+  }
+}
+
+function languageParameter() {
+  return {
+    name: 'i18n_language',
+    in: 'query',
+    required: false,
+    description: doc('common.i18n_language'),
+    schema: { type: 'string', enum: [...LANGUAGES] },
+  };
+}
+
+function resolveRef(schema: Schema | undefined, document: OpenAPIObject): Schema | undefined {
+  const ref = schema?.$ref;
+  if (typeof ref !== 'string') return schema;
+  const name = ref.replace('#/components/schemas/', '');
+  return document.components?.schemas?.[name] as Schema | undefined;
+}
+
+function argOf(schema: Schema, description: unknown, required: boolean): EndpointArg {
+  const arg: EndpointArg = { required };
+  for (const key of ['default', 'description', 'type', 'format', 'items', 'enum'] as const) {
+    const value = key === 'description' ? description : schema[key];
+    if (value !== undefined) (arg as unknown as Record<string, unknown>)[key] = value;
+  }
+  // `required` comes last, as WordPress prints it.
+  const { required: r, ...rest } = arg;
+  return { ...rest, required: r };
+}
+
+export function argsOf(op: Operation, document: OpenAPIObject): Record<string, EndpointArg> {
+  const args: Record<string, EndpointArg> = {};
+  for (const p of op.parameters ?? []) {
+    args[p.name] = argOf(p.schema ?? {}, p.description, !!p.required);
+  }
+  const body = resolveRef(op.requestBody?.content?.['application/json']?.schema, document);
+  const required = new Set((body?.required as string[] | undefined) ?? []);
+  for (const [name, prop] of Object.entries((body?.properties ?? {}) as Record<string, Schema>)) {
+    if (name in args) continue;
+    args[name] = argOf(prop, prop.description, required.has(name));
+  }
+  const { i18n_language, ...rest } = args;
+  return i18n_language ? { ...rest, i18n_language } : rest;
+}

@@ -1,0 +1,36 @@
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { NAMESPACE, restBase, restRoot } from '../common/http/links.js';
+import { languageOf } from '../common/i18n/language.js';
+import { DocsService } from './docs.service.js';
+import { doc } from './doc-key.js';
+
+@ApiTags('index')
+@Controller(NAMESPACE)
+export class RootController {
+  constructor(
+    private readonly docs: DocsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The namespace index WordPress generates (BEHAVIOR §2). */
+  @Get()
+  @ApiOperation({ summary: doc('root.summary') })
+  // Swagger applies decorators bottom-up: `context` is listed after `namespace`.
+  @ApiQuery({ name: 'context', required: false, schema: { type: 'string', default: 'view' } })
+  @ApiQuery({ name: 'namespace', required: false, schema: { type: 'string', default: NAMESPACE } })
+  @ApiOkResponse({ description: doc('root.ok') })
+  index(@Req() req: Request, @Query('namespace') namespace?: unknown) {
+    if (namespace !== undefined && namespace !== NAMESPACE) {
+      throw new ApiError('rest_invalid_namespace', 404);
+    }
+    return {
+      namespace: NAMESPACE,
+      routes: this.docs.routes(languageOf(req), restBase(this.config, req)),
+      _links: { up: [{ href: restRoot(this.config) }] },
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The namespace's routes in WordPress registration order (BEHAVIOR §2), each with its endpoint
+ * method groups and the OpenAPI path that documents it. The index lists the ones this build
+ * registers; new modules add their rows here.
+ */
+export interface RouteRow {
+  /** WordPress route pattern under the namespace, e.g. `/events/(?P<id>\d+)`. */
+  pattern: string;
+  /** OpenAPI path under the namespace, e.g. `/events/{id}`. */
+  path: string;
+  groups: string[][];
+}
+
+const ITEM = [['GET'], ['DELETE'], ['POST', 'PUT', 'PATCH']];
+const TERM_ITEM = [['GET'], ['POST', 'PUT', 'PATCH'], ['DELETE']];
+const ID = '(?P<id>\\d+)';
+const SLUG = 'by-slug/(?P<slug>[^/]+)';
+
+export const ROUTE_TABLE: RouteRow[] = [
+  { pattern: '', path: '', groups: [['GET']] },
+  { pattern: '/doc', path: '/doc', groups: [['GET']] },
+  { pattern: '/events', path: '/events', groups: [['GET'], ['POST']] },
+  { pattern: `/events/${ID}`, path: '/events/{id}', groups: ITEM },
+  { pattern: `/events/${SLUG}`, path: '/events/by-slug/{slug}', groups: ITEM },
+  { pattern: '/venues', path: '/venues', groups: [['GET'], ['POST']] },
+  { pattern: `/venues/${ID}`, path: '/venues/{id}', groups: ITEM },
+  { pattern: `/venues/${SLUG}`, path: '/venues/by-slug/{slug}', groups: ITEM },
+  { pattern: '/organizers', path: '/organizers', groups: [['GET'], ['POST']] },
+  { pattern: `/organizers/${ID}`, path: '/organizers/{id}', groups: ITEM },
+  { pattern: `/organizers/${SLUG}`, path: '/organizers/by-slug/{slug}', groups: ITEM },
+  { pattern: '/categories', path: '/categories', groups: [['GET'], ['POST']] },
+  { pattern: `/categories/${ID}`, path: '/categories/{id}', groups: TERM_ITEM },
+  { pattern: '/tags', path: '/tags', groups: [['GET'], ['POST']] },
+  { pattern: `/tags/${ID}`, path: '/tags/{id}', groups: TERM_ITEM },
+];

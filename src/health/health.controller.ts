@@ -1,0 +1,31 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+
+/** `GET /health`, outside the namespace: 200 when the database answers, 503 when not. */
+@ApiExcludeController()
+@Controller('health')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  @Get()
+  async check(@Res() res: Response) {
+    const started = Date.now();
+    try {
+      await withTimeout(this.db.query('SELECT 1'), 1000);
+      res.status(200).json({ status: 'ok', database: { status: 'up', ms: Date.now() - started } });
+    } catch {
+      res.status(503).json({ status: 'error', database: { status: 'down' } });
+    }
+  }
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/**
+ * The project root (the folder holding `i18n/`), found from this file: `src/` under ts tools and
+ * jest, `dist/` when built. Searching upward keeps it independent of the working directory.
+ */
+function findRoot(start: string): string {
+  let dir = start;
+  for (let i = 0; i < 5; i++) {
+    if (existsSync(join(dir, 'i18n'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+export const PROJECT_ROOT = findRoot(resolve(__dirnameOfThisModule()));
+export const I18N_DIR = join(PROJECT_ROOT, 'i18n');
+
+function __dirnameOfThisModule(): string {
+  // ESM build: import.meta.dirname; jest (swc → CommonJS): __dirname.
+  if (typeof __dirname === 'string') return __dirname;
+  return import.meta.dirname;
+}
