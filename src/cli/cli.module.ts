@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { ConfigModule } from '../config/config.module.js';
+import { dataSourceOptions } from '../database/data-source.js';
+
+/** What the CLI needs: configuration, the database and the users service, no HTTP. */
+@Module({
+  imports: [
+    ConfigModule,
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 0 }),
+    }),
+    AuthModule,
+  ],
+})
+export class CliModule {}

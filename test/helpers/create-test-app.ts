@@ -1,0 +1,42 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/configure-app.js';
+import { resetDatabase, testDatabaseUrl } from './database.js';
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Extra controllers (e.g. probes of shared behaviour). */
+  controllers?: Type[];
+  /** Keep the current database instead of recreating it (MySQL). */
+  keepDatabase?: boolean;
+}
+
+const BASE_ENV = { ...process.env };
+
+/** The whole app as `main.ts` builds it, on a fresh test database, with migrations run. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<NestExpressApplication> {
+  process.env = {
+    ...BASE_ENV,
+    DATABASE_URL: testDatabaseUrl(),
+    SITE_URL: 'http://cal.test',
+    SITE_TIMEZONE: 'UTC',
+    MIGRATIONS_RUN: 'true',
+    ...options.env,
+  };
+  if (!options.keepDatabase) await resetDatabase(process.env.DATABASE_URL);
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule],
+    controllers: options.controllers ?? [],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error'] });
+  configureApp(app);
+  await app.init();
+  return app;
+}
+
+export async function closeApp(app: INestApplication | undefined): Promise<void> {
+  await app?.close();
+  process.env = { ...BASE_ENV };
+}

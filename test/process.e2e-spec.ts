@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { basic } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+
+/**
+ * The built program as users run it (`npm test` builds first): configuration errors, the user
+ * CLI, and ADMIN_LOGIN bootstrap. The CLI and the app share one database here.
+ */
+const ROOT = join(__dirname, '..');
+const MAIN = join(ROOT, 'dist/main.js');
+const CLI = join(ROOT, 'dist/cli/main.js');
+
+function run(script: string, args: string[], env: Record<string, string>, timeoutMs = 20000) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not exit within ${timeoutMs} ms: ${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A database both the CLI process and the in-test app can open. */
+const sharedDatabaseUrl = () =>
+  isMysql() ? testDatabaseUrl() : `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-cli-')), 'cal.sqlite')}`;
+
+describe('the built program', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN) || !existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+  });
+
+  describe('configuration errors stop the process with one line naming the variable', () => {
+    it.each([
+      [{ DATABASE_URL: 'postgres://localhost/x' }, 'DATABASE_URL'],
+      [{ PORT: 'eighty' }, 'PORT'],
+      [{ SITE_TIMEZONE: 'Mars/Olympus_Mons' }, 'SITE_TIMEZONE'],
+      [{ DEFAULT_LANGUAGE: 'de' }, 'DEFAULT_LANGUAGE'],
+      [{ MIGRATIONS_RUN: 'maybe' }, 'MIGRATIONS_RUN'],
+    ])('%j', async (env, variable) => {
+      const { code, stderr, stdout } = await run(MAIN, [], env);
+      expect(code).toBe(1);
+      const lines = stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(variable);
+      expect(stderr).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
+      expect(stdout).toBe('');
+    });
+  });
+
+  describe('user CLI', () => {
+    let app: NestExpressApplication | undefined;
+    let url: string;
+
+    beforeAll(async () => {
+      url = sharedDatabaseUrl();
+      await resetDatabase(url);
+    });
+    afterAll(() => closeApp(app));
+
+    it('creates a user whose printed password authenticates against the API', async () => {
+      const created = await run(CLI, ['user:create', 'carol', '--role', 'author', '--email', 'c@example.org'], {
+        DATABASE_URL: url,
+      });
+      expect(created.stderr).toBe('');
+      expect(created.code).toBe(0);
+      const password = created.stdout.trim().split('\n').pop()!;
+      expect(password).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
+
+      const chosen = await run(CLI, ['user:create', 'dave', '--role', 'subscriber', '--password', 'pw-of-dave'], {
+        DATABASE_URL: url,
+      });
+      expect(chosen.stdout.trim().split('\n').pop()).toBe('pw-of-dave');
+
+      app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
+      const http = () => request(app!.getHttpServer());
+      await http().get('/cal/events/v1').set('Authorization', basic('carol', password)).expect(200);
+      // WordPress accepts application passwords with or without their spaces.
+      await http().get('/cal/events/v1').set('Authorization', basic('carol', password.replace(/ /g, ''))).expect(200);
+      await http().get('/cal/events/v1').set('Authorization', basic('dave', 'pw-of-dave')).expect(200);
+      await http().get('/cal/events/v1').set('Authorization', basic('carol', 'nope')).expect(401);
+
+      const list = await run(CLI, ['user:list', '--json'], { DATABASE_URL: url });
+      expect(JSON.parse(list.stdout)).toEqual([
+        { id: expect.any(Number), login: 'carol', email: 'c@example.org', display_name: 'carol', role: 'author' },
+        { id: expect.any(Number), login: 'dave', email: '', display_name: 'dave', role: 'subscriber' },
+      ]);
+
+      // Deleting the user while the server runs locks it out at once, cached verification or not.
+      const deleted = await run(CLI, ['user:delete', 'carol'], { DATABASE_URL: url });
+      expect(deleted.code).toBe(0);
+      await http().get('/cal/events/v1').set('Authorization', basic('carol', password)).expect(401);
+    });
+
+    it('refuses bad input with a message and a non-zero exit', async () => {
+      const role = await run(CLI, ['user:create', 'eve', '--role', 'boss'], { DATABASE_URL: url });
+      expect(role.code).not.toBe(0);
+      expect(role.stderr).toContain('unknown role "boss"');
+      const dup = await run(CLI, ['user:create', 'dave', '--role', 'editor'], { DATABASE_URL: url });
+      expect(dup.code).not.toBe(0);
+      expect(dup.stderr).toContain('exists already');
+      const missing = await run(CLI, ['user:delete', 'nobody'], { DATABASE_URL: url });
+      expect(missing.code).not.toBe(0);
+      const unknown = await run(CLI, ['frobnicate'], { DATABASE_URL: url });
+      expect(unknown.code).toBe(2);
+    });
+  });
+
+  describe('ADMIN_LOGIN / ADMIN_PASSWORD', () => {
+    let app: NestExpressApplication | undefined;
+    afterAll(() => closeApp(app));
+
+    it('creates the administrator at start-up', async () => {
+      app = await createTestApp({ env: { ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'first secret' } });
+      await request(app.getHttpServer())
+        .get('/cal/events/v1')
+        .set('Authorization', basic('root', 'first secret'))
+        .expect(200);
+    });
+  });
+});
