@@ -63,7 +63,10 @@ describe('foundation (e2e)', () => {
       const res = await http().get('/cal/events/v1').expect(200);
       expect(res.headers['content-type']).toBe('application/json; charset=UTF-8');
       expect(res.body.namespace).toBe('cal/events/v1');
-      expect(Object.keys(res.body.routes).slice(0, 2)).toEqual(['/cal/events/v1', '/cal/events/v1/doc']);
+      expect(Object.keys(res.body.routes).slice(0, 2)).toEqual([
+        '/cal/events/v1',
+        '/cal/events/v1/doc',
+      ]);
       const root = res.body.routes['/cal/events/v1'];
       expect(root).toMatchObject({
         namespace: 'cal/events/v1',
@@ -73,7 +76,11 @@ describe('foundation (e2e)', () => {
       expect(root.endpoints[0].args).toEqual({
         namespace: { default: 'cal/events/v1', type: 'string', required: false },
         context: { default: 'view', type: 'string', required: false },
-        i18n_language: expect.objectContaining({ type: 'string', enum: ['en', 'hu', 'ro'], required: false }),
+        i18n_language: expect.objectContaining({
+          type: 'string',
+          enum: ['en', 'hu', 'ro'],
+          required: false,
+        }),
       });
       expect(Object.keys(root.endpoints[0].args.i18n_language)).toEqual([
         'description',
@@ -91,7 +98,9 @@ describe('foundation (e2e)', () => {
       const huArg = hu.body.routes['/cal/events/v1'].endpoints[0].args.i18n_language;
       expect(huArg.description).not.toEqual(enArg.description);
       expect(huArg.description).toMatch(/nyelv/);
-      expect(hu.body.routes['/cal/events/v1']._links.self[0].href).toBe('http://cal.test/hu/cal/events/v1');
+      expect(hu.body.routes['/cal/events/v1']._links.self[0].href).toBe(
+        'http://cal.test/hu/cal/events/v1',
+      );
     });
 
     it('answers another namespace with rest_invalid_namespace', async () => {
@@ -111,9 +120,13 @@ describe('foundation (e2e)', () => {
   describe('languages', () => {
     it('selects the language by path prefix', async () => {
       const hu = await http().get('/hu/cal/events/v1/nothing-here').expect(404);
-      expect(hu.body.message).toBe('Nem található az URL-nek és a kérés metódusának megfelelő útvonal.');
+      expect(hu.body.message).toBe(
+        'Nem található az URL-nek és a kérés metódusának megfelelő útvonal.',
+      );
       const ro = await http().get('/ro/cal/events/v1/nothing-here').expect(404);
-      expect(ro.body.message).toBe('Nu a fost găsită nicio rută care să corespundă URL-ului și metodei cererii.');
+      expect(ro.body.message).toBe(
+        'Nu a fost găsită nicio rută care să corespundă URL-ului și metodei cererii.',
+      );
       const en = await http().get('/en/cal/events/v1/nothing-here').expect(404);
       expect(en.body.message).toBe('No route was found matching the URL and request method.');
     });
@@ -185,7 +198,10 @@ describe('foundation (e2e)', () => {
     });
 
     it('reports invalid values as rest_invalid_param with reasons and type details', async () => {
-      const res = await http().post('/cal/events/v1/_probe').send({ title: '', count: 'many' }).expect(400);
+      const res = await http()
+        .post('/cal/events/v1/_probe')
+        .send({ title: '', count: 'many' })
+        .expect(400);
       expect(res.body).toEqual({
         code: 'rest_invalid_param',
         message: 'Invalid parameter(s): title, count',

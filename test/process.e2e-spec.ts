@@ -39,11 +39,14 @@ function run(script: string, args: string[], env: Record<string, string>, timeou
 
 /** A database both the CLI process and the in-test app can open. */
 const sharedDatabaseUrl = () =>
-  isMysql() ? testDatabaseUrl() : `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-cli-')), 'cal.sqlite')}`;
+  isMysql()
+    ? testDatabaseUrl()
+    : `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-cli-')), 'cal.sqlite')}`;
 
 describe('the built program', () => {
   beforeAll(() => {
-    if (!existsSync(MAIN) || !existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+    if (!existsSync(MAIN) || !existsSync(CLI))
+      throw new Error('run `npm run build` first (npm test does)');
   });
 
   describe('configuration errors stop the process with one line naming the variable', () => {
@@ -75,31 +78,57 @@ describe('the built program', () => {
     afterAll(() => closeApp(app));
 
     it('creates a user whose printed password authenticates against the API', async () => {
-      const created = await run(CLI, ['user:create', 'carol', '--role', 'author', '--email', 'c@example.org'], {
-        DATABASE_URL: url,
-      });
+      const created = await run(
+        CLI,
+        ['user:create', 'carol', '--role', 'author', '--email', 'c@example.org'],
+        {
+          DATABASE_URL: url,
+        },
+      );
       expect(created.stderr).toBe('');
       expect(created.code).toBe(0);
       const password = created.stdout.trim().split('\n').pop()!;
       expect(password).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
 
-      const chosen = await run(CLI, ['user:create', 'dave', '--role', 'subscriber', '--password', 'pw-of-dave'], {
-        DATABASE_URL: url,
-      });
+      const chosen = await run(
+        CLI,
+        ['user:create', 'dave', '--role', 'subscriber', '--password', 'pw-of-dave'],
+        {
+          DATABASE_URL: url,
+        },
+      );
       expect(chosen.stdout.trim().split('\n').pop()).toBe('pw-of-dave');
 
       app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
       const http = () => request(app!.getHttpServer());
       await http().get('/cal/events/v1').set('Authorization', basic('carol', password)).expect(200);
       // WordPress accepts application passwords with or without their spaces.
-      await http().get('/cal/events/v1').set('Authorization', basic('carol', password.replace(/ /g, ''))).expect(200);
-      await http().get('/cal/events/v1').set('Authorization', basic('dave', 'pw-of-dave')).expect(200);
+      await http()
+        .get('/cal/events/v1')
+        .set('Authorization', basic('carol', password.replace(/ /g, '')))
+        .expect(200);
+      await http()
+        .get('/cal/events/v1')
+        .set('Authorization', basic('dave', 'pw-of-dave'))
+        .expect(200);
       await http().get('/cal/events/v1').set('Authorization', basic('carol', 'nope')).expect(401);
 
       const list = await run(CLI, ['user:list', '--json'], { DATABASE_URL: url });
       expect(JSON.parse(list.stdout)).toEqual([
-        { id: expect.any(Number), login: 'carol', email: 'c@example.org', display_name: 'carol', role: 'author' },
-        { id: expect.any(Number), login: 'dave', email: '', display_name: 'dave', role: 'subscriber' },
+        {
+          id: expect.any(Number),
+          login: 'carol',
+          email: 'c@example.org',
+          display_name: 'carol',
+          role: 'author',
+        },
+        {
+          id: expect.any(Number),
+          login: 'dave',
+          email: '',
+          display_name: 'dave',
+          role: 'subscriber',
+        },
       ]);
 
       // Deleting the user while the server runs locks it out at once, cached verification or not.
@@ -112,7 +141,9 @@ describe('the built program', () => {
       const role = await run(CLI, ['user:create', 'eve', '--role', 'boss'], { DATABASE_URL: url });
       expect(role.code).not.toBe(0);
       expect(role.stderr).toContain('unknown role "boss"');
-      const dup = await run(CLI, ['user:create', 'dave', '--role', 'editor'], { DATABASE_URL: url });
+      const dup = await run(CLI, ['user:create', 'dave', '--role', 'editor'], {
+        DATABASE_URL: url,
+      });
       expect(dup.code).not.toBe(0);
       expect(dup.stderr).toContain('exists already');
       const missing = await run(CLI, ['user:delete', 'nobody'], { DATABASE_URL: url });

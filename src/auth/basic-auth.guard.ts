@@ -21,7 +21,8 @@ export class BasicAuthGuard implements CanActivate {
       return true;
     }
     const credentials = parseBasic(header);
-    const user = credentials && (await this.users.authenticate(credentials.login, credentials.password));
+    const user =
+      credentials && (await this.users.authenticate(credentials.login, credentials.password));
     // One answer for an unknown login and a wrong password: no user enumeration.
     if (!user) throw new ApiError('incorrect_password', 401);
     req.actor = { user: { id: user.id, login: user.login, role: user.role } };

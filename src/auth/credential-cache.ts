@@ -22,13 +22,21 @@ export class CredentialCache {
   ) {}
 
   key(login: string, password: string): string {
-    return createHmac('sha256', this.secret).update(login).update('\0').update(password).digest('base64');
+    return createHmac('sha256', this.secret)
+      .update(login)
+      .update('\0')
+      .update(password)
+      .digest('base64');
   }
 
   has(key: string, user: { id: number; passwordHash: string }, now = Date.now()): boolean {
     const entry = this.entries.get(key);
     if (!entry) return false;
-    if (entry.expires < now || entry.userId !== user.id || entry.passwordHash !== user.passwordHash) {
+    if (
+      entry.expires < now ||
+      entry.userId !== user.id ||
+      entry.passwordHash !== user.passwordHash
+    ) {
       this.entries.delete(key);
       return false;
     }
@@ -41,7 +49,11 @@ export class CredentialCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { userId: user.id, passwordHash: user.passwordHash, expires: now + this.ttlMs });
+    this.entries.set(key, {
+      userId: user.id,
+      passwordHash: user.passwordHash,
+      expires: now + this.ttlMs,
+    });
   }
 
   forgetUser(userId: number): void {

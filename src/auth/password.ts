@@ -1,4 +1,10 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import {
+  randomBytes,
+  scrypt as scryptCb,
+  timingSafeEqual,
+  type BinaryLike,
+  type ScryptOptions,
+} from 'node:crypto';
 
 const scrypt = (password: BinaryLike, salt: BinaryLike, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -14,8 +20,18 @@ const maxmem = (N: number, r: number) => 256 * N * r + 16 * 1024 * 1024;
 /** `scrypt$N$r$p$salt$hash` (base64), parameters stored with the hash so they can change later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: maxmem(PARAMS.N, PARAMS.r) });
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await scrypt(password, salt, KEY_LENGTH, {
+    ...PARAMS,
+    maxmem: maxmem(PARAMS.N, PARAMS.r),
+  });
+  return [
+    'scrypt',
+    PARAMS.N,
+    PARAMS.r,
+    PARAMS.p,
+    salt.toString('base64'),
+    key.toString('base64'),
+  ].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

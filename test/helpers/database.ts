@@ -16,7 +16,9 @@ export async function resetDatabase(url = testDatabaseUrl()): Promise<void> {
   if (db.type === 'sqlite') return;
   // Refuse to wipe anything that does not look like a test database.
   if (!/test/i.test(db.database)) {
-    throw new Error(`TEST_DATABASE_URL must name a database containing "test", got "${db.database}"`);
+    throw new Error(
+      `TEST_DATABASE_URL must name a database containing "test", got "${db.database}"`,
+    );
   }
   const conn = await createConnection({
     host: db.host,

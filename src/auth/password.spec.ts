@@ -1,0 +1,24 @@
+import {
+  generateApplicationPassword,
+  hashPassword,
+  normalizeApplicationPassword,
+  verifyPassword,
+} from './password.js';
+
+describe('password hashing', () => {
+  it('stores salted scrypt hashes that verify only the right password', async () => {
+    const a = await hashPassword('secret');
+    const b = await hashPassword('secret');
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(a).not.toBe(b);
+    await expect(verifyPassword('secret', a)).resolves.toBe(true);
+    await expect(verifyPassword('Secret', a)).resolves.toBe(false);
+    await expect(verifyPassword('secret', 'bcrypt$whatever')).resolves.toBe(false);
+  });
+
+  it('generates 24-character application passwords in groups of four', () => {
+    const pw = generateApplicationPassword();
+    expect(pw).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
+    expect(normalizeApplicationPassword(pw)).toHaveLength(24);
+  });
+});
