@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { I18nModule } from 'nestjs-i18n';
 import { AuthModule } from './auth/auth.module.js';
@@ -13,6 +13,11 @@ import { ConfigModule } from './config/config.module.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { DocsModule } from './docs/docs.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
+import { EventsModule } from './events/events.module.js';
+import { VenuesModule } from './venues/venues.module.js';
+import { OrganizersModule } from './organizers/organizers.module.js';
+import { TermsModule } from './terms/terms.module.js';
 import { I18N_DIR } from './paths.js';
 
 @Module({
@@ -37,9 +42,14 @@ import { I18N_DIR } from './paths.js';
     AuthModule,
     DocsModule,
     HealthModule,
+    EventsModule,
+    VenuesModule,
+    OrganizersModule,
+    TermsModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: WpErrorFilter },
+    { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     // Order matters: credentials are checked before parameters (BEHAVIOR §1.1).
     { provide: APP_GUARD, useClass: BasicAuthGuard },

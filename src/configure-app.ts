@@ -9,6 +9,9 @@ import { doc } from './docs/doc-key.js';
 /** Everything that needs the app object; shared by main.ts and the e2e tests. */
 export function configureApp(app: NestExpressApplication): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
+  // Read by the @Ctx() decorator, which has no injector.
+  (app.getHttpAdapter().getInstance() as { locals: Record<string, unknown> }).locals.calConfig =
+    config;
   app.use(languagePrefix(config.defaultLanguage, config.basePath));
   app.use(jsonContentType);
   // Express 5 no longer parses `categories[]=1&categories[]=2` by default.

@@ -46,7 +46,10 @@ export async function runCommand(args: ParsedArgs, users: UsersService): Promise
         password: str(args.options.password),
       });
       // The application password goes alone on the last line, for scripts to pick up.
-      return [`Created ${user.role} "${user.login}" (id ${user.id}). Application password:`, password];
+      return [
+        `Created ${user.role} "${user.login}" (id ${user.id}). Application password:`,
+        password,
+      ];
     }
     case 'user:list': {
       const list = await users.list();

@@ -25,7 +25,8 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof UserInputError || error instanceof ConfigError) console.error(error.message);
+    else if (error instanceof UserInputError || error instanceof ConfigError)
+      console.error(error.message);
     else console.error(error instanceof Error ? error.message : String(error));
     process.exit(error instanceof UsageError ? 2 : 1);
   },

@@ -18,7 +18,10 @@ export function FlagColumn(name: string, options: Partial<ColumnOptions> = {}) {
     name,
     type: 'smallint',
     default: 0,
-    transformer: { to: (v?: boolean) => (v === undefined ? v : v ? 1 : 0), from: (v: number) => !!v },
+    transformer: {
+      to: (v?: boolean) => (v === undefined ? v : v ? 1 : 0),
+      from: (v: number) => !!v,
+    },
     ...options,
   });
 }

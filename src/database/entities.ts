@@ -1,5 +1,16 @@
 import { UserEntity } from '../auth/users/user.entity.js';
 import { PostIdEntity } from '../common/posts/post-id.entity.js';
+import { eventsEntities } from '../events/entities.js';
+import { organizersEntities } from '../organizers/entities.js';
+import { termsEntities } from '../terms/entities.js';
+import { venuesEntities } from '../venues/entities.js';
 
 /** Every entity, listed once for the app, the CLI and the migration tools. */
-export const entities = [UserEntity, PostIdEntity];
+export const entities = [
+  UserEntity,
+  PostIdEntity,
+  ...eventsEntities,
+  ...venuesEntities,
+  ...organizersEntities,
+  ...termsEntities,
+];

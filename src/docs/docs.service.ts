@@ -80,7 +80,8 @@ export class DocsService {
           args: argsOf(item![methods[0].toLowerCase()], document),
         })),
       };
-      if (!row.pattern.includes('(?P<')) route._links = { self: [{ href: `${base}${row.pattern}` }] };
+      if (!row.pattern.includes('(?P<'))
+        route._links = { self: [{ href: `${base}${row.pattern}` }] };
       routes[`/${NAMESPACE}${row.pattern}`] = route;
     }
     return routes;

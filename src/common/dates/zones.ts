@@ -39,12 +39,34 @@ export function toLuxonZone(tz: string): Zone | null {
 }
 
 /**
+ * The instant a local wall clock denotes in `zone`, resolved the way PHP (timelib) does it:
+ * a time in a DST gap moves forward by the gap (02:30 → 03:30), and an ambiguous time takes the
+ * offset found by looking up the wall clock read as UTC — so the first (DST) occurrence west of
+ * Greenwich and the second (standard) one east of it. luxon's own resolution depends on today's
+ * date, hence this. `wallMs` is the wall clock written as a UTC epoch (`Date.UTC(...)`).
+ */
+export function wallClockToDateTime(wallMs: number, zone: Zone): DateTime | null {
+  const minute = 60_000;
+  const current = zone.offset(wallMs);
+  const after = zone.offset(wallMs - current * minute);
+  // timelib keeps `current` when the time falls in the gap of a transition to a larger offset.
+  const inGap = after > current && zone.offset(wallMs - after * minute) !== after;
+  const offset = current === after || inGap ? current : after;
+  const result = DateTime.fromMillis(wallMs - offset * minute, { zone });
+  return result.isValid ? result : null;
+}
+
+/**
  * Lettered abbreviations PHP prints (`T` format, from the tz database) for zones whose ICU en-US
  * short name is only `GMT+N`: [standard, daylight-saving, zones]. American zones are left to ICU,
  * whose en-US names (EST/EDT, CST, AKST, HST, AST, …) are the tz database ones.
  */
 const LETTERED_ABBREVIATIONS: ReadonlyArray<readonly [string, string, readonly string[]]> = [
-  ['UTC', 'UTC', ['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal', 'Etc/Zulu', 'Zulu']],
+  [
+    'UTC',
+    'UTC',
+    ['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal', 'Etc/Zulu', 'Zulu'],
+  ],
   [
     'GMT',
     'GMT',
@@ -82,7 +104,14 @@ const LETTERED_ABBREVIATIONS: ReadonlyArray<readonly [string, string, readonly s
   [
     'GMT',
     'BST',
-    ['Europe/London', 'Europe/Belfast', 'Europe/Guernsey', 'Europe/Isle_of_Man', 'Europe/Jersey', 'GB'],
+    [
+      'Europe/London',
+      'Europe/Belfast',
+      'Europe/Guernsey',
+      'Europe/Isle_of_Man',
+      'Europe/Jersey',
+      'GB',
+    ],
   ],
   ['GMT', 'IST', ['Europe/Dublin', 'Eire']],
   [
@@ -164,7 +193,11 @@ const LETTERED_ABBREVIATIONS: ReadonlyArray<readonly [string, string, readonly s
       'Europe/Zaporozhye',
     ],
   ],
-  ['MSK', 'MSD', ['W-SU', 'Europe/Moscow', 'Europe/Simferopol', 'Europe/Kirov', 'Europe/Volgograd']],
+  [
+    'MSK',
+    'MSD',
+    ['W-SU', 'Europe/Moscow', 'Europe/Simferopol', 'Europe/Kirov', 'Europe/Volgograd'],
+  ],
   ['IST', 'IDT', ['Israel', 'Asia/Jerusalem', 'Asia/Tel_Aviv']],
   ['IST', 'IST', ['Asia/Kolkata', 'Asia/Calcutta']],
   ['PKT', 'PKST', ['Asia/Karachi']],
@@ -176,7 +209,15 @@ const LETTERED_ABBREVIATIONS: ReadonlyArray<readonly [string, string, readonly s
   [
     'CST',
     'CDT',
-    ['PRC', 'ROC', 'Asia/Shanghai', 'Asia/Chongqing', 'Asia/Chungking', 'Asia/Harbin', 'Asia/Taipei'],
+    [
+      'PRC',
+      'ROC',
+      'Asia/Shanghai',
+      'Asia/Chongqing',
+      'Asia/Chungking',
+      'Asia/Harbin',
+      'Asia/Taipei',
+    ],
   ],
   ['CST', 'CST', ['Asia/Macau', 'Asia/Macao']],
   ['KST', 'KDT', ['ROK', 'Asia/Seoul', 'Asia/Pyongyang']],
@@ -279,6 +320,13 @@ const LETTERED_BY_ZONE = new Map<string, readonly [string, string]>(
 
 const enUsFormatters = new Map<string, Intl.DateTimeFormat>();
 
+/** ICU's canonical spelling of an IANA name, lower-cased (`asia/kolkata` → `asia/calcutta`). */
+function canonicalName(tz: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: tz })
+    .resolvedOptions()
+    .timeZone.toLowerCase();
+}
+
 /** ICU's en-US short zone name (`EST`, `AKDT`, or `GMT+3`-style when it has no letters). */
 function icuShortName(zone: string, epochMillis: number): string {
   let formatter = enUsFormatters.get(zone);
@@ -312,14 +360,17 @@ export function timezoneAbbr(tz: string, localWallClock: string | DateTime): str
   const zone = toLuxonZone(tz);
   if (!zone) return '';
 
-  const at =
-    typeof localWallClock === 'string'
-      ? DateTime.fromSQL(localWallClock, { zone })
-      : localWallClock.setZone(zone);
-  if (!at.isValid) return '';
+  let at: DateTime | null;
+  if (typeof localWallClock === 'string') {
+    const wall = DateTime.fromSQL(localWallClock, { zone: 'UTC' });
+    at = wall.isValid ? wallClockToDateTime(wall.toMillis(), zone) : null;
+  } else {
+    at = localWallClock.isValid ? localWallClock.setZone(zone) : null;
+  }
+  if (!at) return '';
 
-  const canonical = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
-  const lettered = LETTERED_BY_ZONE.get(tz.toLowerCase()) ?? LETTERED_BY_ZONE.get(canonical.toLowerCase());
+  const lettered =
+    LETTERED_BY_ZONE.get(tz.toLowerCase()) ?? LETTERED_BY_ZONE.get(canonicalName(tz));
   if (lettered) return at.isInDST ? lettered[1] : lettered[0];
 
   const icu = icuShortName(zone.name, at.toMillis());

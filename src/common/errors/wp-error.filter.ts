@@ -42,12 +42,14 @@ function invalidJson(detail: string): ApiError {
   });
 }
 
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|PROTOCOL_CONNECTION_LOST|EPIPE|connection is in closed state|Can't add new command when connection is in closed state|Pool is closed|ER_CON_COUNT_ERROR|SQLITE_BUSY/i;
+const UNAVAILABLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|PROTOCOL_CONNECTION_LOST|EPIPE|connection is in closed state|Can't add new command when connection is in closed state|Pool is closed|ER_CON_COUNT_ERROR|SQLITE_BUSY/i;
 
 function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code ?? '';
-  if (error instanceof QueryFailedError || code) return UNAVAILABLE.test(`${code} ${error.message}`);
+  if (error instanceof QueryFailedError || code)
+    return UNAVAILABLE.test(`${code} ${error.message}`);
   return UNAVAILABLE.test(error.message);
 }
 

@@ -35,7 +35,8 @@ export function isTruthy(value: unknown): boolean {
   if (typeof value === 'string') return TRUTHY.has(value.trim().toLowerCase());
   return false;
 }
-export const ToTruthy = () => Transform(({ value }) => (value === undefined ? value : isTruthy(value)));
+export const ToTruthy = () =>
+  Transform(({ value }) => (value === undefined ? value : isTruthy(value)));
 
 /**
  * Lists: a JSON array, repeated or bracket keys (parsed by the extended query parser) or a
@@ -49,7 +50,9 @@ export function toList(value: unknown): unknown {
   else if (typeof value === 'string' || typeof value === 'number') items = [value];
   else return value;
   return items
-    .flatMap((item) => (typeof item === 'string' ? decodeURIComponentSafe(item).split(',') : [item]))
+    .flatMap((item) =>
+      typeof item === 'string' ? decodeURIComponentSafe(item).split(',') : [item],
+    )
     .map((item) => (typeof item === 'string' ? item.trim() : item))
     .filter((item) => item !== '')
     .map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item));

@@ -1,5 +1,12 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { ApiError, invalidParams, missingParams, t, type ApiErrorData, type Text } from '../errors/api-error.js';
+import {
+  ApiError,
+  invalidParams,
+  missingParams,
+  t,
+  type ApiErrorData,
+  type Text,
+} from '../errors/api-error.js';
 
 /**
  * Validation messages are codes, turned into WordPress reasons here:

@@ -124,9 +124,16 @@ export class InitialSchema1763800000000 implements MigrationInterface {
         name: 'venues',
         columns: [
           ...postColumns(),
-          ...['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince'].map(
-            (c) => str(c, 255, { default: "''" }),
-          ),
+          ...[
+            'address',
+            'city',
+            'country',
+            'province',
+            'state',
+            'zip',
+            'phone',
+            'stateprovince',
+          ].map((c) => str(c, 255, { default: "''" })),
           str('website', 2048, { default: "''" }),
           flag('show_map', 1),
           flag('show_map_link', 1),

@@ -1,0 +1,90 @@
+import { DateTime, type Zone } from 'luxon';
+import { toLuxonZone, wallClockToDateTime } from './zones.js';
+
+/** `*_date_details` of the REST payloads: every component a zero-padded string. */
+export interface DateDetails {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+}
+
+/** WordPress's "no date" value (e.g. `date_gmt` of a draft); the helpers pass it through. */
+export const ZERO_DATE = '0000-00-00 00:00:00';
+
+const SQL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+const SQL_PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+function sqlParts(sql: string): RegExpExecArray {
+  const match = SQL_PARTS.exec(sql.trim());
+  if (!match) throw new RangeError(`Not a YYYY-MM-DD HH:MM:SS date-time: ${sql}`);
+  return match;
+}
+
+/**
+ * Components of a stored `YYYY-MM-DD HH:MM:SS` value, read from the string itself (no time-zone
+ * arithmetic): `2017-01-05 14:23:36` → `{ year: '2017', month: '01', …, seconds: '36' }`.
+ * A date without a time reads as midnight.
+ */
+export function dateDetails(sql: string): DateDetails {
+  const [, year, month, day, hour = '00', minutes = '00', seconds = '00'] = sqlParts(sql);
+  return { year, month, day, hour, minutes, seconds };
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of a luxon DateTime, in its own zone. */
+export function formatSql(dt: DateTime): string {
+  return dt.toFormat(SQL_FORMAT);
+}
+
+function zoneOf(zone: string): Zone {
+  const luxonZone = toLuxonZone(zone);
+  if (!luxonZone) throw new RangeError(`Unknown time zone: ${zone}`);
+  return luxonZone;
+}
+
+/**
+ * The instant of a local wall clock (`YYYY-MM-DD[ HH:MM[:SS]]`) in `zone`, resolved like PHP:
+ * a time skipped by a DST change moves forward (Budapest `2026-03-29 02:30` → 03:30 CEST).
+ * Throws a RangeError for a malformed or impossible date, or an unknown zone.
+ */
+export function localToDateTime(localSql: string, zone: string): DateTime {
+  const [, y, mo, d, h = '0', mi = '0', s = '0'] = sqlParts(localSql);
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  const wall = new Date(0);
+  wall.setUTCFullYear(year, month - 1, day);
+  wall.setUTCHours(hour, minute, second, 0);
+  const overflowed =
+    wall.getUTCFullYear() !== year ||
+    wall.getUTCMonth() !== month - 1 ||
+    wall.getUTCDate() !== day ||
+    wall.getUTCHours() !== hour ||
+    wall.getUTCMinutes() !== minute ||
+    wall.getUTCSeconds() !== second;
+  if (overflowed) throw new RangeError(`Not a valid date-time: ${localSql}`);
+
+  const result = wallClockToDateTime(wall.getTime(), zoneOf(zone));
+  if (!result) throw new RangeError(`Not a valid date-time: ${localSql}`);
+  return result;
+}
+
+/** UTC `YYYY-MM-DD HH:MM:SS` of a local wall clock in `zone` (see {@link localToDateTime}). */
+export function localToUtc(localSql: string, zone: string): string {
+  if (localSql === ZERO_DATE) return ZERO_DATE;
+  return formatSql(localToDateTime(localSql, zone).toUTC());
+}
+
+/** Local `YYYY-MM-DD HH:MM:SS` in `zone` of a UTC wall clock. */
+export function utcToLocal(utcSql: string, zone: string): string {
+  if (utcSql === ZERO_DATE) return ZERO_DATE;
+  return formatSql(localToDateTime(utcSql, 'UTC').setZone(zoneOf(zone)));
+}
+
+/**
+ * ISO 8601 with the zone's offset at that time, as PHP's `DATE_ATOM` / `c` prints it:
+ * `2024-07-14 12:00:00` in UTC → `2024-07-14T12:00:00+00:00` (never `Z`).
+ */
+export function toIso8601WithOffset(localSql: string, zone: string): string {
+  return localToDateTime(localSql, zone).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}

@@ -1,0 +1,12 @@
+export { isValidDateTime, parseDateTime } from './strtotime.js';
+export { isValidTimezone, timezoneAbbr, toLuxonZone, wallClockToDateTime } from './zones.js';
+export {
+  dateDetails,
+  formatSql,
+  localToDateTime,
+  localToUtc,
+  toIso8601WithOffset,
+  utcToLocal,
+  ZERO_DATE,
+  type DateDetails,
+} from './date-details.js';

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DateTime } from 'luxon';
+import { isValidDateTime, parseDateTime } from './strtotime.js';
+
+interface GoldenCase {
+  input: string;
+  now_utc: string;
+  timezone: string;
+  local: string | false;
+  utc: string | false;
+}
+
+const GOLDEN_PATH = path.join(__dirname, '../../../test/fixtures/strtotime-golden.json');
+const golden = (JSON.parse(readFileSync(GOLDEN_PATH, 'utf8')) as { cases: GoldenCase[] }).cases;
+
+const SQL = 'yyyy-MM-dd HH:mm:ss';
+
+function utcDate(sql: string): Date {
+  return DateTime.fromSQL(sql, { zone: 'UTC' }).toJSDate();
+}
+
+/** [local, utc] as the fixture writes them. */
+function render(input: string, zone: string, now: Date): [string | false, string | false] {
+  const result = parseDateTime(input, zone, now);
+  return result ? [result.toFormat(SQL), result.toUTC().toFormat(SQL)] : [false, false];
+}
+
+describe('parseDateTime — PHP 8.2 golden data', () => {
+  it('has the full fixture', () => {
+    expect(golden).toHaveLength(976);
+  });
+
+  // Every case runs: PHP's local wall clock and UTC instant must both match.
+  it.each(golden.map((c, i) => [i + 1, c] as const))(
+    'case %i: %j',
+    (_index, { input, now_utc, timezone, local, utc }) => {
+      expect({
+        input,
+        timezone,
+        now_utc,
+        result: render(input, timezone, utcDate(now_utc)),
+      }).toEqual({ input, timezone, now_utc, result: [local, utc] });
+    },
+  );
+});
+
+describe('parseDateTime', () => {
+  // Wednesday 2026-03-04 10:30 UTC.
+  const now = utcDate('2026-03-04 10:30:00');
+  const local = (input: string | number, zone = 'UTC', at = now) =>
+    parseDateTime(input, zone, at)?.toFormat(SQL) ?? null;
+  const utc = (input: string, zone: string) =>
+    parseDateTime(input, zone, now)?.toUTC().toFormat(SQL) ?? null;
+
+  it('reads all-digit strings and numbers as Unix timestamps', () => {
+    expect(local('1700000000')).toBe('2023-11-14 22:13:20');
+    expect(local(1700000000, 'America/New_York')).toBe('2023-11-14 17:13:20');
+    expect(local('-86400')).toBe('1969-12-31 00:00:00');
+    expect(local('+86400')).toBe('1970-01-02 00:00:00');
+    expect(local(Number.NaN)).toBeNull();
+  });
+
+  it('reads database and ISO 8601 formats', () => {
+    expect(local('2018-01-01 16:00:00', 'Europe/Budapest')).toBe('2018-01-01 16:00:00');
+    expect(local('2018-01-01 16:00', 'Europe/Budapest')).toBe('2018-01-01 16:00:00');
+    expect(local('2018-01-01')).toBe('2018-01-01 00:00:00');
+    expect(local('2018-01-01T16:00:00+02:00')).toBe('2018-01-01 14:00:00');
+    expect(local('2018-01-01T16:00:00.123Z', 'America/New_York')).toBe('2018-01-01 11:00:00');
+    expect(local('2018-01-01T16:00:00', 'America/New_York')).toBe('2018-01-01 16:00:00');
+  });
+
+  it('is lenient with overflowing dates, as PHP is', () => {
+    expect(local('2024-02-30')).toBe('2024-03-01 00:00:00');
+    expect(local('2024-01-01 24:00:00')).toBe('2024-01-02 00:00:00');
+  });
+
+  it('rejects what PHP rejects', () => {
+    for (const input of [
+      '',
+      '   ',
+      'foo',
+      'before my birthday',
+      '"before my birthday"',
+      'not a strtotime parsable string',
+      '2024-13-01',
+      'tomorrow 25:00',
+    ]) {
+      expect([input, parseDateTime(input, 'UTC', now)]).toEqual([input, null]);
+    }
+  });
+
+  it('resolves relative words against now in the given zone', () => {
+    expect(local('tomorrow 9am', 'America/New_York')).toBe('2026-03-05 09:00:00');
+    expect(parseDateTime('tomorrow 9am', 'America/New_York', now)?.toUTC().toFormat(SQL)).toBe(
+      '2026-03-05 14:00:00',
+    );
+    expect(local('yesterday 23:59')).toBe('2026-03-03 23:59:00');
+    expect(local('+10 days')).toBe('2026-03-14 10:30:00');
+    expect(local('+24 months')).toBe('2028-03-04 10:30:00');
+  });
+
+  it('counts "next <weekday>" from tomorrow, like PHP', () => {
+    expect(local('next wednesday')).toBe('2026-03-11 00:00:00');
+    expect(local('next thursday')).toBe('2026-03-05 00:00:00');
+    expect(local('wednesday')).toBe('2026-03-04 00:00:00');
+    expect(local('this wednesday')).toBe('2026-03-04 00:00:00');
+    expect(local('second wednesday')).toBe('2026-03-18 00:00:00');
+    expect(local('last wednesday')).toBe('2026-02-25 00:00:00');
+  });
+
+  it('implements "<ordinal> <weekday> of <month>"', () => {
+    expect(local('first monday of january 2027')).toBe('2027-01-04 00:00:00');
+    expect(local('third friday of next month')).toBe('2026-04-17 00:00:00');
+    expect(local('last friday of next month')).toBe('2026-04-24 00:00:00');
+    expect(local('last sunday of march 2026')).toBe('2026-03-29 00:00:00');
+    expect(local('first sunday of march 2026 10:00')).toBe('2026-03-01 10:00:00');
+    // "next month" from January 31st is still February.
+    expect(local('first monday of next month', 'UTC', utcDate('2027-01-31 12:00:00'))).toBe(
+      '2027-02-01 00:00:00',
+    );
+  });
+
+  it('picks "<weekday> this week" in the Monday-based week', () => {
+    const sunday = utcDate('2026-03-29 12:00:00');
+    expect(local('saturday this week', 'UTC', sunday)).toBe('2026-03-28 00:00:00');
+    expect(local('monday this week', 'UTC', sunday)).toBe('2026-03-23 00:00:00');
+    expect(local('sunday this week', 'UTC', sunday)).toBe('2026-03-29 00:00:00');
+    expect(local('friday next week', 'UTC', sunday)).toBe('2026-04-03 00:00:00');
+    expect(local('this week friday')).toBe('2026-03-06 00:00:00');
+  });
+
+  it('honours a trailing IANA zone name', () => {
+    expect(local('2026-05-01 10:00:00 Europe/Budapest', 'UTC')).toBe('2026-05-01 08:00:00');
+    expect(local('tomorrow noon Asia/Tokyo', 'UTC')).toBe('2026-03-05 03:00:00');
+  });
+
+  it('handles DST gaps and overlaps like PHP', () => {
+    // A time skipped by the clock change moves forward by the gap.
+    expect(local('2026-03-29 02:30:00', 'Europe/Budapest')).toBe('2026-03-29 03:30:00');
+    expect(local('2026-03-08 02:30:00', 'America/New_York')).toBe('2026-03-08 03:30:00');
+    // A repeated time: the DST occurrence west of Greenwich, the standard one east of it.
+    expect(utc('2026-11-01 01:30:00', 'America/New_York')).toBe('2026-11-01 05:30:00');
+    expect(utc('2026-10-25 02:30:00', 'Europe/Budapest')).toBe('2026-10-25 01:30:00');
+    // Independent of the current date (luxon's own guess uses today's offset).
+    const summer = utcDate('2026-07-01 00:00:00');
+    expect(parseDateTime('2026-11-01 01:30:00', 'America/New_York', summer)?.offset).toBe(-240);
+  });
+
+  it('accepts UTC±N zones', () => {
+    const result = parseDateTime('2026-05-01 10:00:00', 'UTC+5.5', now);
+    expect(result?.toUTC().toFormat(SQL)).toBe('2026-05-01 04:30:00');
+  });
+
+  it('throws on an unknown zone', () => {
+    expect(() => parseDateTime('now', 'Mars/Olympus_Mons', now)).toThrow(RangeError);
+  });
+
+  it('leaves the global Date untouched', () => {
+    const before = Date;
+    parseDateTime('next monday', 'Europe/Budapest', now);
+    expect(Date).toBe(before);
+    expect(new Date(2026, 0, 1).getFullYear()).toBe(2026);
+  });
+});
+
+describe('isValidDateTime', () => {
+  it('accepts what strtotime() parses and rejects the rest', () => {
+    expect(isValidDateTime('tomorrow 9am')).toBe(true);
+    expect(isValidDateTime('1700000000')).toBe(true);
+    expect(isValidDateTime(1700000000)).toBe(true);
+    expect(isValidDateTime('2024-13-01')).toBe(false);
+    expect(isValidDateTime('foo')).toBe(false);
+    expect(isValidDateTime('')).toBe(false);
+    expect(isValidDateTime(null)).toBe(false);
+    expect(isValidDateTime({})).toBe(false);
+  });
+});

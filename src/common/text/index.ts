@@ -1,0 +1,5 @@
+export * from './autop.js';
+export * from './render.js';
+export * from './sanitize.js';
+export * from './slug.js';
+export * from './texturize.js';
