@@ -1,1 +1,3 @@
-export const termsEntities: Function[] = [];
+import { EventTermEntity, TermEntity } from './term.entity.js';
+
+export const termsEntities: Function[] = [TermEntity, EventTermEntity];

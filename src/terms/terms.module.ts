@@ -1,5 +1,24 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CategoriesController } from './categories.controller.js';
+import { TagsController } from './tags.controller.js';
+import { EventTermEntity, TermEntity } from './term.entity.js';
+import { TermsRepository } from './terms.repository.js';
+import { TermsService } from './terms.service.js';
 
-/** Terms: filled in by its issue (see docs/spec/INTERFACE.md). */
-@Module({})
+/**
+ * Event categories and tags (INTERFACE §2.4, §2.5, §4.5, §4.6). Exports TermsService for the
+ * events module: embedded terms, write-time resolution and the list filters.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([TermEntity, EventTermEntity])],
+  controllers: [CategoriesController, TagsController],
+  providers: [TermsRepository, TermsService],
+  exports: [TermsService],
+})
 export class TermsModule {}
+
+export type { Taxonomy } from './taxonomy.js';
+export type { TecEmbeddedTerm, TecTerm } from './term.mapper.js';
+export type { EventTerms } from './terms.service.js';
+export { TermsService } from './terms.service.js';

@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import {
   ApiError,
   invalidParams,
@@ -46,8 +46,18 @@ function firstMessage(error: ValidationError): string {
   return 'invalid';
 }
 
+/**
+ * Path parameters stay strings here: `RouteIdPipe` decides what an `{id}` segment is
+ * (`/tags/1e3` is no route, not id 1000).
+ */
+class WpValidationPipe extends ValidationPipe {
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new WpValidationPipe({
     transform: true,
     // Undeclared parameters are ignored, as WordPress ignores them (never an error).
     whitelist: true,

@@ -1,0 +1,88 @@
+import {
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { PageQuery } from '../../common/pagination/page-query.dto.js';
+import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
+import { typeMessage } from '../../common/http/validation.js';
+import { DocumentProperties, listDocs } from './term-docs.js';
+
+/**
+ * The list parameters both term routes share (BEHAVIOR §5.4). Only the formats are checked here;
+ * whether `include`/`exclude` items, `post`/`event` and `parent` name existing records is
+ * checked by the service, still before anything else happens (validation precedes permission).
+ * The plugin's validators run before its type checks, so a bad value reads "Invalid parameter."
+ * except for the declared boolean `hide_empty`.
+ */
+export class ListTermsQuery extends PageQuery {
+  @IsOptional()
+  @IsString({ message: 'invalid' })
+  @MinLength(1, { message: 'invalid' })
+  search?: string;
+
+  /** Term ids, slugs or names (numeric items are ids). */
+  @IsOptional()
+  @ToList()
+  @IsArray({ message: 'invalid' })
+  @ArrayMinSize(1, { message: 'invalid' })
+  exclude?: Array<number | string>;
+
+  @IsOptional()
+  @ToList()
+  @IsArray({ message: 'invalid' })
+  @ArrayMinSize(1, { message: 'invalid' })
+  include?: Array<number | string>;
+
+  @IsOptional()
+  @IsString({ message: 'invalid' })
+  @MinLength(1, { message: 'invalid' })
+  order?: string;
+
+  @IsOptional()
+  @IsString({ message: 'invalid' })
+  @MinLength(1, { message: 'invalid' })
+  orderby?: string;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: typeMessage('boolean') })
+  hide_empty?: boolean;
+
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'invalid' })
+  @Min(1, { message: 'invalid' })
+  post?: number;
+
+  /** Alias of `post`; wins when both are given. */
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'invalid' })
+  @Min(1, { message: 'invalid' })
+  event?: number;
+
+  @IsOptional()
+  @IsString({ message: 'invalid' })
+  @MinLength(1, { message: 'invalid' })
+  slug?: string;
+}
+
+/** `GET /categories`: the shared parameters plus `parent` (direct children of a category). */
+@DocumentProperties(listDocs('category'))
+export class ListCategoriesQuery extends ListTermsQuery {
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'invalid' })
+  @Min(1, { message: 'invalid' })
+  parent?: number;
+}
+
+/** `GET /tags`: tags have no `parent`, in input or output. */
+@DocumentProperties(listDocs('tag'))
+export class ListTagsQuery extends ListTermsQuery {}

@@ -1,0 +1,54 @@
+import { ApiHideProperty, PartialType } from '@nestjs/swagger';
+import { Allow, IsDefined, IsInt, IsOptional, IsString, Min, MinLength } from 'class-validator';
+import { ToInteger } from '../../common/http/transforms.js';
+import { MISSING } from '../../common/http/validation.js';
+import { DocumentProperties, writeDocs } from './term-docs.js';
+
+/**
+ * Fields of a category or tag write (BEHAVIOR §7.6): non-empty strings (the plugin's `is_string`
+ * validator runs before the type check, so a number is "Invalid parameter." too).
+ */
+export class CreateTermDto {
+  @IsDefined({ message: MISSING })
+  @IsString({ message: 'invalid' })
+  @MinLength(1, { message: 'invalid' })
+  name!: string;
+
+  /** `""` is rejected: a description cannot be cleared (BEHAVIOR §7.6). */
+  @IsOptional()
+  @IsString({ message: 'invalid' })
+  @MinLength(1, { message: 'invalid' })
+  description?: string;
+
+  @IsOptional()
+  @IsString({ message: 'invalid' })
+  @MinLength(1, { message: 'invalid' })
+  slug?: string;
+}
+
+/** Categories add `parent`: an existing category id (checked by the service), never `0`. */
+@DocumentProperties(writeDocs('category'))
+export class CreateCategoryDto extends CreateTermDto {
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: 'invalid' })
+  @Min(1, { message: 'invalid' })
+  parent?: number;
+}
+
+/**
+ * Tags do not declare `parent`, yet the plugin passes it on to the WordPress terms controller,
+ * which answers `rest_taxonomy_not_hierarchical` (after the permission check). It is kept here,
+ * undocumented and unvalidated, so that the service can give that answer.
+ */
+@DocumentProperties(writeDocs('tag'))
+export class CreateTagDto extends CreateTermDto {
+  @ApiHideProperty()
+  @Allow()
+  parent?: unknown;
+}
+
+/** Updates are partial (CONTRACT §6): every field optional, only given ones change. */
+export class UpdateCategoryDto extends PartialType(CreateCategoryDto) {}
+
+export class UpdateTagDto extends PartialType(CreateTagDto) {}

@@ -1,0 +1,49 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import type { Language } from '../config/config.js';
+
+/**
+ * A category or a tag (WordPress `wp_terms` + `wp_term_taxonomy` in one row). Categories and tags
+ * share this table's id sequence, as WordPress terms do (BEHAVIOR §1.6).
+ */
+@Entity('terms')
+@Index('IDX_terms_slug', ['taxonomy', 'language', 'slug'], { unique: true })
+@Index('IDX_terms_name', ['taxonomy', 'language', 'name'])
+export class TermEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  /** WordPress taxonomy name: `cal_events_cat` or `post_tag` (see taxonomy.ts). */
+  @Column({ type: 'varchar', length: 32 })
+  taxonomy!: string;
+
+  /** Stored "as text" and HTML-escaped (`A &amp; B`), as WordPress stores term names. */
+  @Column({ type: 'varchar', length: 200 })
+  name!: string;
+
+  /** Unique per taxonomy and language. */
+  @Column({ type: 'varchar', length: 200 })
+  slug!: string;
+
+  /** Basic inline HTML only (kses `$allowedtags`). */
+  @Column({ type: 'text' })
+  description!: string;
+
+  /** Parent category id, 0 for none (always 0 for tags). */
+  @Index('IDX_terms_parent')
+  @Column({ type: 'integer', default: 0 })
+  parent!: number;
+
+  @Column({ type: 'varchar', length: 5 })
+  language!: Language;
+}
+
+/** Which event carries which term (WordPress `wp_term_relationships`). */
+@Entity('event_terms')
+export class EventTermEntity {
+  @PrimaryColumn({ name: 'event_id', type: 'integer' })
+  eventId!: number;
+
+  @Index('IDX_event_terms_term')
+  @PrimaryColumn({ name: 'term_id', type: 'integer' })
+  termId!: number;
+}

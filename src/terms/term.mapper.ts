@@ -1,0 +1,120 @@
+import { TAXONOMIES, taxonomyOf, type Taxonomy } from './taxonomy.js';
+
+/** A stored term with what the representations need besides its own columns. */
+export interface TermRecord {
+  id: number;
+  taxonomy: string;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  /** Published events carrying the term (BEHAVIOR §4.7). */
+  count: number;
+}
+
+export interface TermUrls {
+  self: string;
+  collection: string;
+  up?: string;
+}
+
+/** BEHAVIOR §4.7 list/single form; key order as the plugin prints it. */
+export interface TecTerm {
+  id: number;
+  count: number;
+  description: string;
+  name: string;
+  slug: string;
+  taxonomy: string;
+  /** Categories only: tags have no `parent` key. */
+  parent?: number;
+  meta: [];
+  url: string;
+  urls: TermUrls;
+}
+
+/** BEHAVIOR §4.7 embedded form (inside an event's `categories`/`tags`); key order as listed. */
+export interface TecEmbeddedTerm {
+  name: string;
+  slug: string;
+  term_group: 0;
+  term_taxonomy_id: number;
+  taxonomy: string;
+  description: string;
+  parent: number;
+  count: number;
+  filter: 'raw';
+  id: number;
+  urls: TermUrls;
+}
+
+export interface TermLinkContext {
+  siteUrl: string;
+  /** `{SITE_URL}{BASE_PATH}{/lang}/cal/events/v1` */
+  restBase: string;
+}
+
+/** `urls` of both forms: own and collection REST URLs, and the parent's when there is one. */
+export function termUrls(
+  term: Pick<TermRecord, 'id' | 'taxonomy' | 'parent'>,
+  ctx: TermLinkContext,
+): TermUrls {
+  const collection = `${ctx.restBase}/${TAXONOMIES[taxonomyOf(term.taxonomy)].collection}`;
+  return {
+    self: `${collection}/${term.id}`,
+    collection,
+    ...(term.parent ? { up: `${collection}/${term.parent}` } : {}),
+  };
+}
+
+/**
+ * The term archive page (BEHAVIOR §1.9): `{SITE_URL}/events/category/{ancestors/}{slug}/` for
+ * categories, `{SITE_URL}/tag/{slug}/` for tags. `path` holds the ancestors' slugs, root first.
+ */
+export function termPageUrl(
+  taxonomy: Taxonomy,
+  slug: string,
+  path: string[],
+  siteUrl: string,
+): string {
+  if (taxonomy === 'tag') return `${siteUrl}/tag/${slug}/`;
+  return `${siteUrl}/events/category/${[...path, slug].join('/')}/`;
+}
+
+/**
+ * List/single form (TEC `Post_Repository::prepare_term_data` over the WordPress terms
+ * controller output: `link` renamed `url` and moved after `meta`, then `urls`).
+ * `ancestors` are the slugs of the category's ancestors, root first.
+ */
+export function toTecTerm(term: TermRecord, ancestors: string[], ctx: TermLinkContext): TecTerm {
+  const taxonomy = taxonomyOf(term.taxonomy);
+  return {
+    id: term.id,
+    count: term.count,
+    description: term.description,
+    name: term.name,
+    slug: term.slug,
+    taxonomy: term.taxonomy,
+    ...(TAXONOMIES[taxonomy].hierarchical ? { parent: term.parent } : {}),
+    meta: [],
+    url: termPageUrl(taxonomy, term.slug, ancestors, ctx.siteUrl),
+    urls: termUrls(term, ctx),
+  };
+}
+
+/** Embedded form: the raw WordPress term record with `term_id` renamed `id` (moved last). */
+export function toEmbeddedTerm(term: TermRecord, ctx: TermLinkContext): TecEmbeddedTerm {
+  return {
+    name: term.name,
+    slug: term.slug,
+    term_group: 0,
+    term_taxonomy_id: term.id,
+    taxonomy: term.taxonomy,
+    description: term.description,
+    parent: term.parent,
+    count: term.count,
+    filter: 'raw',
+    id: term.id,
+    urls: termUrls(term, ctx),
+  };
+}

@@ -1,0 +1,404 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { Language } from '../config/config.js';
+import type { Page } from '../common/pagination/paginate.js';
+import { isUniqueViolation } from '../common/posts/slugs.js';
+import { uniqueSlug } from '../common/text/index.js';
+import { EventTermEntity, TermEntity } from './term.entity.js';
+import type { TermListFilters } from './term-filters.js';
+import type { TermRecord } from './term.mapper.js';
+import { TAXONOMIES } from './taxonomy.js';
+
+/**
+ * SQL counting the published events that carry the term whose id is `termId` (an SQL
+ * expression): WordPress term counts include only `publish` posts; a `future` event whose date
+ * has passed counts as published (CONTRACT §6), without a write on read. `:now` is bound by the
+ * caller.
+ */
+const publishedCount = (termId: string) =>
+  `(SELECT COUNT(*) FROM event_terms cnt_et INNER JOIN events cnt_e ON cnt_e.id = cnt_et.event_id` +
+  ` WHERE cnt_et.term_id = ${termId} AND (cnt_e.status = 'publish' OR (cnt_e.status = 'future'` +
+  ` AND cnt_e.date_utc IS NOT NULL AND cnt_e.date_utc <= :now)))`;
+
+/** `?, ?, ?` for raw SQL (both mysql2 and better-sqlite3 take positional `?`). */
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/** LIKE with `!` as the escape character: the same on MySQL/MariaDB and SQLite. */
+const likeEscape = (s: string) => s.replace(/[!%_]/g, '!$&');
+
+interface RawTermRow {
+  id: number | string;
+  taxonomy: string;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number | string;
+  language: Language;
+  count?: number | string;
+}
+
+function toRecord(row: RawTermRow): TermRecord & { language: Language } {
+  return {
+    id: Number(row.id),
+    taxonomy: row.taxonomy,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    parent: Number(row.parent),
+    language: row.language,
+    count: Number(row.count ?? 0),
+  };
+}
+
+/** Every query on `terms` and `event_terms`; services never build SQL. */
+@Injectable()
+export class TermsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  private terms(manager: EntityManager, alias = 't'): SelectQueryBuilder<TermEntity> {
+    return manager.getRepository(TermEntity).createQueryBuilder(alias);
+  }
+
+  /** Term columns plus its published-event count, as raw rows named like TermRecord. */
+  private selectRecord(qb: SelectQueryBuilder<TermEntity>, nowUtc: string) {
+    return qb
+      .select('t.id', 'id')
+      .addSelect('t.taxonomy', 'taxonomy')
+      .addSelect('t.name', 'name')
+      .addSelect('t.slug', 'slug')
+      .addSelect('t.description', 'description')
+      .addSelect('t.parent', 'parent')
+      .addSelect('t.language', 'language')
+      .addSelect(publishedCount('t.id'), 'count')
+      .setParameter('now', nowUtc);
+  }
+
+  /** The term `id` if it belongs to `wpTaxonomy` (any language), else null. */
+  async find(
+    wpTaxonomy: string,
+    id: number,
+    manager: EntityManager = this.manager,
+  ): Promise<TermEntity | null> {
+    if (!Number.isSafeInteger(id) || id < 1) return null;
+    return manager.getRepository(TermEntity).findOne({ where: { id, taxonomy: wpTaxonomy } });
+  }
+
+  /** Terms with their counts, in the order of `ids` (missing ids are left out). */
+  async records(
+    ids: number[],
+    nowUtc: string,
+    manager: EntityManager = this.manager,
+  ): Promise<Array<TermRecord & { language: Language }>> {
+    if (!ids.length) return [];
+    const rows = await this.selectRecord(this.terms(manager), nowUtc)
+      .where('t.id IN (:...ids)', { ids })
+      .getRawMany<RawTermRow>();
+    const byId = new Map(rows.map((r) => [Number(r.id), toRecord(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** One page of a term list and the total over all pages (BEHAVIOR §5.4). */
+  async list(
+    filters: TermListFilters,
+    page: Page,
+    nowUtc: string,
+  ): Promise<{ rows: TermRecord[]; total: number }> {
+    const qb = this.terms(this.manager)
+      .where('t.taxonomy = :taxonomy', { taxonomy: TAXONOMIES[filters.taxonomy].wpName })
+      .andWhere('t.language = :language', { language: filters.language })
+      .setParameter('now', nowUtc);
+    if (filters.search !== undefined) {
+      qb.andWhere(
+        new Brackets((w) =>
+          w
+            .where(`LOWER(t.name) LIKE LOWER(:search) ESCAPE '!'`)
+            .orWhere(`LOWER(t.slug) LIKE LOWER(:search) ESCAPE '!'`),
+        ),
+        { search: `%${likeEscape(filters.search)}%` },
+      );
+    }
+    if (filters.include) {
+      if (filters.include.length)
+        qb.andWhere('t.id IN (:...include)', { include: filters.include });
+      else qb.andWhere('1 = 0');
+    }
+    if (filters.exclude?.length) {
+      qb.andWhere('t.id NOT IN (:...exclude)', { exclude: filters.exclude });
+    }
+    if (filters.parent !== undefined) qb.andWhere('t.parent = :parent', { parent: filters.parent });
+    if (filters.slug !== undefined) qb.andWhere('t.slug = :slug', { slug: filters.slug });
+    if (filters.eventId !== undefined) {
+      qb.andWhere(
+        't.id IN (SELECT ev_et.term_id FROM event_terms ev_et WHERE ev_et.event_id = :eventId)',
+        {
+          eventId: filters.eventId,
+        },
+      );
+    }
+    if (filters.hideEmpty) qb.andWhere(`${publishedCount('t.id')} > 0`);
+
+    const total = await qb.clone().getCount();
+    const direction = filters.descending ? 'DESC' : 'ASC';
+    const listQuery = this.selectRecord(qb, nowUtc);
+    switch (filters.sort.key) {
+      case 'none':
+        break;
+      case 'id':
+        listQuery.orderBy('t.id', direction);
+        break;
+      case 'name':
+        listQuery.orderBy('LOWER(t.name)', direction);
+        break;
+      case 'count':
+        listQuery.orderBy(publishedCount('t.id'), direction);
+        break;
+      case 'include':
+        // Position in the include list (WordPress `FIELD(t.term_id, …)`); ids are validated integers.
+        listQuery.orderBy(
+          `CASE t.id ${(filters.include ?? []).map((id, i) => `WHEN ${Number(id)} THEN ${i}`).join(' ')} ELSE ${filters.include?.length ?? 0} END`,
+          direction,
+        );
+        break;
+      default:
+        listQuery.orderBy(`t.${filters.sort.key}`, direction);
+    }
+    // Ties are broken by id ascending (BEHAVIOR §5.4).
+    if (filters.sort.key !== 'id') listQuery.addOrderBy('t.id', 'ASC');
+    const rows = await listQuery.offset(page.offset).limit(page.perPage).getRawMany<RawTermRow>();
+    return { rows: rows.map(toRecord), total };
+  }
+
+  /**
+   * Terms of `wpTaxonomy` that an item list may name: ids (any language), and slugs (already
+   * sanitized) or names (case-insensitive, as stored) in `language`. One query.
+   */
+  async findRefs(
+    wpTaxonomy: string,
+    refs: { ids: number[]; slugs: string[]; names: string[] },
+    language: Language,
+    manager: EntityManager = this.manager,
+  ): Promise<TermEntity[]> {
+    const ids = refs.ids.filter((id) => Number.isSafeInteger(id) && id > 0);
+    const slugs = refs.slugs.filter(Boolean);
+    const names = refs.names.filter(Boolean);
+    if (!ids.length && !slugs.length && !names.length) return [];
+    const qb = this.terms(manager).where('t.taxonomy = :taxonomy', { taxonomy: wpTaxonomy });
+    qb.andWhere(
+      new Brackets((w) => {
+        if (ids.length) w.orWhere('t.id IN (:...ids)', { ids });
+        if (slugs.length || names.length) {
+          w.orWhere(
+            new Brackets((inLanguage) => {
+              inLanguage.where('t.language = :language', { language });
+              inLanguage.andWhere(
+                new Brackets((match) => {
+                  if (slugs.length) match.orWhere('t.slug IN (:...slugs)', { slugs });
+                  names.forEach((name, i) =>
+                    match.orWhere(`LOWER(t.name) = LOWER(:name${i})`, { [`name${i}`]: name }),
+                  );
+                }),
+              );
+            }),
+          );
+        }
+      }),
+    );
+    return qb.orderBy('t.id', 'ASC').getMany();
+  }
+
+  /** Terms of the taxonomy and language whose name equals `name` ignoring case (and parent). */
+  async sameName(
+    manager: EntityManager,
+    wpTaxonomy: string,
+    language: Language,
+    name: string,
+    parent: number,
+  ): Promise<TermEntity[]> {
+    return this.terms(manager)
+      .where('t.taxonomy = :taxonomy', { taxonomy: wpTaxonomy })
+      .andWhere('t.language = :language', { language })
+      .andWhere('t.parent = :parent', { parent })
+      .andWhere('LOWER(t.name) = LOWER(:name)', { name })
+      .orderBy('t.id', 'ASC')
+      .getMany();
+  }
+
+  async findBySlug(
+    manager: EntityManager,
+    wpTaxonomy: string,
+    language: Language,
+    slug: string,
+  ): Promise<TermEntity | null> {
+    return manager
+      .getRepository(TermEntity)
+      .findOne({ where: { taxonomy: wpTaxonomy, language, slug } });
+  }
+
+  /** Does an event (any status) with this id exist? */
+  async eventExists(id: number): Promise<boolean> {
+    if (!Number.isSafeInteger(id) || id < 1) return false;
+    const rows: unknown[] = await this.manager.query('SELECT id FROM events WHERE id = ?', [id]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Every category below `ids` (and `ids` themselves), whatever the depth, in one recursive
+   * query; UNION (not UNION ALL) stops on a cycle.
+   */
+  async withDescendants(ids: number[], manager: EntityManager = this.manager): Promise<number[]> {
+    if (!ids.length) return [];
+    const rows: Array<{ id: number | string }> = await manager.query(
+      `WITH RECURSIVE tree (id) AS (
+         SELECT id FROM terms WHERE id IN (${marks(ids.length)})
+         UNION
+         SELECT c.id FROM terms c INNER JOIN tree p ON c.parent = p.id WHERE c.taxonomy = ?
+       )
+       SELECT id FROM tree`,
+      [...ids, TAXONOMIES.category.wpName],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** `ids` and all their ancestors as `id → { parent, slug }`, in one recursive query. */
+  async chains(
+    ids: number[],
+    manager: EntityManager = this.manager,
+  ): Promise<Map<number, { parent: number; slug: string }>> {
+    const start = [...new Set(ids.filter((id) => id > 0))];
+    if (!start.length) return new Map();
+    const rows: Array<{ id: number | string; parent: number | string; slug: string }> =
+      await manager.query(
+        `WITH RECURSIVE chain (id, parent, slug) AS (
+           SELECT id, parent, slug FROM terms WHERE id IN (${marks(start.length)})
+           UNION
+           SELECT t.id, t.parent, t.slug FROM terms t INNER JOIN chain c ON t.id = c.parent
+         )
+         SELECT id, parent, slug FROM chain`,
+        start,
+      );
+    return new Map(rows.map((r) => [Number(r.id), { parent: Number(r.parent), slug: r.slug }]));
+  }
+
+  /**
+   * Inserts a term and gives it the slug `base`, or `base-2`, `base-3`, … when taken in its
+   * taxonomy and language (WordPress `wp_unique_term_slug`); an empty base becomes the term id,
+   * as `wp_insert_term` does. Safe under concurrent writers: the unique index decides.
+   */
+  async insert(
+    manager: EntityManager,
+    values: Omit<TermEntity, 'id' | 'slug'>,
+    base: string,
+  ): Promise<TermEntity> {
+    // A placeholder slug first, so that an empty base can become the id.
+    const placeholder = `__new-${randomUUID()}`;
+    const result = await manager.insert(TermEntity, { ...values, slug: placeholder });
+    const id = Number(result.identifiers[0]?.id);
+    if (!id) throw new Error('could not insert the term');
+    const slug = await this.assignUniqueSlug(manager, { ...values, id }, base);
+    return { ...values, id, slug };
+  }
+
+  /** Writes the first free slug of `base`, `base-2`, … (or the id when `base` is empty). */
+  async assignUniqueSlug(
+    manager: EntityManager,
+    term: Pick<TermEntity, 'id' | 'taxonomy' | 'language'>,
+    rawBase: string,
+  ): Promise<string> {
+    const base = rawBase || String(term.id);
+    const lost = new Set<string>();
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const taken = new Set(
+        (
+          await this.terms(manager)
+            .select('t.slug', 'slug')
+            .where('t.taxonomy = :taxonomy', { taxonomy: term.taxonomy })
+            .andWhere('t.language = :language', { language: term.language })
+            .andWhere(`(t.slug = :base OR t.slug LIKE :pattern ESCAPE '!')`, {
+              base,
+              pattern: `${likeEscape(base)}-%`,
+            })
+            .andWhere('t.id <> :id', { id: term.id })
+            .getRawMany<{ slug: string }>()
+        ).map((r) => r.slug),
+      );
+      lost.forEach((s) => taken.add(s));
+      const candidate = uniqueSlug(base, taken);
+      try {
+        await manager.update(TermEntity, { id: term.id }, { slug: candidate });
+        return candidate;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        lost.add(candidate);
+      }
+    }
+    throw new Error(`could not find a free slug for "${base}"`);
+  }
+
+  async update(
+    manager: EntityManager,
+    id: number,
+    patch: Partial<Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent'>>,
+  ): Promise<void> {
+    if (Object.keys(patch).length) await manager.update(TermEntity, { id }, patch);
+  }
+
+  /**
+   * Deletes a term for good: unlinks it from every event and moves its child categories up to
+   * its parent (WordPress `wp_delete_term`). Runs inside the caller's transaction.
+   */
+  async delete(manager: EntityManager, term: TermEntity): Promise<void> {
+    await manager.delete(EventTermEntity, { termId: term.id });
+    await manager.update(
+      TermEntity,
+      { parent: term.id, taxonomy: term.taxonomy },
+      { parent: term.parent },
+    );
+    await manager.delete(TermEntity, { id: term.id });
+  }
+
+  /** The terms of each event with their counts, ordered by name, in one query. */
+  async termsOfEvents(
+    eventIds: number[],
+    nowUtc: string,
+  ): Promise<Array<{ eventId: number; term: TermRecord }>> {
+    if (!eventIds.length) return [];
+    const rows = await this.selectRecord(this.terms(this.manager), nowUtc)
+      .addSelect('et.event_id', 'event_id')
+      .innerJoin(EventTermEntity, 'et', 'et.term_id = t.id')
+      .where('et.event_id IN (:...eventIds)', { eventIds })
+      .orderBy('LOWER(t.name)', 'ASC')
+      .addOrderBy('t.id', 'ASC')
+      .getRawMany<RawTermRow & { event_id: number | string }>();
+    return rows.map((r) => ({ eventId: Number(r.event_id), term: toRecord(r) }));
+  }
+
+  /** Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction). */
+  async setEventTerms(
+    manager: EntityManager,
+    eventId: number,
+    wpTaxonomy: string,
+    termIds: number[],
+  ): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(EventTermEntity)
+      .where('event_id = :eventId', { eventId })
+      .andWhere('term_id IN (SELECT id FROM terms WHERE taxonomy = :taxonomy)', {
+        taxonomy: wpTaxonomy,
+      })
+      .execute();
+    const ids = [...new Set(termIds)];
+    if (ids.length) {
+      await manager.insert(
+        EventTermEntity,
+        ids.map((termId) => ({ eventId, termId })),
+      );
+    }
+  }
+}

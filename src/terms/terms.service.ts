@@ -1,0 +1,515 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { canManageTerms } from '../auth/post-policy.js';
+import {
+  ApiError,
+  forbidden,
+  invalidParam,
+  invalidParams,
+  t,
+  type Text,
+} from '../common/errors/api-error.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
+import { basicInlineHtml, sanitizeTitle, termName } from '../common/text/index.js';
+import type { Language } from '../config/config.js';
+import { nowUtcSql } from '../database/columns.js';
+import { isUniqueViolation } from '../common/posts/slugs.js';
+import type { ListCategoriesQuery, ListTermsQuery } from './dto/list-terms.query.js';
+import type {
+  CreateCategoryDto,
+  CreateTagDto,
+  UpdateCategoryDto,
+  UpdateTagDto,
+} from './dto/write-term.dto.js';
+import { idsOf, isDescending, parseOrderBy, type TermListFilters } from './term-filters.js';
+import { normalizeWriteItems } from './term-items.js';
+import type { TermEntity } from './term.entity.js';
+import {
+  toEmbeddedTerm,
+  toTecTerm,
+  type TecEmbeddedTerm,
+  type TecTerm,
+  type TermRecord,
+} from './term.mapper.js';
+import { TermsRepository } from './terms.repository.js';
+import { TAXONOMIES, type Taxonomy } from './taxonomy.js';
+
+/** The column holds 200 characters (WordPress term names are limited alike). */
+const MAX_NAME_LENGTH = 200;
+
+type ListQuery = ListTermsQuery & Partial<Pick<ListCategoriesQuery, 'parent'>>;
+type CreateInput = CreateCategoryDto | CreateTagDto;
+type UpdateInput = UpdateCategoryDto | UpdateTagDto;
+
+/** What an event list/representation needs of its terms. */
+export interface EventTerms {
+  categories: TecEmbeddedTerm[];
+  tags: TecEmbeddedTerm[];
+}
+
+/**
+ * Categories and tags: one service for both, parametrized by taxonomy (TEC
+ * `Term_Single_Base::get_taxonomy()`); category-only behaviour hangs on `hierarchical`.
+ * Order of checks (BEHAVIOR §1.1): formats (ValidationPipe), then existence of the records the
+ * request names (400), then permission (401/403), then the handler's own rules.
+ */
+@Injectable()
+export class TermsService {
+  constructor(
+    private readonly repo: TermsRepository,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  // ---------------------------------------------------------------------------------- reads
+
+  /** `GET /categories`, `GET /tags` (BEHAVIOR §5.4). */
+  async list(taxonomy: Taxonomy, query: ListQuery, ctx: RequestContext): Promise<Archive> {
+    const info = TAXONOMIES[taxonomy];
+    // Existence checks, reported together in the plugin's declaration order.
+    const invalid: Record<string, Text> = {};
+    if (query.exclude && !(await this.allExist(taxonomy, query.exclude, ctx.language))) {
+      invalid.exclude = t('validation.invalid');
+    }
+    if (query.include && !(await this.allExist(taxonomy, query.include, ctx.language))) {
+      invalid.include = t('validation.invalid');
+    }
+    if (
+      info.hierarchical &&
+      query.parent !== undefined &&
+      !(await this.repo.find(info.wpName, query.parent))
+    ) {
+      invalid.parent = t('validation.invalid');
+    }
+    for (const name of ['post', 'event'] as const) {
+      const id = query[name];
+      if (id !== undefined && !(await this.repo.eventExists(id))) {
+        invalid[name] = t('validation.invalid');
+      }
+    }
+    if (Object.keys(invalid).length) throw invalidParams(invalid);
+
+    const include = query.include && idsOf(query.include);
+    const filters: TermListFilters = {
+      taxonomy,
+      language: ctx.language,
+      search: query.search,
+      include,
+      exclude: query.exclude && idsOf(query.exclude),
+      parent: info.hierarchical ? query.parent : undefined,
+      eventId: query.event ?? query.post,
+      slug: query.slug,
+      hideEmpty: query.hide_empty ?? true,
+      sort: parseOrderBy(query.orderby, !!include?.length),
+      descending: isDescending(query.order),
+    };
+    const page = pageOf(query, ctx.config.maxPerPage);
+    const { rows, total } = await this.repo.list(filters, page, nowUtcSql());
+    return buildArchive({
+      key: info.collection,
+      items: await this.present(rows, ctx),
+      total,
+      page,
+      collectionUrl: `${ctx.restBase}/${info.collection}`,
+      query: echoQuery(query, info.hierarchical),
+      layout: 'terms',
+    });
+  }
+
+  /** `GET /categories/{id}`, `GET /tags/{id}` (BEHAVIOR §6.3): any language. */
+  async get(taxonomy: Taxonomy, id: number, ctx: RequestContext): Promise<TecTerm> {
+    const term = await this.requireTerm(taxonomy, id);
+    return this.presentOne(term.id, ctx);
+  }
+
+  // --------------------------------------------------------------------------------- writes
+
+  /** `POST /categories`, `POST /tags` (BEHAVIOR §7.6): 201 with the new term. */
+  async create(taxonomy: Taxonomy, body: CreateInput, ctx: RequestContext): Promise<TecTerm> {
+    const info = TAXONOMIES[taxonomy];
+    const parent = info.hierarchical ? (body as CreateCategoryDto).parent : undefined;
+    if (parent !== undefined && !(await this.repo.find(info.wpName, parent))) {
+      throw invalidParam('parent');
+    }
+    this.authorize(ctx);
+    this.rejectTagParent(taxonomy, body);
+    const name = this.storedName(body.name);
+    const slug = body.slug === undefined ? '' : sanitizeTitle(body.slug);
+    const id = await this.dataSource.transaction(async (manager) => {
+      await this.rejectExisting(manager, taxonomy, ctx.language, name, slug, parent ?? 0);
+      const term = await this.repo.insert(
+        manager,
+        {
+          taxonomy: info.wpName,
+          name,
+          description: body.description === undefined ? '' : basicInlineHtml(body.description),
+          parent: parent ?? 0,
+          language: ctx.language,
+        },
+        slug || sanitizeTitle(name),
+      );
+      return term.id;
+    });
+    return this.presentOne(id, ctx);
+  }
+
+  /** `POST|PUT|PATCH /categories/{id}` (and tags): partial update (CONTRACT §6). */
+  async update(
+    taxonomy: Taxonomy,
+    id: number,
+    body: UpdateInput,
+    ctx: RequestContext,
+  ): Promise<TecTerm> {
+    const info = TAXONOMIES[taxonomy];
+    const term = await this.dataSource.transaction(async (manager) => {
+      const existing = await this.repo.find(info.wpName, id, manager);
+      const parent = info.hierarchical ? (body as UpdateCategoryDto).parent : undefined;
+      const invalid: Record<string, Text> = {};
+      if (!existing) invalid.id = t('validation.invalid');
+      if (parent !== undefined && !(await this.isValidParent(id, parent, manager))) {
+        invalid.parent = t('validation.invalid');
+      }
+      if (!existing || Object.keys(invalid).length) throw invalidParams(invalid);
+      this.authorize(ctx);
+      this.rejectTagParent(taxonomy, body);
+
+      const patch: Partial<Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent'>> = {};
+      if (body.name !== undefined) patch.name = this.storedName(body.name);
+      if (body.description !== undefined) patch.description = basicInlineHtml(body.description);
+      const parentChanged = parent !== undefined && parent !== existing.parent;
+      if (parentChanged) patch.parent = parent;
+      let resetSlug: string | undefined;
+      if (body.slug !== undefined) {
+        // WordPress wp_update_term: an empty (sanitized) slug is derived from the name; a slug
+        // taken by another term is an error unless the slug was derived or the parent changed,
+        // in which case it is made unique.
+        let slug = sanitizeTitle(body.slug);
+        const derived = slug === '';
+        if (derived) slug = sanitizeTitle(patch.name ?? existing.name);
+        if (slug !== existing.slug) {
+          const taken = slug
+            ? await this.repo.findBySlug(manager, existing.taxonomy, existing.language, slug)
+            : null;
+          if (taken && taken.id !== existing.id) {
+            if (!derived && !parentChanged) throw duplicateSlug(slug);
+            resetSlug = slug;
+          } else if (slug) {
+            patch.slug = slug;
+          } else {
+            resetSlug = '';
+          }
+        }
+      }
+      try {
+        await this.repo.update(manager, existing.id, patch);
+      } catch (error) {
+        // A concurrent writer took the slug between the check and the write.
+        if (patch.slug !== undefined && isUniqueViolation(error)) throw duplicateSlug(patch.slug);
+        throw error;
+      }
+      if (resetSlug !== undefined) await this.repo.assignUniqueSlug(manager, existing, resetSlug);
+      return existing;
+    });
+    return this.presentOne(term.id, ctx);
+  }
+
+  /**
+   * `DELETE /categories/{id}` (and tags): removed for good (CONTRACT §3); answers the term as
+   * it was, with its old count; unlinked from every event; child categories move up to its
+   * parent. A second DELETE is a 400 (the id no longer exists). `force` is ignored.
+   */
+  async delete(taxonomy: Taxonomy, id: number, ctx: RequestContext): Promise<TecTerm> {
+    const term = await this.requireTerm(taxonomy, id);
+    this.authorize(ctx);
+    const before = await this.presentOne(term.id, ctx);
+    await this.dataSource.transaction(async (manager) => {
+      const current = await this.repo.find(term.taxonomy, term.id, manager);
+      if (!current) throw invalidParam('id');
+      await this.repo.delete(manager, current);
+    });
+    return before;
+  }
+
+  // ------------------------------------------------------------------- for the events module
+
+  /** Categories and tags of each event (embedded form, ordered by name) in one query. */
+  async embeddedTermsForEvents(
+    eventIds: number[],
+    ctx: Pick<RequestContext, 'siteUrl' | 'restBase'>,
+  ): Promise<Map<number, EventTerms>> {
+    const result = new Map<number, EventTerms>(
+      eventIds.map((id) => [id, { categories: [], tags: [] }]),
+    );
+    const rows = await this.repo.termsOfEvents([...new Set(eventIds)], nowUtcSql());
+    for (const { eventId, term } of rows) {
+      const entry = result.get(eventId);
+      if (!entry) continue;
+      const list = term.taxonomy === TAXONOMIES.category.wpName ? entry.categories : entry.tags;
+      list.push(toEmbeddedTerm(term, ctx));
+    }
+    return result;
+  }
+
+  /**
+   * BEHAVIOR §7.1.4 validation only (no writes): a list or a comma-separated string; an item
+   * that is neither a number nor a string → `invalidParam(field)`. `null`, `""` and `[]` give
+   * `[]` ("no terms"). Returns the normalized items (digit-only strings become numbers).
+   */
+  validateWriteItems(field: 'categories' | 'tags', input: unknown): Array<number | string> {
+    return normalizeWriteItems(field, input);
+  }
+
+  /**
+   * BEHAVIOR §7.1.4, inside the caller's transaction: a number is the existing term of that
+   * taxonomy with that id (any language; skipped if none); a string is the existing term of
+   * `language` whose slug or (case-insensitive) name equals it, else a new term with that name
+   * (no term capability needed). Returns term ids in item order, duplicates removed.
+   */
+  async resolveForWrite(
+    taxonomy: Taxonomy,
+    items: Array<number | string>,
+    language: Language,
+    manager: EntityManager,
+  ): Promise<number[]> {
+    if (!items.length) return [];
+    const info = TAXONOMIES[taxonomy];
+    const found = await this.repo.findRefs(info.wpName, refsOf(items), language, manager);
+    const ids: number[] = [];
+    const created = new Map<string, number>();
+    for (const item of items) {
+      if (typeof item === 'number') {
+        const byId = found.find((term) => term.id === item);
+        if (byId) ids.push(byId.id);
+        continue;
+      }
+      const match = matchRef(found, item, language);
+      if (match) {
+        ids.push(match.id);
+        continue;
+      }
+      const name = [...termName(item)].slice(0, MAX_NAME_LENGTH).join('');
+      if (!name) continue;
+      const key = name.toLowerCase();
+      let id = created.get(key);
+      if (id === undefined) {
+        const term = await this.repo.insert(
+          manager,
+          { taxonomy: info.wpName, name, description: '', parent: 0, language },
+          sanitizeTitle(name),
+        );
+        id = term.id;
+        created.set(key, id);
+      }
+      ids.push(id);
+    }
+    return [...new Set(ids)];
+  }
+
+  /**
+   * The events list `categories`/`tags` filter (BEHAVIOR §5.2.1, §5.2.6): each item is resolved
+   * as a slug (request language), then as an id (any language), then as a name (request
+   * language, case-insensitive) — a name-only match passes validation but selects nothing.
+   * Returns null when an item matches no term (the caller answers 400), else the term ids to
+   * filter on; categories include all their descendants. An empty result with a non-empty
+   * `items` means "no event matches", not "no filter".
+   */
+  async resolveFilter(
+    taxonomy: Taxonomy,
+    items: Array<number | string>,
+    language: Language,
+  ): Promise<number[] | null> {
+    if (!items.length) return [];
+    const info = TAXONOMIES[taxonomy];
+    const found = await this.repo.findRefs(info.wpName, refsOf(items), language);
+    const ids: number[] = [];
+    for (const item of items) {
+      const text = String(item);
+      const bySlug = found.find(
+        (term) => term.language === language && term.slug === sanitizeTitle(text),
+      );
+      const byId = /^\d+$/.test(text) ? found.find((term) => term.id === Number(text)) : undefined;
+      if (bySlug ?? byId) ids.push((bySlug ?? byId)!.id);
+      else if (!matchRef(found, text, language)) return null;
+    }
+    const unique = [...new Set(ids)];
+    return info.hierarchical ? this.repo.withDescendants(unique) : unique;
+  }
+
+  /** Replaces an event's terms of one taxonomy inside the caller's transaction. */
+  async setEventTerms(
+    eventId: number,
+    taxonomy: Taxonomy,
+    termIds: number[],
+    manager: EntityManager,
+  ): Promise<void> {
+    await this.repo.setEventTerms(manager, eventId, TAXONOMIES[taxonomy].wpName, termIds);
+  }
+
+  // -------------------------------------------------------------------------------- helpers
+
+  /** `id` must be an existing term of the kind, else 400 `rest_invalid_param` (not a 404). */
+  private async requireTerm(taxonomy: Taxonomy, id: number): Promise<TermEntity> {
+    const term = await this.repo.find(TAXONOMIES[taxonomy].wpName, id);
+    if (!term) throw invalidParam('id');
+    return term;
+  }
+
+  /** CONTRACT §2: only editors and administrators manage categories and tags. */
+  private authorize(ctx: RequestContext): void {
+    if (!canManageTerms(ctx.actor)) throw forbidden(!!ctx.actor.user);
+  }
+
+  /** A `parent` sent to a tag route reaches the WordPress terms controller, which refuses it. */
+  private rejectTagParent(taxonomy: Taxonomy, body: object): void {
+    const parent = (body as { parent?: unknown }).parent;
+    if (!TAXONOMIES[taxonomy].hierarchical && parent !== undefined && parent !== null) {
+      throw new ApiError('rest_taxonomy_not_hierarchical', 400);
+    }
+  }
+
+  /** The name as stored (BEHAVIOR §7.6); nothing left, or too long, is a 400 (never a 500). */
+  private storedName(raw: string): string {
+    const name = termName(raw);
+    if (!name || [...name].length > MAX_NAME_LENGTH) throw invalidParam('name');
+    return name;
+  }
+
+  /** An existing category that is neither the term itself nor one of its descendants. */
+  private async isValidParent(
+    id: number,
+    parent: number,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    if (parent === id) return false;
+    if (!(await this.repo.find(TAXONOMIES.category.wpName, parent, manager))) return false;
+    return !(await this.repo.chains([parent], manager)).has(id);
+  }
+
+  /**
+   * WordPress `wp_insert_term` duplicate rules (BEHAVIOR §7.6): a term of the same name
+   * (case-insensitive) — for categories under the same parent — is a `term_exists` error unless a
+   * different, free slug was asked for. Categories need the exact name among the siblings, or
+   * the asked slug taken by a sibling.
+   */
+  private async rejectExisting(
+    manager: EntityManager,
+    taxonomy: Taxonomy,
+    language: Language,
+    name: string,
+    slug: string,
+    parent: number,
+  ): Promise<void> {
+    const info = TAXONOMIES[taxonomy];
+    const sameName = await this.repo.sameName(manager, info.wpName, language, name, parent);
+    const nameMatch = sameName.find((term) => term.name.toLowerCase() === name.toLowerCase());
+    if (!nameMatch) return;
+    const slugProvided = slug !== '';
+    const slugMatch = slugProvided
+      ? await this.repo.findBySlug(manager, info.wpName, language, slug)
+      : null;
+    if (slugProvided && nameMatch.slug !== slug && !slugMatch) return;
+    if (!info.hierarchical) throw termExists(nameMatch.id, false);
+    if ((!slugProvided || nameMatch.slug === slug) && sameName.some((term) => term.name === name)) {
+      throw termExists(nameMatch.id, true);
+    }
+    if (slugMatch && slugMatch.parent === parent) throw termExists(slugMatch.id, true);
+  }
+
+  /** Terms in list form, with their category URLs (ancestor slugs loaded in one query). */
+  private async present(records: TermRecord[], ctx: RequestContext): Promise<TecTerm[]> {
+    const chains = await this.repo.chains(records.map((r) => r.parent));
+    return records.map((record) => toTecTerm(record, ancestorSlugs(record.parent, chains), ctx));
+  }
+
+  private async presentOne(id: number, ctx: RequestContext): Promise<TecTerm> {
+    const [record] = await this.repo.records([id], nowUtcSql());
+    if (!record) throw invalidParam('id');
+    const [term] = await this.present([record], ctx);
+    return term!;
+  }
+
+  /** Every item names an existing term of the kind: id (any language), slug or name. */
+  private async allExist(
+    taxonomy: Taxonomy,
+    items: Array<number | string>,
+    language: Language,
+  ): Promise<boolean> {
+    const found = await this.repo.findRefs(TAXONOMIES[taxonomy].wpName, refsOf(items), language);
+    return items.every((item) =>
+      typeof item === 'number'
+        ? found.some((term) => term.id === item)
+        : !!matchRef(found, item, language),
+    );
+  }
+}
+
+/** What `findRefs` looks for: numbers as ids, strings as slugs and names. */
+function refsOf(items: Array<number | string>) {
+  const texts = items.map(String);
+  return {
+    ids: texts.filter((s) => /^\d{1,15}$/.test(s)).map(Number),
+    slugs: texts.map((s) => sanitizeTitle(s)),
+    names: texts.map((s) => termName(s)),
+  };
+}
+
+/** The term of `language` whose slug, else (case-insensitive, stored) name, is `text`. */
+function matchRef(found: TermEntity[], text: string, language: Language): TermEntity | undefined {
+  const slug = sanitizeTitle(text);
+  const name = termName(text).toLowerCase();
+  const inLanguage = found.filter((term) => term.language === language);
+  return (
+    (slug ? inLanguage.find((term) => term.slug === slug) : undefined) ??
+    (name ? inLanguage.find((term) => term.name.toLowerCase() === name) : undefined)
+  );
+}
+
+/** Slugs of the ancestors of a term whose parent is `parent`, root first. */
+function ancestorSlugs(
+  parent: number,
+  chains: Map<number, { parent: number; slug: string }>,
+): string[] {
+  const path: string[] = [];
+  const seen = new Set<number>();
+  for (let id = parent; id && !seen.has(id);) {
+    const node = chains.get(id);
+    if (!node) break;
+    seen.add(id);
+    path.unshift(node.slug);
+    id = node.parent;
+  }
+  return path;
+}
+
+/** The filters the client gave, echoed in the links (BEHAVIOR §5.1 Service note, D3). */
+function echoQuery(
+  query: ListQuery,
+  hierarchical: boolean,
+): Record<string, string | number | undefined> {
+  const list = (items?: Array<number | string>) => items?.join(',');
+  return {
+    search: query.search,
+    exclude: list(query.exclude),
+    include: list(query.include),
+    order: query.order,
+    orderby: query.orderby,
+    hide_empty: query.hide_empty === undefined ? undefined : query.hide_empty ? 1 : 0,
+    parent: hierarchical ? query.parent : undefined,
+    post: query.post,
+    event: query.event,
+    slug: query.slug,
+  };
+}
+
+function termExists(termId: number, withParent: boolean): ApiError {
+  return new ApiError(
+    'term_exists',
+    400,
+    { term_id: termId },
+    withParent ? t('errors.term_exists_parent') : t('errors.term_exists'),
+  );
+}
+
+function duplicateSlug(slug: string): ApiError {
+  return new ApiError('duplicate_term_slug', 400, {}, t('errors.duplicate_term_slug', { slug }));
+}
