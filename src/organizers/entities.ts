@@ -1,1 +1,3 @@
-export const organizersEntities: Function[] = [];
+import { OrganizerEntity } from './organizer.entity.js';
+
+export const organizersEntities: Function[] = [OrganizerEntity];

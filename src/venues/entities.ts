@@ -1,1 +1,3 @@
-export const venuesEntities: Function[] = [];
+import { VenueEntity } from './venue.entity.js';
+
+export const venuesEntities: Function[] = [VenueEntity];

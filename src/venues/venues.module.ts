@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { VenuesController } from './venues.controller.js';
+import { VenuesRepository } from './venues.repository.js';
+import { VenuesService } from './venues.service.js';
 
-/** Venues: filled in by its issue (see docs/spec/INTERFACE.md). */
-@Module({})
+/** Venues (INTERFACE §2.2, §4.3). VenuesService is exported for the events module. */
+@Module({
+  controllers: [VenuesController],
+  providers: [VenuesService, VenuesRepository],
+  exports: [VenuesService],
+})
 export class VenuesModule {}

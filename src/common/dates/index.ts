@@ -10,3 +10,4 @@ export {
   ZERO_DATE,
   type DateDetails,
 } from './date-details.js';
+export { eventWallClock } from './wall-clock.js';

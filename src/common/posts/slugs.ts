@@ -1,6 +1,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { sanitizeTitle, uniqueSlug } from '../text/slug.js';
 import type { Language } from '../../config/config.js';
+import { escapeLike, LIKE_ESCAPE } from '../../database/like.js';
 
 /** MySQL/MariaDB ER_DUP_ENTRY or SQLite's UNIQUE constraint failure. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -36,9 +37,9 @@ export async function assignUniqueSlug<T extends ObjectLiteral>(
           .createQueryBuilder('p')
           .select('p.slug', 'slug')
           .where('p.language = :language', { language })
-          .andWhere('(p.slug = :base OR p.slug LIKE :pattern)', {
+          .andWhere(`(p.slug = :base OR p.slug LIKE :pattern ${LIKE_ESCAPE})`, {
             base,
-            pattern: `${base.replace(/[\\%_]/g, '\\$&')}-%`,
+            pattern: `${escapeLike(base)}-%`,
           })
           .andWhere('p.id <> :id', { id })
           .getRawMany<{ slug: string }>()

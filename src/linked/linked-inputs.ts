@@ -1,0 +1,36 @@
+import { formatSql, parseDateTime, utcToLocal } from '../common/dates/index.js';
+import { invalidParam } from '../common/errors/api-error.js';
+
+/**
+ * BEHAVIOR §5.3: `search` is cut at every character that is not a letter, a digit or `-`.
+ */
+export function searchFragments(search: string): string[] {
+  return search.split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
+}
+
+/**
+ * Publication dates of a venue/organizer write (BEHAVIOR §7.4.1, §7.1.2): `date` in the site zone
+ * (timestamps are instants), `date_utc` in UTC; one given derives the other; null when neither.
+ */
+export function publicationDates(
+  input: { date?: string; date_utc?: string },
+  siteZone: string,
+  now: Date = new Date(),
+): { date: string; dateUtc: string } | null {
+  if (input.date === undefined && input.date_utc === undefined) return null;
+  let date: string | undefined;
+  let dateUtc: string | undefined;
+  if (input.date !== undefined) {
+    const parsed = parseDateTime(input.date, siteZone, now);
+    if (!parsed) throw invalidParam('date');
+    dateUtc = formatSql(parsed.toUTC());
+    date = utcToLocal(dateUtc, siteZone);
+  }
+  if (input.date_utc !== undefined) {
+    const parsed = parseDateTime(input.date_utc, 'UTC', now);
+    if (!parsed) throw invalidParam('date_utc');
+    dateUtc = formatSql(parsed.toUTC());
+    date ??= utcToLocal(dateUtc, siteZone);
+  }
+  return { date: date!, dateUtc: dateUtc! };
+}

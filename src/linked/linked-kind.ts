@@ -1,0 +1,25 @@
+/**
+ * What distinguishes venues from organizers for the shared code (TEC: Linked_Post_Base.php gets
+ * the same from `get_post_type()`): the kind behind a post id, the collection route, the post type
+ * named in draft URLs (BEHAVIOR §1.9, D17) and the payload key holding the record's name.
+ */
+export interface LinkedKind {
+  kind: 'venue' | 'organizer';
+  collection: 'venues' | 'organizers';
+  postType: 'cal_venue' | 'cal_organizer';
+  nameField: 'venue' | 'organizer';
+}
+
+export const VENUE_KIND: LinkedKind = {
+  kind: 'venue',
+  collection: 'venues',
+  postType: 'cal_venue',
+  nameField: 'venue',
+};
+
+export const ORGANIZER_KIND: LinkedKind = {
+  kind: 'organizer',
+  collection: 'organizers',
+  postType: 'cal_organizer',
+  nameField: 'organizer',
+};

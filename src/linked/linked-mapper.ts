@@ -1,0 +1,85 @@
+import { ZERO_DATE } from '../common/dates/index.js';
+import { globalId } from '../common/http/links.js';
+import type { PostColumns } from '../common/posts/post-columns.js';
+import { effectiveStatus } from '../common/posts/post-status.js';
+import { renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
+import type { LinkedKind } from './linked-kind.js';
+import { imageObject } from '../common/posts/image.js';
+
+/** What the pure mappers need to know besides the record. */
+export interface MapContext {
+  siteUrl: string;
+  nowUtc: string;
+}
+
+export interface MapOptions {
+  /** Add `json_ld` (single reads, and records embedded in a single event read). */
+  jsonLd: boolean;
+  /** The record is password protected and the request did not unlock it (BEHAVIOR §4.11). */
+  redact: boolean;
+}
+
+/**
+ * `url` of BEHAVIOR §1.9: the pretty permalink, or `?post_type=…&p=id` while the record is
+ * draft/pending/future or has no slug.
+ */
+export function postUrl(
+  kind: LinkedKind,
+  siteUrl: string,
+  post: Pick<PostColumns, 'id' | 'slug'>,
+  status: string,
+): string {
+  if (!post.slug || status === 'draft' || status === 'pending' || status === 'future') {
+    return `${siteUrl}/?post_type=${kind.postType}&p=${post.id}`;
+  }
+  return `${siteUrl}/${kind.kind}/${post.slug}/`;
+}
+
+/** PHP `empty()`: what TEC's `array_filter()` drops from venue and organizer objects. */
+export function isEmptyValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    value === '0' ||
+    value === 0 ||
+    value === false ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+export function omitEmpty(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([, v]) => !isEmptyValue(v)));
+}
+
+/**
+ * The fields every linked record starts with (TEC Post_Repository::get_venue_data /
+ * get_organizer_data), before the empty ones are dropped.
+ */
+export function linkedPostHead(
+  kind: LinkedKind,
+  post: PostColumns,
+  ctx: MapContext,
+): Record<string, unknown> {
+  const status = effectiveStatus(post, ctx.nowUtc);
+  return {
+    id: post.id,
+    author: String(post.authorId),
+    status,
+    date: post.date,
+    date_utc: post.dateUtc ?? ZERO_DATE,
+    modified: post.modified,
+    modified_utc: post.modifiedUtc,
+    url: postUrl(kind, ctx.siteUrl, post, status),
+    [kind.nameField]: renderTitle(post.title),
+    description: renderContent(post.description),
+    excerpt: renderExcerpt(post.excerpt),
+    slug: post.slug ?? '',
+    image: imageObject(post.id, post.imageUrl),
+  };
+}
+
+export function globalIdFields(siteUrl: string, id: number) {
+  const gid = globalId(siteUrl, id);
+  return { global_id: gid, global_id_lineage: [gid] };
+}

@@ -1,0 +1,186 @@
+import type {
+  DataSource,
+  EntityManager,
+  EntityTarget,
+  ObjectLiteral,
+  Repository,
+  SelectQueryBuilder,
+} from 'typeorm';
+import { In } from 'typeorm';
+import type { Actor } from '../auth/actor.js';
+import type { Language } from '../config/config.js';
+import type { Page } from '../common/pagination/paginate.js';
+import type { PostColumns } from '../common/posts/post-columns.js';
+import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
+import { applyPostVisibility } from '../common/posts/visibility.js';
+import { assignUniqueSlug } from '../common/posts/slugs.js';
+
+/** The list filters of BEHAVIOR §5.3, parsed and checked. */
+export interface LinkedListFilters {
+  language: Language;
+  actor: Actor;
+  statuses: PostStatus[];
+  nowUtc: string;
+  /** Fragments of `search`, each of which must occur in one same field. */
+  search?: string[];
+  event?: number;
+  hasEvents?: boolean;
+  onlyWithUpcoming?: boolean;
+}
+
+/** Event statuses that make a record "have events" (TEC Linked_Posts: not draft, not pending). */
+const HAS_EVENTS_EXCLUDED = ['draft', 'pending'];
+
+/**
+ * Queries of one linked-post table (`venues` or `organizers`). Events are read through their
+ * table names only (`events`, `event_organizers`), since the events module owns their entities.
+ * Every list filter rides on an index: (language, status, date) for the list itself,
+ * `events.venue_id` / `event_organizers.organizer_id` for the event conditions.
+ */
+export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral> {
+  protected abstract readonly entity: EntityTarget<E>;
+  /** SQL alias of the record table in list queries. */
+  protected abstract readonly alias: string;
+  /** Columns `search` looks in (BEHAVIOR §5.3). */
+  protected abstract readonly searchColumns: readonly string[];
+
+  constructor(protected readonly dataSource: DataSource) {}
+
+  /**
+   * Restricts `sub` (`SELECT 1 FROM events e`) to the events linked to the outer record
+   * (`${this.alias}.id`).
+   */
+  protected abstract linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void;
+
+  /** Removes every link from events to record `id` (trash, BEHAVIOR §7.4.4 / §7.5). */
+  abstract unlinkFromEvents(manager: EntityManager, id: number): Promise<void>;
+
+  protected repo(manager?: EntityManager): Repository<E> {
+    return (manager ?? this.dataSource.manager).getRepository(this.entity);
+  }
+
+  findById(id: number, manager?: EntityManager): Promise<E | null> {
+    return this.repo(manager).findOne({ where: { id } as never });
+  }
+
+  /** By slug, among the records of one language (CONTRACT §5); any status. */
+  findBySlug(slugs: string[], language: Language): Promise<E | null> {
+    return this.repo().findOne({ where: { slug: In(slugs), language } as never });
+  }
+
+  /** Records of these ids, any status and language, in one query. */
+  findByIds(ids: number[]): Promise<E[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.repo().find({ where: { id: In(ids) } as never });
+  }
+
+  async existingIds(ids: number[], manager?: EntityManager): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await this.repo(manager)
+      .createQueryBuilder(this.alias)
+      .select(`${this.alias}.id`, 'id')
+      .where(`${this.alias}.id IN (:...ids)`, { ids })
+      .getRawMany<{ id: number | string }>();
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /**
+   * TEC's duplicate check on create (BEHAVIOR §7.4.2): a non-trashed record of the language whose
+   * name, and description when one is given, match case-insensitively. Only records the caller
+   * may see are candidates, so a create never reveals or takes over a hidden draft.
+   */
+  findDuplicate(
+    manager: EntityManager,
+    name: string,
+    description: string | undefined,
+    language: Language,
+    actor: Actor,
+    nowUtc: string,
+  ): Promise<E | null> {
+    const a = this.alias;
+    const qb = this.repo(manager)
+      .createQueryBuilder(a)
+      .where(`${a}.language = :language`, { language })
+      .andWhere(`LOWER(${a}.title) = LOWER(:name)`, { name });
+    if (description) {
+      qb.andWhere(`LOWER(${a}.description) = LOWER(:description)`, { description });
+    }
+    applyPostVisibility(qb, a, actor, [...ANY_STATUSES], nowUtc);
+    return qb.orderBy(`${a}.id`, 'ASC').getOne();
+  }
+
+  /** One page of the list and the total, in two queries whatever the page size. */
+  list(filters: LinkedListFilters, page: Page): Promise<[E[], number]> {
+    const a = this.alias;
+    const qb = this.repo()
+      .createQueryBuilder(a)
+      .where(`${a}.language = :language`, { language: filters.language });
+    applyPostVisibility(qb, a, filters.actor, filters.statuses, filters.nowUtc);
+    if (filters.search?.length) this.whereSearch(qb, filters.search);
+    if (filters.event !== undefined) {
+      qb.andWhere(
+        this.eventsExist(qb, (sub) => sub.andWhere('e.id = :event', { event: filters.event })),
+      );
+    }
+    if (filters.hasEvents !== undefined) {
+      const exists = this.eventsExist(qb, (sub) =>
+        sub.andWhere('e.status NOT IN (:...hasEventsExcluded)', {
+          hasEventsExcluded: HAS_EVENTS_EXCLUDED,
+        }),
+      );
+      qb.andWhere(filters.hasEvents ? exists : `NOT ${exists}`);
+    }
+    if (filters.onlyWithUpcoming) {
+      qb.andWhere(
+        this.eventsExist(qb, (sub) => {
+          // BEHAVIOR §5.3: local start ≥ now (UTC wall clock), events the caller may see.
+          sub.andWhere('e.start_date >= :upcomingNow', { upcomingNow: filters.nowUtc });
+          applyPostVisibility(sub, 'e', filters.actor, filters.statuses, filters.nowUtc);
+        }),
+      );
+    }
+    return qb
+      .orderBy(`${a}.date`, 'DESC')
+      .addOrderBy(`${a}.id`, 'DESC')
+      .offset(page.offset)
+      .limit(page.perPage)
+      .getManyAndCount();
+  }
+
+  /**
+   * BEHAVIOR §5.3: a record matches when one of its searchable fields contains every fragment
+   * (case-insensitive). Fragments hold only letters, digits and `-`, so no LIKE escaping.
+   */
+  private whereSearch(qb: SelectQueryBuilder<E>, fragments: string[]): void {
+    const params: Record<string, string> = {};
+    fragments.forEach((f, i) => (params[`search_${i}`] = `%${f.toLowerCase()}%`));
+    const perColumn = this.searchColumns.map(
+      (column) =>
+        `(${fragments.map((_, i) => `LOWER(${this.alias}.${column}) LIKE :search_${i}`).join(' AND ')})`,
+    );
+    qb.andWhere(`(${perColumn.join(' OR ')})`, params);
+  }
+
+  private eventsExist(
+    qb: SelectQueryBuilder<E>,
+    build: (sub: SelectQueryBuilder<ObjectLiteral>) => void,
+  ): string {
+    const sub = qb.subQuery().select('1').from('events', 'e');
+    this.linkEvents(sub);
+    build(sub);
+    return `EXISTS ${sub.getQuery()}`;
+  }
+
+  /** Gives record `id` a unique slug derived from `base` (concurrency-safe, §7.1.8). */
+  assignSlug(manager: EntityManager, id: number, base: string, language: Language) {
+    return assignUniqueSlug(manager, this.entity, id, base, language);
+  }
+
+  async insert(manager: EntityManager, record: E): Promise<void> {
+    await this.repo(manager).insert(record as never);
+  }
+
+  async save(manager: EntityManager, record: E): Promise<void> {
+    await this.repo(manager).save(record as never);
+  }
+}

@@ -1,0 +1,46 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { ToInteger, ToTruthy } from '../../common/http/transforms.js';
+import { PageQuery } from '../../common/pagination/page-query.dto.js';
+import { resourceDoc } from '../../docs/doc-key.js';
+import {
+  IsNonEmptyString,
+  IsPostIdField,
+  IsStatusListInput,
+} from '../../linked/linked-validators.js';
+
+const odoc = resourceDoc('organizers');
+
+/** `GET /organizers` (BEHAVIOR §5.3). */
+export class ListOrganizersQuery extends PageQuery {
+  @ApiPropertyOptional({ description: odoc('per_page'), type: 'integer', default: 10 })
+  declare per_page?: number;
+
+  @ApiPropertyOptional({ description: odoc('search'), type: 'string' })
+  @IsOptional()
+  @IsNonEmptyString()
+  search?: string;
+
+  @ApiPropertyOptional({ description: odoc('event'), type: 'integer' })
+  @IsOptional()
+  @ToInteger()
+  @IsPostIdField()
+  event?: number;
+
+  /** Undeclared type, read "truthy" (BEHAVIOR §1.3): never an error. */
+  @ApiPropertyOptional({ description: odoc('has_events') })
+  @IsOptional()
+  @ToTruthy()
+  has_events?: boolean;
+
+  @ApiPropertyOptional({ description: odoc('only_with_upcoming'), default: false })
+  @IsOptional()
+  @ToTruthy()
+  only_with_upcoming?: boolean;
+
+  /** Checked against the caller by the service (§5.2.5), as the plugin does. */
+  @ApiPropertyOptional({ description: odoc('list_status'), type: 'string' })
+  @IsOptional()
+  @IsStatusListInput()
+  status?: string | string[];
+}

@@ -1,0 +1,87 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsOptional } from 'class-validator';
+import { MISSING } from '../../common/http/validation.js';
+import type { WritableStatus } from '../../common/posts/post-status.js';
+import { resourceDoc } from '../../docs/doc-key.js';
+import {
+  IsAuthorField,
+  IsDateTimeField,
+  IsImageField,
+  IsNameField,
+  IsStringField,
+  IsWebsiteField,
+  IsWritableStatusField,
+  ToAuthor,
+} from '../../linked/linked-validators.js';
+
+const odoc = resourceDoc('organizers');
+
+/**
+ * The organizer fields of BEHAVIOR §7.5, in TEC's declaration order (Single_Organizer::CREATE_args),
+ * all optional: the update body (CONTRACT §6: an omitted field keeps its value).
+ */
+export class UpdateOrganizerDto {
+  @ApiPropertyOptional({ description: odoc('author'), type: 'integer', default: null })
+  @IsOptional()
+  @ToAuthor()
+  @IsAuthorField()
+  author?: number;
+
+  @ApiPropertyOptional({ description: odoc('date'), type: 'string', default: null })
+  @IsOptional()
+  @IsDateTimeField()
+  date?: string;
+
+  @ApiPropertyOptional({ description: odoc('date_utc'), type: 'string', default: null })
+  @IsOptional()
+  @IsDateTimeField()
+  date_utc?: string;
+
+  @ApiPropertyOptional({ description: odoc('organizer'), type: 'string' })
+  @IsNameField()
+  organizer?: string;
+
+  @ApiPropertyOptional({ description: odoc('description'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  description?: string;
+
+  @ApiPropertyOptional({ description: odoc('status'), type: 'string', default: null })
+  @IsOptional()
+  @IsWritableStatusField()
+  status?: WritableStatus;
+
+  @ApiPropertyOptional({ description: odoc('phone'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  phone?: string;
+
+  @ApiPropertyOptional({ description: odoc('website'), type: 'string', default: null })
+  @IsOptional()
+  @IsWebsiteField()
+  website?: string;
+
+  /** No e-mail format check, as TEC has none (BEHAVIOR §7.5). */
+  @ApiPropertyOptional({ description: odoc('email'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  email?: string;
+
+  @ApiPropertyOptional({ description: odoc('image'), type: 'string', default: null })
+  @IsOptional()
+  @IsImageField()
+  image?: string;
+
+  /** CONTRACT §6: sets the post password; `""` removes it. */
+  @ApiPropertyOptional({ description: odoc('password'), type: 'string' })
+  @IsOptional()
+  @IsStringField()
+  password?: string;
+}
+
+/** `POST /organizers` and inline organizers of events: the same fields, `organizer` required. */
+export class CreateOrganizerDto extends UpdateOrganizerDto {
+  @ApiProperty({ description: odoc('organizer'), type: 'string', required: true })
+  @IsDefined({ message: MISSING })
+  declare organizer: string;
+}

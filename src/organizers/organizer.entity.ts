@@ -1,0 +1,18 @@
+import { Column, Entity, Index } from 'typeorm';
+import { PostColumns } from '../common/posts/post-columns.js';
+
+/** An organizer (TEC `tribe_organizer` post plus its `_Organizer*` meta), table `organizers`. */
+@Entity('organizers')
+@Index('IDX_organizers_slug', ['language', 'slug'], { unique: true })
+@Index('IDX_organizers_listing', ['language', 'status', 'date'])
+@Index('IDX_organizers_author', ['authorId'])
+export class OrganizerEntity extends PostColumns {
+  @Column({ type: 'varchar', length: 255, default: '' })
+  phone!: string;
+
+  @Column({ type: 'varchar', length: 2048, default: '' })
+  website!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  email!: string;
+}

@@ -1,0 +1,45 @@
+import {
+  globalIdFields,
+  linkedPostHead,
+  omitEmpty,
+  type MapContext,
+  type MapOptions,
+} from '../linked/linked-mapper.js';
+import { jsonLdHead } from '../common/posts/json-ld.js';
+import { redactProtected } from '../common/posts/redact.js';
+import { ORGANIZER_KIND } from '../linked/linked-kind.js';
+import type { OrganizerEntity } from './organizer.entity.js';
+
+/**
+ * The organizer object of BEHAVIOR §4.5 (TEC Post_Repository::get_organizer_data): every empty
+ * value dropped; redacted per §4.11 when `options.redact`.
+ */
+export function toTecOrganizer(
+  organizer: OrganizerEntity,
+  ctx: MapContext,
+  options: MapOptions,
+): Record<string, unknown> {
+  const head = linkedPostHead(ORGANIZER_KIND, organizer, ctx);
+  const data: Record<string, unknown> = omitEmpty({
+    ...head,
+    phone: organizer.phone,
+    website: organizer.website,
+    email: organizer.email,
+  });
+  if (options.jsonLd) data.json_ld = organizerJsonLd(organizer);
+  const out = { ...data, ...globalIdFields(ctx.siteUrl, organizer.id) };
+  return options.redact ? redactProtected(out) : out;
+}
+
+/**
+ * TEC JSON_LD/Organizer.php: a schema.org Person whose `url` is the organizer's website (TEC
+ * overrides the page link with it).
+ */
+export function organizerJsonLd(organizer: OrganizerEntity) {
+  return {
+    ...jsonLdHead('Person', organizer, organizer.website),
+    telephone: organizer.phone,
+    email: organizer.email,
+    sameAs: organizer.website,
+  };
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DataSource,
+  type EntityManager,
+  type ObjectLiteral,
+  type SelectQueryBuilder,
+} from 'typeorm';
+import { LinkedPostRepository } from '../linked/linked-post.repository.js';
+import { OrganizerEntity } from './organizer.entity.js';
+
+@Injectable()
+export class OrganizersRepository extends LinkedPostRepository<OrganizerEntity> {
+  protected readonly entity = OrganizerEntity;
+  protected readonly alias = 'o';
+  /** BEHAVIOR §5.3. */
+  protected readonly searchColumns = [
+    'title',
+    'description',
+    'excerpt',
+    'phone',
+    'email',
+    'website',
+  ];
+
+  // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
+  // oxlint-disable-next-line no-useless-constructor
+  constructor(dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {
+    sub.innerJoin('event_organizers', 'eo', 'eo.event_id = e.id').where('eo.organizer_id = o.id');
+  }
+
+  /** BEHAVIOR §7.5: a trashed organizer leaves every event's `organizer` list. */
+  async unlinkFromEvents(manager: EntityManager, id: number): Promise<void> {
+    await manager.query('DELETE FROM event_organizers WHERE organizer_id = ?', [id]);
+  }
+}

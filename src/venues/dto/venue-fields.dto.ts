@@ -1,0 +1,142 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsOptional } from 'class-validator';
+import { MISSING } from '../../common/http/validation.js';
+import type { WritableStatus } from '../../common/posts/post-status.js';
+import { resourceDoc } from '../../docs/doc-key.js';
+import {
+  IsAuthorField,
+  IsCoordinateField,
+  IsDateTimeField,
+  IsImageField,
+  IsNameField,
+  IsStringField,
+  IsWebsiteField,
+  IsWritableStatusField,
+  ToAuthor,
+  ToCoordinate,
+} from '../../linked/linked-validators.js';
+
+const vdoc = resourceDoc('venues');
+
+/**
+ * The venue fields of BEHAVIOR §7.4.1, in TEC's declaration order (Single_Venue::CREATE_args), all
+ * optional: the update body (CONTRACT §6: an omitted field keeps its value). `null` counts as
+ * omitted, as in WordPress.
+ */
+export class UpdateVenueDto {
+  @ApiPropertyOptional({ description: vdoc('author'), type: 'integer' })
+  @IsOptional()
+  @ToAuthor()
+  @IsAuthorField()
+  author?: number;
+
+  @ApiPropertyOptional({ description: vdoc('date'), type: 'string' })
+  @IsOptional()
+  @IsDateTimeField()
+  date?: string;
+
+  @ApiPropertyOptional({ description: vdoc('date_utc'), type: 'string' })
+  @IsOptional()
+  @IsDateTimeField()
+  date_utc?: string;
+
+  @ApiPropertyOptional({ description: vdoc('venue'), type: 'string' })
+  @IsNameField()
+  venue?: string;
+
+  @ApiPropertyOptional({ description: vdoc('description'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  description?: string;
+
+  @ApiPropertyOptional({ description: vdoc('status'), type: 'string' })
+  @IsOptional()
+  @IsWritableStatusField()
+  status?: WritableStatus;
+
+  /** Declared `string` with truthy semantics (BEHAVIOR §1.3): a JSON boolean is a 400. */
+  @ApiPropertyOptional({ description: vdoc('show_map'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  show_map?: string;
+
+  @ApiPropertyOptional({ description: vdoc('show_map_link'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  show_map_link?: string;
+
+  @ApiPropertyOptional({ description: vdoc('address'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  address?: string;
+
+  @ApiPropertyOptional({ description: vdoc('city'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  city?: string;
+
+  @ApiPropertyOptional({ description: vdoc('country'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  country?: string;
+
+  @ApiPropertyOptional({ description: vdoc('province'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  province?: string;
+
+  @ApiPropertyOptional({ description: vdoc('state'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  state?: string;
+
+  @ApiPropertyOptional({ description: vdoc('zip'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  zip?: string;
+
+  @ApiPropertyOptional({ description: vdoc('phone'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  phone?: string;
+
+  @ApiPropertyOptional({ description: vdoc('stateprovince'), type: 'string', default: null })
+  @IsOptional()
+  @IsStringField()
+  stateprovince?: string;
+
+  @ApiPropertyOptional({ description: vdoc('website'), type: 'string', default: null })
+  @IsOptional()
+  @IsWebsiteField()
+  website?: string;
+
+  @ApiPropertyOptional({ description: vdoc('image'), type: 'string', default: null })
+  @IsOptional()
+  @IsImageField()
+  image?: string;
+
+  /** CONTRACT §6: sets the post password; `""` removes it. */
+  @ApiPropertyOptional({ description: vdoc('password'), type: 'string' })
+  @IsOptional()
+  @IsStringField()
+  password?: string;
+
+  @ApiPropertyOptional({ description: vdoc('geo_lat'), type: 'number' })
+  @IsOptional()
+  @ToCoordinate()
+  @IsCoordinateField(90)
+  geo_lat?: number | '';
+
+  @ApiPropertyOptional({ description: vdoc('geo_lng'), type: 'number' })
+  @IsOptional()
+  @ToCoordinate()
+  @IsCoordinateField(180)
+  geo_lng?: number | '';
+}
+
+/** `POST /venues` and inline venues of events: the same fields, `venue` required. */
+export class CreateVenueDto extends UpdateVenueDto {
+  @ApiProperty({ description: vdoc('venue'), type: 'string', required: true })
+  @IsDefined({ message: MISSING })
+  declare venue: string;
+}

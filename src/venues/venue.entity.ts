@@ -1,0 +1,50 @@
+import { Column, Entity, Index } from 'typeorm';
+import { FlagColumn } from '../database/columns.js';
+import { PostColumns } from '../common/posts/post-columns.js';
+
+/** A venue (TEC `tribe_venue` post plus its `_Venue*` meta), table `venues` of the initial migration. */
+@Entity('venues')
+@Index('IDX_venues_slug', ['language', 'slug'], { unique: true })
+@Index('IDX_venues_listing', ['language', 'status', 'date'])
+@Index('IDX_venues_author', ['authorId'])
+export class VenueEntity extends PostColumns {
+  @Column({ type: 'varchar', length: 255, default: '' })
+  address!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  city!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  country!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  province!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  state!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  zip!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  phone!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  stateprovince!: string;
+
+  @Column({ type: 'varchar', length: 2048, default: '' })
+  website!: string;
+
+  /** TEC stores no map flag until one is set and reads that as true (BEHAVIOR §4.4). */
+  @FlagColumn('show_map', { default: 1 })
+  showMap!: boolean;
+
+  @FlagColumn('show_map_link', { default: 1 })
+  showMapLink!: boolean;
+
+  @Column({ name: 'geo_lat', type: 'double', nullable: true })
+  geoLat!: number | null;
+
+  @Column({ name: 'geo_lng', type: 'double', nullable: true })
+  geoLng!: number | null;
+}

@@ -1,0 +1,176 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { NAMESPACE } from '../common/http/links.js';
+import { RouteIdPipe } from '../common/http/route-id.pipe.js';
+import { resourceDoc } from '../docs/doc-key.js';
+import { UnlockParams, type Unlock } from '../linked/unlock.decorator.js';
+import { CreateVenueDto, UpdateVenueDto } from './dto/venue-fields.dto.js';
+import { ListVenuesQuery } from './dto/list-venues.query.js';
+import { VenuesService } from './venues.service.js';
+
+const vdoc = resourceDoc('venues');
+const ID = { name: 'id', type: 'integer', required: true, description: vdoc('id') } as const;
+const SLUG = { name: 'slug', type: 'string', required: true, description: vdoc('slug') } as const;
+
+/**
+ * `/venues` routes (INTERFACE §4.3, BEHAVIOR §5.3, §6.2, §7.4). Method groups as WordPress
+ * registers them: list [GET], [POST]; item [GET], [DELETE], [POST, PUT, PATCH] — PUT and PATCH are
+ * undocumented aliases of POST (BEHAVIOR §3).
+ */
+@ApiTags('venues')
+@Controller(`${NAMESPACE}/venues`)
+export class VenuesController {
+  constructor(private readonly venues: VenuesService) {}
+
+  @Get()
+  @ApiOperation({ summary: vdoc('list.summary') })
+  @ApiResponse({ status: 200, description: vdoc('list.200') })
+  @ApiResponse({ status: 400, description: vdoc('list.400') })
+  @ApiResponse({ status: 404, description: vdoc('list.404') })
+  list(@Query() query: ListVenuesQuery, @Ctx() ctx: RequestContext) {
+    return this.venues.list(query, ctx);
+  }
+
+  @Post()
+  @ApiOperation({ summary: vdoc('create.summary') })
+  @ApiResponse({ status: 201, description: vdoc('post.201') })
+  @ApiResponse({ status: 400, description: vdoc('post.400') })
+  @ApiResponse({ status: 403, description: vdoc('post.403') })
+  create(@Body() body: CreateVenueDto, @Ctx() ctx: RequestContext) {
+    return this.venues.create(body, ctx);
+  }
+
+  @Get('by-slug/:slug')
+  @ApiOperation({ summary: vdoc('get.summary') })
+  @ApiParam(SLUG)
+  @ApiResponse({ status: 200, description: vdoc('get.200') })
+  @ApiResponse({ status: 400, description: vdoc('get.400') })
+  @ApiResponse({ status: 403, description: vdoc('get.403') })
+  @ApiResponse({ status: 404, description: vdoc('get.404') })
+  getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
+    return this.venues.getBySlug(slug, ctx, u);
+  }
+
+  @Delete('by-slug/:slug')
+  @ApiOperation({ summary: vdoc('delete.summary') })
+  @ApiParam(SLUG)
+  @ApiResponse({ status: 200, description: vdoc('delete.200') })
+  @ApiResponse({ status: 400, description: vdoc('delete.400') })
+  @ApiResponse({ status: 403, description: vdoc('delete.403') })
+  @ApiResponse({ status: 410, description: vdoc('delete.410') })
+  @ApiResponse({ status: 500, description: vdoc('delete.500') })
+  trashBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
+    return this.venues.trashBySlug(slug, ctx, u);
+  }
+
+  @Post('by-slug/:slug')
+  @HttpCode(200)
+  @ApiOperation({ summary: vdoc('update.summary') })
+  @ApiParam(SLUG)
+  @ApiResponse({ status: 200, description: vdoc('post.200') })
+  @ApiResponse({ status: 201, description: vdoc('post.201') })
+  @ApiResponse({ status: 400, description: vdoc('post.400') })
+  @ApiResponse({ status: 403, description: vdoc('post.403') })
+  updateBySlug(
+    @Param('slug') slug: string,
+    @Body() body: UpdateVenueDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.venues.updateBySlug(slug, body, ctx);
+  }
+
+  @Put('by-slug/:slug')
+  @HttpCode(200)
+  @ApiExcludeEndpoint()
+  putBySlug(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Ctx() ctx: RequestContext) {
+    return this.venues.updateBySlug(slug, body, ctx);
+  }
+
+  @Patch('by-slug/:slug')
+  @HttpCode(200)
+  @ApiExcludeEndpoint()
+  patchBySlug(
+    @Param('slug') slug: string,
+    @Body() body: UpdateVenueDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.venues.updateBySlug(slug, body, ctx);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: vdoc('get.summary') })
+  @ApiParam(ID)
+  @ApiResponse({ status: 200, description: vdoc('get.200') })
+  @ApiResponse({ status: 400, description: vdoc('get.400') })
+  @ApiResponse({ status: 403, description: vdoc('get.403') })
+  @ApiResponse({ status: 404, description: vdoc('get.404') })
+  get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
+    return this.venues.getById(id, ctx, u);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: vdoc('delete.summary') })
+  @ApiParam(ID)
+  @ApiResponse({ status: 200, description: vdoc('delete.200') })
+  @ApiResponse({ status: 400, description: vdoc('delete.400') })
+  @ApiResponse({ status: 403, description: vdoc('delete.403') })
+  @ApiResponse({ status: 410, description: vdoc('delete.410') })
+  @ApiResponse({ status: 500, description: vdoc('delete.500') })
+  trash(
+    @Param('id', RouteIdPipe) id: number,
+    @Ctx() ctx: RequestContext,
+    @UnlockParams() u: Unlock,
+  ) {
+    return this.venues.trashById(id, ctx, u);
+  }
+
+  @Post(':id')
+  @HttpCode(200)
+  @ApiOperation({ summary: vdoc('update.summary') })
+  @ApiParam(ID)
+  @ApiResponse({ status: 200, description: vdoc('post.200') })
+  @ApiResponse({ status: 201, description: vdoc('post.201') })
+  @ApiResponse({ status: 400, description: vdoc('post.400') })
+  @ApiResponse({ status: 403, description: vdoc('post.403') })
+  update(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateVenueDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.venues.updateById(id, body, ctx);
+  }
+
+  @Put(':id')
+  @HttpCode(200)
+  @ApiExcludeEndpoint()
+  put(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateVenueDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.venues.updateById(id, body, ctx);
+  }
+
+  @Patch(':id')
+  @HttpCode(200)
+  @ApiExcludeEndpoint()
+  patch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateVenueDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.venues.updateById(id, body, ctx);
+  }
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DataSource,
+  type EntityManager,
+  type ObjectLiteral,
+  type SelectQueryBuilder,
+} from 'typeorm';
+import { LinkedPostRepository } from '../linked/linked-post.repository.js';
+import { VenueEntity } from './venue.entity.js';
+
+@Injectable()
+export class VenuesRepository extends LinkedPostRepository<VenueEntity> {
+  protected readonly entity = VenueEntity;
+  protected readonly alias = 'v';
+  /** BEHAVIOR §5.3: not country, not website. */
+  protected readonly searchColumns = [
+    'title',
+    'description',
+    'excerpt',
+    'address',
+    'city',
+    'province',
+    'state',
+    'stateprovince',
+    'zip',
+    'phone',
+  ];
+
+  // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
+  // oxlint-disable-next-line no-useless-constructor
+  constructor(dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {
+    sub.where('e.venue_id = v.id');
+  }
+
+  /** BEHAVIOR §7.4.4 (D13): every event using the venue loses it. */
+  async unlinkFromEvents(manager: EntityManager, id: number): Promise<void> {
+    await manager.query('UPDATE events SET venue_id = NULL WHERE venue_id = ?', [id]);
+  }
+}
