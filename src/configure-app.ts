@@ -1,7 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
-import { languagePrefix } from './common/i18n/language.js';
+import { languageOf, languagePrefix } from './common/i18n/language.js';
+import { NAMESPACE, restBase } from './common/http/links.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DocsService } from './docs/docs.service.js';
 import { doc } from './docs/doc-key.js';
@@ -36,7 +37,20 @@ export function configureApp(app: NestExpressApplication): AppConfig {
       .build(),
     { ignoreGlobalPrefix: true },
   );
-  app.get(DocsService).setDocument(document);
+  const docs = app.get(DocsService);
+  docs.setDocument(document);
+  // One Swagger UI per language (/hu/cal/events/v1/doc/ui, ...), assets from swagger-ui-dist.
+  // Swagger routes bypass Nest middleware, so the hook picks the language itself.
+  SwaggerModule.setup(`${NAMESPACE}/doc/ui`, app, document, {
+    useGlobalPrefix: true,
+    raw: false,
+    customSiteTitle: 'cal/events/v1',
+    swaggerOptions: { persistAuthorization: true, tryItOutEnabled: true },
+    patchDocumentOnRequest: (req) => {
+      const r = req as Request;
+      return docs.forRequest(languageOf(r), restBase(config, r), r.secure);
+    },
+  });
   return config;
 }
 

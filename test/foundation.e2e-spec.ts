@@ -304,6 +304,29 @@ describe('foundation (e2e)', () => {
     });
   });
 
+  describe('documentation', () => {
+    it('serves the OpenAPI document per language with servers on the request base', async () => {
+      const en = await http().get('/cal/events/v1/doc').expect(200);
+      const hu = await http().get('/hu/cal/events/v1/doc').expect(200);
+      expect(en.body.openapi).toBe('3.0.0');
+      expect(en.body.info.title).toBe('The Events Calendar REST API');
+      expect(hu.body.info.description).not.toBe(en.body.info.description);
+      expect(hu.body.servers).toEqual([{ url: 'http://cal.test/hu/cal/events/v1/' }]);
+      expect(Object.keys(en.body.paths)).toEqual(expect.arrayContaining(['/doc']));
+      const ro = await http().get('/cal/events/v1/doc?i18n_language=ro').expect(200);
+      expect(ro.body.info.description).toMatch(/evenimentele viitoare/);
+    });
+
+    it('serves a Swagger UI page per language with the document of that language', async () => {
+      const page = await http().get('/hu/cal/events/v1/doc/ui').expect(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      const init = await http().get('/hu/cal/events/v1/doc/ui/swagger-ui-init.js').expect(200);
+      expect(init.text).toContain('http://cal.test/hu/cal/events/v1/');
+      expect(init.text).toContain('A The Events Calendar REST API-ja');
+      await http().get('/cal/events/v1/doc/ui').expect(200);
+    });
+  });
+
   describe('health', () => {
     it('answers 200 while the database answers', async () => {
       const res = await http().get('/health').expect(200);

@@ -19,10 +19,6 @@ export class DocController {
   @ApiOperation({ summary: doc('doc.summary') })
   @ApiOkResponse({ description: doc('doc.ok') })
   document(@Req() req: Request) {
-    const document = this.docs.get(languageOf(req));
-    // Scheme of the current request, host (and port) of SITE_URL (BEHAVIOR §3, D19).
-    const base = new URL(restBase(this.config, req));
-    base.protocol = req.protocol === 'https' ? 'https:' : base.protocol;
-    return { ...document, servers: [{ url: `${base.toString()}/` }] };
+    return this.docs.forRequest(languageOf(req), restBase(this.config, req), req.secure);
   }
 }

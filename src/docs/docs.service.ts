@@ -64,6 +64,14 @@ export class DocsService {
     return document;
   }
 
+  /** The document for one request: its language, and `servers` pointing at its REST base. */
+  forRequest(lang: Language, restBase: string, secure: boolean): OpenAPIObject {
+    const base = new URL(restBase);
+    // Scheme of the current request, host (and port) of SITE_URL (BEHAVIOR §3, D19).
+    if (secure) base.protocol = 'https:';
+    return { ...this.get(lang), servers: [{ url: `${base.toString()}/` }] };
+  }
+
   /** `routes` of the namespace index (BEHAVIOR §2) for the routes this build serves. */
   routes(lang: Language, base: string): Record<string, unknown> {
     const document = this.get(lang);

@@ -1,1 +1,3 @@
-export const eventsEntities: Function[] = [];
+import { EventEntity, EventOrganizerEntity } from './event.entity.js';
+
+export const eventsEntities = [EventEntity, EventOrganizerEntity];

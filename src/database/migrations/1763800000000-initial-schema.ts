@@ -103,8 +103,20 @@ export class InitialSchema1763800000000 implements MigrationInterface {
           int('post_parent', { default: 0 }),
         ],
         indices: [
-          // The default listing: language + visible + start window, ordered by start.
-          index('IDX_events_listing', ['language', 'hide_from_listings', 'start_date', 'status']),
+          // The default listing: language + visible + start window, in the archive's order
+          // (start_date, date, id) so LIMIT stops early, and covering the visibility and end
+          // columns so the total is counted from the index alone.
+          index('IDX_events_listing', [
+            'language',
+            'hide_from_listings',
+            'start_date',
+            'date',
+            'id',
+            'status',
+            'end_date',
+            'date_utc',
+            'author_id',
+          ]),
           index('IDX_events_end', ['end_date']),
           index('IDX_events_slug', ['language', 'slug'], true),
           index('IDX_events_venue', ['venue_id']),

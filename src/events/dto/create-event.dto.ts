@@ -1,0 +1,176 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsOptional } from 'class-validator';
+import { resourceDoc } from '../../docs/doc-key.js';
+import { ToBoolean, ToInteger } from '../../common/http/transforms.js';
+import { MISSING, typeMessage } from '../../common/http/validation.js';
+import {
+  IsDateTimeLike,
+  IsNonEmpty,
+  IsStringType,
+  IsTimezoneOrEmpty,
+  IsUrlOrEmpty,
+} from '../../common/http/validators.js';
+import { WRITABLE_STATUSES, type WritableStatus } from '../../common/posts/post-status.js';
+
+const d = resourceDoc('events');
+
+/** Fields of BEHAVIOR §7.1.1, in the plugin's declaration order (it orders error messages). */
+export class CreateEventDto {
+  @ApiProperty({ description: d('title'), type: 'string' })
+  @IsDefined({ message: MISSING })
+  @IsStringType()
+  @IsNonEmpty()
+  title!: string;
+
+  @ApiProperty({ description: d('start_date'), type: 'string' })
+  @IsDefined({ message: MISSING })
+  @IsDateTimeLike()
+  start_date!: string | number;
+
+  @ApiProperty({ description: d('end_date'), type: 'string' })
+  @IsDefined({ message: MISSING })
+  @IsDateTimeLike()
+  end_date!: string | number;
+
+  @ApiPropertyOptional({ description: d('author'), type: 'integer' })
+  @IsOptional()
+  @ToInteger()
+  @IsInt({ message: typeMessage('integer') })
+  author?: number;
+
+  @ApiPropertyOptional({ description: d('date'), type: 'string' })
+  @IsOptional()
+  @IsDateTimeLike()
+  date?: string | number;
+
+  @ApiPropertyOptional({ description: d('date_utc'), type: 'string' })
+  @IsOptional()
+  @IsDateTimeLike()
+  date_utc?: string | number;
+
+  @ApiPropertyOptional({ description: d('description'), type: 'string' })
+  @IsOptional()
+  @IsStringType()
+  @IsNonEmpty()
+  description?: string;
+
+  @ApiPropertyOptional({ description: d('slug'), type: 'string' })
+  @IsOptional()
+  @IsStringType()
+  @IsNonEmpty()
+  slug?: string;
+
+  @ApiPropertyOptional({ description: d('excerpt'), type: 'string' })
+  @IsOptional()
+  @IsStringType()
+  @IsNonEmpty()
+  excerpt?: string;
+
+  @ApiPropertyOptional({ description: d('status'), type: 'string', enum: WRITABLE_STATUSES })
+  @IsOptional()
+  @IsIn(WRITABLE_STATUSES, { message: 'invalid' })
+  status?: WritableStatus;
+
+  @ApiPropertyOptional({ description: d('timezone'), type: 'string' })
+  @IsOptional()
+  @IsStringType()
+  @IsTimezoneOrEmpty()
+  timezone?: string;
+
+  @ApiPropertyOptional({ description: d('all_day'), type: 'boolean', default: false })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: typeMessage('boolean') })
+  all_day?: boolean;
+
+  @ApiPropertyOptional({ description: d('image'), type: 'string' })
+  @IsOptional()
+  @Allow()
+  image?: unknown;
+
+  @ApiPropertyOptional({ description: d('cost') })
+  @IsOptional()
+  @Allow()
+  cost?: unknown;
+
+  @ApiPropertyOptional({ description: d('website'), type: 'string', format: 'uri', default: null })
+  @IsOptional()
+  @IsUrlOrEmpty()
+  website?: string;
+
+  @ApiPropertyOptional({ description: d('show_map'), type: 'boolean' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: typeMessage('boolean') })
+  show_map?: boolean;
+
+  @ApiPropertyOptional({ description: d('show_map_link'), type: 'boolean' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: typeMessage('boolean') })
+  show_map_link?: boolean;
+
+  @ApiPropertyOptional({ description: d('hide_from_listings'), type: 'boolean' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: typeMessage('boolean') })
+  hide_from_listings?: boolean;
+
+  @ApiPropertyOptional({ description: d('sticky'), type: 'boolean' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: typeMessage('boolean') })
+  sticky?: boolean;
+
+  @ApiPropertyOptional({ description: d('featured'), type: 'boolean' })
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: typeMessage('boolean') })
+  featured?: boolean;
+
+  @ApiPropertyOptional({
+    description: d('categories'),
+    type: 'array',
+    items: { type: 'integer' },
+    default: null,
+  })
+  @IsOptional()
+  @Allow()
+  categories?: unknown;
+
+  @ApiPropertyOptional({
+    description: d('tags'),
+    type: 'array',
+    items: { type: 'integer' },
+    default: null,
+  })
+  @IsOptional()
+  @Allow()
+  tags?: unknown;
+
+  @ApiPropertyOptional({
+    description: d('venue'),
+    type: 'array',
+    items: { type: 'integer' },
+    default: null,
+  })
+  @IsOptional()
+  @Allow()
+  venue?: unknown;
+
+  @ApiPropertyOptional({
+    description: d('organizer'),
+    type: 'array',
+    items: { type: 'integer' },
+    default: null,
+  })
+  @IsOptional()
+  @Allow()
+  organizer?: unknown;
+
+  /** CONTRACT §6: sets the record's password ('' removes it). */
+  @ApiPropertyOptional({ description: d('password_set'), type: 'string' })
+  @IsOptional()
+  @IsStringType()
+  password?: string;
+}

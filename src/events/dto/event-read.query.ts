@@ -1,0 +1,15 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { resourceDoc } from '../../docs/doc-key.js';
+import { IsNonEmpty, IsStringType } from '../../common/http/validators.js';
+
+const d = resourceDoc('events');
+
+/** `password` opens a protected event (BEHAVIOR §6.1; `""` is a 400). */
+export class EventReadQuery {
+  @ApiPropertyOptional({ description: d('password'), type: 'string' })
+  @IsOptional()
+  @IsStringType()
+  @IsNonEmpty()
+  password?: string;
+}

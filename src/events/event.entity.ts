@@ -1,0 +1,94 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { PostColumns } from '../common/posts/post-columns.js';
+import { DateTimeColumn, FlagColumn } from '../database/columns.js';
+
+/**
+ * An event: a post with local and UTC start/end. Filters compare the local wall clocks
+ * (BEHAVIOR §1.7), so both are stored and indexed; the time zone abbreviation is derived.
+ */
+@Entity('events')
+@Index('IDX_events_listing', [
+  'language',
+  'hideFromListings',
+  'startDate',
+  'date',
+  'id',
+  'status',
+  'endDate',
+  'dateUtc',
+  'authorId',
+])
+@Index('IDX_events_slug', ['language', 'slug'], { unique: true })
+@Index('IDX_events_status_date', ['status', 'date'])
+@Index('IDX_events_author', ['authorId'])
+export class EventEntity extends PostColumns {
+  @DateTimeColumn('start_date')
+  startDate!: string;
+
+  @Index('IDX_events_end')
+  @DateTimeColumn('end_date')
+  endDate!: string;
+
+  @DateTimeColumn('start_utc')
+  startUtc!: string;
+
+  @DateTimeColumn('end_utc')
+  endUtc!: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  timezone!: string;
+
+  @FlagColumn('all_day')
+  allDay!: boolean;
+
+  /** Raw cost entries as a JSON array of strings (BEHAVIOR §4.3). */
+  @Column({ type: 'text' })
+  cost!: string;
+
+  @Column({ name: 'currency_symbol', type: 'varchar', length: 20, default: '' })
+  currencySymbol!: string;
+
+  @Column({ name: 'currency_position', type: 'varchar', length: 10, default: '' })
+  currencyPosition!: string;
+
+  /** NULL: never stored (reads back as the event url); '' stored empty. */
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  website!: string | null;
+
+  @FlagColumn('show_map')
+  showMap!: boolean;
+
+  @FlagColumn('show_map_link')
+  showMapLink!: boolean;
+
+  @FlagColumn('hide_from_listings')
+  hideFromListings!: boolean;
+
+  @FlagColumn('sticky')
+  sticky!: boolean;
+
+  @FlagColumn('featured')
+  featured!: boolean;
+
+  @Index('IDX_events_venue')
+  @Column({ name: 'venue_id', type: 'integer', nullable: true })
+  venueId!: number | null;
+
+  @Index('IDX_events_parent')
+  @Column({ name: 'post_parent', type: 'integer', default: 0 })
+  postParent!: number;
+}
+
+/** An event's organizers, in linking order. */
+@Entity('event_organizers')
+export class EventOrganizerEntity {
+  @PrimaryColumn({ name: 'event_id', type: 'integer' })
+  eventId!: number;
+
+  @Index('IDX_event_organizers_organizer')
+  @PrimaryColumn({ name: 'organizer_id', type: 'integer' })
+  organizerId!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  position!: number;
+}

@@ -1,0 +1,160 @@
+import {
+  dateDetails,
+  timezoneAbbr,
+  toIso8601WithOffset,
+  ZERO_DATE,
+} from '../common/dates/index.js';
+import { formatCost, type CurrencyPosition } from '../common/cost/cost.js';
+import { globalId } from '../common/http/links.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { imageObject } from '../common/posts/image.js';
+import { effectiveStatus } from '../common/posts/post-status.js';
+import { redactProtected } from '../common/posts/redact.js';
+import { escapeHtml, renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
+import { jsonLdHead } from '../common/posts/json-ld.js';
+import { nowUtcSql } from '../database/columns.js';
+import type { EventEntity } from './event.entity.js';
+
+/** What an event shows of its linked records, loaded for a whole page at once. */
+export interface EventLinks {
+  venue?: Record<string, unknown>;
+  organizers: Record<string, unknown>[];
+  categories: unknown[];
+  tags: unknown[];
+}
+
+export interface EventMapOptions {
+  /** Single reads carry `json_ld` (BEHAVIOR §4.9). */
+  jsonLd: boolean;
+  /** The request opened this protected event (password or context=edit). */
+  unlocked: boolean;
+  /** Localized "Free" for costs of 0. */
+  freeLabel: string;
+}
+
+export const EVENT_POST_TYPE = 'cal_events';
+
+/** `{SITE_URL}/event/{slug}/`, or the query form for unpublished events (BEHAVIOR §1.9). */
+export function eventUrl(
+  event: Pick<EventEntity, 'id' | 'slug' | 'status'>,
+  siteUrl: string,
+  status: string,
+) {
+  if (!event.slug || status === 'draft' || status === 'pending' || status === 'future') {
+    return `${siteUrl}/?post_type=${EVENT_POST_TYPE}&p=${event.id}`;
+  }
+  return `${siteUrl}/event/${event.slug}/`;
+}
+
+export function parseCostEntries(stored: string): string[] {
+  try {
+    const value: unknown = JSON.parse(stored || '[]');
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The event object of BEHAVIOR §4.1, field by field, in the plugin's key order. */
+export function toTecEvent(
+  e: EventEntity,
+  links: EventLinks,
+  ctx: RequestContext,
+  opts: EventMapOptions,
+): Record<string, unknown> {
+  const status = effectiveStatus(e, nowUtcSql());
+  const url = eventUrl(e, ctx.siteUrl, status);
+  const gid = globalId(ctx.siteUrl, e.id);
+  const cost = formatCost(
+    parseCostEntries(e.cost),
+    e.currencySymbol,
+    e.currencyPosition as CurrencyPosition,
+    opts.freeLabel,
+  );
+  const event: Record<string, unknown> = {
+    id: e.id,
+    global_id: gid,
+    global_id_lineage: [gid],
+    author: String(e.authorId),
+    status,
+    date: e.date,
+    date_utc: e.dateUtc ?? ZERO_DATE,
+    modified: e.modified,
+    modified_utc: e.modifiedUtc,
+    url,
+    rest_url: `${ctx.restBase}/events/${e.id}`,
+    title: renderTitle(e.title),
+    description: renderContent(e.description),
+    excerpt: renderExcerpt(e.excerpt),
+    slug: e.slug ?? '',
+    image: imageObject(e.id, e.imageUrl) ?? false,
+    all_day: e.allDay,
+    start_date: e.startDate,
+    start_date_details: dateDetails(e.startDate),
+    end_date: e.endDate,
+    end_date_details: dateDetails(e.endDate),
+    utc_start_date: e.startUtc,
+    utc_start_date_details: dateDetails(e.startUtc),
+    utc_end_date: e.endUtc,
+    utc_end_date_details: dateDetails(e.endUtc),
+    timezone: e.timezone,
+    timezone_abbr: e.timezone ? timezoneAbbr(e.timezone, e.startDate) : '',
+    cost: cost.cost,
+    cost_details: cost.cost_details,
+    // Never stored → the event page; stored empty → "" (BEHAVIOR §4.1).
+    website: e.website === null ? url : escapeHtml(e.website),
+    show_map: e.showMap,
+    show_map_link: e.showMapLink,
+    hide_from_listings: e.hideFromListings,
+    sticky: e.sticky,
+    featured: e.featured,
+    categories: links.categories,
+    tags: links.tags,
+    venue: links.venue ?? [],
+    organizer: links.organizers,
+    custom_fields: [],
+    language: e.language,
+  };
+  if (opts.jsonLd) event.json_ld = eventJsonLd(e, event, links, url);
+  return e.password && !opts.unlocked ? redactProtected(event) : event;
+}
+
+/** schema.org Event (BEHAVIOR §4.9). */
+function eventJsonLd(
+  e: EventEntity,
+  event: Record<string, unknown>,
+  links: EventLinks,
+  url: string,
+): Record<string, unknown> {
+  const ld: Record<string, unknown> = {
+    ...jsonLdHead('Event', e, url),
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: toIso8601WithOffset(e.startDate, e.timezone || 'UTC'),
+    endDate: toIso8601WithOffset(e.endDate, e.timezone || 'UTC'),
+  };
+  const venueLd = (links.venue as { json_ld?: Record<string, unknown> } | undefined)?.json_ld;
+  if (venueLd) ld.location = withoutContext(venueLd);
+  const organizerLd = (links.organizers[0] as { json_ld?: Record<string, unknown> } | undefined)
+    ?.json_ld;
+  if (organizerLd) ld.organizer = withoutContext(organizerLd);
+  const values = (event.cost_details as { values: string[] }).values;
+  if (values.length) {
+    ld.offers = {
+      '@type': 'Offer',
+      price: String(event.cost).replace(/^Free$/, '0') || values[0],
+      priceCurrency: 'USD',
+      url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: toIso8601WithOffset(e.date, 'UTC'),
+    };
+  }
+  ld.performer = 'Organization';
+  return ld;
+}
+
+function withoutContext(ld: Record<string, unknown>): Record<string, unknown> {
+  const { '@context': _context, ...rest } = ld;
+  return rest;
+}

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, DataSource, EntityManager, In, type SelectQueryBuilder } from 'typeorm';
+import type { Actor } from '../auth/actor.js';
+import type { Language } from '../config/config.js';
+import type { Page } from '../common/pagination/paginate.js';
+import { applyPostVisibility } from '../common/posts/visibility.js';
+import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
+import { EventEntity, EventOrganizerEntity } from './event.entity.js';
+import type { EventFilters } from './event-filters.js';
+
+/** Every query on `events` and `event_organizers`. */
+@Injectable()
+export class EventsRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  private repo(manager?: EntityManager) {
+    return (manager ?? this.ds.manager).getRepository(EventEntity);
+  }
+
+  /** One page of the archive and the total over all pages: two queries. */
+  async list(
+    filters: EventFilters,
+    page: Page,
+    actor: Actor,
+    language: Language,
+    nowUtc: string,
+  ): Promise<{ rows: EventEntity[]; total: number }> {
+    const qb = this.listQuery(filters, actor, language, nowUtc);
+    const total = await qb.getCount();
+    if (filters.include) qb.orderBy('e.date', 'ASC').addOrderBy('e.id', 'ASC');
+    else qb.orderBy('e.startDate', 'ASC').addOrderBy('e.date', 'ASC').addOrderBy('e.id', 'ASC');
+    const rows =
+      total > page.offset ? await qb.offset(page.offset).limit(page.perPage).getMany() : [];
+    return { rows, total };
+  }
+
+  private listQuery(
+    f: EventFilters,
+    actor: Actor,
+    language: Language,
+    nowUtc: string,
+  ): SelectQueryBuilder<EventEntity> {
+    const qb = this.repo()
+      .createQueryBuilder('e')
+      .where('e.language = :language', { language })
+      // Hidden events never appear in lists, whoever asks (BEHAVIOR §5.2.2).
+      .andWhere('e.hideFromListings = :hidden', { hidden: 0 });
+    applyPostVisibility(qb, 'e', actor, f.statuses, nowUtc);
+    if (f.startDate) qb.andWhere('e.startDate >= :startDate', { startDate: f.startDate });
+    if (f.endDate) qb.andWhere('e.endDate <= :endDate', { endDate: f.endDate });
+    if (f.startsBefore)
+      qb.andWhere('e.startDate < :startsBefore', { startsBefore: f.startsBefore });
+    if (f.startsAfter) qb.andWhere('e.startDate > :startsAfter', { startsAfter: f.startsAfter });
+    if (f.endsBefore) qb.andWhere('e.endDate < :endsBefore', { endsBefore: f.endsBefore });
+    if (f.endsAfter) qb.andWhere('e.endDate > :endsAfter', { endsAfter: f.endsAfter });
+    if (f.search) {
+      f.search.include.forEach((word, i) => {
+        const p = { [`s${i}`]: containsPattern(word) };
+        qb.andWhere(
+          new Brackets((w) =>
+            w
+              .where(`LOWER(e.title) LIKE :s${i} ${LIKE_ESCAPE}`, p)
+              .orWhere(`LOWER(e.excerpt) LIKE :s${i} ${LIKE_ESCAPE}`, p)
+              .orWhere(`LOWER(e.description) LIKE :s${i} ${LIKE_ESCAPE}`, p),
+          ),
+        );
+      });
+      f.search.exclude.forEach((word, i) => {
+        const p = { [`x${i}`]: containsPattern(word) };
+        qb.andWhere(
+          `NOT (LOWER(e.title) LIKE :x${i} ${LIKE_ESCAPE} OR LOWER(e.excerpt) LIKE :x${i} ${LIKE_ESCAPE} OR LOWER(e.description) LIKE :x${i} ${LIKE_ESCAPE})`,
+          p,
+        );
+      });
+    }
+    if (f.categoryIds) termFilter(qb, 'cat', f.categoryIds);
+    if (f.tagIds) termFilter(qb, 'tag', f.tagIds);
+    if (f.venueIds) qb.andWhere('e.venueId IN (:...venueIds)', { venueIds: orNone(f.venueIds) });
+    if (f.organizerIds) {
+      qb.andWhere(
+        'EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (:...organizerIds))',
+        { organizerIds: orNone(f.organizerIds) },
+      );
+    }
+    if (f.featured !== undefined)
+      qb.andWhere('e.featured = :featured', { featured: f.featured ? 1 : 0 });
+    if (f.include) qb.andWhere('e.id IN (:...include)', { include: orNone(f.include) });
+    if (f.postParent !== undefined)
+      qb.andWhere('e.postParent = :postParent', { postParent: f.postParent });
+    return qb;
+  }
+
+  findById(id: number, manager?: EntityManager): Promise<EventEntity | null> {
+    return this.repo(manager).findOneBy({ id });
+  }
+
+  findBySlug(slug: string, language: Language): Promise<EventEntity | null> {
+    return this.repo().findOneBy({ slug, language });
+  }
+
+  /** Organizer ids of each event in linking order: one query for a whole page. */
+  async organizerIds(eventIds: number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(eventIds.map((id) => [id, []]));
+    if (!eventIds.length) return out;
+    const rows = await this.ds.getRepository(EventOrganizerEntity).find({
+      where: { eventId: In(eventIds) },
+      order: { eventId: 'ASC', position: 'ASC' },
+    });
+    for (const row of rows) out.get(row.eventId)?.push(row.organizerId);
+    return out;
+  }
+
+  async setOrganizers(
+    eventId: number,
+    organizerIds: number[],
+    manager: EntityManager,
+  ): Promise<void> {
+    await manager.delete(EventOrganizerEntity, { eventId });
+    if (organizerIds.length) {
+      await manager.insert(
+        EventOrganizerEntity,
+        organizerIds.map((organizerId, position) => ({ eventId, organizerId, position })),
+      );
+    }
+  }
+
+  async existingEventIds(ids: number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await this.repo().find({ where: { id: In(ids) }, select: { id: true } });
+    return new Set(rows.map((r) => r.id));
+  }
+}
+
+/** `IN ()` is invalid SQL; an impossible id keeps an empty list meaning "nothing". */
+const orNone = (ids: number[]) => (ids.length ? ids : [-1]);
+
+function termFilter(qb: SelectQueryBuilder<EventEntity>, name: string, ids: number[]) {
+  qb.andWhere(
+    `EXISTS (SELECT 1 FROM event_terms et_${name} WHERE et_${name}.event_id = e.id AND et_${name}.term_id IN (:...${name}Ids))`,
+    { [`${name}Ids`]: orNone(ids) },
+  );
+}

@@ -1,0 +1,623 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DateTime } from 'luxon';
+import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+
+const BASE = '/cal/events/v1';
+const REST = 'http://cal.test/cal/events/v1';
+const day = (offsetDays: number, time = '10:00:00') =>
+  `${DateTime.utc().plus({ days: offsetDays }).toFormat('yyyy-MM-dd')} ${time}`;
+
+describe('events (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  const http = () => request(app.getHttpServer());
+  const create = (as: keyof RoleUsers, body: Record<string, unknown>) =>
+    http().post(`${BASE}/events`).set('Authorization', users[as].header).send(body);
+  const minimal = (extra: Record<string, unknown> = {}) => ({
+    title: 'An event',
+    start_date: day(2),
+    end_date: day(2, '12:00:00'),
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    users = await createRoleUsers(app);
+  });
+  afterAll(() => closeApp(app));
+
+  describe('create', () => {
+    it('answers 201 with the full event object in the plugin key order', async () => {
+      const res = await create('editor', minimal({ description: 'An event content' })).expect(201);
+      const e = res.body;
+      expect(Object.keys(e)).toEqual([
+        'id',
+        'global_id',
+        'global_id_lineage',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'rest_url',
+        'title',
+        'description',
+        'excerpt',
+        'slug',
+        'image',
+        'all_day',
+        'start_date',
+        'start_date_details',
+        'end_date',
+        'end_date_details',
+        'utc_start_date',
+        'utc_start_date_details',
+        'utc_end_date',
+        'utc_end_date_details',
+        'timezone',
+        'timezone_abbr',
+        'cost',
+        'cost_details',
+        'website',
+        'show_map',
+        'show_map_link',
+        'hide_from_listings',
+        'sticky',
+        'featured',
+        'categories',
+        'tags',
+        'venue',
+        'organizer',
+        'custom_fields',
+        'language',
+      ]);
+      expect(e).toMatchObject({
+        global_id: `cal.test?id=${e.id}`,
+        global_id_lineage: [`cal.test?id=${e.id}`],
+        author: String(users.editor.id),
+        status: 'publish',
+        url: 'http://cal.test/event/an-event/',
+        rest_url: `${REST}/events/${e.id}`,
+        title: 'An event',
+        description: '<p>An event content</p>',
+        excerpt: '',
+        slug: 'an-event',
+        image: false,
+        all_day: false,
+        start_date: day(2),
+        end_date: day(2, '12:00:00'),
+        utc_start_date: day(2),
+        timezone: 'UTC',
+        timezone_abbr: 'UTC',
+        cost: '',
+        cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
+        website: 'http://cal.test/event/an-event/',
+        show_map: false,
+        show_map_link: false,
+        hide_from_listings: false,
+        sticky: false,
+        featured: false,
+        categories: [],
+        tags: [],
+        venue: [],
+        organizer: [],
+        custom_fields: [],
+        language: 'en',
+      });
+      const [y, m, d] = day(2).slice(0, 10).split('-');
+      expect(e.start_date_details).toEqual({
+        year: y,
+        month: m,
+        day: d,
+        hour: '10',
+        minutes: '00',
+        seconds: '00',
+      });
+      expect(e.json_ld).toBeUndefined();
+    });
+
+    it('reports missing required parameters in declaration order, before permissions', async () => {
+      const res = await http().post(`${BASE}/events`).send({ description: 'x' }).expect(400);
+      expect(res.body).toEqual({
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): title, start_date, end_date',
+        data: {
+          status: 400,
+          params: {
+            title: 'Missing parameter.',
+            start_date: 'Missing parameter.',
+            end_date: 'Missing parameter.',
+          },
+        },
+      });
+    });
+
+    it('answers 401 to anonymous and 403 to subscribers with a valid body', async () => {
+      const anon = await http().post(`${BASE}/events`).send(minimal()).expect(401);
+      expect(anon.body.code).toBe('rest_forbidden');
+      const sub = await create('subscriber', minimal()).expect(403);
+      expect(sub.body).toEqual({
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: 403 },
+      });
+    });
+
+    it.each([
+      ['start_date', { start_date: 'before my birthday' }],
+      ['end_date', { end_date: '2024-13-01' }],
+      ['date', { date: 'foo' }],
+      ['website', { website: 'foo' }],
+      ['timezone', { timezone: 'Mars/Base' }],
+      ['status', { status: 'published' }],
+      ['author', { author: 99999 }],
+      ['image', { image: 23 }],
+      ['image', { image: 'not a url' }],
+      ['cost', { cost: { a: 1 } }],
+      ['title', { title: '' }],
+      ['slug', { slug: '' }],
+    ])('rejects a bad %s with rest_invalid_param', async (param, extra) => {
+      const res = await create('administrator', minimal(extra)).expect(400);
+      expect(res.body.code).toBe('rest_invalid_param');
+      expect(Object.keys(res.body.data.params)).toEqual([param]);
+      expect(res.body.message).toBe(`Invalid parameter(s): ${param}`);
+    });
+
+    it('type-checks booleans', async () => {
+      const res = await create('editor', minimal({ featured: 'yes' })).expect(400);
+      expect(res.body.data.params).toEqual({ featured: 'featured is not of type boolean.' });
+      expect(res.body.data.details.featured.code).toBe('rest_invalid_type');
+      await create('editor', minimal({ featured: 'TRUE', sticky: 1, show_map: '0' })).expect(201);
+    });
+
+    it('gives contributors draft or pending and publishers what they ask', async () => {
+      expect((await create('contributor', minimal()).expect(201)).body.status).toBe('draft');
+      expect(
+        (await create('contributor', minimal({ status: 'publish' })).expect(201)).body.status,
+      ).toBe('pending');
+      expect(
+        (await create('contributor', minimal({ status: 'private' })).expect(201)).body.status,
+      ).toBe('pending');
+      expect((await create('author', minimal({ status: 'private' })).expect(201)).body.status).toBe(
+        'private',
+      );
+      const future = await create('author', minimal({ date: '+1 week' })).expect(201);
+      expect(future.body.status).toBe('future');
+    });
+
+    it('leaves drafts without slug and date_utc, and gives the query url', async () => {
+      const res = await create('editor', minimal({ status: 'draft', title: 'Draft one' })).expect(
+        201,
+      );
+      expect(res.body.slug).toBe('');
+      expect(res.body.date_utc).toBe('0000-00-00 00:00:00');
+      expect(res.body.url).toBe(`http://cal.test/?post_type=cal_events&p=${res.body.id}`);
+    });
+
+    it('makes slugs unique with numeric suffixes', async () => {
+      const a = await create('editor', minimal({ title: 'Same Title' })).expect(201);
+      const b = await create('editor', minimal({ title: 'Same Title' })).expect(201);
+      const c = await create('editor', minimal({ title: 'Other', slug: 'Same Title' })).expect(201);
+      expect([a.body.slug, b.body.slug, c.body.slug]).toEqual([
+        'same-title',
+        'same-title-2',
+        'same-title-3',
+      ]);
+    });
+
+    it('interprets dates in the event time zone and derives UTC and the abbreviation', async () => {
+      const res = await create(
+        'editor',
+        minimal({
+          start_date: '2030-01-15 09:00:00',
+          end_date: '2030-07-15 18:00:00',
+          timezone: 'Europe/Budapest',
+        }),
+      ).expect(201);
+      expect(res.body).toMatchObject({
+        start_date: '2030-01-15 09:00:00',
+        utc_start_date: '2030-01-15 08:00:00',
+        end_date: '2030-07-15 18:00:00',
+        utc_end_date: '2030-07-15 16:00:00',
+        timezone: 'Europe/Budapest',
+        timezone_abbr: 'CET',
+      });
+    });
+
+    it('spans whole days for all-day events and moves an early end to the start', async () => {
+      const allDay = await create(
+        'editor',
+        minimal({ start_date: '2030-03-01 09:00', end_date: '2030-03-03 11:00', all_day: true }),
+      ).expect(201);
+      expect(allDay.body).toMatchObject({
+        start_date: '2030-03-01 00:00:00',
+        end_date: '2030-03-03 23:59:59',
+        all_day: true,
+      });
+      const early = await create(
+        'editor',
+        minimal({ start_date: '2030-03-05 10:00', end_date: '2030-03-04 10:00' }),
+      ).expect(201);
+      expect(early.body.end_date).toBe('2030-03-05 10:00:00');
+      expect(early.body.utc_end_date).toBe('2030-03-05 10:00:00');
+    });
+
+    it('keeps the wall clock of explicit offsets and reads timestamps as UTC', async () => {
+      const res = await create(
+        'editor',
+        minimal({ start_date: '2030-01-01T16:00:00+02:00', end_date: 1893542400 }),
+      ).expect(201);
+      expect(res.body.start_date).toBe('2030-01-01 16:00:00');
+      expect(res.body.end_date).toBe('2030-01-02 00:00:00');
+    });
+
+    it('formats costs as the plugin does', async () => {
+      const a = await create('editor', minimal({ cost: ['0$', '20$', '30$'] })).expect(201);
+      expect(a.body.cost).toBe('Free – 30$');
+      expect(a.body.cost_details).toEqual({
+        currency_symbol: '$',
+        currency_code: '',
+        currency_position: 'postfix',
+        values: ['0', '20', '30'],
+      });
+      const b = await create('editor', minimal({ cost: 23 })).expect(201);
+      expect(b.body.cost).toBe('$23');
+    });
+
+    it('stores website, image and flags', async () => {
+      const res = await create(
+        'author',
+        minimal({
+          website: 'http://example.org/?a=1&b=2',
+          image: 'https://img.example.org/a.jpg',
+          featured: true,
+          sticky: true,
+        }),
+      ).expect(201);
+      expect(res.body.website).toBe('http://example.org/?a=1&amp;b=2');
+      expect(res.body.image).toEqual({
+        url: 'https://img.example.org/a.jpg',
+        id: res.body.id,
+        extension: 'jpg',
+      });
+      expect(res.body).toMatchObject({ featured: true, sticky: true });
+      const contributor = await create(
+        'contributor',
+        minimal({ image: 'https://img.example.org/a.jpg' }),
+      ).expect(400);
+      expect(contributor.body.data.params).toHaveProperty('image');
+    });
+
+    it('renders titles and stores raw text', async () => {
+      const res = await create(
+        'editor',
+        minimal({ title: "Don't stop", description: 'A & B' }),
+      ).expect(201);
+      expect(res.body.title).toBe('Don&#8217;t stop');
+      expect(res.body.description).toBe('<p>A &#038; B</p>');
+    });
+
+    it('creates the event in the language of the request', async () => {
+      const hu = await http()
+        .post(`/hu${BASE}/events`)
+        .set('Authorization', users.editor.header)
+        .send(minimal({ title: 'Magyar esemény' }))
+        .expect(201);
+      expect(hu.body.language).toBe('hu');
+      expect(hu.body.rest_url).toBe(`http://cal.test/hu${BASE}/events/${hu.body.id}`);
+      const ro = await create(
+        'editor',
+        minimal({ title: 'Eveniment', i18n_language: 'ro' }),
+      ).expect(201);
+      expect(ro.body.language).toBe('ro');
+    });
+  });
+
+  describe('read', () => {
+    it('reads by id and by slug with json_ld', async () => {
+      const created = (await create('editor', minimal({ title: 'Readable' })).expect(201)).body;
+      const byId = await http().get(`${BASE}/events/${created.id}`).expect(200);
+      expect(byId.body.json_ld).toMatchObject({
+        '@context': 'http://schema.org',
+        '@type': 'Event',
+        name: 'Readable',
+        url: created.url,
+        startDate: `${day(2).replace(' ', 'T')}+00:00`,
+      });
+      const bySlug = await http().get(`${BASE}/events/by-slug/readable`).expect(200);
+      expect(bySlug.body.id).toBe(created.id);
+      // Leading zeros are the same id.
+      await http().get(`${BASE}/events/00${created.id}`).expect(200);
+    });
+
+    it('answers the plugin errors for missing, foreign, trashed and hidden events', async () => {
+      const missing = await http().get(`${BASE}/events/999999`).expect(404);
+      expect(missing.body).toEqual({
+        code: 'rest-event-not-found',
+        message: 'Event with ID 999999 does not exist.',
+        data: { status: 404 },
+      });
+      await http().get(`${BASE}/events/0`).expect(404);
+      await http()
+        .get(`${BASE}/events/foo`)
+        .expect(404)
+        .expect((r) => expect(r.body.code).toBe('rest_no_route'));
+      await http()
+        .get(`${BASE}/events/1e3`)
+        .expect(404)
+        .expect((r) => expect(r.body.code).toBe('rest_no_route'));
+      const slug = await http().get(`${BASE}/events/by-slug/nope`).expect(400);
+      expect(slug.body.data.params).toEqual({ slug: 'Invalid parameter.' });
+
+      const draft = (await create('contributor', minimal()).expect(201)).body;
+      const denied = await http().get(`${BASE}/events/${draft.id}`).expect(403);
+      expect(denied.body).toEqual({
+        code: 'event-not-accessible',
+        message: 'The requested event is not accessible',
+        data: { status: 403 },
+      });
+      await http()
+        .get(`${BASE}/events/${draft.id}`)
+        .set('Authorization', users.contributor.header)
+        .expect(200);
+      await http()
+        .get(`${BASE}/events/${draft.id}`)
+        .set('Authorization', users.author.header)
+        .expect(403);
+      await http()
+        .get(`${BASE}/events/${draft.id}`)
+        .set('Authorization', users.editor.header)
+        .expect(200);
+
+      const gone = (await create('editor', minimal()).expect(201)).body;
+      await http()
+        .delete(`${BASE}/events/${gone.id}`)
+        .set('Authorization', users.editor.header)
+        .expect(200);
+      const trashed = await http()
+        .get(`${BASE}/events/${gone.id}`)
+        .set('Authorization', users.administrator.header)
+        .expect(403);
+      expect(trashed.body.code).toBe('event-no-longer-available');
+    });
+
+    it('protects password-protected events', async () => {
+      const e = (
+        await create(
+          'editor',
+          minimal({ password: 's3cret', description: 'Hidden text', cost: '5' }),
+        ).expect(201)
+      ).body;
+      // The write response was unlocked by the request's own password.
+      expect(e.description).toBe('<p>Hidden text</p>');
+      const locked = await http().get(`${BASE}/events/${e.id}`).expect(403);
+      expect(locked.body).toEqual({
+        code: 'event-password-protected',
+        message: 'The requested event is not accessible without a password',
+        data: { status: 403 },
+      });
+      await http().get(`${BASE}/events/${e.id}?password=wrong`).expect(403);
+      await http().get(`${BASE}/events/${e.id}?password=`).expect(400);
+      const open = await http().get(`${BASE}/events/${e.id}?password=s3cret`).expect(200);
+      expect(open.body.description).toBe('<p>Hidden text</p>');
+      await http()
+        .get(`${BASE}/events/${e.id}?context=edit`)
+        .set('Authorization', users.editor.header)
+        .expect(200);
+      const list = await http().get(`${BASE}/events?include=${e.id}`).expect(200);
+      expect(list.body.events[0]).toMatchObject({
+        description: '',
+        cost: '',
+        image: false,
+        featured: null,
+        categories: [],
+      });
+    });
+
+    it('answers a venue id on an event route with rest-invalid-event-id', async () => {
+      const venue = await http()
+        .post(`${BASE}/venues`)
+        .set('Authorization', users.editor.header)
+        .send({ venue: 'Not an event' })
+        .expect(201);
+      const res = await http().get(`${BASE}/events/${venue.body.id}`).expect(400);
+      expect(res.body).toEqual({
+        code: 'rest-invalid-event-id',
+        message: 'The specified ID is not a valid event.',
+        data: { status: 400 },
+      });
+    });
+  });
+
+  describe('update', () => {
+    it('changes only what the request carries, on POST, PUT and PATCH', async () => {
+      const full = {
+        title: 'Full draft',
+        start_date: '2031-02-03 10:00:00',
+        end_date: '2031-02-03 12:00:00',
+        description: 'Desc',
+        excerpt: 'Short',
+        status: 'draft',
+        timezone: 'Europe/Bucharest',
+        all_day: false,
+        image: 'https://img.example.org/x.png',
+        cost: '20€',
+        website: 'https://example.org',
+        show_map: true,
+        show_map_link: true,
+        hide_from_listings: true,
+        sticky: true,
+        featured: true,
+        categories: ['Jazz'],
+        tags: ['outdoor'],
+        venue: { venue: 'Full venue' },
+        organizer: [{ organizer: 'Full organizer' }],
+      };
+      const before = (await create('editor', full).expect(201)).body;
+      for (const method of ['post', 'put', 'patch'] as const) {
+        const send = http()[method].bind(http());
+        const after = await send(`${BASE}/events/${before.id}`)
+          .set('Authorization', users.editor.header)
+          .send({ title: `Renamed ${method}` })
+          .expect(200);
+        const { title, modified, modified_utc, json_ld, ...rest } = after.body;
+        const { title: _t, modified: _m, modified_utc: _mu, ...restBefore } = before;
+        void json_ld;
+        expect(title).toBe(`Renamed ${method}`);
+        expect(rest).toEqual(restBefore);
+        expect(typeof modified).toBe('string');
+        expect(typeof modified_utc).toBe('string');
+      }
+    });
+
+    it('applies the plugin rules to the fields it is given', async () => {
+      const e = (await create('editor', minimal({ cost: '20€' })).expect(201)).body;
+      const res = await http()
+        .patch(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ timezone: 'America/New_York', end_date: '2030-05-05 20:00', cost: '25' })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        timezone: 'America/New_York',
+        start_date: e.start_date,
+        end_date: '2030-05-05 20:00:00',
+        utc_end_date: '2030-05-06 00:00:00',
+        timezone_abbr: expect.stringMatching(/^E[SD]T$/),
+        cost: '25€',
+      });
+    });
+
+    it('answers 404/401/403/400 as the plugin does', async () => {
+      await http().put(`${BASE}/events/999999`).send({ title: 'x' }).expect(401);
+      await http()
+        .put(`${BASE}/events/999999`)
+        .set('Authorization', users.subscriber.header)
+        .send({ title: 'x' })
+        .expect(403);
+      const nf = await http()
+        .put(`${BASE}/events/999999`)
+        .set('Authorization', users.editor.header)
+        .send({ title: 'x' })
+        .expect(404);
+      expect(nf.body.message).toBe('Event with ID 999999 does not exist.');
+      const slug = await http()
+        .put(`${BASE}/events/by-slug/nothing-here`)
+        .set('Authorization', users.editor.header)
+        .send({ title: 'x' })
+        .expect(404);
+      expect(slug.body.message).toBe('Event with ID 0 does not exist.');
+      const e = (await create('editor', minimal()).expect(201)).body;
+      await http()
+        .put(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ start_date: 'nope' })
+        .expect(400);
+    });
+
+    it('lets contributors edit only their own unpublished events', async () => {
+      const own = (await create('contributor', minimal()).expect(201)).body;
+      await http()
+        .put(`${BASE}/events/${own.id}`)
+        .set('Authorization', users.contributor.header)
+        .send({ title: 'Mine' })
+        .expect(200);
+      const admins = (await create('administrator', minimal()).expect(201)).body;
+      await http()
+        .put(`${BASE}/events/${admins.id}`)
+        .set('Authorization', users.contributor.header)
+        .send({ title: 'x' })
+        .expect(403);
+      await http()
+        .delete(`${BASE}/events/${admins.id}`)
+        .set('Authorization', users.contributor.header)
+        .expect(403);
+      await http()
+        .put(`${BASE}/events/${admins.id}`)
+        .set('Authorization', users.author.header)
+        .send({ title: 'x' })
+        .expect(403);
+      await http()
+        .put(`${BASE}/events/${admins.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ title: 'x' })
+        .expect(200);
+    });
+
+    it('publishes a draft with a slug and a date', async () => {
+      const draft = (
+        await create('editor', minimal({ status: 'draft', title: 'Late bloomer' })).expect(201)
+      ).body;
+      const res = await http()
+        .post(`${BASE}/events/${draft.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ status: 'publish' })
+        .expect(200);
+      expect(res.body.slug).toBe('late-bloomer');
+      expect(res.body.date_utc).not.toBe('0000-00-00 00:00:00');
+      expect(res.body.url).toBe('http://cal.test/event/late-bloomer/');
+    });
+
+    it('updates by slug, with a body slug renaming the event', async () => {
+      await create('editor', minimal({ title: 'Slugged' })).expect(201);
+      const res = await http()
+        .patch(`${BASE}/events/by-slug/slugged`)
+        .set('Authorization', users.editor.header)
+        .send({ slug: 'renamed-slug' })
+        .expect(200);
+      expect(res.body.slug).toBe('renamed-slug');
+      await http().get(`${BASE}/events/by-slug/renamed-slug`).expect(200);
+    });
+  });
+
+  describe('delete', () => {
+    it('trashes, then answers 410 on a second delete (by id and by slug)', async () => {
+      const e = (await create('editor', minimal({ title: 'Doomed' })).expect(201)).body;
+      const first = await http()
+        .delete(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .expect(200);
+      expect(first.body.status).toBe('trash');
+      const second = await http()
+        .delete(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .expect(410);
+      expect(second.body).toEqual({
+        code: 'event-is-in-trash',
+        message: 'The event is already trashed',
+        data: { status: 410 },
+      });
+      await http()
+        .delete(`${BASE}/events/by-slug/doomed`)
+        .set('Authorization', users.editor.header)
+        .expect(410);
+    });
+
+    it('checks existence after permission for missing ids, before it for unknown slugs', async () => {
+      await http().delete(`${BASE}/events/999999`).expect(401);
+      await http()
+        .delete(`${BASE}/events/999999`)
+        .set('Authorization', users.editor.header)
+        .expect(404);
+      await http().delete(`${BASE}/events/by-slug/unknown-slug`).expect(400);
+    });
+
+    it('lets a contributor delete an own draft but not an own published event', async () => {
+      const draft = (await create('contributor', minimal()).expect(201)).body;
+      await http()
+        .delete(`${BASE}/events/${draft.id}`)
+        .set('Authorization', users.contributor.header)
+        .expect(200);
+      const published = (
+        await create('editor', minimal({ author: users.contributor.id })).expect(201)
+      ).body;
+      await http()
+        .delete(`${BASE}/events/${published.id}`)
+        .set('Authorization', users.contributor.header)
+        .expect(403);
+    });
+  });
+});
