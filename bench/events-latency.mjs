@@ -124,7 +124,8 @@ async function seed(db) {
     const cat = 1 + Math.floor(rnd() * CATEGORIES);
     // The combined-filter scenario asks for category-3 at the venue of an upcoming category-3 event.
     if (cat === 3 && !probe && start.getTime() > now + 86400000) probe = { venue, date: sql(start).slice(0, 10) };
-    eventTerms.push([id, cat], [id, CATEGORIES + 1 + Math.floor(rnd() * TAGS)]);
+    const published = sql(new Date(now - 86400000 * 30));
+    eventTerms.push([id, cat, 'publish', published], [id, CATEGORIES + 1 + Math.floor(rnd() * TAGS), 'publish', published]);
     eventOrganizers.push([id, organizers[Math.floor(rnd() * organizers.length)][0], 0]);
   }
   const terms = [];
@@ -135,7 +136,7 @@ async function seed(db) {
   await db.many('organizers', [...postCols, 'phone', 'website', 'email'], organizers);
   await db.many('events', [...postCols, 'start_date', 'end_date', 'start_utc', 'end_utc', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_position', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'post_parent'], events);
   await db.many('terms', ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'], terms);
-  await db.many('event_terms', ['event_id', 'term_id'], eventTerms);
+  await db.many('event_terms', ['event_id', 'term_id', 'event_status', 'event_date_utc'], eventTerms);
   await db.many('event_organizers', ['event_id', 'organizer_id', 'position'], eventOrganizers);
   return probe;
 }

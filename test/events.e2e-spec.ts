@@ -573,6 +573,38 @@ describe('events (e2e)', () => {
     });
   });
 
+  describe('term counts follow event writes', () => {
+    it('counts only published events, through create, update and trash', async () => {
+      const e = (
+        await create('editor', minimal({ categories: ['Counted'], tags: ['counted-tag'] })).expect(
+          201,
+        )
+      ).body;
+      const cat = e.categories[0].id;
+      const count = async () =>
+        (await http().get(`${BASE}/categories/${cat}`).expect(200)).body.count;
+      expect(e.categories[0].count).toBe(1);
+      expect(await count()).toBe(1);
+      await http()
+        .patch(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ status: 'draft' })
+        .expect(200);
+      expect(await count()).toBe(0);
+      await http()
+        .patch(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ status: 'publish' })
+        .expect(200);
+      expect(await count()).toBe(1);
+      await http()
+        .delete(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .expect(200);
+      expect(await count()).toBe(0);
+    });
+  });
+
   describe('delete', () => {
     it('trashes, then answers 410 on a second delete (by id and by slug)', async () => {
       const e = (await create('editor', minimal({ title: 'Doomed' })).expect(201)).body;

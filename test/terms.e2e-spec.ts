@@ -84,10 +84,12 @@ describe('categories and tags (e2e)', () => {
 
   async function linkTerms(eventId: number, termIds: number[]) {
     for (const termId of termIds) {
-      await ds.query('INSERT INTO event_terms (event_id, term_id) VALUES (?, ?)', [
-        eventId,
-        termId,
-      ]);
+      // Term links carry a copy of the event's status and date (EventsService keeps it in step).
+      await ds.query(
+        `INSERT INTO event_terms (event_id, term_id, event_status, event_date_utc)
+         SELECT id, ?, status, date_utc FROM events WHERE id = ?`,
+        [termId, eventId],
+      );
     }
   }
 
@@ -681,6 +683,7 @@ describe('categories and tags (e2e)', () => {
 
       // Later changes of the events show at once.
       await ds.query(`UPDATE events SET status = 'draft' WHERE id = ?`, [future]);
+      await ds.query(`UPDATE event_terms SET event_status = 'draft' WHERE event_id = ?`, [future]);
       expect(await countOf(cat.id)).toBe(1);
       const published = await insertEvent({ terms: [cat.id] });
       expect(await countOf(cat.id)).toBe(2);

@@ -337,12 +337,14 @@ export class EventsService {
     if (!canEdit(ctx.actor, event)) throw forbidden(!!ctx.actor.user);
     if (event.status === 'trash') throw new ApiError('event-is-in-trash', 410);
     const now = new Date();
-    await this.ds
-      .getRepository(EventEntity)
-      .update(
+    await this.ds.transaction(async (manager) => {
+      await manager.update(
+        EventEntity,
         { id: event.id },
         { status: 'trash', modified: this.siteNow(now, ctx), modifiedUtc: nowUtcSql(now) },
       );
+      await this.terms.syncEventState({ ...event, status: 'trash' }, manager);
+    });
     return this.written(event.id, ctx.query.password, ctx);
   }
 
@@ -507,6 +509,7 @@ export class EventsService {
       const ids = await this.terms.resolveForWrite('tag', plan.tagItems, event.language, manager);
       await this.terms.setEventTerms(event.id, 'tag', ids, manager);
     }
+    await this.terms.syncEventState(event, manager);
   }
 
   // ---------------------------------------------------------------- mapping

@@ -39,6 +39,7 @@ export class TermEntity {
 
 /** Which event carries which term (WordPress `wp_term_relationships`). */
 @Entity('event_terms')
+@Index('IDX_event_terms_count', ['termId', 'eventStatus', 'eventDateUtc'])
 export class EventTermEntity {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId!: number;
@@ -46,4 +47,12 @@ export class EventTermEntity {
   @Index('IDX_event_terms_term')
   @PrimaryColumn({ name: 'term_id', type: 'integer' })
   termId!: number;
+
+  /** Copy of the event's status, kept in step by EventsService: counts need no join. */
+  @Column({ name: 'event_status', type: 'varchar', length: 20, default: 'draft' })
+  eventStatus!: string;
+
+  /** Copy of the event's `date_utc` (a `future` event counts once it has passed). */
+  @Column({ name: 'event_date_utc', type: 'varchar', length: 19, nullable: true })
+  eventDateUtc!: string | null;
 }

@@ -17,9 +17,9 @@ import { TAXONOMIES } from './taxonomy.js';
  * caller.
  */
 const publishedCount = (termId: string) =>
-  `(SELECT COUNT(*) FROM event_terms cnt_et INNER JOIN events cnt_e ON cnt_e.id = cnt_et.event_id` +
-  ` WHERE cnt_et.term_id = ${termId} AND (cnt_e.status = 'publish' OR (cnt_e.status = 'future'` +
-  ` AND cnt_e.date_utc IS NOT NULL AND cnt_e.date_utc <= :now)))`;
+  `(SELECT COUNT(*) FROM event_terms cnt_et WHERE cnt_et.term_id = ${termId}` +
+  ` AND (cnt_et.event_status = 'publish' OR (cnt_et.event_status = 'future'` +
+  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now)))`;
 
 /** `?, ?, ?` for raw SQL (both mysql2 and better-sqlite3 take positional `?`). */
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -375,6 +375,18 @@ export class TermsRepository {
       .addOrderBy('t.id', 'ASC')
       .getRawMany<RawTermRow & { event_id: number | string }>();
     return rows.map((r) => ({ eventId: Number(r.event_id), term: toRecord(r) }));
+  }
+
+  /** Copies the event's status and publication date onto its term links (caller's transaction). */
+  async syncEventState(
+    manager: EntityManager,
+    event: { id: number; status: string; dateUtc: string | null },
+  ): Promise<void> {
+    await manager.update(
+      EventTermEntity,
+      { eventId: event.id },
+      { eventStatus: event.status, eventDateUtc: event.dateUtc },
+    );
   }
 
   /** Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction). */

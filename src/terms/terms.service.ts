@@ -345,6 +345,17 @@ export class TermsService {
     await this.repo.setEventTerms(manager, eventId, TAXONOMIES[taxonomy].wpName, termIds);
   }
 
+  /**
+   * Keeps the event's status and publication date copied on its term links (they make term
+   * counts index-only); called by every event write, in its transaction.
+   */
+  async syncEventState(
+    event: { id: number; status: string; dateUtc: string | null },
+    manager: EntityManager,
+  ): Promise<void> {
+    await this.repo.syncEventState(manager, event);
+  }
+
   // -------------------------------------------------------------------------------- helpers
 
   /** `id` must be an existing term of the kind, else 400 `rest_invalid_param` (not a 404). */

@@ -1,4 +1,5 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema.js';
+import { EventTermsState1763900000000 } from './1763900000000-event-terms-state.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
-export const migrations = [InitialSchema1763800000000];
+export const migrations = [InitialSchema1763800000000, EventTermsState1763900000000];
