@@ -1,6 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
 import { NAMESPACE, restBase } from './common/http/links.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
@@ -8,8 +10,32 @@ import { DocsService } from './docs/docs.service.js';
 import { doc } from './docs/doc-key.js';
 
 /** Everything that needs the app object; shared by main.ts and the e2e tests. */
-export function configureApp(app: NestExpressApplication): AppConfig {
+export function configureApp(
+  app: NestExpressApplication,
+  options: { logSink?: LogSink } = {},
+): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
+  if (config.logRequests) {
+    app.use(requestLogger(options.logSink ?? ((line) => process.stdout.write(`${line}\n`))));
+  }
+  app.use(
+    helmet({
+      // Swagger UI needs its inline styles and data: images; plain-http deployments must not be
+      // upgraded to https behind the user's back.
+      contentSecurityPolicy: {
+        directives: {
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:', 'https:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      // The API is meant to be read by other origins (CORS decides who).
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  // Bodies above 1 MB answer 413 in the WordPress shape (WpErrorFilter).
+  app.useBodyParser('json', { limit: '1mb' });
+  app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
   // Read by the @Ctx() decorator, which has no injector.
   (app.getHttpAdapter().getInstance() as { locals: Record<string, unknown> }).locals.calConfig =
     config;

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { ANONYMOUS } from './actor.js';
 import type { AuthRequest } from './auth.decorator.js';
+import { LoginThrottle } from './login-throttle.js';
 import { UsersService } from './users/users.service.js';
 
 /**
@@ -11,7 +12,10 @@ import { UsersService } from './users/users.service.js';
  */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly throttle: LoginThrottle,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthRequest>();
@@ -20,11 +24,16 @@ export class BasicAuthGuard implements CanActivate {
       req.actor = ANONYMOUS;
       return true;
     }
+    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    this.throttle.check(client);
     const credentials = parseBasic(header);
     const user =
       credentials && (await this.users.authenticate(credentials.login, credentials.password));
-    // One answer for an unknown login and a wrong password: no user enumeration.
-    if (!user) throw new ApiError('incorrect_password', 401);
+    if (!user) {
+      await this.throttle.fail(client);
+      // One answer for an unknown login and a wrong password: no user enumeration.
+      throw new ApiError('incorrect_password', 401);
+    }
     req.actor = { user: { id: user.id, login: user.login, role: user.role } };
     return true;
   }

@@ -33,6 +33,8 @@ export interface AppConfig {
   migrationsRun: boolean;
   corsOrigins: '*' | string[];
   maxPerPage: number;
+  /** JSON request log lines on standard output. */
+  logRequests: boolean;
 }
 
 /** A configuration value that cannot be used; main.ts prints `message` alone and exits. */
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
             .map((o) => o.trim())
             .filter(Boolean),
     maxPerPage: parsePositiveInt('MAX_PER_PAGE', env.MAX_PER_PAGE, 50),
+    logRequests: parseBool('LOG_REQUESTS', env.LOG_REQUESTS, true),
   };
 }
 

@@ -11,6 +11,8 @@ export interface TestAppOptions {
   controllers?: Type[];
   /** Keep the current database instead of recreating it (MySQL). */
   keepDatabase?: boolean;
+  /** Receives the request log lines (request logging is off unless LOG_REQUESTS=true). */
+  logSink?: (line: string) => void;
 }
 
 const BASE_ENV = { ...process.env };
@@ -23,6 +25,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
     SITE_URL: 'http://cal.test',
     SITE_TIMEZONE: 'UTC',
     MIGRATIONS_RUN: 'true',
+    LOG_REQUESTS: options.logSink ? 'true' : 'false',
     ...options.env,
   };
   if (!options.keepDatabase) await resetDatabase(process.env.DATABASE_URL);
@@ -31,7 +34,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
     controllers: options.controllers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error'] });
-  configureApp(app);
+  configureApp(app, { logSink: options.logSink });
   await app.init();
   return app;
 }

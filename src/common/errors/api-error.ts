@@ -21,6 +21,9 @@ export interface ApiErrorData {
  * `{ code, message, data: { status, ... } }`.
  */
 export class ApiError extends Error {
+  /** Extra response headers (e.g. `Retry-After` on a 429). */
+  readonly headers: Record<string, string> = {};
+
   constructor(
     readonly code: string,
     readonly status: number,

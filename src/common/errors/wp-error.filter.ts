@@ -82,6 +82,7 @@ export class WpErrorFilter implements ExceptionFilter {
       }
     }
     if (res.headersSent) return;
+    for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
     res
       .status(e.status)
       .type('application/json; charset=UTF-8')

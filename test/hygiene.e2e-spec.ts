@@ -1,0 +1,116 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+
+/** Abuse and hygiene (issue 9.6): throttled logins, body limit, headers, CORS, request logs. */
+describe('hygiene (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  const logs: string[] = [];
+  const http = () => request(app.getHttpServer());
+
+  beforeAll(async () => {
+    app = await createTestApp({ logSink: (line) => logs.push(line) });
+    users = await createRoleUsers(app);
+  });
+  afterAll(() => closeApp(app));
+
+  it('sends security headers and keeps the Swagger UI usable', async () => {
+    const res = await http().get('/cal/events/v1').expect(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    const ui = await http().get('/cal/events/v1/doc/ui').expect(200);
+    expect(ui.text).toContain('swagger-ui');
+  });
+
+  it('answers CORS as CONTRACT §1 says, exposing the total headers', async () => {
+    const res = await http()
+      .get('/cal/events/v1/events')
+      .set('Origin', 'https://site.example')
+      .expect(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(res.headers['access-control-expose-headers']).toContain('X-TEC-Total');
+    const preflight = await http()
+      .options('/cal/events/v1/events')
+      .set('Origin', 'https://site.example')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'authorization,content-type');
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers['access-control-allow-methods']).toContain('PATCH');
+  });
+
+  it('answers a body over the size limit with 413 in the WordPress shape', async () => {
+    const res = await http()
+      .post('/cal/events/v1/events')
+      .set('Authorization', users.editor.header)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ title: 'x'.repeat(1_100_000) }))
+      .expect(413);
+    expect(res.body).toEqual({
+      code: 'rest_payload_too_large',
+      message: 'The request body is too large.',
+      data: { status: 413 },
+    });
+  });
+
+  it('logs one JSON line per request with a request id and never a credential', async () => {
+    logs.length = 0;
+    await http()
+      .get('/cal/events/v1/events/123456?password=hunter2')
+      .set('Authorization', users.editor.header)
+      .set('X-Request-Id', 'req-abc.1')
+      .expect(404)
+      .expect('X-Request-Id', 'req-abc.1');
+    await http()
+      .post('/cal/events/v1/events')
+      .set('Authorization', basic('nobody', 'guess-me'))
+      .send({})
+      .expect(401);
+    const lines = logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      reqId: 'req-abc.1',
+      method: 'GET',
+      status: 404,
+      user: 'editor',
+    });
+    expect(lines[0].url).toBe('/cal/events/v1/events/123456?password=%5Bredacted%5D');
+    expect(typeof lines[1].reqId).toBe('string');
+    const all = logs.join('\n');
+    expect(all).not.toContain('hunter2');
+    expect(all).not.toContain('guess-me');
+    expect(all).not.toMatch(/Basic [A-Za-z0-9+/=]+/);
+    expect(all).not.toMatch(/authorization/i);
+  });
+
+  it('throttles repeated failed logins from one client with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push(
+        (
+          await http()
+            .get('/cal/events/v1')
+            .set('Authorization', basic('editor', `wrong-${i}`))
+        ).status,
+      );
+    }
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(8);
+    expect(statuses.at(-1)).toBe(429);
+    const blocked = await http()
+      .get('/cal/events/v1')
+      .set('Authorization', users.editor.header)
+      .expect(429);
+    expect(blocked.body).toEqual({
+      code: 'rest_too_many_requests',
+      message: 'Too many requests. Please wait a moment and try again.',
+      data: { status: 429 },
+    });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Anonymous reads are not limited by the login throttle.
+    await http().get('/cal/events/v1').expect(200);
+  });
+});
