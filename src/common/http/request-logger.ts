@@ -12,7 +12,8 @@ export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]');
+  for (const key of Array.from(params.keys()))
+    if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]');
   return `${url.slice(0, q)}?${params.toString()}`;
 }
 
