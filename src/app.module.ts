@@ -11,6 +11,11 @@ import { CalLanguageResolver } from './common/i18n/language.resolver.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { dataSourceOptions } from './database/data-source.js';
+import {
+  DatabaseAvailabilityInterceptor,
+  DatabaseAvailableGuard,
+} from './database/database-availability.js';
+import { DatabaseModule } from './database/database.module.js';
 import { DocsModule } from './docs/docs.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
@@ -39,6 +44,7 @@ import { I18N_DIR } from './paths.js';
       throwOnMissingKey: false,
       logging: false,
     }),
+    DatabaseModule,
     AuthModule,
     DocsModule,
     HealthModule,
@@ -49,9 +55,12 @@ import { I18N_DIR } from './paths.js';
   ],
   providers: [
     { provide: APP_FILTER, useClass: WpErrorFilter },
+    { provide: APP_INTERCEPTOR, useClass: DatabaseAvailabilityInterceptor },
     { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
-    // Order matters: credentials are checked before parameters (BEHAVIOR §1.1).
+    // Order matters: an outage answers first, then credentials are checked before parameters
+    // (BEHAVIOR §1.1).
+    { provide: APP_GUARD, useClass: DatabaseAvailableGuard },
     { provide: APP_GUARD, useClass: BasicAuthGuard },
     { provide: APP_GUARD, useClass: LanguageGuard },
   ],

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { ANONYMOUS } from './actor.js';
 import type { AuthRequest } from './auth.decorator.js';
+import { DatabaseMonitor } from '../database/database-monitor.js';
 import { LoginThrottle } from './login-throttle.js';
 import { UsersService } from './users/users.service.js';
 
@@ -15,6 +16,7 @@ export class BasicAuthGuard implements CanActivate {
   constructor(
     private readonly users: UsersService,
     private readonly throttle: LoginThrottle,
+    private readonly monitor: DatabaseMonitor,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -28,7 +30,8 @@ export class BasicAuthGuard implements CanActivate {
     this.throttle.check(client);
     const credentials = parseBasic(header);
     const user =
-      credentials && (await this.users.authenticate(credentials.login, credentials.password));
+      credentials &&
+      (await this.monitor.guard(this.users.authenticate(credentials.login, credentials.password)));
     if (!user) {
       await this.throttle.fail(client);
       // One answer for an unknown login and a wrong password: no user enumeration.

@@ -39,7 +39,11 @@ export function dataSourceOptions(
     password: db.password,
     database: db.database,
     charset: 'utf8mb4_unicode_ci',
-    connectTimeout: 5000,
+    // A dead or black-holed server must fail fast (DatabaseMonitor answers 503 meanwhile):
+    // handshakes give up after 2 s, queries after 10 s (mysql2 then drops the connection).
+    connectTimeout: 2000,
+    enableQueryTimeout: true,
+    maxQueryExecutionTime: 10_000,
     poolSize: 10,
     extra: { connectionLimit: 10, enableKeepAlive: true },
   };

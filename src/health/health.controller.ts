@@ -3,9 +3,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { WithoutDatabase } from '../database/database-availability.js';
 
 /** `GET /health`, outside the namespace: 200 when the database answers, 503 when not. */
 @ApiExcludeController()
+@WithoutDatabase()
 @Controller('health')
 export class HealthController {
   constructor(@InjectDataSource() private readonly db: DataSource) {}

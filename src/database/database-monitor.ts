@@ -1,0 +1,82 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error.js';
+
+const PING_EVERY_MS = 250;
+const PING_TIMEOUT_MS = 600;
+
+export const databaseUnavailable = () => new ApiError('rest_db_unavailable', 503);
+
+/**
+ * Watches the database with a cheap ping, so that an outage answers 503 `rest_db_unavailable`
+ * within a second instead of letting requests hang on a dead connection: while the database is
+ * down new requests fail at once, and requests in flight are released as soon as it goes down.
+ * It recovers by itself: the next successful ping marks the database up again.
+ */
+@Injectable()
+export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('DatabaseMonitor');
+  private down = false;
+  private pinging = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly waiters = new Set<(error: ApiError) => void>();
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.ping(), PING_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  get isDown(): boolean {
+    return this.down;
+  }
+
+  /** `work`, unless the database is or becomes unavailable first (then a 503). */
+  guard<T>(work: Promise<T>): Promise<T> {
+    if (this.down) return Promise.reject(databaseUnavailable());
+    let release: ((error: ApiError) => void) | undefined;
+    const outage = new Promise<never>((_, reject) => {
+      release = reject;
+      this.waiters.add(reject);
+    });
+    return Promise.race([work, outage]).finally(() => this.waiters.delete(release!));
+  }
+
+  async ping(): Promise<void> {
+    if (this.pinging) return;
+    this.pinging = true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.ds.query('SELECT 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS);
+        }),
+      ]);
+      this.setDown(false);
+    } catch (error) {
+      this.setDown(true, error);
+    } finally {
+      clearTimeout(timer);
+      this.pinging = false;
+    }
+  }
+
+  private setDown(down: boolean, error?: unknown): void {
+    if (down === this.down) return;
+    this.down = down;
+    if (down) {
+      this.logger.error(`database unavailable: ${error instanceof Error ? error.message : error}`);
+      for (const reject of this.waiters) reject(databaseUnavailable());
+      this.waiters.clear();
+    } else {
+      this.logger.log('database available again');
+    }
+  }
+}
