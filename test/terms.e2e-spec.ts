@@ -84,10 +84,11 @@ describe('categories and tags (e2e)', () => {
 
   async function linkTerms(eventId: number, termIds: number[]) {
     for (const termId of termIds) {
-      // Term links carry a copy of the event's status and date (EventsService keeps it in step).
+      // Term links carry a copy of the event's status, date and language (EventsService keeps
+      // it in step).
       await ds.query(
-        `INSERT INTO event_terms (event_id, term_id, event_status, event_date_utc)
-         SELECT id, ?, status, date_utc FROM events WHERE id = ?`,
+        `INSERT INTO event_terms (event_id, term_id, event_status, event_date_utc, event_language)
+         SELECT id, ?, status, date_utc, language FROM events WHERE id = ?`,
         [termId, eventId],
       );
     }
@@ -194,7 +195,7 @@ describe('categories and tags (e2e)', () => {
       expect(res.body.paths['/tags'].get.responses['404'].description).toBe(
         'No event tags match the query or the requested page was not found.',
       );
-      expect(res.body.paths['/tags/{id}'].put).toBeUndefined();
+      expect(res.body.paths['/tags/{id}'].put).toBeDefined();
       expect(res.body.paths['/tags/{id}'].delete.responses['410'].description).toBe(
         'The event tag with the specified term ID has been deleted already.',
       );
@@ -222,6 +223,8 @@ describe('categories and tags (e2e)', () => {
         meta: [],
         url: 'http://cal.test/events/category/concerts/',
         urls: { self: `${BASE}/categories/${id}`, collection: `${BASE}/categories` },
+        language: 'en',
+        translations: { en: id },
       });
       expect(Object.keys(res.body)).toEqual([
         'id',
@@ -234,6 +237,8 @@ describe('categories and tags (e2e)', () => {
         'meta',
         'url',
         'urls',
+        'language',
+        'translations',
       ]);
     });
 
@@ -255,6 +260,8 @@ describe('categories and tags (e2e)', () => {
         meta: [],
         url: 'http://cal.test/tag/outdoors/',
         urls: { self: `${BASE}/tags/${res.body.id}`, collection: `${BASE}/tags` },
+        language: 'en',
+        translations: { en: res.body.id },
       });
     });
 

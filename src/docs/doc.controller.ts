@@ -1,13 +1,16 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { NAMESPACE, restBase } from '../common/http/links.js';
 import { languageOf } from '../common/i18n/language.js';
+import { WithoutDatabase } from '../database/database-availability.js';
 import { DocsService } from './docs.service.js';
 import { doc } from './doc-key.js';
 
 @ApiTags('doc')
+// Served from memory: answers during a database outage too.
+@WithoutDatabase()
 @Controller(NAMESPACE)
 export class DocController {
   constructor(
@@ -17,7 +20,7 @@ export class DocController {
 
   @Get('doc')
   @ApiOperation({ summary: doc('doc.summary') })
-  @ApiOkResponse({ description: doc('doc.ok') })
+  // Responses: src/docs/responses.ts.
   document(@Req() req: Request) {
     return this.docs.forRequest(languageOf(req), restBase(this.config, req), req.secure);
   }

@@ -5,13 +5,8 @@ import { LANGUAGES, type Language } from '../config/config.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { translateDocument } from './translate-document.js';
 import { ROUTE_TABLE } from './route-table.js';
-import { doc } from './doc-key.js';
-
-type Schema = Record<string, unknown>;
-type Operation = {
-  parameters?: Array<Schema & { name: string; in: string; required?: boolean; schema?: Schema }>;
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
-};
+import type { Schema } from './schemas.js';
+import { buildTecDocument, documentPath, type Operation } from './tec-document.js';
 
 export interface EndpointArg {
   default?: unknown;
@@ -23,12 +18,16 @@ export interface EndpointArg {
   required: boolean;
 }
 
-const PREFIX = `/${NAMESPACE}`;
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/**
+ * WordPress's own index route declares `namespace` and `context` without descriptions (BEHAVIOR
+ * §2); the OpenAPI document describes them, the index shows them as WordPress does.
+ */
+const INDEX_ARGS_WITHOUT_DESCRIPTION = new Set(['namespace', 'context']);
 
 /**
- * The OpenAPI document, built once from the controllers' decorators (before app.init) and
- * translated once per language; the namespace index derives its `args` from it.
+ * The OpenAPI document, built once from the controllers' decorators (before app.init), shaped
+ * like the plugin's (tec-document.ts) and translated once per language at start-up; `/doc`, the
+ * Swagger UI pages and the namespace index (its `args`) are served from these documents.
  */
 @Injectable()
 export class DocsService {
@@ -37,18 +36,9 @@ export class DocsService {
 
   constructor(@Inject(I18nService) private readonly i18n: I18nService) {}
 
-  /** Takes Nest's raw document: keeps the namespace's paths, relative to the namespace. */
+  /** Takes Nest's raw document (not modified) and builds the per-language documents. */
   setDocument(raw: OpenAPIObject): void {
-    const paths: OpenAPIObject['paths'] = {};
-    for (const [path, item] of Object.entries(raw.paths)) {
-      if (!path.startsWith(PREFIX)) continue;
-      for (const method of METHODS) {
-        const op = item[method] as Operation | undefined;
-        if (op) op.parameters = [...(op.parameters ?? []), languageParameter()];
-      }
-      paths[path.slice(PREFIX.length)] = item;
-    }
-    this.base = { ...raw, paths };
+    this.base = buildTecDocument(raw);
     this.translated.clear();
     for (const lang of LANGUAGES) {
       this.translated.set(
@@ -56,6 +46,12 @@ export class DocsService {
         translateDocument(this.base, (key) => String(this.i18n.translate(key, { lang }))),
       );
     }
+  }
+
+  /** The document before translation: descriptions are still i18n keys. */
+  source(): OpenAPIObject {
+    if (!this.base) throw new Error('DocsService used before setDocument()');
+    return this.base;
   }
 
   get(lang: Language): OpenAPIObject {
@@ -77,7 +73,7 @@ export class DocsService {
     const document = this.get(lang);
     const routes: Record<string, unknown> = {};
     for (const row of ROUTE_TABLE) {
-      const item = document.paths[row.path] as Record<string, Operation> | undefined;
+      const item = document.paths[documentPath(row.path)] as Record<string, Operation> | undefined;
       const served = row.groups.filter((g) => item?.[g[0].toLowerCase()]);
       if (!served.length) continue;
       const route: Record<string, unknown> = {
@@ -85,7 +81,7 @@ export class DocsService {
         methods: served.flat(),
         endpoints: served.map((methods) => ({
           methods,
-          args: argsOf(item![methods[0].toLowerCase()], document),
+          args: argsOf(item![methods[0].toLowerCase()], document, row.path === ''),
         })),
       };
       if (!row.pattern.includes('(?P<'))
@@ -94,16 +90,6 @@ export class DocsService {
     }
     return routes;
   }
-}
-
-function languageParameter() {
-  return {
-    name: 'i18n_language',
-    in: 'query',
-    required: false,
-    description: doc('common.i18n_language'),
-    schema: { type: 'string', enum: [...LANGUAGES] },
-  };
 }
 
 function resolveRef(schema: Schema | undefined, document: OpenAPIObject): Schema | undefined {
@@ -124,10 +110,15 @@ function argOf(schema: Schema, description: unknown, required: boolean): Endpoin
   return { ...rest, required: r };
 }
 
-export function argsOf(op: Operation, document: OpenAPIObject): Record<string, EndpointArg> {
+export function argsOf(
+  op: Operation,
+  document: OpenAPIObject,
+  isIndex = false,
+): Record<string, EndpointArg> {
   const args: Record<string, EndpointArg> = {};
   for (const p of op.parameters ?? []) {
-    args[p.name] = argOf(p.schema ?? {}, p.description, !!p.required);
+    const described = !(isIndex && INDEX_ARGS_WITHOUT_DESCRIPTION.has(p.name));
+    args[p.name] = argOf(p.schema ?? {}, described ? p.description : undefined, !!p.required);
   }
   const body = resolveRef(op.requestBody?.content?.['application/json']?.schema, document);
   const required = new Set((body?.required as string[] | undefined) ?? []);

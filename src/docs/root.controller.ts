@@ -1,14 +1,17 @@
 import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { NAMESPACE, restBase, restRoot } from '../common/http/links.js';
 import { languageOf } from '../common/i18n/language.js';
+import { WithoutDatabase } from '../database/database-availability.js';
 import { DocsService } from './docs.service.js';
 import { doc } from './doc-key.js';
 
 @ApiTags('index')
+// Served from memory: answers during a database outage too.
+@WithoutDatabase()
 @Controller(NAMESPACE)
 export class RootController {
   constructor(
@@ -20,9 +23,19 @@ export class RootController {
   @Get()
   @ApiOperation({ summary: doc('root.summary') })
   // Swagger applies decorators bottom-up: `context` is listed after `namespace`.
-  @ApiQuery({ name: 'context', required: false, schema: { type: 'string', default: 'view' } })
-  @ApiQuery({ name: 'namespace', required: false, schema: { type: 'string', default: NAMESPACE } })
-  @ApiOkResponse({ description: doc('root.ok') })
+  @ApiQuery({
+    name: 'context',
+    required: false,
+    description: doc('root.context'),
+    schema: { type: 'string', default: 'view' },
+  })
+  @ApiQuery({
+    name: 'namespace',
+    required: false,
+    description: doc('root.namespace'),
+    schema: { type: 'string', default: NAMESPACE },
+  })
+  // Responses: src/docs/responses.ts.
   index(@Req() req: Request, @Query('namespace') namespace?: unknown) {
     if (namespace !== undefined && namespace !== NAMESPACE) {
       throw new ApiError('rest_invalid_namespace', 404);
