@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { I18nModule } from 'nestjs-i18n';
 import { AuthModule } from './auth/auth.module.js';
+import { BenchModule } from './bench/bench.module.js';
 import { BasicAuthGuard } from './auth/basic-auth.guard.js';
 import { WpErrorFilter } from './common/errors/wp-error.filter.js';
 import { createValidationPipe } from './common/http/validation.js';
@@ -52,6 +53,8 @@ import { I18N_DIR } from './paths.js';
     VenuesModule,
     OrganizersModule,
     TermsModule,
+    // The framework-ceiling route of `npm run bench`; never part of a normal deployment.
+    ...(process.env.BENCH_ROUTES === 'true' ? [BenchModule] : []),
   ],
   providers: [
     { provide: APP_FILTER, useClass: WpErrorFilter },

@@ -1,0 +1,208 @@
+// Shared by the bench scripts: database reset and migration, bulk seeding through SQL, server
+// start/stop. Loopback only.
+import { execFileSync, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith('--')) continue;
+    const next = argv[i + 1];
+    out[argv[i].slice(2)] = next === undefined || next.startsWith('--') ? true : (i++, next);
+  }
+  return out;
+}
+
+const pad = (n) => String(n).padStart(2, '0');
+export const sql = (d) =>
+  `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:00`;
+
+export function mulberry32(a) {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const isSqlite = (url) => url.startsWith('sqlite:');
+
+/** Drops and recreates a MySQL/MariaDB bench database (its name must contain bench or test). */
+export async function resetDatabase(url) {
+  if (isSqlite(url)) return;
+  const { createConnection } = await import('mysql2/promise');
+  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const db = u.pathname.slice(1);
+  if (!/bench|test/.test(db)) throw new Error('use a database whose name contains "bench" or "test"');
+  const conn = await createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+  });
+  await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
+  await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await conn.end();
+}
+
+export function migrate(url) {
+  execFileSync(process.execPath, [join(ROOT, 'dist/database/migrate.js'), 'run'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: 'ignore',
+  });
+}
+
+async function openDb(url) {
+  if (isSqlite(url)) {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(url.slice('sqlite:'.length));
+    db.pragma('journal_mode = WAL');
+    return {
+      async many(table, columns, rows) {
+        const stmt = db.prepare(
+          `INSERT INTO ${table} (${columns.join(',')}) VALUES (${columns.map(() => '?').join(',')})`,
+        );
+        db.transaction((all) => all.forEach((r) => stmt.run(...r)))(rows);
+      },
+      async analyze() {
+        db.exec('ANALYZE');
+      },
+      async close() {
+        db.close();
+      },
+    };
+  }
+  const { createConnection } = await import('mysql2/promise');
+  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const conn = await createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+    database: u.pathname.slice(1),
+    charset: 'utf8mb4',
+  });
+  return {
+    async many(table, columns, rows) {
+      for (let i = 0; i < rows.length; i += 2000) {
+        await conn.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ?`, [rows.slice(i, i + 2000)]);
+      }
+    },
+    async analyze() {
+      for (const t of ['events', 'venues', 'organizers', 'terms', 'event_terms', 'event_organizers']) {
+        await conn.query(`ANALYZE TABLE ${t}`);
+      }
+    },
+    async close() {
+      await conn.end();
+    },
+  };
+}
+
+const POST_COLUMNS = ['id', 'author_id', 'status', 'title', 'slug', 'description', 'excerpt', 'password', 'date', 'date_utc', 'modified', 'modified_utc', 'image_url', 'language'];
+const WORDS = ['jazz', 'rock', 'folk', 'market', 'lecture', 'workshop', 'festival', 'concert', 'theatre', 'film', 'poetry', 'dance'];
+const CITIES = ['Budapest', 'Cluj-Napoca', 'Debrecen', 'Timișoara', 'Szeged', 'Iași', 'Pécs', 'Brașov'];
+
+/**
+ * Seeds a calendar straight into the migrated schema: `counts` of venues, organizers, categories,
+ * tags and events, with events spread from one year back to two years ahead, 90% with a venue,
+ * 1-2 organizers, 1-3 categories and 0-3 tags each. Returns probes for the filter scenarios.
+ */
+export async function seed(url, counts) {
+  const db = await openDb(url);
+  const rnd = mulberry32(42);
+  const pick = (list) => list[Math.floor(rnd() * list.length)];
+  const now = Date.now();
+  const published = sql(new Date(now - 86400000 * 400));
+  let id = 0;
+  const postIds = [];
+  const post = (title, slug) => [++id, 1, 'publish', title, slug, `About ${title}: an evening of ${pick(WORDS)} and ${pick(WORDS)}.`, '', '', published, published, published, published, null, 'en'];
+  const venues = [];
+  for (let v = 0; v < counts.venues; v++) {
+    const row = post(`Venue ${v}`, `venue-${v}`);
+    postIds.push([row[0], 'venue']);
+    venues.push([...row, `${v} Main Street`, pick(CITIES), 'Hungary', '', '', String(1000 + (v % 9000)), '+36 1 555 0000', '', '', 1, 1]);
+  }
+  const organizers = [];
+  for (let o = 0; o < counts.organizers; o++) {
+    const row = post(`Organizer ${o}`, `organizer-${o}`);
+    postIds.push([row[0], 'organizer']);
+    organizers.push([...row, '+36 1 555 0001', 'https://example.org', `org${o}@example.org`]);
+  }
+  const terms = [];
+  for (let c = 1; c <= counts.categories; c++) terms.push([c, 'cal_events_cat', `Category ${c}`, `category-${c}`, '', 0, 'en']);
+  for (let t = 1; t <= counts.tags; t++) terms.push([counts.categories + t, 'post_tag', `Tag ${t}`, `tag-${t}`, '', 0, 'en']);
+  const events = [];
+  const eventTerms = [];
+  const eventOrganizers = [];
+  let probe;
+  for (let e = 0; e < counts.events; e++) {
+    const word = pick(WORDS);
+    const row = post(`${word} night ${e}`, `${word}-night-${e}`);
+    postIds.push([row[0], 'event']);
+    const start = new Date(now + Math.round((rnd() * 1095 - 365) * 86400000));
+    start.setUTCMinutes(0, 0, 0);
+    const end = new Date(start.getTime() + (1 + Math.floor(rnd() * 4)) * 3600000);
+    const venue = rnd() < 0.9 ? pick(venues)[0] : null;
+    events.push([...row, sql(start), sql(end), sql(start), sql(end), 'UTC', 0, '["10","20"]', '', '', null, 0, 0, 0, 0, rnd() < 0.1 ? 1 : 0, venue, 0]);
+    const cats = new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => 1 + Math.floor(rnd() * counts.categories)));
+    const tags = new Set(Array.from({ length: Math.floor(rnd() * 4) }, () => counts.categories + 1 + Math.floor(rnd() * counts.tags)));
+    for (const t of [...cats, ...tags]) eventTerms.push([row[0], t, 'publish', published]);
+    const orgs = new Set(Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => pick(organizers)[0]));
+    [...orgs].forEach((o, i) => eventOrganizers.push([row[0], o, i]));
+    if (!probe && venue && cats.has(3) && start.getTime() > now + 7 * 86400000) {
+      probe = { venue, category: 'category-3', word, from: sql(new Date(now)).slice(0, 10) };
+    }
+  }
+  await db.many('post_ids', ['id', 'kind'], postIds);
+  await db.many('venues', [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map', 'show_map_link'], venues);
+  await db.many('organizers', [...POST_COLUMNS, 'phone', 'website', 'email'], organizers);
+  await db.many('events', [...POST_COLUMNS, 'start_date', 'end_date', 'start_utc', 'end_utc', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_position', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'post_parent'], events);
+  await db.many('terms', ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'], terms);
+  await db.many('event_terms', ['event_id', 'term_id', 'event_status', 'event_date_utc'], eventTerms);
+  await db.many('event_organizers', ['event_id', 'organizer_id', 'position'], eventOrganizers);
+  await db.analyze();
+  await db.close();
+  return { probe, firstEvent: events[0][0], firstEventSlug: events[0][4], lastId: id };
+}
+
+export function startServer(url, port, extraEnv = {}) {
+  return spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_REQUESTS: 'false',
+      MIGRATIONS_RUN: 'false',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+export async function waitHealthy(port) {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+export async function stopServer(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// npm run bench [-- --scale 1 --duration 5 --connections 10]
+//
+// Seeds a calendar (scale 1: 100,000 events, 5,000 venues, 2,000 organizers, 200 categories,
+// 1,000 tags) through SQL into BENCH_DATABASE_URL (default: MariaDB on 127.0.0.1, database
+// cal_bench, dropped and recreated), starts the built server, and measures each scenario with
+// autocannon for --duration seconds on loopback, together with the framework ceiling: a route of
+// the same app returning a fixed JSON body of the default list's size. Every result is shown as
+// a ratio to that ceiling; the table goes to docs/benchmarks.md.
+import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, migrate, parseArgs, resetDatabase, seed, startServer, stopServer, waitHealthy } from './lib.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const URL_ = process.env.BENCH_DATABASE_URL ?? (args.sqlite ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-bench-')), 'bench.sqlite')}` : 'mariadb://root@127.0.0.1:3306/cal_bench');
+const SQLITE = URL_.startsWith('sqlite:');
+const SCALE = Number(args.scale ?? (SQLITE ? 0.1 : 1));
+const DURATION = Number(args.duration ?? 5);
+const CONNECTIONS = Number(args.connections ?? 10);
+const PORT = Number(args.port ?? 3931);
+const OUT = join(ROOT, String(args.out ?? 'docs/benchmarks.md'));
+const counts = {
+  events: Math.round(100_000 * SCALE),
+  venues: Math.max(10, Math.round(5_000 * SCALE)),
+  organizers: Math.max(5, Math.round(2_000 * SCALE)),
+  categories: Math.max(5, Math.round(200 * SCALE)),
+  tags: Math.max(10, Math.round(1_000 * SCALE)),
+};
+const base = `http://127.0.0.1:${PORT}`;
+
+console.log(`database ${URL_.split(':')[0]}, scale ${SCALE}: ${JSON.stringify(counts)}`);
+await resetDatabase(URL_);
+migrate(URL_);
+let t0 = Date.now();
+const { probe, firstEvent, firstEventSlug } = await seed(URL_, counts);
+console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+const env = { DATABASE_URL: URL_ };
+const out = execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'user:create', 'bench-editor', '--role', 'editor'], {
+  cwd: ROOT,
+  env: { ...process.env, ...env, MIGRATIONS_RUN: 'false' },
+}).toString();
+const password = out.trim().split('\n').pop();
+const auth = `Basic ${Buffer.from(`bench-editor:${password}`).toString('base64')}`;
+
+const server = startServer(URL_, PORT, { BENCH_ROUTES: 'true' });
+const results = [];
+try {
+  await waitHealthy(PORT);
+  const listBody = await (await fetch(`${base}/cal/events/v1/events`)).text();
+  const scenarios = [
+    ['framework ceiling (fixed JSON, same size as the default list)', `/cal/events/v1/_bench/fixed?bytes=${listBody.length}`],
+    ['events: default list', '/cal/events/v1/events'],
+    ['events: page 1, per_page=10', '/cal/events/v1/events?page=1&per_page=10'],
+    ['events: page 1000, per_page=10', '/cal/events/v1/events?page=1000&per_page=10'],
+    [
+      'events: category + venue + date range + search',
+      `/cal/events/v1/events?categories=${probe.category}&venue=${probe.venue}&start_date=${probe.from}&end_date=%2B2%20years&search=${probe.word}`,
+    ],
+    ['event by id', `/cal/events/v1/events/${firstEvent}`],
+    ['event by slug', `/cal/events/v1/events/by-slug/${firstEventSlug}`],
+    ['venues list', '/cal/events/v1/venues'],
+    ['organizers list', '/cal/events/v1/organizers'],
+    ['categories list', '/cal/events/v1/categories'],
+    ['tags list', '/cal/events/v1/tags'],
+  ];
+  for (const [name, path] of scenarios) {
+    const check = await fetch(`${base}${path}`);
+    if (!check.ok) throw new Error(`${name}: ${check.status} ${await check.text()}`);
+    results.push({ name, ...(await measure({ url: `${base}${path}` })) });
+    console.log(`${name}: ${results.at(-1).rps} req/s`);
+  }
+  let n = 0;
+  results.push({
+    name: 'event create (HTTP Basic, editor)',
+    ...(await measure({
+      url: `${base}/cal/events/v1/events`,
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ title: `Bench create ${n++}`, start_date: '+3 days 18:00', end_date: '+3 days 20:00', categories: ['category-1'] }),
+          }),
+        },
+      ],
+    })),
+  });
+  console.log(`create: ${results.at(-1).rps} req/s`);
+} finally {
+  await stopServer(server);
+}
+
+const ceiling = results[0].rps;
+const page1 = results.find((r) => r.name.includes('page 1,'));
+const page1000 = results.find((r) => r.name.includes('page 1000'));
+const lines = [
+  '# Benchmarks',
+  '',
+  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ` +
+    `${SQLITE ? 'SQLite (embedded)' : 'MariaDB/MySQL'} at scale ${SCALE} (${counts.events.toLocaleString('en')} events, ${counts.venues.toLocaleString('en')} venues, ` +
+    `${counts.organizers.toLocaleString('en')} organizers, ${counts.categories} categories, ${counts.tags.toLocaleString('en')} tags). autocannon, ${CONNECTIONS} connections, ` +
+    `${DURATION} s per scenario, loopback; the load generator shares the machine with the server.`,
+  '',
+  '| scenario | req/s | p50 ms | p99 ms | ratio to ceiling | errors |',
+  '|---|---:|---:|---:|---:|---:|',
+  ...results.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / ceiling).toFixed(2)} | ${r.errors} |`),
+  '',
+  `Targets: default list ≥ 0.50 of the ceiling → ${(results[1].rps / ceiling).toFixed(2)}; ` +
+    `page 1,000 p99 within 1.5× of page 1 → ${(page1000.p99 / page1.p99).toFixed(2)}×. ` +
+    'SQL queries per list request do not depend on per_page or page (asserted by test/events-list.e2e-spec.ts).',
+  '',
+];
+mkdirSync(join(ROOT, 'docs'), { recursive: true });
+writeFileSync(OUT, lines.join('\n'));
+console.log(`\n${lines.join('\n')}\nwritten to ${OUT}`);
+
+async function measure(opts) {
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  return {
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+  };
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { NAMESPACE } from '../common/http/links.js';
+import { WithoutDatabase } from '../database/database-availability.js';
+
+const bodies = new Map<number, unknown>();
+
+/**
+ * The framework ceiling for `npm run bench`: a route of the same app, through the same
+ * middleware, guards, interceptors and serializer, that returns a fixed JSON body of a given
+ * size without touching the database. Registered only when BENCH_ROUTES=true.
+ */
+@ApiExcludeController()
+@WithoutDatabase()
+@Controller(`${NAMESPACE}/_bench`)
+export class BenchController {
+  @Get('fixed')
+  fixed(@Query('bytes') bytes?: string) {
+    const size = Math.min(Math.max(Number(bytes) || 2048, 64), 1_000_000);
+    let body = bodies.get(size);
+    if (!body) {
+      // Items shaped like list entries, so serialization work resembles a real answer.
+      const item = { id: 1, title: 'Fixed', slug: 'fixed', status: 'publish', filler: '' };
+      const itemSize = JSON.stringify(item).length + 1;
+      const count = Math.max(1, Math.floor(size / (itemSize + 40)));
+      const filler = 'x'.repeat(Math.max(0, Math.floor(size / count) - itemSize));
+      body = { events: Array.from({ length: count }, (_, i) => ({ ...item, id: i + 1, filler })), total: count };
+      bodies.set(size, body);
+    }
+    return body;
+  }
+}
