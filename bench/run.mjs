@@ -51,11 +51,13 @@ const results = [];
 try {
   await waitHealthy(PORT);
   const listBody = await (await fetch(`${base}/cal/events/v1/events`)).text();
+  // Page 1,000 at scale 1; the last page on smaller calendars.
+  const deepPage = Math.min(1000, JSON.parse(listBody).total_pages);
   const scenarios = [
     ['framework ceiling (fixed JSON, same size as the default list)', `/cal/events/v1/_bench/fixed?bytes=${listBody.length}`],
     ['events: default list', '/cal/events/v1/events'],
     ['events: page 1, per_page=10', '/cal/events/v1/events?page=1&per_page=10'],
-    ['events: page 1000, per_page=10', '/cal/events/v1/events?page=1000&per_page=10'],
+    [`events: page ${deepPage}, per_page=10`, `/cal/events/v1/events?page=${deepPage}&per_page=10`],
     [
       'events: category + venue + date range + search',
       `/cal/events/v1/events?categories=${probe.category}&venue=${probe.venue}&start_date=${probe.from}&end_date=%2B2%20years&search=${probe.word}`,
@@ -97,7 +99,7 @@ try {
 
 const ceiling = results[0].rps;
 const page1 = results.find((r) => r.name.includes('page 1,'));
-const page1000 = results.find((r) => r.name.includes('page 1000'));
+const page1000 = results[3];
 const lines = [
   '# Benchmarks',
   '',
@@ -111,7 +113,7 @@ const lines = [
   ...results.map((r) => `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / ceiling).toFixed(2)} | ${r.errors} |`),
   '',
   `Targets: default list ≥ 0.50 of the ceiling → ${(results[1].rps / ceiling).toFixed(2)}; ` +
-    `page 1,000 p99 within 1.5× of page 1 → ${(page1000.p99 / page1.p99).toFixed(2)}×. ` +
+    `deep page (${page1000.name.replace('events: ', '')}) p99 within 1.5× of page 1 → ${(page1000.p99 / page1.p99).toFixed(2)}×. ` +
     'SQL queries per list request do not depend on per_page or page (asserted by test/events-list.e2e-spec.ts).',
   '',
 ];

@@ -74,6 +74,7 @@ describe('events (e2e)', () => {
         'organizer',
         'custom_fields',
         'language',
+        'translations',
       ]);
       expect(e).toMatchObject({
         global_id: `cal.test?id=${e.id}`,

@@ -109,6 +109,8 @@ describe('organizers (e2e)', () => {
         'email',
         'global_id',
         'global_id_lineage',
+        'language',
+        'translations',
       ]);
       expect(o).toMatchObject({
         author: String(users.author.id),

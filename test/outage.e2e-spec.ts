@@ -6,6 +6,7 @@ import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
+import { DatabaseMonitor } from '../src/database/database-monitor.js';
 
 /**
  * Database outage (issue 9.3): requests answer 503 rest_db_unavailable quickly instead of
@@ -18,6 +19,7 @@ describe('database outage (e2e)', () => {
   let users: RoleUsers;
   let proxy: TcpProxy | undefined;
   let hang: jest.SpyInstance | undefined;
+  let pingHang: jest.SpyInstance | undefined;
   const http = () => request(app.getHttpServer());
 
   beforeAll(async () => {
@@ -34,6 +36,7 @@ describe('database outage (e2e)', () => {
   });
   afterAll(async () => {
     hang?.mockRestore();
+    pingHang?.mockRestore();
     proxy?.restore();
     await closeApp(app);
     await proxy?.stop();
@@ -46,11 +49,19 @@ describe('database outage (e2e)', () => {
       const runner = app.get(DataSource).driver.createQueryRunner('master');
       const prototype = Object.getPrototypeOf(runner) as { query: () => Promise<unknown> };
       hang = jest.spyOn(prototype, 'query').mockImplementation(() => new Promise(() => undefined));
+      // The monitor pings SQLite on the driver itself: make that hang too.
+      const monitor = DatabaseMonitor.prototype as unknown as { selectOne: () => Promise<void> };
+      pingHang = jest
+        .spyOn(monitor, 'selectOne')
+        .mockImplementation(() => new Promise(() => undefined));
     }
   };
   const restore = () => {
     if (proxy) proxy.restore();
-    else hang?.mockRestore();
+    else {
+      hang?.mockRestore();
+      pingHang?.mockRestore();
+    }
   };
 
   it('answers 503 in the WordPress shape while the database is away, then recovers', async () => {

@@ -119,6 +119,8 @@ describe('venues (e2e)', () => {
         'show_map_link',
         'global_id',
         'global_id_lineage',
+        'language',
+        'translations',
       ]);
       expect(v).toMatchObject({
         author: String(users.editor.id),
@@ -422,6 +424,8 @@ describe('venues (e2e)', () => {
         'show_map_link',
         'global_id',
         'global_id_lineage',
+        'language',
+        'translations',
       ]);
     });
 

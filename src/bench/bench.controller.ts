@@ -24,7 +24,10 @@ export class BenchController {
       const itemSize = JSON.stringify(item).length + 1;
       const count = Math.max(1, Math.floor(size / (itemSize + 40)));
       const filler = 'x'.repeat(Math.max(0, Math.floor(size / count) - itemSize));
-      body = { events: Array.from({ length: count }, (_, i) => ({ ...item, id: i + 1, filler })), total: count };
+      body = {
+        events: Array.from({ length: count }, (_, i) => ({ ...item, id: i + 1, filler })),
+        total: count,
+      };
       bodies.set(size, body);
     }
     return body;

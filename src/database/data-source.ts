@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DataSource, DataSourceOptions, type LogLevel } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
@@ -14,7 +14,9 @@ export function dataSourceOptions(
     migrations,
     synchronize: false,
     migrationsRun: config.migrationsRun,
-    logging: ['error'] as LogLevel[],
+    // Failed queries surface as errors (logged by WpErrorFilter when unexpected); expected ones,
+    // such as a unique-slug race lost and retried, must not flood the log.
+    logging: false,
   };
   const db = config.database;
   if (db.type === 'sqlite') {

@@ -1,7 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { createConnection, type Connection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 const PING_EVERY_MS = 250;
 const PING_TIMEOUT_MS = 600;
@@ -22,7 +25,13 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   private timer: NodeJS.Timeout | undefined;
   private readonly waiters = new Set<(error: ApiError) => void>();
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  /** MySQL/MariaDB: the ping's own connection, outside the pool (see ping()). */
+  private connection: Promise<Connection> | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.ping(), PING_EVERY_MS);
@@ -31,6 +40,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationShutdown(): void {
     clearInterval(this.timer);
+    void this.dropConnection();
   }
 
   get isDown(): boolean {
@@ -54,17 +64,60 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.ds.query('SELECT 1'),
+        this.selectOne(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS);
         }),
       ]);
       this.setDown(false);
     } catch (error) {
+      await this.dropConnection();
       this.setDown(true, error);
     } finally {
       clearTimeout(timer);
       this.pinging = false;
+    }
+  }
+
+  /**
+   * On MySQL/MariaDB the ping has a connection of its own: through the pool it would queue
+   * behind a busy moment's queries and report a healthy database as down. SQLite has no pool.
+   */
+  private async selectOne(): Promise<void> {
+    const db = this.config.database;
+    if (db.type === 'sqlite') {
+      // Straight on the driver: a ping is no request's query (query-count tests, logs).
+      (
+        this.ds.driver as unknown as {
+          databaseConnection: { prepare(sql: string): { get(): unknown } };
+        }
+      ).databaseConnection
+        .prepare('SELECT 1')
+        .get();
+      return;
+    }
+    this.connection ??= createConnection({
+      host: db.host,
+      port: db.port,
+      user: db.username,
+      password: db.password,
+      database: db.database,
+      connectTimeout: PING_TIMEOUT_MS,
+    }).then((conn) => {
+      conn.on('error', () => void this.dropConnection());
+      return conn;
+    });
+    await (await this.connection).query('SELECT 1');
+  }
+
+  private async dropConnection(): Promise<void> {
+    const pending = this.connection;
+    this.connection = undefined;
+    if (!pending) return;
+    try {
+      (await pending).destroy();
+    } catch {
+      // It never connected.
     }
   }
 

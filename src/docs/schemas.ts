@@ -44,6 +44,20 @@ function postHead(kind: 'event' | 'venue' | 'organizer'): Record<string, Schema>
 
 const DATE_DETAILS = { $ref: ref('DateDetails') };
 
+/** The record's language and its translations (issue 8), on every record the service returns. */
+const LANGUAGE_FIELDS: Record<string, Schema> = {
+  language: {
+    type: 'string',
+    enum: ['en', 'hu', 'ro'],
+    description: 'translations.doc.field_language',
+  },
+  translations: {
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'translations.doc.field_translations',
+  },
+};
+
 /** The plugin's eight definitions, in its order (BEHAVIOR §3). */
 export const TEC_SCHEMAS: Record<string, Schema> = {
   ImageSize: object({
@@ -70,6 +84,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     count: integer('term.count'),
     url: string('term.url'),
     urls: arrayOf('term.urls', { type: 'string' }),
+    ...LANGUAGE_FIELDS,
   }),
   Image: object({
     url: string('image.url', { format: 'uri' }),
@@ -120,6 +135,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     // `object` with a `$ref` sibling, as the plugin writes it (BEHAVIOR §3).
     venue: prop('object', 'event.venue', { $ref: ref('Venue') }),
     organizer: arrayOf('event.organizer', { $ref: ref('Organizer') }),
+    ...LANGUAGE_FIELDS,
   }),
   Venue: object({
     ...postHead('venue'),
@@ -142,6 +158,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     stateprovince: string('venue.stateprovince'),
     geo_lat: prop('number', 'venue.geo_lat', { format: 'double' }),
     geo_lng: prop('number', 'venue.geo_lng', { format: 'double' }),
+    ...LANGUAGE_FIELDS,
   }),
   Organizer: object({
     ...postHead('organizer'),
@@ -153,6 +170,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     phone: string('organizer.phone'),
     website: string('organizer.website'),
     email: string('organizer.email'),
+    ...LANGUAGE_FIELDS,
   }),
 };
 

@@ -19,6 +19,7 @@ import { DateTimeColumn, FlagColumn } from '../database/columns.js';
   'authorId',
 ])
 @Index('IDX_events_slug', ['language', 'slug'], { unique: true })
+@Index('IDX_events_translation', ['translationGroup', 'language'], { unique: true })
 @Index('IDX_events_status_date', ['status', 'date'])
 @Index('IDX_events_author', ['authorId'])
 export class EventEntity extends PostColumns {

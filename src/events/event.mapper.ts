@@ -12,6 +12,7 @@ import { effectiveStatus } from '../common/posts/post-status.js';
 import { redactProtected } from '../common/posts/redact.js';
 import { escapeHtml, renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
 import { jsonLdHead } from '../common/posts/json-ld.js';
+import { translationFields, type Translations } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { EventEntity } from './event.entity.js';
 
@@ -21,6 +22,8 @@ export interface EventLinks {
   organizers: Record<string, unknown>[];
   categories: unknown[];
   tags: unknown[];
+  /** Language → id of each translation the caller may read (CONTRACT §5). */
+  translations?: Translations;
 }
 
 export interface EventMapOptions {
@@ -113,7 +116,7 @@ export function toTecEvent(
     venue: links.venue ?? [],
     organizer: links.organizers,
     custom_fields: [],
-    language: e.language,
+    ...translationFields(e, links.translations),
   };
   if (opts.jsonLd) event.json_ld = eventJsonLd(e, event, links, url);
   return e.password && !opts.unlocked ? redactProtected(event) : event;

@@ -24,8 +24,18 @@ import {
   resolveWriteStatus,
   statusEcho,
 } from '../common/posts/post-status.js';
-import { assignUniqueSlug } from '../common/posts/slugs.js';
+import { assignUniqueSlug, isUniqueViolation } from '../common/posts/slugs.js';
+import {
+  EVENT_TRANSLATIONS,
+  joinTranslations,
+  languageChangeProblem,
+  languageTakenReason,
+  leaveTranslations,
+  loadTranslations,
+  translationOfProblem,
+} from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
+import { writeTransaction } from '../database/transaction.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TermsService } from '../terms/terms.service.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -216,7 +226,7 @@ export class EventsService {
     if (dto.author !== undefined && dto.author !== ctx.actor.user!.id && !isEditor(ctx.actor)) {
       throw forbidden(true);
     }
-    const eventId = await this.ds.transaction(async (manager) => {
+    const eventId = await writeTransaction(this.ds, async (manager) => {
       const id = await allocatePostId(manager, 'event');
       const event = manager.create(EventEntity, {
         id,
@@ -242,11 +252,15 @@ export class EventsService {
         featured: dto.featured ?? false,
         venueId: null,
         postParent: 0,
+        translationGroup: null,
       });
       this.applyDates(event, dto, ctx, true);
       this.applyCost(event, plan);
       this.applyStatus(event, dto, ctx, true);
       await manager.insert(EventEntity, event);
+      if (dto.translation_of !== undefined) {
+        await joinTranslations(manager, EVENT_TRANSLATIONS, id, dto.translation_of, event.language);
+      }
       await this.applySlug(event, dto.slug, manager);
       await this.applyLinks(event, plan, ctx, manager);
       return id;
@@ -283,11 +297,22 @@ export class EventsService {
     plan: WritePlan,
     ctx: RequestContext,
   ) {
+    // CONTRACT §5: a translation moves only to a language its group has no member in (a 400,
+    // still before the permission check).
+    if (dto.language !== undefined) {
+      const problem = await languageChangeProblem(
+        this.ds.manager,
+        EVENT_TRANSLATIONS,
+        existing,
+        dto.language,
+      );
+      if (problem) throw invalidParams({ language: problem });
+    }
     if (!canEdit(ctx.actor, existing)) throw forbidden(!!ctx.actor.user);
     if (dto.author !== undefined && dto.author !== existing.authorId && !isEditor(ctx.actor)) {
       throw forbidden(true);
     }
-    await this.ds.transaction(async (manager) => {
+    await writeTransaction(this.ds, async (manager) => {
       // Re-read inside the transaction so that concurrent updates never mix.
       const event = (await this.events.findById(existing.id, manager))!;
       // Partial update on every method (CONTRACT §6): only what the request carries changes.
@@ -304,11 +329,27 @@ export class EventsService {
       if (dto.hide_from_listings !== undefined) event.hideFromListings = dto.hide_from_listings;
       if (dto.sticky !== undefined) event.sticky = dto.sticky;
       if (dto.featured !== undefined) event.featured = dto.featured;
+      // Slugs are unique per language: a moved event takes its slug along when it is free in
+      // the new language, else the next free `slug-2`, ... (assigned after the save).
+      const moving = dto.language !== undefined && dto.language !== event.language;
+      const movedSlug = moving ? (event.slug ?? undefined) : undefined;
+      if (moving) {
+        event.language = dto.language!;
+        event.slug = null;
+      }
       this.applyDates(event, dto, ctx, false);
       this.applyCost(event, plan);
       this.applyStatus(event, dto, ctx, false);
-      await manager.save(EventEntity, event);
-      await this.applySlug(event, dto.slug, manager);
+      try {
+        await manager.save(EventEntity, event);
+      } catch (error) {
+        // A concurrent write gave the group a member in the new language first.
+        if (moving && isUniqueViolation(error)) {
+          throw invalidParams({ language: languageTakenReason(event.language) });
+        }
+        throw error;
+      }
+      await this.applySlug(event, dto.slug ?? movedSlug, manager);
       await this.applyLinks(event, plan, ctx, manager);
     });
     return this.written(existing.id, dto.password, ctx);
@@ -337,13 +378,15 @@ export class EventsService {
     if (!canEdit(ctx.actor, event)) throw forbidden(!!ctx.actor.user);
     if (event.status === 'trash') throw new ApiError('event-is-in-trash', 410);
     const now = new Date();
-    await this.ds.transaction(async (manager) => {
+    await writeTransaction(this.ds, async (manager) => {
       await manager.update(
         EventEntity,
         { id: event.id },
         { status: 'trash', modified: this.siteNow(now, ctx), modifiedUtc: nowUtcSql(now) },
       );
       await this.terms.syncEventState({ ...event, status: 'trash' }, manager);
+      // A trashed event is no translation any more; its translations stay linked (CONTRACT §5).
+      await leaveTranslations(manager, EVENT_TRANSLATIONS, event);
     });
     return this.written(event.id, ctx.query.password, ctx);
   }
@@ -366,6 +409,17 @@ export class EventsService {
     if (dto.cost !== undefined) {
       plan.cost = parseCostInput(dto.cost);
       if (!plan.cost) errors.cost = invalid;
+    }
+    // Only the create DTO declares it (the pipe strips it from updates).
+    const translationOf = (dto as CreateEventDto).translation_of;
+    if (translationOf !== undefined) {
+      const problem = await translationOfProblem(
+        this.ds.manager,
+        EVENT_TRANSLATIONS,
+        translationOf,
+        ctx.language,
+      );
+      if (problem) errors.translation_of = problem;
     }
     if (Object.keys(errors).length) throw invalidParams(errors);
     if (dto.categories !== undefined)
@@ -545,12 +599,16 @@ export class EventsService {
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
     ];
-    const [venues, organizers, terms] = await Promise.all([
+    const [venues, organizers, terms, translations] = await Promise.all([
       this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
       this.organizers.embedMany([...new Set([...organizerIds.values()].flat())], ctx, {
         jsonLd: opts.jsonLd,
       }),
       this.terms.embeddedTermsForEvents(ids, ctx),
+      loadTranslations(this.ds.manager, EVENT_TRANSLATIONS, rows, {
+        actor: ctx.actor,
+        nowUtc: nowUtcSql(),
+      }),
     ]);
     const freeLabel = String(this.i18n.translate('events.cost.free', { lang: ctx.language }));
     return rows.map((e) => {
@@ -561,6 +619,7 @@ export class EventsService {
           .filter((o) => !!o) as Record<string, unknown>[],
         categories: terms.get(e.id)?.categories ?? [],
         tags: terms.get(e.id)?.tags ?? [],
+        translations: translations.get(e.id),
       };
       return toTecEvent(e, links, ctx, {
         jsonLd: opts.jsonLd,

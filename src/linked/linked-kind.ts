@@ -1,3 +1,9 @@
+import {
+  ORGANIZER_TRANSLATIONS,
+  VENUE_TRANSLATIONS,
+  type TranslationScope,
+} from '../common/posts/translations.js';
+
 /**
  * What distinguishes venues from organizers for the shared code (TEC: Linked_Post_Base.php gets
  * the same from `get_post_type()`): the kind behind a post id, the collection route, the post type
@@ -8,6 +14,8 @@ export interface LinkedKind {
   collection: 'venues' | 'organizers';
   postType: 'cal_venue' | 'cal_organizer';
   nameField: 'venue' | 'organizer';
+  /** Where the kind's translations are (CONTRACT §5). */
+  translations: TranslationScope;
 }
 
 export const VENUE_KIND: LinkedKind = {
@@ -15,6 +23,7 @@ export const VENUE_KIND: LinkedKind = {
   collection: 'venues',
   postType: 'cal_venue',
   nameField: 'venue',
+  translations: VENUE_TRANSLATIONS,
 };
 
 export const ORGANIZER_KIND: LinkedKind = {
@@ -22,4 +31,5 @@ export const ORGANIZER_KIND: LinkedKind = {
   collection: 'organizers',
   postType: 'cal_organizer',
   nameField: 'organizer',
+  translations: ORGANIZER_TRANSLATIONS,
 };

@@ -5,6 +5,7 @@ import { effectiveStatus } from '../common/posts/post-status.js';
 import { renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
 import type { LinkedKind } from './linked-kind.js';
 import { imageObject } from '../common/posts/image.js';
+import type { Translations } from '../common/posts/translations.js';
 
 /** What the pure mappers need to know besides the record. */
 export interface MapContext {
@@ -17,6 +18,8 @@ export interface MapOptions {
   jsonLd: boolean;
   /** The record is password protected and the request did not unlock it (BEHAVIOR §4.11). */
   redact: boolean;
+  /** Language → id of each translation the caller may read; the record alone when absent. */
+  translations?: Translations;
 }
 
 /**

@@ -25,7 +25,20 @@ import {
   type PostStatus,
   type WritableStatus,
 } from '../common/posts/post-status.js';
+import { isUniqueViolation } from '../common/posts/slugs.js';
+import {
+  joinTranslations,
+  languageChangeProblem,
+  languageTakenReason,
+  leaveTranslations,
+  loadTranslations,
+  translationOfProblem,
+  type Translations,
+} from '../common/posts/translations.js';
+import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
+import { writeTransaction } from '../database/transaction.js';
+import { lockKey } from '../database/write-lock.js';
 import type { LinkedKind } from './linked-kind.js';
 import type { MapContext, MapOptions } from './linked-mapper.js';
 import type { LinkedPostRepository } from './linked-post.repository.js';
@@ -42,6 +55,10 @@ export interface LinkedWriteFields {
   status?: WritableStatus;
   image?: string;
   password?: string;
+  /** Create only: the record this one translates (CONTRACT §5). */
+  translation_of?: number;
+  /** Update only: the language to move the record to (CONTRACT §5). */
+  language?: Language;
 }
 
 /** The list parameters venues and organizers share (BEHAVIOR §5.3). */
@@ -144,10 +161,13 @@ export abstract class LinkedPostService<
       throw new ApiError(`${this.kind.kind}-archive-page-not-found`, 404);
     }
     const unlock = unlockOf(ctx.query);
+    const translations = await this.translationsOf(records, ctx, nowUtc);
     const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
     return buildArchive({
       key: this.kind.collection,
-      items: records.map((r) => this.present(r, ctx, unlock, false, nowUtc)),
+      items: records.map((r) =>
+        this.present(r, ctx, unlock, false, nowUtc, translations.get(r.id)),
+      ),
       total,
       page,
       collectionUrl: `${ctx.restBase}/${this.kind.collection}`,
@@ -172,13 +192,13 @@ export abstract class LinkedPostService<
   }
 
   /** BEHAVIOR §6.2: 403 `{kind}-not-accessible` when unpublished and not readable; never 403 for a password. */
-  private read(record: E, ctx: RequestContext, unlock: Unlock) {
+  private async read(record: E, ctx: RequestContext, unlock: Unlock) {
     const nowUtc = nowUtcSql();
     const status = effectiveStatus(record, nowUtc);
     if (status !== 'publish' && !canRead(ctx.actor, { authorId: record.authorId, status })) {
       throw new ApiError(`${this.kind.kind}-not-accessible`, 403);
     }
-    return this.present(record, ctx, unlock, true, nowUtc);
+    return this.presentOne(record, ctx, unlock, true);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -188,10 +208,10 @@ export abstract class LinkedPostService<
   async create(input: C, ctx: RequestContext) {
     await this.checkInput(input, ctx);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
-    const id = await this.dataSource.transaction((manager) =>
+    const id = await writeTransaction(this.dataSource, (manager) =>
       this.createRecord(input, ctx, manager),
     );
-    return this.present(await this.mustFindById(id), ctx, unlockOf(ctx.query), false);
+    return this.presentOne(await this.mustFindById(id), ctx, unlockOf(ctx.query), false);
   }
 
   async updateById(id: number, input: U, ctx: RequestContext) {
@@ -203,16 +223,34 @@ export abstract class LinkedPostService<
   }
 
   private async update(record: E, input: U, ctx: RequestContext) {
-    await this.checkInput(input, ctx);
+    await this.checkInput(input, ctx, record);
     if (!canEdit(ctx.actor, record)) throw forbidden(!!ctx.actor.user);
-    await this.dataSource.transaction(async (manager) => {
+    await writeTransaction(this.dataSource, async (manager) => {
+      // Slugs are unique per language: a moved record takes its slug along when it is free in
+      // the new language, else the next free `slug-2`, ... (assigned after the save).
+      const moving = input.language !== undefined && input.language !== record.language;
+      const movedSlug = moving ? record.slug : null;
+      if (moving) {
+        record.language = input.language!;
+        record.slug = null;
+      }
       const needsSlug = this.applyUpdate(record, input, ctx);
-      await this.repository.save(manager, record);
-      if (needsSlug) {
+      try {
+        await this.repository.save(manager, record);
+      } catch (error) {
+        // A concurrent write gave the group a member in the new language first.
+        if (moving && isUniqueViolation(error)) {
+          throw invalidParams({ language: languageTakenReason(record.language) });
+        }
+        throw error;
+      }
+      if (movedSlug) {
+        await this.repository.assignSlug(manager, record.id, movedSlug, record.language);
+      } else if (needsSlug) {
         await this.repository.assignSlug(manager, record.id, record.title, record.language);
       }
     });
-    return this.present(await this.mustFindById(record.id), ctx, unlockOf(ctx.query), false);
+    return this.presentOne(await this.mustFindById(record.id), ctx, unlockOf(ctx.query), false);
   }
 
   async trashById(id: number, ctx: RequestContext, unlock: Unlock) {
@@ -235,11 +273,13 @@ export abstract class LinkedPostService<
       throw forbidden(!!ctx.actor.user);
     }
     if (record.status === 'trash') throw new ApiError(`${this.kind.kind}-is-in-trash`, 410);
-    await this.dataSource.transaction(async (manager) => {
+    await writeTransaction(this.dataSource, async (manager) => {
       record.status = 'trash';
       this.touch(record, ctx);
       await this.repository.save(manager, record);
       await this.repository.unlinkFromEvents(manager, record.id);
+      // A trashed record is no translation any more; its translations stay linked (CONTRACT §5).
+      await leaveTranslations(manager, this.kind.translations, record);
     });
     return this.present(record, ctx, unlock, false);
   }
@@ -259,11 +299,19 @@ export abstract class LinkedPostService<
   ): Promise<Map<number, Record<string, unknown>>> {
     const records = await this.repository.findByIds([...new Set(ids)]);
     const mapCtx: MapContext = { siteUrl: ctx.siteUrl, nowUtc: nowUtcSql() };
+    const translations = await this.translationsOf(records, ctx, mapCtx.nowUtc);
     const out = new Map<number, Record<string, unknown>>();
     for (const record of records) {
       // BEHAVIOR §4.11: records embedded in an event are redacted whenever they are protected.
       const redact = record.password !== '';
-      out.set(record.id, this.toTec(record, mapCtx, { jsonLd: opts.jsonLd && !redact, redact }));
+      out.set(
+        record.id,
+        this.toTec(record, mapCtx, {
+          jsonLd: opts.jsonLd && !redact,
+          redact,
+          translations: translations.get(record.id),
+        }),
+      );
     }
     return out;
   }
@@ -334,14 +382,22 @@ export abstract class LinkedPostService<
   protected async createRecord(input: C, ctx: RequestContext, manager: EntityManager) {
     const nowUtc = nowUtcSql();
     const name = this.nameOf(input)!;
-    const duplicate = await this.repository.findDuplicate(
-      manager,
-      name,
-      input.description || undefined,
-      ctx.language,
-      ctx.actor,
-      nowUtc,
-    );
+    // Parallel creations of one name run one after the other, so the second reuses the first
+    // (the duplicate rule has no unique index to lean on).
+    await lockKey(manager, `${this.kind.kind}:${ctx.language}:${name.toLowerCase()}`);
+    // An explicit translation is always a new record: a same-named record of the language is
+    // not reused for it (it would have to leave its own translations).
+    const duplicate =
+      input.translation_of === undefined
+        ? await this.repository.findDuplicate(
+            manager,
+            name,
+            input.description || undefined,
+            ctx.language,
+            ctx.actor,
+            nowUtc,
+          )
+        : null;
     if (duplicate) {
       if (canEdit(ctx.actor, duplicate)) {
         if (input.image !== undefined) duplicate.imageUrl = input.image || null;
@@ -363,6 +419,7 @@ export abstract class LinkedPostService<
     record.password = input.password ?? '';
     record.imageUrl = input.image || null;
     record.language = ctx.language;
+    record.translationGroup = null;
     record.slug = null;
     const dates = publicationDates(input, siteZone);
     record.status = resolveWriteStatus(ctx.actor, input.status, dates?.dateUtc ?? nowUtc, nowUtc);
@@ -373,6 +430,15 @@ export abstract class LinkedPostService<
     this.touch(record, ctx, nowUtc);
     this.applyDetails(record, input, 'create');
     await this.repository.insert(manager, record);
+    if (input.translation_of !== undefined) {
+      await joinTranslations(
+        manager,
+        this.kind.translations,
+        record.id,
+        input.translation_of,
+        record.language,
+      );
+    }
     // WordPress gives drafts and pending posts no slug until they are published (§7.1.8).
     if (!UNPUBLISHED_SLUGLESS.includes(record.status)) {
       await this.repository.assignSlug(manager, record.id, name, record.language);
@@ -418,19 +484,38 @@ export abstract class LinkedPostService<
     record.modified = utcToLocal(nowUtc, ctx.config.siteTimezone);
   }
 
-  /** Checks that need the database or the caller, still 400s before the permission check. */
-  private async inputProblems(input: LinkedWriteFields, ctx: RequestContext) {
+  /**
+   * Checks that need the database or the caller, still 400s before the permission check.
+   * `record` is the record an update changes (none on create).
+   */
+  private async inputProblems(input: LinkedWriteFields, ctx: RequestContext, record?: E) {
     const problems: Record<string, Text> = {};
     if (input.author !== undefined && !(await this.users.exists(input.author))) {
       problems.author = t('validation.invalid');
     }
     // BEHAVIOR §7.1.5: an image URL needs the upload right (author and above).
     if (input.image && !canUpload(ctx.actor)) problems.image = t('validation.invalid');
+    // CONTRACT §5. Only the create DTO declares `translation_of`, only the update DTO `language`.
+    const manager = this.dataSource.manager;
+    const scope = this.kind.translations;
+    if (input.translation_of !== undefined) {
+      const problem = await translationOfProblem(
+        manager,
+        scope,
+        input.translation_of,
+        ctx.language,
+      );
+      if (problem) problems.translation_of = problem;
+    }
+    if (record && input.language !== undefined) {
+      const problem = await languageChangeProblem(manager, scope, record, input.language);
+      if (problem) problems.language = problem;
+    }
     return problems;
   }
 
-  private async checkInput(input: LinkedWriteFields, ctx: RequestContext) {
-    const problems = await this.inputProblems(input, ctx);
+  private async checkInput(input: LinkedWriteFields, ctx: RequestContext, record?: E) {
+    const problems = await this.inputProblems(input, ctx, record);
     if (Object.keys(problems).length) throw invalidParams(problems);
   }
 
@@ -454,14 +539,30 @@ export abstract class LinkedPostService<
     unlock: Unlock,
     jsonLd: boolean,
     nowUtc = nowUtcSql(),
+    translations?: Translations,
   ): Record<string, unknown> {
     const redact = this.isLocked(record, ctx, unlock);
     return this.toTec(
       record,
       { siteUrl: ctx.siteUrl, nowUtc },
       // BEHAVIOR §4.9: no json_ld for a record the caller has not unlocked.
-      { jsonLd: jsonLd && !redact, redact },
+      { jsonLd: jsonLd && !redact, redact, translations },
     );
+  }
+
+  /** One record with its translations. */
+  private async presentOne(record: E, ctx: RequestContext, unlock: Unlock, jsonLd: boolean) {
+    const nowUtc = nowUtcSql();
+    const translations = await this.translationsOf([record], ctx, nowUtc);
+    return this.present(record, ctx, unlock, jsonLd, nowUtc, translations.get(record.id));
+  }
+
+  /** The translations of a page of records that the caller may read, in one query. */
+  private translationsOf(records: E[], ctx: RequestContext, nowUtc: string) {
+    return loadTranslations(this.dataSource.manager, this.kind.translations, records, {
+      actor: ctx.actor,
+      nowUtc,
+    });
   }
 
   /** BEHAVIOR §4.11: protected, and neither the right `password` nor `context=edit` by an editor of it. */

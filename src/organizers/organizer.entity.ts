@@ -4,6 +4,7 @@ import { PostColumns } from '../common/posts/post-columns.js';
 /** An organizer (TEC `tribe_organizer` post plus its `_Organizer*` meta), table `organizers`. */
 @Entity('organizers')
 @Index('IDX_organizers_slug', ['language', 'slug'], { unique: true })
+@Index('IDX_organizers_translation', ['translationGroup', 'language'], { unique: true })
 @Index('IDX_organizers_listing', ['language', 'status', 'date'])
 @Index('IDX_organizers_author', ['authorId'])
 export class OrganizerEntity extends PostColumns {

@@ -7,12 +7,14 @@ import {
 } from '../linked/linked-mapper.js';
 import { jsonLdHead } from '../common/posts/json-ld.js';
 import { redactProtected } from '../common/posts/redact.js';
+import { translationFields } from '../common/posts/translations.js';
 import { ORGANIZER_KIND } from '../linked/linked-kind.js';
 import type { OrganizerEntity } from './organizer.entity.js';
 
 /**
  * The organizer object of BEHAVIOR §4.5 (TEC Post_Repository::get_organizer_data): every empty
- * value dropped; redacted per §4.11 when `options.redact`.
+ * value dropped, global ids, `language` and `translations` (CONTRACT §5) appended; redacted per
+ * §4.11 when `options.redact`.
  */
 export function toTecOrganizer(
   organizer: OrganizerEntity,
@@ -27,7 +29,11 @@ export function toTecOrganizer(
     email: organizer.email,
   });
   if (options.jsonLd) data.json_ld = organizerJsonLd(organizer);
-  const out = { ...data, ...globalIdFields(ctx.siteUrl, organizer.id) };
+  const out = {
+    ...data,
+    ...globalIdFields(ctx.siteUrl, organizer.id),
+    ...translationFields(organizer, options.translations),
+  };
   return options.redact ? redactProtected(out) : out;
 }
 

@@ -8,6 +8,7 @@ import type { Language } from '../config/config.js';
 @Entity('terms')
 @Index('IDX_terms_slug', ['taxonomy', 'language', 'slug'], { unique: true })
 @Index('IDX_terms_name', ['taxonomy', 'language', 'name'])
+@Index('IDX_terms_translation', ['translationGroup', 'language'], { unique: true })
 export class TermEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;
@@ -35,11 +36,15 @@ export class TermEntity {
 
   @Column({ type: 'varchar', length: 5 })
   language!: Language;
+
+  /** Translations share a group id (the id of one of them); NULL while the term has none. */
+  @Column({ name: 'translation_group', type: 'integer', nullable: true })
+  translationGroup!: number | null;
 }
 
 /** Which event carries which term (WordPress `wp_term_relationships`). */
 @Entity('event_terms')
-@Index('IDX_event_terms_count', ['termId', 'eventStatus', 'eventDateUtc'])
+@Index('IDX_event_terms_count', ['termId', 'eventLanguage', 'eventStatus', 'eventDateUtc'])
 export class EventTermEntity {
   @PrimaryColumn({ name: 'event_id', type: 'integer' })
   eventId!: number;
@@ -55,4 +60,8 @@ export class EventTermEntity {
   /** Copy of the event's `date_utc` (a `future` event counts once it has passed). */
   @Column({ name: 'event_date_utc', type: 'varchar', length: 19, nullable: true })
   eventDateUtc!: string | null;
+
+  /** Copy of the event's language: a term counts only the events of its own language. */
+  @Column({ name: 'event_language', type: 'varchar', length: 5, default: '' })
+  eventLanguage!: string;
 }

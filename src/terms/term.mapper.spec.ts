@@ -9,12 +9,14 @@ const category: TermRecord = {
   description: 'Raw <em>text</em>',
   parent: 3,
   count: 2,
+  language: 'hu',
+  translationGroup: 7,
 };
 const tag: TermRecord = { ...category, id: 8, taxonomy: 'post_tag', slug: 'outdoor', parent: 0 };
 
 describe('toTecTerm', () => {
   it('maps a category with its ancestors in the url and an up link', () => {
-    const term = toTecTerm(category, ['arts', 'music'], ctx);
+    const term = toTecTerm(category, ['arts', 'music'], ctx, { en: 5, hu: 7 });
     expect(term).toEqual({
       id: 7,
       count: 2,
@@ -30,6 +32,8 @@ describe('toTecTerm', () => {
         collection: 'http://site.test/hu/cal/events/v1/categories',
         up: 'http://site.test/hu/cal/events/v1/categories/3',
       },
+      language: 'hu',
+      translations: { en: 5, hu: 7 },
     });
     expect(Object.keys(term)).toEqual([
       'id',
@@ -42,12 +46,15 @@ describe('toTecTerm', () => {
       'meta',
       'url',
       'urls',
+      'language',
+      'translations',
     ]);
   });
 
-  it('maps a tag without parent', () => {
+  it('maps a tag without parent; a term without loaded translations lists itself', () => {
     const term = toTecTerm(tag, [], ctx);
     expect('parent' in term).toBe(false);
+    expect(term.translations).toEqual({ hu: 8 });
     expect(term.url).toBe('http://site.test/tag/outdoor/');
     expect(term.urls).toEqual({
       self: 'http://site.test/hu/cal/events/v1/tags/8',

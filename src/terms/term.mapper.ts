@@ -1,3 +1,5 @@
+import type { Language } from '../config/config.js';
+import { translationFields, type Translations } from '../common/posts/translations.js';
 import { TAXONOMIES, taxonomyOf, type Taxonomy } from './taxonomy.js';
 
 /** A stored term with what the representations need besides its own columns. */
@@ -8,8 +10,11 @@ export interface TermRecord {
   slug: string;
   description: string;
   parent: number;
-  /** Published events carrying the term (BEHAVIOR §4.7). */
+  /** Published events of the term's language carrying the term (BEHAVIOR §4.7, CONTRACT §5). */
   count: number;
+  language: Language;
+  /** Shared with the term's translations; null when it has none (CONTRACT §5). */
+  translationGroup: number | null;
 }
 
 export interface TermUrls {
@@ -31,6 +36,9 @@ export interface TecTerm {
   meta: [];
   url: string;
   urls: TermUrls;
+  language: Language;
+  /** Language → id of each translation, the term itself included (CONTRACT §5). */
+  translations: Translations;
 }
 
 /** BEHAVIOR §4.7 embedded form (inside an event's `categories`/`tags`); key order as listed. */
@@ -83,10 +91,16 @@ export function termPageUrl(
 
 /**
  * List/single form (TEC `Post_Repository::prepare_term_data` over the WordPress terms
- * controller output: `link` renamed `url` and moved after `meta`, then `urls`).
- * `ancestors` are the slugs of the category's ancestors, root first.
+ * controller output: `link` renamed `url` and moved after `meta`, then `urls`), followed by the
+ * term's `language` and `translations` (CONTRACT §5). `ancestors` are the slugs of the
+ * category's ancestors, root first.
  */
-export function toTecTerm(term: TermRecord, ancestors: string[], ctx: TermLinkContext): TecTerm {
+export function toTecTerm(
+  term: TermRecord,
+  ancestors: string[],
+  ctx: TermLinkContext,
+  translations?: Translations,
+): TecTerm {
   const taxonomy = taxonomyOf(term.taxonomy);
   return {
     id: term.id,
@@ -99,6 +113,7 @@ export function toTecTerm(term: TermRecord, ancestors: string[], ctx: TermLinkCo
     meta: [],
     url: termPageUrl(taxonomy, term.slug, ancestors, ctx.siteUrl),
     urls: termUrls(term, ctx),
+    ...translationFields(term, translations),
   };
 }
 

@@ -11,15 +11,25 @@ import type { TermRecord } from './term.mapper.js';
 import { TAXONOMIES } from './taxonomy.js';
 
 /**
- * SQL counting the published events that carry the term whose id is `termId` (an SQL
- * expression): WordPress term counts include only `publish` posts; a `future` event whose date
- * has passed counts as published (CONTRACT §6), without a write on read. `:now` is bound by the
- * caller.
+ * SQL counting the published events that carry the term of alias `t`: WordPress term counts
+ * include only `publish` posts; a `future` event whose date has passed counts as published
+ * (CONTRACT §6), without a write on read. `:now` is bound by the caller.
+ *
+ * Counts are per language (CONTRACT §5): a term counts only the events of its own language.
+ * Events may carry terms of another language by id, but a Hungarian page listing categories
+ * should not count English events, and a count that followed the request language instead
+ * would give one term different counts through different prefixes. The event's language is
+ * copied onto the link (`event_language`), so the count stays an index-only range scan of
+ * IDX_event_terms_count (term_id, event_language, event_status, event_date_utc).
  */
-const publishedCount = (termId: string) =>
-  `(SELECT COUNT(*) FROM event_terms cnt_et WHERE cnt_et.term_id = ${termId}` +
+const publishedCount = () =>
+  `(SELECT COUNT(*) FROM event_terms cnt_et WHERE cnt_et.term_id = t.id` +
+  ` AND cnt_et.event_language = t.language` +
   ` AND (cnt_et.event_status = 'publish' OR (cnt_et.event_status = 'future'` +
   ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now)))`;
+
+/** A unique slug that no client sends, held by a term until its real slug is settled. */
+export const placeholderSlug = () => `__new-${randomUUID()}`;
 
 /** `?, ?, ?` for raw SQL (both mysql2 and better-sqlite3 take positional `?`). */
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -35,10 +45,11 @@ interface RawTermRow {
   description: string;
   parent: number | string;
   language: Language;
+  translation_group: number | string | null;
   count?: number | string;
 }
 
-function toRecord(row: RawTermRow): TermRecord & { language: Language } {
+function toRecord(row: RawTermRow): TermRecord {
   return {
     id: Number(row.id),
     taxonomy: row.taxonomy,
@@ -47,6 +58,7 @@ function toRecord(row: RawTermRow): TermRecord & { language: Language } {
     description: row.description,
     parent: Number(row.parent),
     language: row.language,
+    translationGroup: row.translation_group === null ? null : Number(row.translation_group),
     count: Number(row.count ?? 0),
   };
 }
@@ -74,7 +86,8 @@ export class TermsRepository {
       .addSelect('t.description', 'description')
       .addSelect('t.parent', 'parent')
       .addSelect('t.language', 'language')
-      .addSelect(publishedCount('t.id'), 'count')
+      .addSelect('t.translation_group', 'translation_group')
+      .addSelect(publishedCount(), 'count')
       .setParameter('now', nowUtc);
   }
 
@@ -93,7 +106,7 @@ export class TermsRepository {
     ids: number[],
     nowUtc: string,
     manager: EntityManager = this.manager,
-  ): Promise<Array<TermRecord & { language: Language }>> {
+  ): Promise<TermRecord[]> {
     if (!ids.length) return [];
     const rows = await this.selectRecord(this.terms(manager), nowUtc)
       .where('t.id IN (:...ids)', { ids })
@@ -140,7 +153,7 @@ export class TermsRepository {
         },
       );
     }
-    if (filters.hideEmpty) qb.andWhere(`${publishedCount('t.id')} > 0`);
+    if (filters.hideEmpty) qb.andWhere(`${publishedCount()} > 0`);
 
     const total = await qb.clone().getCount();
     const direction = filters.descending ? 'DESC' : 'ASC';
@@ -155,7 +168,7 @@ export class TermsRepository {
         listQuery.orderBy('LOWER(t.name)', direction);
         break;
       case 'count':
-        listQuery.orderBy(publishedCount('t.id'), direction);
+        listQuery.orderBy(publishedCount(), direction);
         break;
       case 'include':
         // Position in the include list (WordPress `FIELD(t.term_id, …)`); ids are validated integers.
@@ -291,16 +304,19 @@ export class TermsRepository {
    */
   async insert(
     manager: EntityManager,
-    values: Omit<TermEntity, 'id' | 'slug'>,
+    values: Omit<TermEntity, 'id' | 'slug' | 'translationGroup'>,
     base: string,
   ): Promise<TermEntity> {
     // A placeholder slug first, so that an empty base can become the id.
-    const placeholder = `__new-${randomUUID()}`;
-    const result = await manager.insert(TermEntity, { ...values, slug: placeholder });
+    const result = await manager.insert(TermEntity, {
+      ...values,
+      slug: placeholderSlug(),
+      translationGroup: null,
+    });
     const id = Number(result.identifiers[0]?.id);
     if (!id) throw new Error('could not insert the term');
     const slug = await this.assignUniqueSlug(manager, { ...values, id }, base);
-    return { ...values, id, slug };
+    return { ...values, id, slug, translationGroup: null };
   }
 
   /** Writes the first free slug of `base`, `base-2`, … (or the id when `base` is empty). */
@@ -342,7 +358,7 @@ export class TermsRepository {
   async update(
     manager: EntityManager,
     id: number,
-    patch: Partial<Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent'>>,
+    patch: Partial<Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent' | 'language'>>,
   ): Promise<void> {
     if (Object.keys(patch).length) await manager.update(TermEntity, { id }, patch);
   }
@@ -377,15 +393,15 @@ export class TermsRepository {
     return rows.map((r) => ({ eventId: Number(r.event_id), term: toRecord(r) }));
   }
 
-  /** Copies the event's status and publication date onto its term links (caller's transaction). */
+  /** Copies the event's status, date and language onto its term links (caller's transaction). */
   async syncEventState(
     manager: EntityManager,
-    event: { id: number; status: string; dateUtc: string | null },
+    event: { id: number; status: string; dateUtc: string | null; language: Language },
   ): Promise<void> {
     await manager.update(
       EventTermEntity,
       { eventId: event.id },
-      { eventStatus: event.status, eventDateUtc: event.dateUtc },
+      { eventStatus: event.status, eventDateUtc: event.dateUtc, eventLanguage: event.language },
     );
   }
 

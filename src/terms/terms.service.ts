@@ -14,7 +14,18 @@ import { buildArchive, pageOf, type Archive } from '../common/pagination/paginat
 import { basicInlineHtml, sanitizeTitle, termName } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
+import { writeTransaction } from '../database/transaction.js';
 import { isUniqueViolation } from '../common/posts/slugs.js';
+import {
+  joinTranslations,
+  languageChangeProblem,
+  languageTakenReason,
+  leaveTranslations,
+  loadTranslations,
+  termTranslations,
+  translationOfProblem,
+  type TranslationScope,
+} from '../common/posts/translations.js';
 import type { ListCategoriesQuery, ListTermsQuery } from './dto/list-terms.query.js';
 import type {
   CreateCategoryDto,
@@ -32,8 +43,8 @@ import {
   type TecTerm,
   type TermRecord,
 } from './term.mapper.js';
-import { TermsRepository } from './terms.repository.js';
-import { TAXONOMIES, type Taxonomy } from './taxonomy.js';
+import { placeholderSlug, TermsRepository } from './terms.repository.js';
+import { TAXONOMIES, taxonomyOf, type Taxonomy } from './taxonomy.js';
 
 /** The column holds 200 characters (WordPress term names are limited alike). */
 const MAX_NAME_LENGTH = 200;
@@ -128,14 +139,25 @@ export class TermsService {
   async create(taxonomy: Taxonomy, body: CreateInput, ctx: RequestContext): Promise<TecTerm> {
     const info = TAXONOMIES[taxonomy];
     const parent = info.hierarchical ? (body as CreateCategoryDto).parent : undefined;
+    const invalid: Record<string, Text> = {};
     if (parent !== undefined && !(await this.repo.find(info.wpName, parent))) {
-      throw invalidParam('parent');
+      invalid.parent = t('validation.invalid');
     }
+    if (body.translation_of !== undefined) {
+      const problem = await translationOfProblem(
+        this.dataSource.manager,
+        scopeOf(taxonomy),
+        body.translation_of,
+        ctx.language,
+      );
+      if (problem) invalid.translation_of = problem;
+    }
+    if (Object.keys(invalid).length) throw invalidParams(invalid);
     this.authorize(ctx);
     this.rejectTagParent(taxonomy, body);
     const name = this.storedName(body.name);
     const slug = body.slug === undefined ? '' : sanitizeTitle(body.slug);
-    const id = await this.dataSource.transaction(async (manager) => {
+    const id = await writeTransaction(this.dataSource, async (manager) => {
       await this.rejectExisting(manager, taxonomy, ctx.language, name, slug, parent ?? 0);
       const term = await this.repo.insert(
         manager,
@@ -148,6 +170,15 @@ export class TermsService {
         },
         slug || sanitizeTitle(name),
       );
+      if (body.translation_of !== undefined) {
+        await joinTranslations(
+          manager,
+          scopeOf(taxonomy),
+          term.id,
+          body.translation_of,
+          ctx.language,
+        );
+      }
       return term.id;
     });
     return this.presentOne(id, ctx);
@@ -161,7 +192,7 @@ export class TermsService {
     ctx: RequestContext,
   ): Promise<TecTerm> {
     const info = TAXONOMIES[taxonomy];
-    const term = await this.dataSource.transaction(async (manager) => {
+    const term = await writeTransaction(this.dataSource, async (manager) => {
       const existing = await this.repo.find(info.wpName, id, manager);
       const parent = info.hierarchical ? (body as UpdateCategoryDto).parent : undefined;
       const invalid: Record<string, Text> = {};
@@ -169,26 +200,42 @@ export class TermsService {
       if (parent !== undefined && !(await this.isValidParent(id, parent, manager))) {
         invalid.parent = t('validation.invalid');
       }
+      // CONTRACT §5: a translation moves only to a language its group has no member in.
+      if (existing && body.language !== undefined) {
+        const problem = await languageChangeProblem(
+          manager,
+          scopeOf(taxonomy),
+          existing,
+          body.language,
+        );
+        if (problem) invalid.language = problem;
+      }
       if (!existing || Object.keys(invalid).length) throw invalidParams(invalid);
       this.authorize(ctx);
       this.rejectTagParent(taxonomy, body);
 
-      const patch: Partial<Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent'>> = {};
+      const patch: Partial<
+        Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent' | 'language'>
+      > = {};
       if (body.name !== undefined) patch.name = this.storedName(body.name);
       if (body.description !== undefined) patch.description = basicInlineHtml(body.description);
       const parentChanged = parent !== undefined && parent !== existing.parent;
       if (parentChanged) patch.parent = parent;
+      const language = body.language ?? existing.language;
+      const moving = language !== existing.language;
+      if (moving) patch.language = language;
       let resetSlug: string | undefined;
       if (body.slug !== undefined) {
         // WordPress wp_update_term: an empty (sanitized) slug is derived from the name; a slug
         // taken by another term is an error unless the slug was derived or the parent changed,
-        // in which case it is made unique.
+        // in which case it is made unique. Slugs are unique per language: a moving term is
+        // checked against its new language.
         let slug = sanitizeTitle(body.slug);
         const derived = slug === '';
         if (derived) slug = sanitizeTitle(patch.name ?? existing.name);
-        if (slug !== existing.slug) {
+        if (slug !== existing.slug || moving) {
           const taken = slug
-            ? await this.repo.findBySlug(manager, existing.taxonomy, existing.language, slug)
+            ? await this.repo.findBySlug(manager, existing.taxonomy, language, slug)
             : null;
           if (taken && taken.id !== existing.id) {
             if (!derived && !parentChanged) throw duplicateSlug(slug);
@@ -199,15 +246,25 @@ export class TermsService {
             resetSlug = '';
           }
         }
+      } else if (moving) {
+        // The term takes its slug along when it is free in the new language, else `slug-2`, ...
+        resetSlug = existing.slug;
       }
+      // Until the slug is settled, a placeholder keeps the language write from clashing with
+      // a term of the new language that has the old slug.
+      if (moving && resetSlug !== undefined) patch.slug = placeholderSlug();
       try {
         await this.repo.update(manager, existing.id, patch);
       } catch (error) {
-        // A concurrent writer took the slug between the check and the write.
-        if (patch.slug !== undefined && isUniqueViolation(error)) throw duplicateSlug(patch.slug);
-        throw error;
+        if (!isUniqueViolation(error)) throw error;
+        // A concurrent writer took the slug, or gave the group a member in the new language,
+        // between the check and the write.
+        if (patch.slug !== undefined && resetSlug === undefined) throw duplicateSlug(patch.slug);
+        throw invalidParams({ language: languageTakenReason(language) });
       }
-      if (resetSlug !== undefined) await this.repo.assignUniqueSlug(manager, existing, resetSlug);
+      if (resetSlug !== undefined) {
+        await this.repo.assignUniqueSlug(manager, { ...existing, language }, resetSlug);
+      }
       return existing;
     });
     return this.presentOne(term.id, ctx);
@@ -222,9 +279,11 @@ export class TermsService {
     const term = await this.requireTerm(taxonomy, id);
     this.authorize(ctx);
     const before = await this.presentOne(term.id, ctx);
-    await this.dataSource.transaction(async (manager) => {
+    await writeTransaction(this.dataSource, async (manager) => {
       const current = await this.repo.find(term.taxonomy, term.id, manager);
       if (!current) throw invalidParam('id');
+      // Its translations stay linked to each other (CONTRACT §5).
+      await leaveTranslations(manager, scopeOf(taxonomy), current);
       await this.repo.delete(manager, current);
     });
     return before;
@@ -346,11 +405,11 @@ export class TermsService {
   }
 
   /**
-   * Keeps the event's status and publication date copied on its term links (they make term
-   * counts index-only); called by every event write, in its transaction.
+   * Keeps the event's status, publication date and language copied on its term links (they
+   * make term counts index-only); called by every event write, in its transaction.
    */
   async syncEventState(
-    event: { id: number; status: string; dateUtc: string | null },
+    event: { id: number; status: string; dateUtc: string | null; language: Language },
     manager: EntityManager,
   ): Promise<void> {
     await this.repo.syncEventState(manager, event);
@@ -426,10 +485,20 @@ export class TermsService {
     if (slugMatch && slugMatch.parent === parent) throw termExists(slugMatch.id, true);
   }
 
-  /** Terms in list form, with their category URLs (ancestor slugs loaded in one query). */
+  /**
+   * Terms in list form, with their category URLs (ancestor slugs loaded in one query) and their
+   * translations (one query).
+   */
   private async present(records: TermRecord[], ctx: RequestContext): Promise<TecTerm[]> {
-    const chains = await this.repo.chains(records.map((r) => r.parent));
-    return records.map((record) => toTecTerm(record, ancestorSlugs(record.parent, chains), ctx));
+    if (!records.length) return [];
+    const [chains, translations] = await Promise.all([
+      this.repo.chains(records.map((r) => r.parent)),
+      // Members of a group share the taxonomy: the first record's names the scope.
+      loadTranslations(this.dataSource.manager, scopeOf(taxonomyOf(records[0]!.taxonomy)), records),
+    ]);
+    return records.map((record) =>
+      toTecTerm(record, ancestorSlugs(record.parent, chains), ctx, translations.get(record.id)),
+    );
   }
 
   private async presentOne(id: number, ctx: RequestContext): Promise<TecTerm> {
@@ -453,6 +522,10 @@ export class TermsService {
     );
   }
 }
+
+/** Where the terms of a taxonomy are, for the translation helpers. */
+const scopeOf = (taxonomy: Taxonomy): TranslationScope =>
+  termTranslations(taxonomy, TAXONOMIES[taxonomy].wpName);
 
 /** What `findRefs` looks for: numbers as ids, strings as slugs and names. */
 function refsOf(items: Array<number | string>) {

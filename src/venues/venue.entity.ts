@@ -5,6 +5,7 @@ import { PostColumns } from '../common/posts/post-columns.js';
 /** A venue (TEC `tribe_venue` post plus its `_Venue*` meta), table `venues` of the initial migration. */
 @Entity('venues')
 @Index('IDX_venues_slug', ['language', 'slug'], { unique: true })
+@Index('IDX_venues_translation', ['translationGroup', 'language'], { unique: true })
 @Index('IDX_venues_listing', ['language', 'status', 'date'])
 @Index('IDX_venues_author', ['authorId'])
 export class VenueEntity extends PostColumns {

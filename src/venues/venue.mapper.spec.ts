@@ -53,6 +53,8 @@ describe('toTecVenue (BEHAVIOR §4.4)', () => {
       show_map_link: true,
       global_id: 'cal.test?id=12',
       global_id_lineage: ['cal.test?id=12'],
+      language: 'en',
+      translations: { en: 12 },
     });
   });
 
@@ -66,14 +68,21 @@ describe('toTecVenue (BEHAVIOR §4.4)', () => {
   });
 
   it('puts json_ld before the flags and redacts protected venues', () => {
-    const v = toTecVenue(venue({ zip: '7621' }), ctx, { jsonLd: true, redact: false });
-    expect(Object.keys(v).slice(-5)).toEqual([
+    const v = toTecVenue(venue({ zip: '7621' }), ctx, {
+      jsonLd: true,
+      redact: false,
+      translations: { en: 12, ro: 30 },
+    });
+    expect(Object.keys(v).slice(-7)).toEqual([
       'json_ld',
       'show_map',
       'show_map_link',
       'global_id',
       'global_id_lineage',
+      'language',
+      'translations',
     ]);
+    expect(v.translations).toEqual({ en: 12, ro: 30 });
     expect(v.json_ld).toMatchObject({
       '@type': 'Place',
       address: { '@type': 'PostalAddress', addressLocality: 'Pécs', postalCode: '7621' },

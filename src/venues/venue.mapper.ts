@@ -7,12 +7,14 @@ import {
 } from '../linked/linked-mapper.js';
 import { jsonLdHead } from '../common/posts/json-ld.js';
 import { redactProtected } from '../common/posts/redact.js';
+import { translationFields } from '../common/posts/translations.js';
 import { VENUE_KIND } from '../linked/linked-kind.js';
 import type { VenueEntity } from './venue.entity.js';
 
 /**
  * The venue object of BEHAVIOR §4.4 (TEC Post_Repository::get_venue_data): empty values dropped,
- * then the map flags and global ids appended; redacted per §4.11 when `options.redact`.
+ * then the map flags and global ids appended, then `language` and `translations` (CONTRACT §5);
+ * redacted per §4.11 when `options.redact`.
  */
 export function toTecVenue(
   venue: VenueEntity,
@@ -41,6 +43,7 @@ export function toTecVenue(
     show_map: venue.showMap,
     show_map_link: venue.showMapLink,
     ...globalIdFields(ctx.siteUrl, venue.id),
+    ...translationFields(venue, options.translations),
   };
   return options.redact ? redactProtected(out) : out;
 }

@@ -6,7 +6,7 @@ import { asText } from '../common/text/index.js';
 import { VENUE_KIND } from '../linked/linked-kind.js';
 import type { MapContext, MapOptions } from '../linked/linked-mapper.js';
 import { LinkedPostService } from '../linked/linked-post.service.js';
-import { CreateVenueDto, UpdateVenueDto } from './dto/venue-fields.dto.js';
+import { CreateVenueDto, UpdateVenueDto, VenueFieldsDto } from './dto/venue-fields.dto.js';
 import { VenueEntity } from './venue.entity.js';
 import { deriveStateProvince, toTecVenue } from './venue.mapper.js';
 import { VenuesRepository } from './venues.repository.js';
@@ -65,7 +65,7 @@ export class VenuesService extends LinkedPostService<VenueEntity, CreateVenueDto
     // §7.4.2 on create; on update (D8) only when an address part is given without a value.
     const given = asText(input.stateprovince ?? '');
     const addressTouched = ['stateprovince', 'state', 'province', 'country'].some(
-      (f) => input[f as keyof UpdateVenueDto] !== undefined,
+      (f) => input[f as keyof VenueFieldsDto] !== undefined,
     );
     if (given) venue.stateprovince = given;
     else if (creating || addressTouched) venue.stateprovince = deriveStateProvince(venue);

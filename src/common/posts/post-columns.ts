@@ -54,4 +54,11 @@ export abstract class PostColumns {
 
   @Column({ type: 'varchar', length: 5 })
   language!: Language;
+
+  /**
+   * Translations share a group id (the id of one of them); NULL while the record has none. Each
+   * entity declares the unique (translation_group, language) index: one member per language.
+   */
+  @Column({ name: 'translation_group', type: 'integer', nullable: true })
+  translationGroup!: number | null;
 }

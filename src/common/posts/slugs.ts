@@ -28,7 +28,8 @@ export async function assignUniqueSlug<T extends ObjectLiteral>(
 ): Promise<string> {
   const base = sanitizeTitle(rawBase) || String(id);
   const repo = manager.getRepository(target);
-  // Candidates that lost a race: a repeatable-read snapshot may not show the winner's row.
+  // Candidates that lost a race to a writer that has not committed yet. (Write transactions
+  // run in READ COMMITTED, see writeTransaction, so committed slugs are always seen.)
   const lost = new Set<string>();
   for (let attempt = 0; attempt < 50; attempt++) {
     const taken = new Set(

@@ -1,5 +1,12 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema.js';
 import { EventTermsState1763900000000 } from './1763900000000-event-terms-state.js';
+import { Translations1764000000000 } from './1764000000000-translations.js';
+import { WriteLocks1764100000000 } from './1764100000000-write-locks.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
-export const migrations = [InitialSchema1763800000000, EventTermsState1763900000000];
+export const migrations = [
+  InitialSchema1763800000000,
+  EventTermsState1763900000000,
+  Translations1764000000000,
+  WriteLocks1764100000000,
+];

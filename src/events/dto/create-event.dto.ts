@@ -11,6 +11,7 @@ import {
   IsUrlOrEmpty,
 } from '../../common/http/validators.js';
 import { WRITABLE_STATUSES, type WritableStatus } from '../../common/posts/post-status.js';
+import { IsTranslationOf, TRANSLATION_OF_DOC } from '../../common/posts/translation-fields.js';
 
 const d = resourceDoc('events');
 
@@ -173,4 +174,9 @@ export class CreateEventDto {
   @IsOptional()
   @IsStringType()
   password?: string;
+
+  /** CONTRACT §5: the new event joins the translations of this event (create only). */
+  @ApiPropertyOptional(TRANSLATION_OF_DOC)
+  @IsTranslationOf()
+  translation_of?: number;
 }

@@ -2,6 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional } from 'class-validator';
 import { MISSING } from '../../common/http/validation.js';
 import type { WritableStatus } from '../../common/posts/post-status.js';
+import {
+  IsContentLanguage,
+  IsTranslationOf,
+  LANGUAGE_DOC,
+  TRANSLATION_OF_DOC,
+} from '../../common/posts/translation-fields.js';
+import type { Language } from '../../config/config.js';
 import { resourceDoc } from '../../docs/doc-key.js';
 import {
   IsAuthorField,
@@ -18,9 +25,9 @@ const odoc = resourceDoc('organizers');
 
 /**
  * The organizer fields of BEHAVIOR §7.5, in TEC's declaration order (Single_Organizer::CREATE_args),
- * all optional: the update body (CONTRACT §6: an omitted field keeps its value).
+ * all optional (CONTRACT §6: on update an omitted field keeps its value).
  */
-export class UpdateOrganizerDto {
+export class OrganizerFieldsDto {
   @ApiPropertyOptional({ description: odoc('author'), type: 'integer', default: null })
   @IsOptional()
   @ToAuthor()
@@ -79,9 +86,23 @@ export class UpdateOrganizerDto {
   password?: string;
 }
 
-/** `POST /organizers` and inline organizers of events: the same fields, `organizer` required. */
-export class CreateOrganizerDto extends UpdateOrganizerDto {
+/** The update body: the organizer fields, and the language to move it to (CONTRACT §5). */
+export class UpdateOrganizerDto extends OrganizerFieldsDto {
+  @ApiPropertyOptional(LANGUAGE_DOC)
+  @IsContentLanguage()
+  language?: Language;
+}
+
+/**
+ * `POST /organizers` and inline organizers of events: the same fields, `organizer` required, and
+ * the organizer this one translates (CONTRACT §5).
+ */
+export class CreateOrganizerDto extends OrganizerFieldsDto {
   @ApiProperty({ description: odoc('organizer'), type: 'string', required: true })
   @IsDefined({ message: MISSING })
   declare organizer: string;
+
+  @ApiPropertyOptional(TRANSLATION_OF_DOC)
+  @IsTranslationOf()
+  translation_of?: number;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { TRANSLATION_OF_DOC } from '../../common/posts/translation-fields.js';
 import { resourceDoc } from '../../docs/doc-key.js';
 import type { Taxonomy } from '../taxonomy.js';
 
@@ -41,7 +42,10 @@ export function listDocs(taxonomy: Taxonomy): Record<string, ApiPropertyOptions>
   };
 }
 
-/** Create/update fields (BEHAVIOR §7.6). `parent` is documented for categories only. */
+/**
+ * Create fields (BEHAVIOR §7.6), also the update fields through PartialType. `parent` is
+ * documented for categories only.
+ */
 export function writeDocs(taxonomy: Taxonomy): Record<string, ApiPropertyOptions> {
   const k = kind(taxonomy);
   return {
@@ -51,5 +55,7 @@ export function writeDocs(taxonomy: Taxonomy): Record<string, ApiPropertyOptions
     ...(taxonomy === 'category'
       ? { parent: { required: false, type: 'integer', description: termDoc(`${k}.parent`) } }
       : {}),
+    // CONTRACT §5: create only (the update DTOs omit it and take `language` instead).
+    translation_of: TRANSLATION_OF_DOC,
   } as Record<string, ApiPropertyOptions>;
 }

@@ -1,7 +1,13 @@
-import { ApiHideProperty, PartialType } from '@nestjs/swagger';
+import { ApiHideProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Allow, IsDefined, IsInt, IsOptional, IsString, Min, MinLength } from 'class-validator';
+import type { Language } from '../../config/config.js';
 import { ToInteger } from '../../common/http/transforms.js';
 import { MISSING } from '../../common/http/validation.js';
+import {
+  IsContentLanguage,
+  IsTranslationOf,
+  LANGUAGE_DOC,
+} from '../../common/posts/translation-fields.js';
 import { DocumentProperties, writeDocs } from './term-docs.js';
 
 /**
@@ -24,6 +30,10 @@ export class CreateTermDto {
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
   slug?: string;
+
+  /** CONTRACT §5: the new term joins the translations of this term of the same taxonomy. */
+  @IsTranslationOf()
+  translation_of?: number;
 }
 
 /** Categories add `parent`: an existing category id (checked by the service), never `0`. */
@@ -48,7 +58,20 @@ export class CreateTagDto extends CreateTermDto {
   parent?: unknown;
 }
 
-/** Updates are partial (CONTRACT §6): every field optional, only given ones change. */
-export class UpdateCategoryDto extends PartialType(CreateCategoryDto) {}
+/**
+ * Updates are partial (CONTRACT §6): every field optional, only given ones change. A term joins
+ * translations only when created; an update may move it to another language instead (§5).
+ */
+export class UpdateCategoryDto extends PartialType(
+  OmitType(CreateCategoryDto, ['translation_of'] as const),
+) {
+  @ApiPropertyOptional(LANGUAGE_DOC)
+  @IsContentLanguage()
+  language?: Language;
+}
 
-export class UpdateTagDto extends PartialType(CreateTagDto) {}
+export class UpdateTagDto extends PartialType(OmitType(CreateTagDto, ['translation_of'] as const)) {
+  @ApiPropertyOptional(LANGUAGE_DOC)
+  @IsContentLanguage()
+  language?: Language;
+}

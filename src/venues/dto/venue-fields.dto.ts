@@ -2,6 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional } from 'class-validator';
 import { MISSING } from '../../common/http/validation.js';
 import type { WritableStatus } from '../../common/posts/post-status.js';
+import {
+  IsContentLanguage,
+  IsTranslationOf,
+  LANGUAGE_DOC,
+  TRANSLATION_OF_DOC,
+} from '../../common/posts/translation-fields.js';
+import type { Language } from '../../config/config.js';
 import { resourceDoc } from '../../docs/doc-key.js';
 import {
   IsAuthorField,
@@ -20,10 +27,10 @@ const vdoc = resourceDoc('venues');
 
 /**
  * The venue fields of BEHAVIOR §7.4.1, in TEC's declaration order (Single_Venue::CREATE_args), all
- * optional: the update body (CONTRACT §6: an omitted field keeps its value). `null` counts as
- * omitted, as in WordPress.
+ * optional (CONTRACT §6: on update an omitted field keeps its value). `null` counts as omitted,
+ * as in WordPress.
  */
-export class UpdateVenueDto {
+export class VenueFieldsDto {
   @ApiPropertyOptional({ description: vdoc('author'), type: 'integer' })
   @IsOptional()
   @ToAuthor()
@@ -134,9 +141,23 @@ export class UpdateVenueDto {
   geo_lng?: number | '';
 }
 
-/** `POST /venues` and inline venues of events: the same fields, `venue` required. */
-export class CreateVenueDto extends UpdateVenueDto {
+/** The update body: the venue fields, and the language to move the venue to (CONTRACT §5). */
+export class UpdateVenueDto extends VenueFieldsDto {
+  @ApiPropertyOptional(LANGUAGE_DOC)
+  @IsContentLanguage()
+  language?: Language;
+}
+
+/**
+ * `POST /venues` and inline venues of events: the same fields, `venue` required, and the venue
+ * this one translates (CONTRACT §5).
+ */
+export class CreateVenueDto extends VenueFieldsDto {
   @ApiProperty({ description: vdoc('venue'), type: 'string', required: true })
   @IsDefined({ message: MISSING })
   declare venue: string;
+
+  @ApiPropertyOptional(TRANSLATION_OF_DOC)
+  @IsTranslationOf()
+  translation_of?: number;
 }
