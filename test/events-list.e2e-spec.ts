@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { bumpWriteVersion } from '../src/database/write-version.js';
 
 const BASE = '/cal/events/v1';
 const utcDay = (offsetDays: number, time = '10:00:00') =>
@@ -300,9 +301,24 @@ describe('events list (e2e)', () => {
     expect(await listed('?i18n_language=en')).toEqual([ids.yesterday, ids.soon, ids.later]);
   });
 
+  it('reflects a write in the very next list (cached totals are invalidated)', async () => {
+    const before = (await list('?search=Fresh').expect(200)).body.total;
+    await create('fresh', { title: 'Fresh event', start_date: utcDay(2), end_date: utcDay(2) });
+    const after = await list('?search=Fresh').expect(200);
+    expect(after.body.total).toBe(before + 1);
+    expect(after.headers['x-tec-total']).toBe(String(before + 1));
+    await http()
+      .delete(`${BASE}/events/${ids.fresh}`)
+      .set('Authorization', users.editor.header)
+      .expect(200);
+    expect((await list('?search=Fresh').expect(200)).body.total).toBe(before);
+  });
+
   it('loads a page in the same number of queries whatever per_page is', async () => {
     const ds = app.get(DataSource);
     const count = async (perPage: number) => {
+      // Cold: list totals are cached until the next write.
+      bumpWriteVersion();
       let queries = 0;
       const original = ds.driver.createQueryRunner.bind(ds.driver);
       const spy = jest.spyOn(ds.driver, 'createQueryRunner').mockImplementation((mode) => {

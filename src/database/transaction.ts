@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { bumpWriteVersion } from './write-version.js';
 
 const RETRYABLE = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
 const ATTEMPTS = 5;
@@ -16,7 +17,11 @@ export async function writeTransaction<T>(
   const mysql = ds.options.type === 'mysql' || ds.options.type === 'mariadb';
   for (let attempt = 1; ; attempt++) {
     try {
-      return mysql ? await ds.transaction('READ COMMITTED', work) : await ds.transaction(work);
+      const result = mysql
+        ? await ds.transaction('READ COMMITTED', work)
+        : await ds.transaction(work);
+      bumpWriteVersion();
+      return result;
     } catch (error) {
       const code =
         (error as { code?: string; driverError?: { code?: string } }).driverError?.code ??
