@@ -2,6 +2,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { I18nService } from 'nestjs-i18n';
+import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
+import { rejectDeepJson } from './common/http/json-depth.js';
 import { requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
 import { NAMESPACE, restBase } from './common/http/links.js';
@@ -15,6 +18,13 @@ export function configureApp(
   options: { logSink?: LogSink } = {},
 ): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
+  // Requests Node's HTTP parser refuses (431, 400, 408) are answered in the error shape too.
+  const express = app.getHttpAdapter().getInstance() as {
+    get(setting: string): QueryParser | undefined;
+  };
+  answerClientErrors(app.getHttpServer(), app.get(I18nService), config, () =>
+    express.get('query parser fn'),
+  );
   if (config.logRequests) {
     app.use(requestLogger(options.logSink ?? ((line) => process.stdout.write(`${line}\n`))));
   }
@@ -33,13 +43,16 @@ export function configureApp(
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
+  // Before the body parsers: the errors they raise (malformed JSON, 413, 415) are answered in
+  // the language of the prefix too (found by test/fuzz.e2e-spec.ts).
+  app.use(languagePrefix(config.defaultLanguage, config.basePath));
   // Bodies above 1 MB answer 413 in the WordPress shape (WpErrorFilter).
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
+  app.use(rejectDeepJson);
   // Read by the @Ctx() decorator, which has no injector.
   (app.getHttpAdapter().getInstance() as { locals: Record<string, unknown> }).locals.calConfig =
     config;
-  app.use(languagePrefix(config.defaultLanguage, config.basePath));
   app.use(jsonContentType);
   // Express 5 no longer parses `categories[]=1&categories[]=2` by default.
   app.set('query parser', 'extended');

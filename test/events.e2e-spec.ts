@@ -190,6 +190,32 @@ describe('events (e2e)', () => {
       expect(future.body.status).toBe('future');
     });
 
+    // Authorization matrix (CONTRACT §2): whoever may create may name another author, as the
+    // plugin does, except that authors may not create private events of others.
+    it('lets writers create events of other users, but not authors private ones', async () => {
+      const admin = users.administrator.id;
+      const byAuthor = await create('author', minimal({ author: admin })).expect(201);
+      expect(byAuthor.body).toMatchObject({ author: String(admin), status: 'publish' });
+      const denied = await create('author', minimal({ author: admin, status: 'private' })).expect(
+        403,
+      );
+      expect(denied.body.code).toBe('rest_forbidden');
+      const byContributor = await create(
+        'contributor',
+        minimal({ author: admin, status: 'private' }),
+      ).expect(201);
+      expect(byContributor.body).toMatchObject({ author: String(admin), status: 'pending' });
+      await create('editor', minimal({ author: users.author.id, status: 'private' })).expect(201);
+      // Also for a venue created inline, and then nothing is written.
+      const inline = { venue: 'Inline private venue', author: admin, status: 'private' };
+      await create('author', minimal({ title: 'Inline denied', venue: inline })).expect(403);
+      const list = await http()
+        .get(`${BASE}/venues?search=Inline%20private&status=any`)
+        .set('Authorization', users.editor.header)
+        .expect(200);
+      expect(list.body.total).toBe(0);
+    });
+
     it('leaves drafts without slug and date_utc, and gives the query url', async () => {
       const res = await create('editor', minimal({ status: 'draft', title: 'Draft one' })).expect(
         201,
@@ -475,6 +501,23 @@ describe('events (e2e)', () => {
       }
     });
 
+    // Regressions found by test/fuzz.e2e-spec.ts: these answered 500.
+    it('treats null as an absent field (as WordPress does) and rejects unstorable dates', async () => {
+      const e = (await create('editor', minimal({ date: null, author: null })).expect(201)).body;
+      const res = await http()
+        .patch(`${BASE}/events/${e.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ title: null, start_date: null, date_utc: null, password: null, excerpt: 'Kept' })
+        .expect(200);
+      expect(res.body).toMatchObject({ title: e.title, start_date: e.start_date, date: e.date });
+      await create('editor', minimal({ title: null })).expect(400, /rest_missing_callback_param/);
+      for (const date of ['0000-00-00 00:00:00', '-0001-01-01', -99999999999]) {
+        const bad = await create('editor', minimal({ start_date: date })).expect(400);
+        expect(bad.body.data.params).toEqual({ start_date: 'Invalid parameter.' });
+        await create('editor', minimal({ date_utc: date })).expect(400);
+      }
+    });
+
     it('applies the plugin rules to the fields it is given', async () => {
       const e = (await create('editor', minimal({ cost: '20€' })).expect(201)).body;
       const res = await http()
@@ -636,6 +679,28 @@ describe('events (e2e)', () => {
         .set('Authorization', users.editor.header)
         .expect(404);
       await http().delete(`${BASE}/events/by-slug/unknown-slug`).expect(400);
+    });
+
+    // Authorization matrix: a trashed record counts as unpublished for its contributor, so the
+    // second DELETE is the 410 of CONTRACT §3 (it used to be 403) and updates are allowed.
+    it('answers a contributor 410 on a second delete of an own draft, and lets it update it', async () => {
+      const draft = (await create('contributor', minimal()).expect(201)).body;
+      const remove = () =>
+        http().delete(`${BASE}/events/${draft.id}`).set('Authorization', users.contributor.header);
+      await remove().expect(200);
+      const again = await remove().expect(410);
+      expect(again.body.code).toBe('event-is-in-trash');
+      const res = await http()
+        .patch(`${BASE}/events/${draft.id}`)
+        .set('Authorization', users.contributor.header)
+        .send({ title: 'Still mine' })
+        .expect(200);
+      expect(res.body).toMatchObject({ status: 'trash', title: 'Still mine' });
+      await http()
+        .patch(`${BASE}/events/${draft.id}`)
+        .set('Authorization', users.author.header)
+        .send({ title: 'Not mine' })
+        .expect(403);
     });
 
     it('lets a contributor delete an own draft but not an own published event', async () => {

@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
@@ -56,6 +57,93 @@ describe('hygiene (e2e)', () => {
       data: { status: 413 },
     });
   });
+
+  // Regressions found by test/fuzz.e2e-spec.ts.
+  it('answers body errors in the language of the prefix (the parsers run after it)', async () => {
+    const json = await http()
+      .post('/hu/cal/events/v1/events')
+      .set('Content-Type', 'application/json')
+      .send('{"title": ')
+      .expect(400);
+    expect(json.body.code).toBe('rest_invalid_json');
+    expect(json.body.message).toBe('Érvénytelen JSON törzs érkezett.');
+    const large = await http()
+      .post('/ro/cal/events/v1/events')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ title: 'x'.repeat(1_100_000) }))
+      .expect(413);
+    expect(large.body.message).toBe('Corpul cererii este prea mare.');
+  });
+
+  it('answers JSON nested deeper than json_decode() reads as rest_invalid_json, not a 500', async () => {
+    const nested = (depth: number) => `{"title":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const deep = await http()
+      .post('/cal/events/v1/events')
+      .set('Content-Type', 'application/json')
+      .send(nested(100_000))
+      .expect(400);
+    expect(deep.body).toEqual({
+      code: 'rest_invalid_json',
+      message: 'Invalid JSON body passed.',
+      data: { status: 400, json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' },
+    });
+    // PHP's limit: 512 levels, the body object included.
+    const limit = await http()
+      .post('/cal/events/v1/events')
+      .set('Content-Type', 'application/json')
+      .send(nested(511))
+      .expect(400);
+    expect(limit.body.code).toBe('rest_missing_callback_param');
+    const over = await http()
+      .post('/cal/events/v1/events')
+      .set('Content-Type', 'application/json')
+      .send(nested(512))
+      .expect(400);
+    expect(over.body.code).toBe('rest_invalid_json');
+  });
+
+  it('answers requests the HTTP parser refuses in the error shape, not with an empty body', async () => {
+    const tooLong = await raw(
+      `GET /hu/cal/events/v1/events?search=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: cal.test\r\n\r\n`,
+    );
+    expect(tooLong.status).toBe(431);
+    expect(tooLong.headers).toContain('content-type: application/json; charset=utf-8');
+    expect(JSON.parse(tooLong.body)).toEqual({
+      code: 'rest_bad_request',
+      message: 'A kérés nem értelmezhető.',
+      data: { status: 431 },
+    });
+    // The language follows the app's rules: a repeated `i18n_language` is a list, not `en`.
+    const listed = await raw(
+      'GET /ro/cal/events/v1/events?i18n_language=en&i18n_language[]=hu&\x01 HTTP/1.1\r\nHost: cal.test\r\n\r\n',
+    );
+    expect(JSON.parse(listed.body).message).toBe('Cererea nu a putut fi înțeleasă.');
+    const badCharacter = await raw(
+      'GET /cal/events/v1/events/\x01 HTTP/1.1\r\nHost: cal.test\r\n\r\n',
+    );
+    expect(badCharacter.status).toBe(400);
+    expect(JSON.parse(badCharacter.body)).toEqual({
+      code: 'rest_bad_request',
+      message: 'The request could not be understood.',
+      data: { status: 400 },
+    });
+  });
+
+  /** Sends bytes as they are (no HTTP client would) and reads the answer until the socket closes. */
+  async function raw(text: string): Promise<{ status: number; headers: string; body: string }> {
+    const server = app.getHttpServer();
+    if (!server.listening) await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(port, '127.0.0.1', () => socket.write(Buffer.from(text, 'latin1')));
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.on('error', reject);
+    });
+    const [head, body = ''] = answer.split('\r\n\r\n');
+    return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body };
+  }
 
   it('logs one JSON line per request with a request id and never a credential', async () => {
     logs.length = 0;

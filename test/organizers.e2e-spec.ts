@@ -152,6 +152,27 @@ describe('organizers (e2e)', () => {
       expect(d.url).toBe(`http://cal.test/?post_type=cal_organizer&p=${d.id}`);
     });
 
+    // Authorization matrix (CONTRACT §2): authors may not create private organizers of others.
+    it('lets an author create organizers of others, except private ones', async () => {
+      const o = await create(users.author, {
+        organizer: 'For the editor',
+        author: users.editor.id,
+      });
+      expect(o.author).toBe(String(users.editor.id));
+      const res = await http()
+        .post(`${API}/organizers`)
+        .set(as(users.author))
+        .send({ organizer: 'Private for the editor', author: users.editor.id, status: 'private' })
+        .expect(403);
+      expect(res.body.code).toBe('rest_forbidden');
+      const editors = await http()
+        .post(`${API}/organizers`)
+        .set(as(users.editor))
+        .send({ organizer: 'Private for the author', author: users.author.id, status: 'private' })
+        .expect(201);
+      expect(editors.body).toMatchObject({ author: String(users.author.id), status: 'private' });
+    });
+
     it('reuses a duplicate (name, and description if given) and overwrites its contact details', async () => {
       const first = await create(users.editor, {
         organizer: 'Dup Org',
@@ -267,6 +288,23 @@ describe('organizers (e2e)', () => {
       await http().post(`${API}/organizers/${o.id}`).send({ organizer: '' }).expect(400);
     });
 
+    // Regressions found by test/fuzz.e2e-spec.ts: these answered 500.
+    it('treats null as an absent field (as WordPress does) and rejects unstorable dates', async () => {
+      const o = await create(users.editor, { organizer: 'Null-proof org', email: null });
+      const res = await http()
+        .post(`${API}/organizers/by-slug/null-proof-org`)
+        .set(as(users.editor))
+        .send({ organizer: null, author: null, date_utc: null, phone: '3' })
+        .expect(200);
+      expect(res.body).toMatchObject({ id: o.id, organizer: 'Null-proof org', phone: '3' });
+      const bad = await http()
+        .patch(`${API}/organizers/${o.id}`)
+        .set(as(users.editor))
+        .send({ date: '0000-00-00' })
+        .expect(400);
+      expect(bad.body.data.params).toEqual({ date: 'Invalid parameter.' });
+    });
+
     it('trashes, removes the organizer from every event, and answers 410 the second time', async () => {
       const a = await create(users.editor, { organizer: 'Trash org A' });
       const b = await create(users.editor, { organizer: 'Trash org B' });
@@ -290,6 +328,19 @@ describe('organizers (e2e)', () => {
       });
       await http().delete(`${API}/organizers/${b.id}`).expect(401);
       await http().delete(`${API}/organizers/${e1}`).expect(400);
+    });
+
+    // Authorization matrix: a trashed record counts as unpublished for its contributor.
+    it('lets a contributor update an own trashed organizer and get 410 on a second delete', async () => {
+      const o = await create(users.contributor, { organizer: 'Contributor trash org' });
+      await http().delete(`${API}/organizers/${o.id}`).set(as(users.contributor)).expect(200);
+      const res = await http()
+        .put(`${API}/organizers/${o.id}`)
+        .set(as(users.contributor))
+        .send({ phone: '42' })
+        .expect(200);
+      expect(res.body).toMatchObject({ status: 'trash', phone: '42' });
+      await http().delete(`${API}/organizers/${o.id}`).set(as(users.contributor)).expect(410);
     });
   });
 

@@ -539,6 +539,22 @@ describe('categories and tags (e2e)', () => {
       expect(tagPatch.body).toEqual({ ...tag, name: 'New tag name' });
     });
 
+    // Regression found by test/fuzz.e2e-spec.ts: null answered 500.
+    it('treats null as an absent field, as WordPress does', async () => {
+      const tag = await createTag({ name: uniq('NullProof'), slug: null, description: null });
+      const res = await http()
+        .patch(`${TAGS}/${tag.id}`)
+        .set('Authorization', editor())
+        .send({ name: null, slug: null, description: 'Given' })
+        .expect(200);
+      expect(res.body).toEqual({ ...tag, description: 'Given' });
+      await http()
+        .post(CATS)
+        .set('Authorization', editor())
+        .send({ name: null })
+        .expect(400, /rest_missing_callback_param/);
+    });
+
     it('answers a slug used by another term with duplicate_term_slug', async () => {
       const a = await createTag({ name: uniq('SlugA') });
       const b = await createTag({ name: uniq('SlugB') });

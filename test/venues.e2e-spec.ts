@@ -307,6 +307,33 @@ describe('venues (e2e)', () => {
       );
     });
 
+    // Authorization matrix (CONTRACT §2): another author may be named, except by an author for a
+    // private venue.
+    it('lets writers create venues of other users, but not authors private ones', async () => {
+      const forEditor = await create(users.author, {
+        venue: 'Author for editor',
+        author: users.editor.id,
+      });
+      expect(forEditor).toMatchObject({ author: String(users.editor.id), status: 'publish' });
+      const res = await http()
+        .post(`${API}/venues`)
+        .set(as(users.author))
+        .send({ venue: 'Author private for editor', author: users.editor.id, status: 'private' })
+        .expect(403);
+      expect(res.body.code).toBe('rest_forbidden');
+      await create(users.author, {
+        venue: 'Author private own',
+        author: users.author.id,
+        status: 'private',
+      });
+      const pending = await create(users.contributor, {
+        venue: 'Contributor for editor',
+        author: users.editor.id,
+        status: 'private',
+      });
+      expect(pending).toMatchObject({ author: String(users.editor.id), status: 'pending' });
+    });
+
     it('lets only uploaders set an image URL (contributor → 400)', async () => {
       const res = await http()
         .post(`${API}/venues`)
@@ -596,6 +623,25 @@ describe('venues (e2e)', () => {
       expect(patch.body).not.toHaveProperty('image');
     });
 
+    // Regressions found by test/fuzz.e2e-spec.ts: these answered 500.
+    it('treats null as an absent field (as WordPress does) and rejects unstorable dates', async () => {
+      const v = await create(users.editor, { venue: 'Null-proof', city: 'Pécs', author: null });
+      const res = await http()
+        .patch(`${API}/venues/${v.id}`)
+        .set(as(users.editor))
+        .send({ venue: null, city: null, date: null, phone: '1' })
+        .expect(200);
+      expect(res.body).toMatchObject({ venue: 'Null-proof', city: 'Pécs', phone: '1' });
+      for (const date of ['0000-00-00', '-0001-01-01']) {
+        const bad = await http()
+          .post(`${API}/venues`)
+          .set(as(users.editor))
+          .send({ venue: 'Dated', date_utc: date })
+          .expect(400);
+        expect(bad.body.data.params).toEqual({ date_utc: 'Invalid parameter.' });
+      }
+    });
+
     it('recomputes stateprovince only when an address part is given (D8)', async () => {
       const v = await create(users.editor, { venue: 'Statey', state: 'TX' });
       const same = await http()
@@ -712,6 +758,24 @@ describe('venues (e2e)', () => {
       await http().delete(`${API}/venues/${v.id}`).set(as(users.contributor)).expect(410);
     });
 
+    // Authorization matrix: a trashed record counts as unpublished for its contributor.
+    it('lets a contributor still update an own trashed venue (another contributor may not)', async () => {
+      const v = await create(users.contributor, { venue: 'Contributor trash edit' });
+      await http().delete(`${API}/venues/${v.id}`).set(as(users.contributor)).expect(200);
+      const res = await http()
+        .patch(`${API}/venues/${v.id}`)
+        .set(as(users.contributor))
+        .send({ city: 'Pécs' })
+        .expect(200);
+      expect(res.body).toMatchObject({ status: 'trash', city: 'Pécs' });
+      const peer = await createRoleUsers(app, '-venue-trash');
+      await http()
+        .patch(`${API}/venues/${v.id}`)
+        .set(as(peer.contributor))
+        .send({ city: 'x' })
+        .expect(403);
+    });
+
     it('deletes by slug', async () => {
       await create(users.editor, { venue: 'Slug trash' });
       const res = await http()
@@ -799,6 +863,9 @@ describe('venues (e2e)', () => {
       });
       const past2 = await http().get(`${API}/venues?per_page=50&page=99`).expect(404);
       expect(past2.body.message).toBe('The requested venue archive page does not exist');
+      // Regression found by test/fuzz.e2e-spec.ts: an offset past int64 answered 500.
+      const far = await http().get(`${API}/venues?page=9223372036854775807`).expect(404);
+      expect(far.body.code).toBe('venue-archive-page-not-found');
     });
 
     it('rejects bad paging and clamps per_page to 50', async () => {

@@ -14,9 +14,12 @@ describe('CredentialCache', () => {
 
   it('does not hold the password and separates logins', () => {
     const cache = new CredentialCache();
-    const key = cache.key('alice', 'pw');
-    expect(key).not.toContain('pw');
-    expect(cache.key('alic', 'epw')).not.toBe(key);
+    // A password long enough that a random base64 key cannot contain it by chance.
+    const secret = 'correct-horse-battery-staple';
+    const key = cache.key('alice', secret);
+    expect(key).not.toContain(secret);
+    expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(cache.key('alic', `e${secret}`)).not.toBe(key);
   });
 
   it('forgets an entry when the stored hash changes or the user is dropped', () => {

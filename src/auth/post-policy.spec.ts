@@ -1,5 +1,6 @@
 import type { Actor } from './actor.js';
 import {
+  canCreateFor,
   canCreatePosts,
   canEdit,
   canManageTerms,
@@ -45,5 +46,19 @@ describe('post policy (CONTRACT §2)', () => {
     expect(canEdit(as('author'), { authorId: 11, status: 'draft' })).toBe(false);
     expect(canEdit(as('editor'), { authorId: 11, status: 'publish' })).toBe(true);
     expect(canEdit(anon, { authorId: 0, status: 'draft' })).toBe(false);
+    // A trashed record counts as unpublished for its contributor (authorization matrix).
+    expect(canEdit(as('contributor'), { authorId: 10, status: 'trash' })).toBe(true);
+    expect(canEdit(as('contributor'), { authorId: 11, status: 'trash' })).toBe(false);
+    expect(canEdit(as('contributor'), { authorId: 10, status: 'future' })).toBe(false);
+  });
+
+  it('lets writers create records of others, except authors private ones', () => {
+    expect(canCreateFor(as('author'), 11, 'publish')).toBe(true);
+    expect(canCreateFor(as('author'), 11, 'private')).toBe(false);
+    expect(canCreateFor(as('author'), 10, 'private')).toBe(true);
+    expect(canCreateFor(as('contributor'), 11, 'pending')).toBe(true);
+    expect(canCreateFor(as('editor'), 11, 'private')).toBe(true);
+    expect(canCreateFor(as('subscriber'), 10, 'draft')).toBe(false);
+    expect(canCreateFor(anon, 10, 'draft')).toBe(false);
   });
 });

@@ -48,7 +48,25 @@ export function unpublishedScope(actor: Actor): 'all' | 'own' | 'none' {
   return hasRole(actor, WRITERS) ? 'own' : 'none';
 }
 
-const UNPUBLISHED: PostStatus[] = ['draft', 'pending', 'private'];
+/**
+ * What contributors may still edit of their own (BEHAVIOR §8.2: draft, pending, own private).
+ * Trash too: WordPress checks a trashed post against its pre-trash status, and a contributor's
+ * record reaches the trash from these (so the contributor may still update it, and a second
+ * DELETE is the 410 of CONTRACT §3, not a 403).
+ */
+const UNPUBLISHED: PostStatus[] = ['draft', 'pending', 'private', 'trash'];
+
+/**
+ * Create a record attributed to `authorId` with the status it will be stored with. CONTRACT §2:
+ * whoever may create may name another author, as the plugin does (`post_author` is taken from the
+ * request), except that authors may not create `private` records of others (contributors' private
+ * becomes pending, so only authors reach it).
+ */
+export function canCreateFor(actor: Actor, authorId: number, status: PostStatus): boolean {
+  if (!canCreatePosts(actor)) return false;
+  if (isEditor(actor) || authorId === actor.user!.id) return true;
+  return status !== 'private';
+}
 
 /** Update or delete that record. */
 export function canEdit(actor: Actor, record: OwnedRecord): boolean {

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { I18nService } from 'nestjs-i18n';
 import { DataSource, EntityManager } from 'typeorm';
-import { canCreatePosts, canEdit, canRead, canUpload, isEditor } from '../auth/post-policy.js';
+import {
+  canCreateFor,
+  canCreatePosts,
+  canEdit,
+  canRead,
+  canUpload,
+  isEditor,
+} from '../auth/post-policy.js';
 import { UsersService } from '../auth/users/users.service.js';
 import { parseCostInput } from '../common/cost/cost.js';
 import {
@@ -223,7 +230,10 @@ export class EventsService {
   async create(dto: CreateEventDto, ctx: RequestContext) {
     const plan = await this.validate(dto, ctx);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
-    if (dto.author !== undefined && dto.author !== ctx.actor.user!.id && !isEditor(ctx.actor)) {
+    // CONTRACT §2: another author may be named, but an author may not create others' private
+    // events (found by the authorization matrix; non-editors used to get 403 for any author).
+    const status = resolveWriteStatus(ctx.actor, dto.status, null, nowUtcSql());
+    if (dto.author !== undefined && !canCreateFor(ctx.actor, dto.author, status)) {
       throw forbidden(true);
     }
     const eventId = await writeTransaction(this.ds, async (manager) => {

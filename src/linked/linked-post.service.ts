@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { canCreatePosts, canEdit, canRead, canUpload } from '../auth/post-policy.js';
+import { canCreateFor, canCreatePosts, canEdit, canRead, canUpload } from '../auth/post-policy.js';
 import type { UsersService } from '../auth/users/users.service.js';
 import { utcToLocal } from '../common/dates/index.js';
 import {
@@ -208,6 +208,7 @@ export abstract class LinkedPostService<
   async create(input: C, ctx: RequestContext) {
     await this.checkInput(input, ctx);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
+    this.authorizeAuthor(input, ctx);
     const id = await writeTransaction(this.dataSource, (manager) =>
       this.createRecord(input, ctx, manager),
     );
@@ -359,7 +360,10 @@ export abstract class LinkedPostService<
       if ('id' in item) id = item.id;
       else if (item.create.kind !== this.kind.kind) {
         throw new Error(`a ${item.create.kind} plan given to the ${this.kind.kind} service`);
-      } else id = await this.createRecord(item.create.fields as C, ctx, manager);
+      } else {
+        this.authorizeAuthor(item.create.fields, ctx);
+        id = await this.createRecord(item.create.fields as C, ctx, manager);
+      }
       if (!ids.includes(id)) ids.push(id);
     }
     return ids;
@@ -477,6 +481,17 @@ export abstract class LinkedPostService<
     this.applyDetails(record, input, 'update');
     this.touch(record, ctx, nowUtc);
     return published && !record.slug;
+  }
+
+  /**
+   * CONTRACT §2: another author may be named, but authors may not create private records of
+   * others (found by the authorization matrix: any `author` used to be accepted with any status).
+   * Also for records created inline by an event write.
+   */
+  private authorizeAuthor(input: LinkedWriteFields, ctx: RequestContext) {
+    if (input.author === undefined) return;
+    const status = resolveWriteStatus(ctx.actor, input.status, null, nowUtcSql());
+    if (!canCreateFor(ctx.actor, input.author, status)) throw forbidden(!!ctx.actor.user);
   }
 
   private touch(record: E, ctx: RequestContext, nowUtc = nowUtcSql()) {

@@ -175,4 +175,13 @@ describe('isValidDateTime', () => {
     expect(isValidDateTime(null)).toBe(false);
     expect(isValidDateTime({})).toBe(false);
   });
+
+  it('rejects instants without a four-digit year, which cannot be stored', () => {
+    expect(isValidDateTime('0000-00-00 00:00:00')).toBe(false);
+    expect(isValidDateTime('-0001-01-01')).toBe(false);
+    expect(isValidDateTime(-99999999999)).toBe(false);
+    expect(isValidDateTime('0001-01-02 00:00:00')).toBe(true);
+    expect(isValidDateTime('9999-12-30 23:59:59')).toBe(true);
+    expect(isValidDateTime('9999-12-31 12:00:00')).toBe(false);
+  });
 });

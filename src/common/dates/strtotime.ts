@@ -313,8 +313,24 @@ export function parseDateTime(
   return parseText(text, luxonZone, now);
 }
 
-/** Whether PHP `strtotime()` would accept `input` (a string or a number), as the plugin validates. */
+/**
+ * Earliest and latest instants a date-time parameter may name: dates are stored and echoed as
+ * `YYYY-MM-DD HH:MM:SS`, so years 1-9999, with a day to spare for any zone's offset.
+ */
+// (Date.UTC reads years 0-99 as 1900-1999: -62135510400000 is 0001-01-02T00:00:00Z.)
+const FIRST_STORABLE = -62_135_510_400_000;
+const LAST_STORABLE = Date.UTC(9999, 11, 30, 23, 59, 59);
+
+/**
+ * Whether PHP `strtotime()` would accept `input` (a string or a number), as the plugin validates,
+ * and the instant has a four-digit year. PHP also reads `0000-00-00` (-0001-11-30) or a timestamp
+ * of year -1199; those cannot be stored and made every write answer a 500 (found by
+ * test/fuzz.e2e-spec.ts), so they are invalid parameters.
+ */
 export function isValidDateTime(input: unknown, zone = 'UTC', now?: Date): boolean {
   if (typeof input !== 'string' && typeof input !== 'number') return false;
-  return parseDateTime(input, zone, now) !== null;
+  const parsed = parseDateTime(input, zone, now);
+  if (!parsed) return false;
+  const ms = parsed.toMillis();
+  return ms >= FIRST_STORABLE && ms <= LAST_STORABLE;
 }

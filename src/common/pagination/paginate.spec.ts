@@ -11,6 +11,10 @@ describe('pageOf', () => {
     expect(pageOf({}, 50)).toEqual({ page: 1, perPage: 10, offset: 0 });
     expect(pageOf({ page: 3, per_page: 500 }, 50)).toEqual({ page: 3, perPage: 50, offset: 100 });
   });
+
+  it('keeps the offset of an enormous page within what SQL can bind', () => {
+    expect(pageOf({ page: 2 ** 63, per_page: 50 }, 50).offset).toBe(Number.MAX_SAFE_INTEGER);
+  });
 });
 
 describe('buildArchive', () => {

@@ -13,7 +13,10 @@ export interface Page {
 export function pageOf(query: { page?: number; per_page?: number }, maxPerPage: number): Page {
   const page = query.page ?? 1;
   const perPage = Math.min(query.per_page ?? 10, maxPerPage);
-  return { page, perPage, offset: (page - 1) * perPage };
+  // A page far past any data (page=9223372036854775807) must not overflow the SQL OFFSET (a 500
+  // "datatype mismatch" on SQLite, found by test/fuzz.e2e-spec.ts): any offset beyond
+  // MAX_SAFE_INTEGER rows is as empty.
+  return { page, perPage, offset: Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER) };
 }
 
 export type EnvelopeLayout = 'posts' | 'terms';

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Runs the property-based fuzz test (test/fuzz.e2e-spec.ts) with more generated requests than
+// `npm test` does:
+//
+//   npm run fuzz                          (2000 requests)
+//   npm run fuzz -- --runs 10000          (more)
+//   npm run fuzz -- --runs 500 --seed 42  (replays the run a summary printed with seed 42)
+//
+// Any other argument goes to Jest. TEST_DATABASE_URL picks MariaDB/MySQL as for the e2e tests.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const env = { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '2000' };
+const jestArgs = [];
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  const [flag, inline] = args[i].split(/=(.*)/s);
+  const option = { '--runs': 'FUZZ_RUNS', '--seed': 'FUZZ_SEED' }[flag];
+  if (!option) {
+    jestArgs.push(args[i]);
+    continue;
+  }
+  const value = inline ?? args[++i];
+  if (!/^\d+$/.test(value ?? '')) {
+    console.error(`${flag} needs a positive whole number, got ${value ?? 'nothing'}`);
+    process.exit(2);
+  }
+  env[option] = value;
+}
+
+const jest = join(root, 'node_modules', '.bin', 'jest');
+const child = spawn(jest, ['--runInBand', 'test/fuzz.e2e-spec.ts', ...jestArgs], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

@@ -1,0 +1,1321 @@
+import * as fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { ROUTE_TABLE } from '../src/docs/route-table.js';
+import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+
+/**
+ * "Bad input never breaks anything" (issue 9.2): generated malformed requests against every route
+ * and method of the namespace (src/docs/route-table.ts, with the arguments the namespace index
+ * lists for each endpoint), plus /health, the Swagger UI, unknown paths and wrong methods, under
+ * no prefix and the /en /hu /ro prefixes, anonymously and as an administrator and a contributor.
+ *
+ * Properties, checked on every answer:
+ *  - the status is below 500;
+ *  - a status >= 400 comes with a JSON body in the shape of CONTRACT §4: `code` a string,
+ *    `message` a non-empty string, `data.status` equal to the HTTP status;
+ *  - that message is a translation from i18n/<lang>/errors.json of the request's language, and
+ *    under /hu and /ro it is not the English text of the same code;
+ *  - a read or a failed write (status >= 400) leaves the content of every table unchanged (a hash
+ *    of each table's rows is compared before and after; successful writes re-take the snapshot).
+ *
+ * Violations are collected (not thrown one by one) so that one run reports all of them; the run
+ * ends with a summary (requests per route, statuses, violations) and fails if any was found.
+ *
+ * FUZZ_RUNS sets the number of generated requests (default 300: the file stays well under a
+ * minute in `npm test`); FUZZ_SEED replays a run. `npm run fuzz -- --runs 10000` runs a long one.
+ */
+
+const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS) || 300);
+const SEED = Number(process.env.FUZZ_SEED) || Date.now() % 2 ** 31;
+const NS = '/cal/events/v1';
+/** The login throttle blocks a client after 10 failed logins per minute: stay well below. */
+const BAD_AUTH_BUDGET = 5;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Method = (typeof METHODS)[number];
+type Lang = 'en' | 'hu' | 'ro';
+
+// ---------------------------------------------------------------------------------------------
+// What a generated request is. Values may hold references to records that exist when the
+// request is sent (`{ __ref }`), resolved at that moment from a pool that grows with every
+// successful create, so that generated IDs and slugs often hit real records.
+
+interface Ref {
+  __ref: 'id' | 'slug';
+  /** Prefer records of this collection (`events`, `venues`, ...), when there are any. */
+  kind?: string;
+  n: number;
+}
+type Gen = unknown;
+
+interface ArgSpec {
+  type?: string;
+  required?: boolean;
+  enum?: string[];
+}
+
+interface Target {
+  /** Key of the summary: `METHOD pattern`. */
+  key: string;
+  method: Method;
+  /** Path under the site root, with `{id}` / `{slug}` / `{junk}` placeholders. */
+  path: string;
+  args: Record<string, ArgSpec>;
+}
+
+type Auth = 'anonymous' | 'administrator' | 'contributor' | 'bad';
+
+type PathPart =
+  { kind: 'ref'; ref: Ref } | { kind: 'text'; text: string; encoding: 'encoded' | 'raw' };
+
+type QueryPair = { key: string; value: Gen; encoding: 'encoded' | 'raw' };
+
+type Body =
+  | { kind: 'none' }
+  | { kind: 'json'; value: Gen; contentType: string }
+  | { kind: 'form'; pairs: QueryPair[]; contentType: string }
+  | { kind: 'text'; text: string; contentType: string }
+  | { kind: 'bytes'; prefix: Gen; bytes: Uint8Array; contentType: string }
+  | { kind: 'deep'; depth: number; shape: 'array' | 'object'; field: string }
+  | { kind: 'encoded'; encoding: string; bytes: Uint8Array }
+  | { kind: 'oversize'; contentType: string };
+
+interface GenRequest {
+  target: Target;
+  prefix: '' | '/en' | '/hu' | '/ro';
+  auth: Auth;
+  badAuth: string;
+  id: PathPart;
+  slug: PathPart;
+  junk: PathPart;
+  query: QueryPair[];
+  body: Body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arbitraries.
+
+const ref = (type: Ref['__ref'], kind?: string): fc.Arbitrary<Ref> =>
+  fc.nat({ max: 10_000 }).map((n) => ({ __ref: type, kind, n }));
+
+/** The collection a path or a linking field names: `/events/{id}` → `events`, `venue` → `venues`. */
+const LINKS: Record<string, string> = {
+  venue: 'venues',
+  organizer: 'organizers',
+  categories: 'categories',
+  tags: 'tags',
+  parent: 'categories',
+  event: 'events',
+  post: 'events',
+  translation_of: '',
+};
+const collectionOf = (path: string) => /^\/cal\/events\/v1\/([a-z]+)/.exec(path)?.[1];
+
+const ATTACK_STRINGS = [
+  "' OR '1'='1",
+  "1' OR '1'='1' --",
+  '1; DROP TABLE events; --',
+  "'; DELETE FROM users; --",
+  '" OR 1=1 --',
+  "1' UNION SELECT password_hash, login FROM users --",
+  '1 AND SLEEP(5)',
+  "%' AND 1=0 UNION SELECT NULL --",
+  '\\',
+  "\\'",
+  '`',
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  '"><svg onload=alert(1)>',
+  '<!--',
+  ']]>',
+  '{{7*7}}',
+  '${7*7}',
+  '../../../../etc/passwd',
+  '%s%n%x',
+  '%00',
+  '%',
+  '%zz',
+  '%FF%FE',
+  '%C0%80',
+  '%ED%A0%80',
+  '\u00ff\u00fe\u0080',
+  '\u0000',
+  'a\u0000b\u0001\u001f\u007f',
+  '\r\nSet-Cookie: x=1',
+  '\u202e\u202dtxt.exe',
+  '\ud800',
+  '\udfff',
+  '\ufeff',
+  '\uffff',
+  '😀👍🏽🇭🇺',
+  'Ő ű ă ș ț',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'null',
+  'undefined',
+  'true',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '[]',
+  '{}',
+  '',
+  ' ',
+  '\t\n',
+];
+
+const DATE_STRINGS = [
+  '0000-00-00 00:00:00',
+  '0000-00-00',
+  '2024-02-30 10:00:00',
+  '2023-02-29',
+  '2024-13-01 10:00:00',
+  '2024-00-10',
+  '2024-01-01 25:61:61',
+  '2024-01-01T25:00:00Z',
+  '2024-06-01T10:00:00+99:00',
+  '9999-12-31 23:59:59',
+  '10000-01-01 00:00:00',
+  '275760-09-13',
+  '-0001-01-01',
+  '1000-01-01',
+  '1969-12-31 23:59:59',
+  '1970-01-01 00:00:00',
+  '2038-01-19 03:14:08',
+  '@-99999999999999',
+  '@99999999999999999',
+  '@1e30',
+  'tomorrow',
+  'yesterday noon',
+  'next month',
+  'last day of february',
+  'first monday of next month',
+  'now +1000000 years',
+  '+1 week 2 days 4 hours',
+  '2024-06-01 10:00:00 Mars/Olympus',
+  '2024-06-01 10:00 PM',
+  '31/12/2024',
+  '12/31/2024',
+  'not a date',
+  '1717236000',
+  '2024-06-01',
+  '2030-06-01 10:00:00',
+];
+
+const TIMEZONES = ['UTC', 'Europe/Budapest', 'UTC+25', 'UTC-14', 'Mars/Olympus', 'GMT+0', 'EST'];
+
+const NUMBERS: unknown[] = [
+  0,
+  -0,
+  -1,
+  1,
+  2,
+  1.5,
+  -1.5,
+  50,
+  51,
+  100,
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 63,
+  1e21,
+  1e308,
+  -1e308,
+  5e-324,
+];
+
+const NUMERIC_STRINGS = [
+  '0',
+  '-1',
+  '1',
+  '01',
+  '000000000000000000001',
+  '1.0',
+  '1.5',
+  '1e3',
+  '1E-3',
+  '0x1F',
+  '0b11',
+  ' 7 ',
+  '+7',
+  '7abc',
+  '99999999999999999999999999',
+  '-99999999999999999999999999',
+  '18446744073709551616',
+  '9007199254740993',
+  '2147483648',
+  '1,2,3',
+  '1,,abc,-4',
+];
+
+const hugeString = fc
+  .tuple(
+    fc.integer({ min: 1_000, max: 300_000 }),
+    fc.constantFrom('x', 'ő', '😀', '<b>', '\u0000', ' ', 'ab c'),
+  )
+  .map(([n, unit]) => unit.repeat(Math.ceil(n / unit.length)));
+
+/** Hostile strings: attacks, impossible dates, numbers in disguise, control characters, junk. */
+const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...ATTACK_STRINGS) },
+  { weight: 3, arbitrary: fc.constantFrom(...DATE_STRINGS) },
+  { weight: 2, arbitrary: fc.constantFrom(...NUMERIC_STRINGS) },
+  { weight: 1, arbitrary: fc.constantFrom(...TIMEZONES) },
+  { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[\u0000-\u001f\u007f-\u009f]{1,20}$/) },
+  { weight: 1, arbitrary: hugeString },
+);
+
+const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(...NUMBERS),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+
+/** Any JSON value, shallow. */
+const jsonValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    hostileString,
+    hostileNumber,
+    fc.boolean(),
+    fc.constant(null),
+    ref('id'),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(hostileString, fc.string({ maxLength: 8 })), tie('value'), {
+      maxKeys: 4,
+    }),
+  ),
+})).value;
+
+/** A value meant for an argument of a declared type: usually plausible, often hostile. */
+function valueFor(
+  spec: ArgSpec | undefined,
+  name: string,
+  collection?: string,
+): fc.Arbitrary<unknown> {
+  const plausible: fc.Arbitrary<unknown>[] = [];
+  const kind = name in LINKS ? LINKS[name] || collection : undefined;
+  const id = ref('id', kind);
+  if (spec?.enum?.length) plausible.push(fc.constantFrom(...spec.enum));
+  switch (spec?.type) {
+    case 'integer':
+      plausible.push(id, fc.integer({ min: -5, max: 60 }), fc.constantFrom(...NUMBERS));
+      break;
+    case 'number':
+      plausible.push(fc.double({ min: -200, max: 200, noNaN: true }), fc.constantFrom(...NUMBERS));
+      break;
+    case 'boolean':
+      plausible.push(fc.boolean(), fc.constantFrom('true', 'false', '1', '0', 'yes', 1, 0));
+      break;
+    case 'array':
+      plausible.push(
+        fc.array(fc.oneof(id, fc.integer({ min: -3, max: 100 })), { maxLength: 5 }),
+        fc.array(id, { maxLength: 3 }),
+        id,
+        fc.array(hostileString, { maxLength: 3 }),
+      );
+      break;
+    case 'object':
+      plausible.push(
+        fc.dictionary(fc.string({ maxLength: 6 }), jsonValue, { maxKeys: 3 }),
+        fc.constantFrom('Free', '10', '$5 - $10', 'ingyenes'),
+      );
+      break;
+    default:
+      plausible.push(fc.string({ maxLength: 30 }));
+  }
+  if (/date/.test(name)) plausible.push(fc.constantFrom(...DATE_STRINGS));
+  if (name === 'timezone') plausible.push(fc.constantFrom(...TIMEZONES));
+  if (name === 'slug') plausible.push(ref('slug', collection));
+  if (name === 'venue' || name === 'organizer') plausible.push(id);
+  if (name === 'website' || name === 'image') {
+    plausible.push(
+      fc.webUrl(),
+      fc.constantFrom('javascript:alert(1)', 'http://', 'ftp://x.test/a.png', '//x.test'),
+    );
+  }
+  if (name === 'email') plausible.push(fc.emailAddress(), fc.constant('not-an-email'));
+  if (name === 'i18n_language' || name === 'language') {
+    plausible.push(fc.constantFrom('en', 'hu', 'ro', 'de', 'HU', '', 'en_US'));
+  }
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.oneof(...plausible) },
+    { weight: 2, arbitrary: jsonValue },
+  );
+}
+
+const EXTRA_KEYS = [
+  'id',
+  'foo',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'a[b][c][d][e][f][g][h]',
+  'page[]',
+  'per_page[0]',
+  'status[]',
+  'title[en]',
+  '',
+  'x'.repeat(2000),
+];
+
+function queryArb(target: Target): fc.Arbitrary<QueryPair[]> {
+  const names = [...Object.keys(target.args), 'page', 'per_page', 'i18n_language'];
+  const pair = fc
+    .tuple(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...names) },
+        { weight: 1, arbitrary: fc.constantFrom(...EXTRA_KEYS) },
+        { weight: 1, arbitrary: hostileString },
+      ),
+      fc.constantFrom<'encoded' | 'raw'>('encoded', 'encoded', 'encoded', 'raw'),
+    )
+    .chain(([key, encoding]) =>
+      valueFor(target.args[key], key, collectionOf(target.path)).map((value) => ({
+        key,
+        value,
+        encoding,
+      })),
+    );
+  // Huge values in the URL only ever meet the 16 KB header limit (431): keep a few of them.
+  const pairs = fc
+    .tuple(fc.array(pair, { maxLength: 6 }), fc.nat({ max: 15 }))
+    .map(([list, n]) =>
+      n === 0 ? list : list.filter((p) => p.key.length + stringify(p.value).length < 2_000),
+    );
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant<QueryPair[]>([]) },
+    { weight: 4, arbitrary: pairs },
+  );
+}
+
+const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/JSON'];
+const WRONG_TYPES = [
+  'text/plain',
+  'application/xml',
+  'text/html',
+  'multipart/form-data',
+  'multipart/form-data; boundary=----x',
+  'application/octet-stream',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/json; charset=nope',
+  'application/vnd.api+json',
+  'application/x-www-form-urlencoded; charset=ebcdic',
+  '*/*',
+  'json',
+  ';;;',
+];
+
+const MALFORMED_JSON = [
+  '{',
+  '}',
+  '{"title":',
+  '{"title": "x",}',
+  "{'title': 'x'}",
+  '{"title": undefined}',
+  '{"page": NaN}',
+  '{"a":1}{"b":2}',
+  '[1, 2',
+  '\ufeff{"title":"bom"}',
+  '{"title":"\\ud800"}',
+  '{"title":"\\x41"}',
+  '{"title":"\u0000"}',
+  '{"title":"a\nb"}',
+  '{"title":1e99999}',
+  '{"__proto__":{"role":"administrator"}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  'null',
+  'true',
+  '"just a string"',
+  '12',
+  '',
+  ' ',
+];
+
+/** The fields a create of the target's resource requires, valid. */
+function baseFor(target: Target, name: string, days: number): Record<string, unknown> {
+  const path = target.path.slice(NS.length);
+  if (path.startsWith('/events')) {
+    const date = new Date(Date.UTC(2020, 0, 1) + days * 86_400_000).toISOString().slice(0, 10);
+    return { title: name, start_date: `${date} 10:00:00`, end_date: `${date} 12:00:00` };
+  }
+  if (path.startsWith('/venues')) return { venue: name };
+  if (path.startsWith('/organizers')) return { organizer: name };
+  if (path.startsWith('/categories') || path.startsWith('/tags')) return { name };
+  return {};
+}
+
+/**
+ * A body that could be accepted (the required fields of a create, a fresh name) with up to two
+ * generated fields on top (never `id` or `i18n_language`, which would fail it most of the time).
+ */
+function plausibleBody(target: Target): fc.Arbitrary<Record<string, unknown>> {
+  const names = Object.keys(target.args).filter((n) => n !== 'id' && n !== 'i18n_language');
+  return fc
+    .tuple(
+      fc.string({ minLength: 1, maxLength: 12 }),
+      fc.nat({ max: 3650 }),
+      fc.subarray(names, { maxLength: Math.min(2, names.length) }),
+    )
+    .chain(([suffix, days, picked]) =>
+      fc
+        .record(
+          Object.fromEntries(
+            picked.map((name) => [
+              name,
+              valueFor(target.args[name], name, collectionOf(target.path)),
+            ]),
+          ),
+        )
+        .map((extra) => ({ ...baseFor(target, `Fuzz ${suffix}`, days), ...extra })),
+    );
+}
+
+function bodyArb(target: Target): fc.Arbitrary<Body> {
+  const names = Object.keys(target.args);
+  const field = fc.constantFrom(...(names.length ? names : ['title']));
+  const argsObject = fc
+    .tuple(
+      fc.subarray(names, { minLength: 0 }),
+      fc.array(fc.constantFrom(...EXTRA_KEYS, 'title', 'venue', 'organizer', 'name'), {
+        maxLength: 2,
+      }),
+    )
+    .chain(([picked, extra]) =>
+      fc.record(
+        Object.fromEntries(
+          [...picked, ...extra].map((name) => [
+            name,
+            valueFor(target.args[name], name, collectionOf(target.path)),
+          ]),
+        ),
+      ),
+    );
+  const plausible = plausibleBody(target);
+  const json = (value: fc.Arbitrary<unknown>) =>
+    fc
+      .tuple(value, fc.constantFrom(...JSON_TYPES))
+      .map(([v, contentType]): Body => ({ kind: 'json', value: v, contentType }));
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constant<Body>({ kind: 'none' }) },
+    { weight: 6, arbitrary: json(argsObject) },
+    { weight: 6, arbitrary: json(plausible) },
+    { weight: 2, arbitrary: json(jsonValue) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...MALFORMED_JSON), fc.constantFrom(...JSON_TYPES))
+        .map(([text, contentType]): Body => ({ kind: 'text', text, contentType })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 50, max: 100_000 }), fc.constantFrom('array', 'object'), field)
+        .map(([depth, shape, f]): Body => ({ kind: 'deep', depth, shape, field: f })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          argsObject,
+          fc.uint8Array({ minLength: 1, maxLength: 48 }),
+          fc.constantFrom(...JSON_TYPES, 'application/x-www-form-urlencoded'),
+        )
+        .map(([prefix, bytes, contentType]): Body => ({
+          kind: 'bytes',
+          prefix,
+          bytes,
+          contentType,
+        })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          fc.array(
+            fc
+              .tuple(
+                fc.oneof(fc.constantFrom(...names, 'x'), fc.constantFrom(...EXTRA_KEYS)),
+                fc.constantFrom<'encoded' | 'raw'>('encoded', 'raw'),
+              )
+              .chain(([key, encoding]) =>
+                valueFor(target.args[key], key, collectionOf(target.path)).map((value) => ({
+                  key,
+                  value,
+                  encoding,
+                })),
+              ),
+            { maxLength: 6 },
+          ),
+          fc.constantFrom('application/x-www-form-urlencoded', ...WRONG_TYPES),
+        )
+        .map(([pairs, contentType]): Body => ({ kind: 'form', pairs, contentType })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(argsObject, fc.constantFrom(...WRONG_TYPES))
+        .map(([value, contentType]): Body => ({ kind: 'json', value, contentType })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('gzip', 'deflate', 'br', 'compress', 'identity', 'x-unknown'),
+          fc.uint8Array({ minLength: 0, maxLength: 64 }),
+        )
+        .map(([encoding, bytes]): Body => ({ kind: 'encoded', encoding, bytes })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...JSON_TYPES, 'application/x-www-form-urlencoded', 'text/plain')
+        .map((contentType): Body => ({ kind: 'oversize', contentType })),
+    },
+  );
+}
+
+const pathText = (values: fc.Arbitrary<string>): fc.Arbitrary<PathPart> =>
+  fc
+    .tuple(values, fc.constantFrom<'encoded' | 'raw'>('encoded', 'encoded', 'raw'))
+    .map(([text, encoding]) => ({ kind: 'text', text, encoding }));
+
+const idPart = (collection?: string): fc.Arbitrary<PathPart> =>
+  fc.oneof(
+    { weight: 3, arbitrary: ref('id', collection).map((r): PathPart => ({ kind: 'ref', ref: r })) },
+    { weight: 2, arbitrary: ref('id').map((r): PathPart => ({ kind: 'ref', ref: r })) },
+    {
+      weight: 3,
+      arbitrary: pathText(
+        fc.oneof(
+          fc.constantFrom(
+            '0',
+            '00',
+            '-1',
+            '1',
+            '999999999',
+            '999999999999999',
+            '9999999999999999',
+            '99999999999999999999999999999',
+            '1e3',
+            '1.5',
+            '0x10',
+            '%FF',
+            '%00',
+            '%C0%80',
+            '%2F',
+            '%',
+            '%zz',
+            '..',
+            '.',
+            '1 OR 1=1',
+            "1'",
+            '<b>',
+          ),
+          fc.nat().map(String),
+          hostileString,
+        ),
+      ),
+    },
+  );
+
+const slugPart = (collection?: string): fc.Arbitrary<PathPart> =>
+  fc.oneof(
+    {
+      weight: 3,
+      arbitrary: ref('slug', collection).map((r): PathPart => ({ kind: 'ref', ref: r })),
+    },
+    { weight: 1, arbitrary: ref('slug').map((r): PathPart => ({ kind: 'ref', ref: r })) },
+    {
+      weight: 3,
+      arbitrary: pathText(
+        fc.oneof(
+          fc.constantFrom(
+            '%FF%FE',
+            '%ED%A0%80',
+            '%C3%28',
+            '%00',
+            '%',
+            '%zz',
+            '..',
+            'a%2Fb',
+            'x'.repeat(5000),
+          ),
+          hostileString,
+        ),
+      ),
+    },
+  );
+
+const junkPart = pathText(
+  fc.oneof(fc.constantFrom('nope', 'events2', 'doc/ui/x', '%FF', '..%2F..%2Fetc'), hostileString),
+);
+
+const BAD_AUTH_HEADERS = [
+  basic('administrator', 'wrong password'),
+  basic('nobody-here', 'x'),
+  'Basic !!!not-base64',
+  `Basic ${Buffer.from('no-colon').toString('base64')}`,
+  'Bearer abc.def.ghi',
+  'Basic',
+  `Basic ${Buffer.from([0xff, 0xfe, 0x3a, 0x00]).toString('base64')}`,
+];
+
+/**
+ * Most requests are noisy (any prefix, credentials, query and body); one in four is plausible
+ * (an administrator or contributor, no query, a body that could be accepted), so that writes
+ * succeed now and then and the state the noisy ones meet keeps changing.
+ */
+function requestArb(targets: Target[]): fc.Arbitrary<GenRequest> {
+  return fc.constantFrom(...targets).chain((target) => {
+    const collection = collectionOf(target.path);
+    const common = {
+      target: fc.constant(target),
+      prefix: fc.constantFrom<GenRequest['prefix']>('', '', '/en', '/hu', '/hu', '/ro', '/ro'),
+      badAuth: fc.constantFrom(...BAD_AUTH_HEADERS),
+      id: idPart(collection),
+      slug: slugPart(collection),
+      junk: junkPart,
+    };
+    const noisy = fc.record({
+      ...common,
+      auth: fc.oneof(
+        { weight: 4, arbitrary: fc.constant<Auth>('anonymous') },
+        { weight: 5, arbitrary: fc.constant<Auth>('administrator') },
+        { weight: 3, arbitrary: fc.constant<Auth>('contributor') },
+        { weight: 1, arbitrary: fc.constant<Auth>('bad') },
+      ),
+      query: queryArb(target),
+      body: bodyArb(target),
+    });
+    const plausible = fc.record({
+      ...common,
+      auth: fc.constantFrom<Auth>('administrator', 'administrator', 'contributor'),
+      query: fc.constant<QueryPair[]>([]),
+      body: plausibleBody(target).map((value): Body => ({
+        kind: 'json',
+        value,
+        contentType: 'application/json',
+      })),
+    });
+    return fc.oneof({ weight: 3, arbitrary: noisy }, { weight: 1, arbitrary: plausible });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turning a generated request into bytes.
+
+/** Percent-encodes every byte but the unreserved ones; lone surrogates become U+FFFD. */
+const encode = (s: string) =>
+  [...Buffer.from(s, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+
+/**
+ * "raw": sent as it is, as far as an HTTP request line allows (Node refuses characters outside
+ * \x21-\xff; those are encoded); characters \x80-\xff go out as single bytes, i.e. invalid UTF-8,
+ * and `%`, `%zz`, `%FF` stay malformed/invalid escapes.
+ */
+const raw = (s: string) =>
+  [...s]
+    .map((c) => {
+      const code = c.charCodeAt(0);
+      if (c.length === 1 && code >= 0x21 && code <= 0xff && !'#?&='.includes(c)) return c;
+      return encode(c);
+    })
+    .join('');
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/** Existing records' IDs and slugs: all of them, and by collection. */
+interface Pools {
+  ids: number[];
+  slugs: string[];
+  byKind: Record<string, { ids: number[]; slugs: string[] }>;
+}
+
+function remember(pools: Pools, kind: string | undefined, id: unknown, slug: unknown): void {
+  const own = kind ? (pools.byKind[kind] ??= { ids: [], slugs: [] }) : undefined;
+  if (typeof id === 'number') {
+    if (!pools.ids.includes(id)) pools.ids.push(id);
+    if (own && !own.ids.includes(id)) own.ids.push(id);
+  }
+  if (typeof slug === 'string' && slug) {
+    if (!pools.slugs.includes(slug)) pools.slugs.push(slug);
+    if (own && !own.slugs.includes(slug)) own.slugs.push(slug);
+  }
+}
+
+function resolve(value: unknown, pools: Pools): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolve(v, pools));
+  if (value && typeof value === 'object') {
+    const r = value as Ref;
+    if (r.__ref === 'id' || r.__ref === 'slug') {
+      const own = r.kind ? pools.byKind[r.kind] : undefined;
+      const list = r.__ref === 'id' ? own?.ids : own?.slugs;
+      const all = list?.length ? list : r.__ref === 'id' ? pools.ids : pools.slugs;
+      return all[r.n % all.length];
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v, pools)]));
+  }
+  return value;
+}
+
+function pairsToString(pairs: QueryPair[], pools: Pools): string {
+  return pairs
+    .flatMap(({ key, value, encoding }) => {
+      const v = resolve(value, pools);
+      const enc = encoding === 'raw' ? raw : encode;
+      if (Array.isArray(v)) return v.map((item) => `${enc(key)}[]=${enc(stringify(item))}`);
+      return [`${enc(key)}=${enc(stringify(v))}`];
+    })
+    .join('&');
+}
+
+function pathPart(part: PathPart, pools: Pools): string {
+  if (part.kind === 'ref') return encode(String(resolve(part.ref, pools)));
+  return part.encoding === 'raw' ? raw(part.text) : encode(part.text);
+}
+
+/** `i18n_language` as a query parser reads these pairs: repeated, it is a list (no language). */
+function languageIn(pairs: QueryPair[], pools: Pools): unknown {
+  const found = pairs
+    .map((p) => ({ key: p.key, value: resolve(p.value, pools) }))
+    // An empty list is not sent at all (see pairsToString).
+    .filter((p) => p.key === 'i18n_language' && !(Array.isArray(p.value) && !p.value.length));
+  if (found.length > 1) return [];
+  return found[0]?.value;
+}
+
+interface Wire {
+  method: Method;
+  path: string;
+  headers: OutgoingHttpHeaders;
+  body?: Buffer;
+  /** Language(s) the error message may be in (`i18n_language` wins over the prefix). */
+  languages: Lang[];
+  /** The prefix's language (or English): all that is known of a request refused as too long. */
+  prefixLanguage: Lang;
+  describe: string;
+}
+
+const isLang = (v: unknown): v is Lang => v === 'en' || v === 'hu' || v === 'ro';
+
+function toWire(r: GenRequest, pools: Pools, headers: Record<Auth, string | undefined>): Wire {
+  const path = r.target.path
+    .replace('{id}', pathPart(r.id, pools))
+    .replace('{slug}', pathPart(r.slug, pools))
+    .replace('{junk}', pathPart(r.junk, pools));
+  const query = pairsToString(r.query, pools);
+  const wire: Wire = {
+    method: r.target.method,
+    path: `${r.prefix}${path}${query ? `?${query}` : ''}`,
+    headers: {},
+    languages: [],
+    prefixLanguage: 'en',
+    describe: '',
+  };
+  const auth = headers[r.auth] ?? (r.auth === 'bad' ? r.badAuth : undefined);
+  if (auth) wire.headers.authorization = auth;
+  const b = r.body;
+  let bodyLanguage: unknown;
+  switch (b.kind) {
+    case 'none':
+      break;
+    case 'json': {
+      const value = resolve(b.value, pools);
+      wire.body = Buffer.from(JSON.stringify(value) ?? 'null');
+      wire.headers['content-type'] = b.contentType;
+      if (value && typeof value === 'object') {
+        bodyLanguage = (value as Record<string, unknown>).i18n_language;
+      }
+      break;
+    }
+    case 'form':
+      wire.body = Buffer.from(pairsToString(b.pairs, pools));
+      wire.headers['content-type'] = b.contentType;
+      bodyLanguage = languageIn(b.pairs, pools);
+      break;
+    case 'text':
+      wire.body = Buffer.from(b.text);
+      wire.headers['content-type'] = b.contentType;
+      break;
+    case 'bytes': {
+      // A JSON object (or form) whose last string value holds raw, mostly invalid UTF-8.
+      const prefix = resolve(b.prefix, pools) as Record<string, unknown>;
+      const form = b.contentType.startsWith('application/x-www-form-urlencoded');
+      const head = form
+        ? `${pairsToString(
+            Object.entries(prefix).map(([key, value]) => ({ key, value, encoding: 'encoded' })),
+            pools,
+          )}&title=`
+        : `${JSON.stringify(prefix).slice(0, -1)}${Object.keys(prefix).length ? ',' : ''}"title":"`;
+      wire.body = Buffer.concat([
+        Buffer.from(head),
+        Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0xed, 0xa0, 0x80]),
+        Buffer.from(
+          b.bytes.map((byte) => (!form && (byte === 0x22 || byte === 0x5c) ? 0x78 : byte)),
+        ),
+        Buffer.from(form ? '' : '"}'),
+      ]);
+      wire.headers['content-type'] = b.contentType;
+      bodyLanguage = prefix.i18n_language;
+      break;
+    }
+    case 'deep': {
+      const [open, close] = b.shape === 'array' ? ['[', ']'] : ['{"a":', '}'];
+      wire.body = Buffer.from(`{"${b.field}":${open.repeat(b.depth)}1${close.repeat(b.depth)}}`);
+      wire.headers['content-type'] = 'application/json';
+      break;
+    }
+    case 'encoded':
+      wire.body = Buffer.from(b.bytes);
+      wire.headers['content-type'] = 'application/json';
+      wire.headers['content-encoding'] = b.encoding;
+      break;
+    case 'oversize':
+      wire.body = Buffer.from(
+        b.contentType.includes('json')
+          ? JSON.stringify({ title: 'x'.repeat(1_100_000) })
+          : `title=${'x'.repeat(1_100_000)}`,
+      );
+      wire.headers['content-type'] = b.contentType;
+      break;
+  }
+  if (wire.body) wire.headers['content-length'] = wire.body.length;
+  // The language the error must be in: `i18n_language` from the query wins, then from a body
+  // the server could parse, then the prefix (CONTRACT §5). When the body decides, both its
+  // language and the prefix's are accepted (a body that fails to parse does not count).
+  const prefixLanguage: Lang = isLang(r.prefix.slice(1)) ? (r.prefix.slice(1) as Lang) : 'en';
+  wire.prefixLanguage = prefixLanguage;
+  const queryLanguage = languageIn(r.query, pools);
+  const bl = resolve(bodyLanguage, pools);
+  if (isLang(queryLanguage)) wire.languages = [queryLanguage];
+  else if (queryLanguage === undefined && isLang(bl)) wire.languages = [bl, prefixLanguage];
+  else wire.languages = [prefixLanguage];
+  const bodyText = wire.body ? wire.body.subarray(0, 300).toString('latin1') : '';
+  wire.describe = `${wire.method} ${wire.path.slice(0, 300)} [${r.auth}] ${
+    wire.headers['content-type'] ?? ''
+  } ${wire.body ? `(${wire.body.length} bytes) ${JSON.stringify(bodyText)}` : ''}`;
+  return wire;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function send(port: number, agent: Agent, wire: Wire): Promise<Answer> {
+  return new Promise((resolvePromise, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: wire.method,
+        path: wire.path,
+        headers: wire.headers,
+        agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolvePromise({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy(new Error('timeout: no answer within 30 s')));
+    req.on('error', reject);
+    req.end(wire.body);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database snapshots.
+
+type Snapshot = Record<string, { rows: number; hash: string }>;
+
+async function tableNames(db: DataSource): Promise<string[]> {
+  const type = db.options.type;
+  const rows: Record<string, string>[] =
+    type === 'mysql' || type === 'mariadb'
+      ? await db.query('SHOW TABLES')
+      : await db.query(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        );
+  return rows.map((r) => Object.values(r)[0]).sort();
+}
+
+/** Every table's rows, serialized and sorted (order-free), hashed. */
+async function snapshot(db: DataSource, tables: string[]): Promise<Snapshot> {
+  const quote = db.options.type === 'better-sqlite3' ? '"' : '`';
+  const result: Snapshot = {};
+  for (const table of tables) {
+    const rows: unknown[] = await db.query(`SELECT * FROM ${quote}${table}${quote}`);
+    const lines = rows.map((row) => JSON.stringify(row)).sort();
+    result[table] = {
+      rows: rows.length,
+      hash: createHash('sha1').update(lines.join('\n')).digest('hex'),
+    };
+  }
+  return result;
+}
+
+function changedTables(before: Snapshot, after: Snapshot): string[] {
+  return Object.keys({ ...before, ...after }).filter(
+    (t) => before[t]?.hash !== after[t]?.hash || before[t]?.rows !== after[t]?.rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error messages per language, as regular expressions (`{name}` placeholders match anything).
+
+type Catalog = Record<Lang, Record<string, RegExp>>;
+
+function loadCatalog(): Catalog {
+  const catalog = {} as Catalog;
+  for (const lang of ['en', 'hu', 'ro'] as const) {
+    const messages = JSON.parse(
+      readFileSync(join(__dirname, '..', 'i18n', lang, 'errors.json'), 'utf8'),
+    ) as Record<string, string>;
+    catalog[lang] = Object.fromEntries(
+      Object.entries(messages).map(([key, message]) => [
+        key,
+        new RegExp(
+          `^${message
+            .split(/\{[a-z_]+\}/)
+            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('[\\s\\S]*')}$`,
+        ),
+      ]),
+    );
+  }
+  return catalog;
+}
+
+/** The keys whose text may answer `code` (a code can have variants: `term_exists_parent`). */
+const keysOf = (catalog: Record<string, RegExp>, code: string) =>
+  Object.keys(catalog).filter((key) => key === code || key.startsWith(`${code}_`));
+
+// ---------------------------------------------------------------------------------------------
+
+describe('fuzz: bad input never breaks anything (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  let port: number;
+  let db: DataSource;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const pools: Pools = { ids: [], slugs: [], byKind: {} };
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    await app.listen(0, '127.0.0.1');
+    port = (app.getHttpServer().address() as AddressInfo).port;
+    db = app.get(DataSource);
+    users = await createRoleUsers(app);
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await closeApp(app);
+  });
+
+  async function call(
+    method: Method,
+    path: string,
+    auth: string | undefined,
+    body?: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers: OutgoingHttpHeaders = {};
+    if (auth) headers.authorization = auth;
+    if (data) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = data.length;
+    }
+    const res = await send(port, agent, {
+      method,
+      path,
+      headers,
+      body: data,
+      languages: [],
+      prefixLanguage: 'en',
+      describe: '',
+    });
+    return { status: res.status, json: JSON.parse(res.body.toString() || 'null') };
+  }
+
+  /** A few real records of every kind, so that generated IDs and slugs sometimes exist. */
+  async function seed(): Promise<void> {
+    const admin = users.administrator.header;
+    const created = async (path: string, body: unknown, auth = admin) => {
+      const res = await call('POST', path, auth, body);
+      if (res.status !== 201)
+        throw new Error(`seed ${path}: ${res.status} ${JSON.stringify(res.json)}`);
+      remember(pools, collectionOf(path.replace(/^\/hu/, '')), res.json.id, res.json.slug);
+      return res.json.id as number;
+    };
+    const music = await created(`${NS}/categories`, { name: 'Music' });
+    const jazz = await created(`${NS}/categories`, { name: 'Jazz', parent: music });
+    const free = await created(`${NS}/tags`, { name: 'free' });
+    const outdoor = await created(`${NS}/tags`, { name: 'outdoor' });
+    const hall = await created(`${NS}/venues`, { venue: 'Concert Hall', city: 'Budapest' });
+    const park = await created(`${NS}/venues`, { venue: 'City Park', country: 'Hungary' });
+    const anna = await created(`${NS}/organizers`, {
+      organizer: 'Anna',
+      email: 'anna@example.org',
+    });
+    const bela = await created(`${NS}/organizers`, { organizer: 'Béla' });
+    const day = (d: number, time = '10:00:00') =>
+      `${new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10)} ${time}`;
+    const event = (title: string, d: number, extra: Record<string, unknown> = {}) => ({
+      title,
+      start_date: day(d),
+      end_date: day(d, '12:00:00'),
+      ...extra,
+    });
+    await created(
+      `${NS}/events`,
+      event('Jazz night', 3, {
+        venue: hall,
+        organizer: [anna, bela],
+        categories: [jazz],
+        tags: [free],
+      }),
+    );
+    await created(
+      `${NS}/events`,
+      event('Picnic', 10, { venue: park, organizer: [bela], categories: [music], tags: [outdoor] }),
+    );
+    await created(`${NS}/events`, event('Past concert', -20, { venue: hall, categories: [music] }));
+    await created(`${NS}/events`, event('Secret', 5, { password: 'open sesame' }));
+    await created(`${NS}/events`, event('Draft idea', 7), users.contributor.header);
+    await created(`/hu${NS}/events`, event('Magyar est', 4, { venue: hall, tags: [free] }));
+    await created(`/hu${NS}/categories`, { name: 'Zene', translation_of: music });
+    const trashed = await created(`${NS}/events`, event('Cancelled', 6, { organizer: [anna] }));
+    const del = await call('DELETE', `${NS}/events/${trashed}`, admin);
+    if (del.status !== 200) throw new Error(`seed trash: ${del.status}`);
+    pools.ids.push(users.administrator.id, 0, 999_999);
+  }
+
+  async function targets(): Promise<Target[]> {
+    const index = await call('GET', NS, undefined);
+    const routes = index.json.routes as Record<
+      string,
+      { endpoints: { methods: string[]; args: Record<string, ArgSpec> }[] }
+    >;
+    const list: Target[] = [];
+    for (const row of ROUTE_TABLE) {
+      const endpoints = routes[`${NS}${row.pattern}`]?.endpoints ?? [];
+      const declared = row.groups.flat();
+      for (const method of METHODS) {
+        const endpoint = endpoints.find((e) => e.methods.includes(method));
+        list.push({
+          key: `${method} ${NS}${row.path}${declared.includes(method) ? '' : ' (wrong method)'}`,
+          method,
+          path: `${NS}${row.path}`,
+          args: endpoint?.args ?? {},
+        });
+      }
+    }
+    for (const method of METHODS) {
+      list.push({ key: `${method} /health`, method, path: '/health', args: {} });
+      list.push({ key: `${method} ${NS}/doc/ui`, method, path: `${NS}/doc/ui`, args: {} });
+      list.push({ key: `${method} ${NS}/{junk}`, method, path: `${NS}/{junk}`, args: {} });
+    }
+    list.push({
+      key: `GET ${NS}/events/{id}/{junk}`,
+      method: 'GET',
+      path: `${NS}/events/{id}/{junk}`,
+      args: {},
+    });
+    return list;
+  }
+
+  it(
+    `answers ${RUNS} generated malformed requests without a 5xx, in the error shape, localized, and without partial writes`,
+    async () => {
+      await seed();
+      const routeTargets = await targets();
+      // Declared methods get most of the requests; wrong methods and extras the rest.
+      const weighted = routeTargets.flatMap((t) =>
+        t.key.includes('wrong method') || !t.key.includes(NS) || t.path.includes('{junk}')
+          ? [t]
+          : [t, t, t, t],
+      );
+      const catalog = loadCatalog();
+      const tables = await tableNames(db);
+      let current = await snapshot(db, tables);
+      let badAuthSent = 0;
+      /** Successful writes that changed the database (the snapshots do see changes). */
+      let changingWrites = 0;
+      const perRoute = new Map<string, number>();
+      const statuses = new Map<number, number>();
+      const violations: { route: string; reason: string; request: string; answer: string }[] = [];
+      const authHeaders: Record<Auth, string | undefined> = {
+        anonymous: undefined,
+        administrator: users.administrator.header,
+        contributor: users.contributor.header,
+        bad: undefined,
+      };
+
+      await fc.assert(
+        fc.asyncProperty(requestArb(weighted), async (generated) => {
+          const r = { ...generated };
+          // Wrong credentials count towards the login throttle: only a few per test.
+          if (r.auth === 'bad' && badAuthSent >= BAD_AUTH_BUDGET) r.auth = 'anonymous';
+          if (r.auth === 'bad') badAuthSent++;
+          const wire = toWire(r, pools, authHeaders);
+          const route = r.target.key;
+          perRoute.set(route, (perRoute.get(route) ?? 0) + 1);
+          let status = 0;
+          const violation = (reason: string, answer = '') =>
+            violations.push({
+              route,
+              reason,
+              request: wire.describe,
+              answer: `${status} ${answer.slice(0, 600)}`,
+            });
+
+          let res: Answer;
+          try {
+            res = await send(port, agent, wire);
+          } catch (error) {
+            violation(`no answer: ${(error as Error).message}`);
+            current = await snapshot(db, tables);
+            return;
+          }
+          status = res.status;
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          const bodyText = res.body.toString('utf8');
+          if (res.status >= 500) violation(`status ${res.status}`, bodyText);
+          if (res.status >= 400) {
+            let body: { code?: unknown; message?: unknown; data?: { status?: unknown } } | null =
+              null;
+            if (!/^application\/json/i.test(String(res.headers['content-type']))) {
+              violation(
+                `error without JSON content type: ${res.headers['content-type']}`,
+                bodyText,
+              );
+            }
+            try {
+              body = JSON.parse(bodyText);
+            } catch {
+              violation('error body is not JSON', bodyText);
+            }
+            if (body) {
+              const { code, message, data } = body;
+              if (typeof code !== 'string') violation('error without a string code', bodyText);
+              if (typeof message !== 'string' || !message)
+                violation('error without a message', bodyText);
+              if (!data || data.status !== res.status)
+                violation(`data.status is not ${res.status}`, bodyText);
+              // A request line too long to read (431) may have lost its `i18n_language`, and
+              // when Node gives up in a later packet than the one with the request line, its
+              // prefix too: then the answer is in the default language (src/common/http/
+              // client-error.ts).
+              const languages: Lang[] =
+                res.status === 431
+                  ? [...wire.languages, wire.prefixLanguage, 'en']
+                  : wire.languages;
+              if (typeof code === 'string' && typeof message === 'string') {
+                const fits = (lang: Lang) =>
+                  keysOf(catalog[lang], code).some((key) => catalog[lang][key].test(message));
+                if (!keysOf(catalog.en, code).length) {
+                  violation(`code ${code} has no message in i18n/*/errors.json`, bodyText);
+                } else if (!languages.some(fits)) {
+                  violation(`message not in ${languages.join('/')}`, bodyText);
+                } else if (!languages.includes('en') && fits('en')) {
+                  violation(`message under ${languages.join('/')} is English`, bodyText);
+                }
+              }
+            }
+          }
+          const after = await snapshot(db, tables);
+          const changed = changedTables(current, after);
+          const write = wire.method !== 'GET';
+          if (changed.length && (!write || res.status >= 400)) {
+            violation(
+              `${write ? 'failed write' : 'read'} (status ${res.status}) changed ${changed.join(', ')}`,
+              bodyText,
+            );
+          }
+          if (changed.length && write && res.status < 400) changingWrites++;
+          current = after;
+          if (write && res.status < 300) {
+            // Created or updated records join the pools of IDs and slugs.
+            try {
+              const json = JSON.parse(bodyText) as { id?: unknown; slug?: unknown };
+              remember(pools, collectionOf(r.target.path), json.id, json.slug);
+            } catch {
+              // not JSON: nothing to learn
+            }
+          }
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+
+      // Failures grouped by kind (numbers and language names folded), with one example each.
+      const byReason = new Map<string, typeof violations>();
+      for (const v of violations) {
+        const key = v.reason.replace(/\d+/g, 'N').replace(/\b(en|hu|ro)\b/g, 'L');
+        byReason.set(key, [...(byReason.get(key) ?? []), v]);
+      }
+      const pad = (n: number) => String(n).padStart(6);
+      console.log(
+        [
+          `fuzz: ${RUNS} requests (seed ${SEED}, ${badAuthSent} with wrong credentials, ` +
+            `${changingWrites} successful writes), ` +
+            `${violations.length} failures (${byReason.size} distinct)`,
+          'requests per route:',
+          ...[...perRoute]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, n]) => `${pad(n)}  ${k}`),
+          `statuses: ${[...statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([s, n]) => `${s}×${n}`)
+            .join(' ')}`,
+          ...[...byReason].map(([key, list]) =>
+            [
+              `FAILURE ×${list.length}: ${key}`,
+              `    routes: ${[...new Set(list.map((v) => v.route))].slice(0, 8).join(', ')}`,
+              ...list
+                .slice(0, 3)
+                .map((v) => `    ${v.reason}: ${v.request}\n    answer: ${v.answer}`),
+            ].join('\n'),
+          ),
+        ].join('\n'),
+      );
+      expect([...byReason.keys()]).toEqual([]);
+    },
+    120_000 + RUNS * 1_000,
+  );
+});
