@@ -35,7 +35,8 @@ describe('concurrent writers (e2e)', () => {
     const slugs = new Set(responses.map((r) => r.body.slug as string));
     expect(slugs.size).toBe(100);
     expect(slugs.has('crowded-title')).toBe(true);
-    expect(slugs.has('crowded-title-100')).toBe(true);
+    // Suffixes are unique, not necessarily contiguous: writers that lose a race skip ahead.
+    for (const slug of slugs) expect(slug).toMatch(/^crowded-title(-\d+)?$/);
     const ids = new Set(responses.map((r) => r.body.id as number));
     expect(ids.size).toBe(100);
     const [{ n }] = await app

@@ -31,7 +31,7 @@ export async function assignUniqueSlug<T extends ObjectLiteral>(
   // Candidates that lost a race to a writer that has not committed yet. (Write transactions
   // run in READ COMMITTED, see writeTransaction, so committed slugs are always seen.)
   const lost = new Set<string>();
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 200; attempt++) {
     const taken = new Set(
       (
         await repo
@@ -47,7 +47,17 @@ export async function assignUniqueSlug<T extends ObjectLiteral>(
       ).map((r) => r.slug),
     );
     lost.forEach((s) => taken.add(s));
-    const candidate = uniqueSlug(base, taken);
+    // After a lost race, skip a random few free candidates: writers that lost together would
+    // otherwise all retry the same next slug, and a late one could lose again and again.
+    let candidate = uniqueSlug(base, taken);
+    for (
+      let skip = lost.size ? Math.floor(Math.random() * Math.min(4 * lost.size, 40)) : 0;
+      skip > 0;
+      skip--
+    ) {
+      taken.add(candidate);
+      candidate = uniqueSlug(base, taken);
+    }
     try {
       await repo.update({ id } as never, { slug: candidate } as never);
       return candidate;
