@@ -1147,8 +1147,9 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
       }
     }
     for (const method of METHODS) {
-      list.push({ key: `${method} /health`, method, path: '/health', args: {} });
-      list.push({ key: `${method} ${NS}/doc/ui`, method, path: `${NS}/doc/ui`, args: {} });
+      const wrong = method === 'GET' ? '' : ' (wrong method)';
+      list.push({ key: `${method} /health${wrong}`, method, path: '/health', args: {} });
+      list.push({ key: `${method} ${NS}/doc/ui${wrong}`, method, path: `${NS}/doc/ui`, args: {} });
       list.push({ key: `${method} ${NS}/{junk}`, method, path: `${NS}/{junk}`, args: {} });
     }
     list.push({
