@@ -1,3 +1,4 @@
+import { escapeLike, LIKE_ESCAPE } from '../database/like.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -33,9 +34,6 @@ export const placeholderSlug = () => `__new-${randomUUID()}`;
 
 /** `?, ?, ?` for raw SQL (both mysql2 and better-sqlite3 take positional `?`). */
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-
-/** LIKE with `!` as the escape character: the same on MySQL/MariaDB and SQLite. */
-const likeEscape = (s: string) => s.replace(/[!%_]/g, '!$&');
 
 interface RawTermRow {
   id: number | string;
@@ -129,10 +127,10 @@ export class TermsRepository {
       qb.andWhere(
         new Brackets((w) =>
           w
-            .where(`LOWER(t.name) LIKE LOWER(:search) ESCAPE '!'`)
-            .orWhere(`LOWER(t.slug) LIKE LOWER(:search) ESCAPE '!'`),
+            .where(`LOWER(t.name) LIKE LOWER(:search) ${LIKE_ESCAPE}`)
+            .orWhere(`LOWER(t.slug) LIKE LOWER(:search) ${LIKE_ESCAPE}`),
         ),
-        { search: `%${likeEscape(filters.search)}%` },
+        { search: `%${escapeLike(filters.search)}%` },
       );
     }
     if (filters.include) {
@@ -334,9 +332,9 @@ export class TermsRepository {
             .select('t.slug', 'slug')
             .where('t.taxonomy = :taxonomy', { taxonomy: term.taxonomy })
             .andWhere('t.language = :language', { language: term.language })
-            .andWhere(`(t.slug = :base OR t.slug LIKE :pattern ESCAPE '!')`, {
+            .andWhere(`(t.slug = :base OR t.slug LIKE :pattern ${LIKE_ESCAPE})`, {
               base,
-              pattern: `${likeEscape(base)}-%`,
+              pattern: `${escapeLike(base)}-%`,
             })
             .andWhere('t.id <> :id', { id: term.id })
             .getRawMany<{ slug: string }>()
