@@ -19,6 +19,7 @@ import {
 import { DatabaseModule } from './database/database.module.js';
 import { DocsModule } from './docs/docs.module.js';
 import { HealthModule } from './health/health.module.js';
+import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
 import { EventsModule } from './events/events.module.js';
 import { VenuesModule } from './venues/venues.module.js';
@@ -59,6 +60,9 @@ import { I18N_DIR } from './paths.js';
   providers: [
     { provide: APP_FILTER, useClass: WpErrorFilter },
     { provide: APP_INTERCEPTOR, useClass: DatabaseAvailabilityInterceptor },
+    // Outside ArchiveHeadersInterceptor, so that it stores the list headers with the body.
+    ResponseCache,
+    { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },
     { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     // Order matters: an outage answers first, then credentials are checked before parameters

@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { PostIdEntity } from '../src/common/posts/post-id.entity.js';
+import { bumpWriteVersion } from '../src/database/write-version.js';
 import { TermsService } from '../src/terms/terms.service.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
@@ -57,6 +58,15 @@ describe('categories and tags (e2e)', () => {
   }
 
   /** Events are built by another module: rows go straight into `post_ids`/`events`. */
+  /**
+   * Fixtures written in SQL, behind the service's back: announced like the service's own
+   * committed writes (writeTransaction), so cached answers computed before them are not reused.
+   */
+  async function sqlWrite(sql: string, params: unknown[]) {
+    await ds.query(sql, params);
+    bumpWriteVersion();
+  }
+
   async function insertEvent(
     options: {
       status?: string;
@@ -71,7 +81,7 @@ describe('categories and tags (e2e)', () => {
     if (kind !== 'event') return id;
     const dateUtc = options.dateUtc === undefined ? '2020-01-01 10:00:00' : options.dateUtc;
     const date = dateUtc ?? '2020-01-01 10:00:00';
-    await ds.query(
+    await sqlWrite(
       `INSERT INTO events (id, status, title, description, excerpt, date, date_utc, modified,
          modified_utc, language, start_date, end_date, start_utc, end_utc, timezone, cost)
        VALUES (?, ?, 'E', '', '', ?, ?, ?, ?, 'en', '2030-01-01 10:00:00', '2030-01-01 11:00:00',
@@ -86,7 +96,7 @@ describe('categories and tags (e2e)', () => {
     for (const termId of termIds) {
       // Term links carry a copy of the event's status, date and language (EventsService keeps
       // it in step).
-      await ds.query(
+      await sqlWrite(
         `INSERT INTO event_terms (event_id, term_id, event_status, event_date_utc, event_language)
          SELECT id, ?, status, date_utc, language FROM events WHERE id = ?`,
         [termId, eventId],
@@ -705,13 +715,13 @@ describe('categories and tags (e2e)', () => {
       expect(await countOf(cat.id)).toBe(2);
 
       // Later changes of the events show at once.
-      await ds.query(`UPDATE events SET status = 'draft' WHERE id = ?`, [future]);
-      await ds.query(`UPDATE event_terms SET event_status = 'draft' WHERE event_id = ?`, [future]);
+      await sqlWrite(`UPDATE events SET status = 'draft' WHERE id = ?`, [future]);
+      await sqlWrite(`UPDATE event_terms SET event_status = 'draft' WHERE event_id = ?`, [future]);
       expect(await countOf(cat.id)).toBe(1);
       const published = await insertEvent({ terms: [cat.id] });
       expect(await countOf(cat.id)).toBe(2);
-      await ds.query('DELETE FROM event_terms WHERE event_id = ?', [published]);
-      await ds.query('DELETE FROM events WHERE id = ?', [published]);
+      await sqlWrite('DELETE FROM event_terms WHERE event_id = ?', [published]);
+      await sqlWrite('DELETE FROM events WHERE id = ?', [published]);
       expect(await countOf(cat.id)).toBe(1);
     });
 

@@ -15,7 +15,13 @@ describe('loadConfig', () => {
       migrationsRun: true,
       corsOrigins: '*',
       maxPerPage: 50,
+      responseCacheTtlMs: 1000,
     });
+  });
+
+  it('reads RESPONSE_CACHE_TTL_MS, 0 turning the response cache off', () => {
+    expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '0' }).responseCacheTtlMs).toBe(0);
+    expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '250' }).responseCacheTtlMs).toBe(250);
   });
 
   it('normalizes BASE_PATH and SITE_URL', () => {
@@ -44,6 +50,8 @@ describe('loadConfig', () => {
     [{ DEFAULT_LANGUAGE: 'fr' }, 'DEFAULT_LANGUAGE'],
     [{ MIGRATIONS_RUN: 'perhaps' }, 'MIGRATIONS_RUN'],
     [{ MAX_PER_PAGE: '0' }, 'MAX_PER_PAGE'],
+    [{ RESPONSE_CACHE_TTL_MS: '-1' }, 'RESPONSE_CACHE_TTL_MS'],
+    [{ RESPONSE_CACHE_TTL_MS: '1s' }, 'RESPONSE_CACHE_TTL_MS'],
     [{ SITE_URL: 'ftp://x' }, 'SITE_URL'],
   ])('rejects %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

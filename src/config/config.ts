@@ -35,6 +35,8 @@ export interface AppConfig {
   maxPerPage: number;
   /** JSON request log lines on standard output. */
   logRequests: boolean;
+  /** Lifetime of a cached anonymous GET answer (writes invalidate it at once); 0 turns it off. */
+  responseCacheTtlMs: number;
 }
 
 /** A configuration value that cannot be used; main.ts prints `message` alone and exits. */
@@ -103,6 +105,14 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
   return Number(raw);
 }
 
+function parseNonNegativeInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) {
+    throw new ConfigError(name, `must be a whole number (0 or more), got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 function parseBasePath(raw: string | undefined): string {
   const trimmed = (raw ?? '').trim().replace(/\/+$/, '');
   if (!trimmed) return '';
@@ -161,6 +171,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
             .filter(Boolean),
     maxPerPage: parsePositiveInt('MAX_PER_PAGE', env.MAX_PER_PAGE, 50),
     logRequests: parseBool('LOG_REQUESTS', env.LOG_REQUESTS, true),
+    responseCacheTtlMs: parseNonNegativeInt(
+      'RESPONSE_CACHE_TTL_MS',
+      env.RESPONSE_CACHE_TTL_MS,
+      1000,
+    ),
   };
 }
 

@@ -14,6 +14,7 @@ import {
 import { ApiBasicAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
+import { CachedReads } from '../common/http/response-cache.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { resourceDoc } from '../docs/doc-key.js';
@@ -29,6 +30,7 @@ const SLUG = { name: 'slug', type: 'string', description: d('slug_path') } as co
 
 @ApiTags('events')
 @ApiBasicAuth('basic')
+@CachedReads()
 @Controller(`${NAMESPACE}/events`)
 export class EventsController {
   constructor(private readonly events: EventsService) {}

@@ -13,6 +13,7 @@ import {
 import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { NAMESPACE } from '../common/http/links.js';
+import { CachedReads } from '../common/http/response-cache.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { resourceDoc } from '../docs/doc-key.js';
 import { UnlockParams, type Unlock } from '../linked/unlock.decorator.js';
@@ -30,6 +31,7 @@ const SLUG = { name: 'slug', type: 'string', required: true, description: odoc('
  * undocumented aliases of POST (BEHAVIOR §3).
  */
 @ApiTags('organizers')
+@CachedReads()
 @Controller(`${NAMESPACE}/organizers`)
 export class OrganizersController {
   constructor(private readonly organizers: OrganizersService) {}

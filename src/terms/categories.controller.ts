@@ -28,6 +28,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
+import { CachedReads } from '../common/http/response-cache.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { ListCategoriesQuery } from './dto/list-terms.query.js';
@@ -42,6 +43,7 @@ const TERM = { $ref: getSchemaPath(Term) };
 /** `cal/events/v1/categories` (BEHAVIOR §5.4, §6.3, §7.6). No by-slug routes. */
 @ApiTags('categories')
 @ApiExtraModels(Term)
+@CachedReads()
 @Controller(`${NAMESPACE}/categories`)
 export class CategoriesController {
   constructor(private readonly terms: TermsService) {}

@@ -28,6 +28,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
+import { CachedReads } from '../common/http/response-cache.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { ListTagsQuery } from './dto/list-terms.query.js';
@@ -42,6 +43,7 @@ const TERM = { $ref: getSchemaPath(Term) };
 /** `cal/events/v1/tags` (BEHAVIOR §5.4, §6.3, §7.6). No by-slug routes. */
 @ApiTags('tags')
 @ApiExtraModels(Term)
+@CachedReads()
 @Controller(`${NAMESPACE}/tags`)
 export class TagsController {
   constructor(private readonly terms: TermsService) {}

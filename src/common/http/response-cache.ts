@@ -1,0 +1,152 @@
+import {
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { map, of, type Observable } from 'rxjs';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { writeVersion } from '../../database/write-version.js';
+
+const CACHED_READS = 'cal:cached-reads';
+
+/**
+ * Marks a resource controller whose anonymous GET answers may be served from the response
+ * cache. Only controllers whose answers depend on nothing but the URL, the stored records and
+ * the clock opt in (not /health, not the bench ceiling).
+ */
+export const CachedReads = () => SetMetadata(CACHED_READS, true);
+
+interface Entry {
+  /** writeVersion() when the answer was computed: any committed write makes it stale. */
+  version: number;
+  expires: number;
+  /** The serialized JSON body, exactly what res.json() would have sent. */
+  body: string;
+  /** Headers the handler and interceptors set (X-TEC-Total, X-TEC-TotalPages). */
+  headers: Array<[string, string | number | string[]]>;
+}
+
+/**
+ * Serialized answers to anonymous GETs, by URL. An entry is used only while no write has been
+ * committed since it was computed (writeVersion, so a read always reflects the writes before
+ * it, BEHAVIOR §1.8) and for at most RESPONSE_CACHE_TTL_MS, which bounds how late a change
+ * driven by the clock alone (a scheduled event going live, the default date window moving) is
+ * seen. Least recently used entries go first beyond the entry and byte budgets.
+ */
+@Injectable()
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  readonly ttlMs: number;
+  readonly maxEntries = 2_000;
+  readonly maxBytes = 64 * 1024 * 1024;
+
+  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'responseCacheTtlMs'>) {
+    this.ttlMs = config.responseCacheTtlMs;
+  }
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  get(key: string, now = Date.now()): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.remove(key, entry);
+    if (entry.version !== writeVersion() || entry.expires <= now) return undefined;
+    this.entries.set(key, entry); // most recently used last
+    this.bytes += entry.body.length;
+    return entry;
+  }
+
+  set(key: string, entry: Omit<Entry, 'expires'>, now = Date.now()): void {
+    if (entry.body.length > this.maxBytes / 16) return;
+    const old = this.entries.get(key);
+    if (old) this.remove(key, old);
+    this.entries.set(key, { ...entry, expires: now + this.ttlMs });
+    this.bytes += entry.body.length;
+    for (const [oldest, e] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.remove(oldest, e);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private remove(key: string, entry: Entry) {
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
+  }
+}
+
+/**
+ * Serves repeated anonymous reads of the opted-in controllers from ResponseCache. Runs after
+ * the guards (an outage still answers 503, a bad language 400), so a hit skips the pipes, the
+ * handler, the database and JSON serialization. Authenticated requests (their answers depend
+ * on the user) and requests with a body (`i18n_language` may come in one) are never cached;
+ * only 200 answers are stored.
+ */
+@Injectable()
+export class ResponseCacheInterceptor implements NestInterceptor {
+  constructor(
+    private readonly cache: ResponseCache,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    if (!this.cacheable(req, context)) return next.handle();
+    const res = context.switchToHttp().getResponse<Response>();
+    const key = req.originalUrl;
+    const hit = this.cache.get(key);
+    if (hit) {
+      for (const [name, value] of hit.headers) res.setHeader(name, value);
+      res.type('json');
+      return of(hit.body);
+    }
+    const version = writeVersion();
+    const before = new Set(rawHeaderNames(res));
+    return next.handle().pipe(
+      map((body: unknown) => {
+        if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
+        const json = JSON.stringify(body);
+        // Raw names keep their spelling (X-TEC-Total, not x-tec-total).
+        const headers = rawHeaderNames(res)
+          .filter((name) => !before.has(name))
+          .map((name) => [name, res.getHeader(name)!] as Entry['headers'][number]);
+        this.cache.set(key, { version, body: json, headers });
+        res.type('json');
+        return json;
+      }),
+    );
+  }
+
+  private cacheable(req: Request, context: ExecutionContext): boolean {
+    return (
+      this.cache.enabled &&
+      req.method === 'GET' &&
+      req.headers.authorization === undefined &&
+      !hasBody(req) &&
+      this.reflector.getAllAndOverride<boolean>(CACHED_READS, [
+        context.getHandler(),
+        context.getClass(),
+      ]) === true
+    );
+  }
+}
+
+/** Node has it on every outgoing message; @types/node declares it on ClientRequest only. */
+const rawHeaderNames = (res: Response): string[] =>
+  (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}

@@ -1,0 +1,36 @@
+import type { INestApplication } from '@nestjs/common';
+import { DataSource, type QueryRunner } from 'typeorm';
+
+/**
+ * Runs `work` and returns how many SQL statements the app sent meanwhile: every query runner
+ * the driver hands out is wrapped, and unwrapped afterwards (the SQLite driver hands out the same
+ * runner every time). The database monitor's pings use their own connection.
+ */
+export async function countQueries(
+  app: INestApplication,
+  work: () => Promise<unknown>,
+): Promise<number> {
+  const ds = app.get(DataSource);
+  let queries = 0;
+  const wrapped = new Map<QueryRunner, QueryRunner['query']>();
+  const original = ds.driver.createQueryRunner.bind(ds.driver);
+  const spy = jest.spyOn(ds.driver, 'createQueryRunner').mockImplementation((mode) => {
+    const runner = original(mode);
+    if (wrapped.has(runner)) return runner;
+    const query = runner.query;
+    wrapped.set(runner, query);
+    runner.query = ((...args: Parameters<typeof query>) => {
+      queries++;
+      if (process.env.PRINT_QUERIES) console.log(String(args[0]).slice(0, 100));
+      return query.apply(runner, args);
+    }) as typeof runner.query;
+    return runner;
+  });
+  try {
+    await work();
+  } finally {
+    spy.mockRestore();
+    for (const [runner, query] of wrapped) runner.query = query;
+  }
+  return queries;
+}

@@ -1,0 +1,181 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { ResponseCache } from '../src/common/http/response-cache.js';
+import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { countQueries } from './helpers/query-counter.js';
+
+const BASE = '/cal/events/v1';
+const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
+
+/**
+ * The response cache of anonymous reads (src/common/http/response-cache.ts): repeated reads
+ * skip the database, yet every write shows in the very next read (BEHAVIOR §1.8), and nothing
+ * that depends on the caller or on a request body is ever shared.
+ */
+describe('response cache (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  const http = () => request(app.getHttpServer());
+  const editor = () => users.editor.header;
+
+  const createEvent = async (title: string, extra: Record<string, unknown> = {}) =>
+    (
+      await http()
+        .post(`${BASE}/events`)
+        .set('Authorization', editor())
+        .send({ title, start_date: '2030-05-01 10:00', end_date: '2030-05-01 12:00', ...extra })
+        .expect(201)
+    ).body as { id: number; title: string };
+
+  beforeAll(async () => {
+    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
+    users = await createRoleUsers(app);
+    await createEvent('Cached concert', { categories: ['Cached'], venue: { venue: 'Cache Hall' } });
+  });
+  afterAll(() => closeApp(app));
+
+  it('answers a repeated anonymous read from memory, byte for byte the same', async () => {
+    const url = `${BASE}/events?${WINDOW}&search=concert`;
+    let first!: request.Response;
+    expect(await countQueries(app, async () => (first = await http().get(url)))).toBeGreaterThan(0);
+    let second!: request.Response;
+    expect(await countQueries(app, async () => (second = await http().get(url)))).toBe(0);
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect(second.headers['content-type']).toBe('application/json; charset=UTF-8');
+    // The list headers come back with their spelling.
+    const raw = (r: request.Response) =>
+      (r as unknown as { res: { rawHeaders: string[] } }).res.rawHeaders;
+    expect(raw(second)).toEqual(expect.arrayContaining(['X-TEC-Total', '1']));
+    expect(raw(second)).toEqual(expect.arrayContaining(['X-TEC-TotalPages', '1']));
+    expect(second.headers.etag).toBe(first.headers.etag);
+    await http().get(url).set('If-None-Match', first.headers.etag!).expect(304);
+  });
+
+  it('shows every write in the next read: create, update, trash', async () => {
+    const url = `${BASE}/events?${WINDOW}&search=fresh`;
+    expect((await http().get(url).expect(200)).body.total).toBe(0);
+    expect((await http().get(url).expect(200)).body.total).toBe(0);
+    const created = await createEvent('Fresh one');
+    const afterCreate = await http().get(url).expect(200);
+    expect(afterCreate.body.total).toBe(1);
+    expect(afterCreate.headers['x-tec-total']).toBe('1');
+
+    const single = `${BASE}/events/${created.id}`;
+    expect((await http().get(single).expect(200)).body.title).toBe('Fresh one');
+    await http()
+      .post(single)
+      .set('Authorization', editor())
+      .send({ title: 'Fresh two' })
+      .expect(200);
+    expect((await http().get(single).expect(200)).body.title).toBe('Fresh two');
+
+    await http().delete(single).set('Authorization', editor()).expect(200);
+    expect((await http().get(url).expect(200)).body.total).toBe(0);
+    expect((await http().get(single)).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('shows writes to linked records and terms inside cached events', async () => {
+    const event = await createEvent('Linked show', {
+      categories: ['Linked cat'],
+      venue: { venue: 'Linked Hall' },
+    });
+    const single = `${BASE}/events/${event.id}`;
+    const before = (await http().get(single).expect(200)).body;
+    await http().get(single).expect(200);
+    await http()
+      .post(`${BASE}/venues/${before.venue.id}`)
+      .set('Authorization', editor())
+      .send({ venue: 'Renamed Hall' })
+      .expect(200);
+    await http()
+      .post(`${BASE}/categories/${before.categories[0].id}`)
+      .set('Authorization', editor())
+      .send({ name: 'Renamed cat' })
+      .expect(200);
+    const after = (await http().get(single).expect(200)).body;
+    expect(after.venue.venue).toBe('Renamed Hall');
+    expect(after.categories[0].name).toBe('Renamed cat');
+  });
+
+  it('never caches authenticated reads', async () => {
+    const url = `${BASE}/events?${WINDOW}&status=publish,draft`;
+    const read = () => http().get(url).set('Authorization', editor()).expect(200);
+    await read();
+    expect(await countQueries(app, read)).toBeGreaterThan(0);
+    // ... nor answers an anonymous caller with one: anonymous status=draft is refused.
+    await http().get(`${BASE}/events?${WINDOW}&status=draft`).set('Authorization', editor());
+    await http().get(`${BASE}/events?${WINDOW}&status=draft`).expect(400);
+  });
+
+  it('keeps languages apart: prefix, i18n_language in the URL and in a body', async () => {
+    const url = `${BASE}/events?${WINDOW}&search=concert`;
+    const en = await http().get(url).expect(200);
+    const hu = await http().get(`/hu${url}`).expect(200);
+    expect(new URL(en.body.rest_url).pathname).toBe('/cal/events/v1/events/');
+    expect(new URL(hu.body.rest_url).pathname).toBe('/hu/cal/events/v1/events/');
+    // A read with a body is computed afresh and not stored: the body may pick the language.
+    const withBody = await http()
+      .get(`${BASE}/events/999999`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ i18n_language: 'hu' }));
+    const plain = await http().get(`${BASE}/events/999999`);
+    expect(withBody.status).toBe(plain.status);
+    expect(withBody.body.message).not.toBe(plain.body.message);
+    const huBody = await http()
+      .get(url)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ i18n_language: 'hu' }))
+      .expect(200);
+    // Lists show the records of the request's language: none in Hungarian.
+    expect(en.body.total).toBe(1);
+    expect(huBody.body.total).toBe(0);
+    expect((await http().get(url).expect(200)).text).toBe(en.text);
+  });
+
+  it('stores only successful answers', async () => {
+    const missing = `${BASE}/events/987654`;
+    await http().get(missing).expect(404);
+    expect(await countQueries(app, () => http().get(missing).expect(404))).toBeGreaterThan(0);
+  });
+
+  it('forgets an answer after RESPONSE_CACHE_TTL_MS', async () => {
+    const url = `${BASE}/categories?hide_empty=0`;
+    await http().get(url).expect(200);
+    expect(await countQueries(app, () => http().get(url).expect(200))).toBe(0);
+    const cache = app.get(ResponseCache);
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + cache.ttlMs + 1);
+    try {
+      expect(await countQueries(app, () => http().get(url).expect(200))).toBeGreaterThan(0);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('does not cache /health', async () => {
+    await http().get('/health').expect(200);
+    expect(await countQueries(app, () => http().get('/health').expect(200))).toBeGreaterThan(0);
+  });
+});
+
+describe('response cache turned off (RESPONSE_CACHE_TTL_MS=0)', () => {
+  let app: NestExpressApplication;
+  afterAll(() => closeApp(app));
+
+  it('computes every read', async () => {
+    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
+    const { editor } = await createRoleUsers(app);
+    await request(app.getHttpServer())
+      .post(`${BASE}/events`)
+      .set('Authorization', editor.header)
+      .send({ title: 'Uncached', start_date: '2030-05-01 10:00', end_date: '2030-05-01 12:00' })
+      .expect(201);
+    const url = `${BASE}/events?${WINDOW}`;
+    await request(app.getHttpServer()).get(url).expect(200);
+    const again = await countQueries(app, () => request(app.getHttpServer()).get(url).expect(200));
+    expect(again).toBeGreaterThan(0);
+    expect(app.get(ResponseCache).size).toBe(0);
+  });
+});
