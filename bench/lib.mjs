@@ -153,7 +153,9 @@ export async function seed(url, counts) {
     events.push([...row, sql(start), sql(end), sql(start), sql(end), 'UTC', 0, '["10","20"]', '', '', null, 0, 0, 0, 0, rnd() < 0.1 ? 1 : 0, venue, 0]);
     const cats = new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => 1 + Math.floor(rnd() * counts.categories)));
     const tags = new Set(Array.from({ length: Math.floor(rnd() * 4) }, () => counts.categories + 1 + Math.floor(rnd() * counts.tags)));
-    for (const t of [...cats, ...tags]) eventTerms.push([row[0], t, 'publish', published]);
+    // Term links carry copies of the event's status, date and language (term counts are per
+    // language and index-only).
+    for (const t of [...cats, ...tags]) eventTerms.push([row[0], t, 'publish', published, 'en']);
     const orgs = new Set(Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => pick(organizers)[0]));
     [...orgs].forEach((o, i) => eventOrganizers.push([row[0], o, i]));
     if (!probe && venue && cats.has(3) && start.getTime() > now + 7 * 86400000) {
@@ -165,7 +167,7 @@ export async function seed(url, counts) {
   await db.many('organizers', [...POST_COLUMNS, 'phone', 'website', 'email'], organizers);
   await db.many('events', [...POST_COLUMNS, 'start_date', 'end_date', 'start_utc', 'end_utc', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_position', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'post_parent'], events);
   await db.many('terms', ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'], terms);
-  await db.many('event_terms', ['event_id', 'term_id', 'event_status', 'event_date_utc'], eventTerms);
+  await db.many('event_terms', ['event_id', 'term_id', 'event_status', 'event_date_utc', 'event_language'], eventTerms);
   await db.many('event_organizers', ['event_id', 'organizer_id', 'position'], eventOrganizers);
   await db.analyze();
   await db.close();

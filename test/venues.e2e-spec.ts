@@ -8,6 +8,7 @@ import { APP_CONFIG, type AppConfig, type Language } from '../src/config/config.
 import { VenuesService } from '../src/venues/venues.service.js';
 import { createRoleUsers, type Credentials, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { bumpWriteVersion } from '../src/database/write-version.js';
 
 const API = '/cal/events/v1';
 
@@ -988,7 +989,7 @@ describe('venues (e2e)', () => {
   });
 
   describe('no N+1', () => {
-    it('lists a page in the same number of queries for 5 and 50 items', async () => {
+    it('lists a page in the same number of queries whatever the page and its size', async () => {
       for (let i = 0; i < 55; i++) {
         await http()
           .post(`/hu${API}/venues`)
@@ -996,17 +997,22 @@ describe('venues (e2e)', () => {
           .send({ venue: `Bulk venue ${i}`, city: 'Budapest', password: i % 2 ? 'x' : '' })
           .expect(201);
       }
-      const count = async (perPage: number) => {
+      const count = async (perPage: number, page = 1) => {
+        bumpWriteVersion(); // cold: list totals are cached until the next write
         const spy = jest.spyOn(ds.logger, 'logQuery');
-        const res = await http().get(`/hu${API}/venues?per_page=${perPage}`).expect(200);
+        const res = await http()
+          .get(`/hu${API}/venues?per_page=${perPage}&page=${page}`)
+          .expect(200);
         expect(res.body.venues).toHaveLength(perPage);
         const n = spy.mock.calls.length;
         spy.mockRestore();
         return n;
       };
       const five = await count(5);
-      const fifty = await count(50);
-      expect(five).toBe(fifty);
+      expect(await count(50)).toBe(five);
+      expect(await count(5, 3)).toBe(five);
+      expect(await count(5, 10)).toBe(five);
+      // The total, the page's ids (from the archive index), the page's rows.
       expect(five).toBeLessThanOrEqual(3);
     });
   });

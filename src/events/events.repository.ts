@@ -6,17 +6,14 @@ import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
-import { writeVersion } from '../database/write-version.js';
+import { TotalsCache, totalsClock } from '../database/totals-cache.js';
 import { EventEntity, EventOrganizerEntity } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
 
 /** Every query on `events` and `event_organizers`. */
 @Injectable()
 export class EventsRepository {
-  /**
-   * Archive totals by query: counting tens of thousands of index entries was the most
-   * expensive part of a list request. Any committed write invalidates the cache at once.
-   */
+  /** Any committed write invalidates it at once. */
   private readonly totals = new TotalsCache();
 
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
@@ -40,7 +37,7 @@ export class EventsRepository {
         actor.user?.id ?? 0,
         actor.user?.role ?? '',
         language,
-        nowUtc.slice(0, 15),
+        totalsClock(nowUtc),
       ]),
       () => qb.getCount(),
     );
@@ -156,30 +153,6 @@ export class EventsRepository {
     if (!ids.length) return new Set();
     const rows = await this.repo().find({ where: { id: In(ids) }, select: { id: true } });
     return new Set(rows.map((r) => r.id));
-  }
-}
-
-/**
- * Totals keyed by query and by the process's write version, for a few seconds (the time part
- * of the key moves every 10 minutes too, as the visibility of scheduled events depends on it).
- */
-class TotalsCache {
-  private readonly entries = new Map<string, { version: number; expires: number; total: number }>();
-
-  constructor(
-    private readonly ttlMs = 10_000,
-    private readonly maxEntries = 1_000,
-  ) {}
-
-  async get(key: string, count: () => Promise<number>): Promise<number> {
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.version === writeVersion() && hit.expires > now) return hit.total;
-    const version = writeVersion();
-    const total = await count();
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { version, expires: now + this.ttlMs, total });
-    return total;
   }
 }
 

@@ -14,6 +14,7 @@ import type { PostColumns } from '../common/posts/post-columns.js';
 import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { assignUniqueSlug } from '../common/posts/slugs.js';
+import { TotalsCache, totalsClock } from '../database/totals-cache.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
 export interface LinkedListFilters {
@@ -43,6 +44,8 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   protected abstract readonly alias: string;
   /** Columns `search` looks in (BEHAVIOR §5.3). */
   protected abstract readonly searchColumns: readonly string[];
+
+  private readonly totals = new TotalsCache();
 
   constructor(protected readonly dataSource: DataSource) {}
 
@@ -109,8 +112,11 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     return qb.orderBy(`${a}.id`, 'ASC').getOne();
   }
 
-  /** One page of the list and the total, in two queries whatever the page size. */
-  list(filters: LinkedListFilters, page: Page): Promise<[E[], number]> {
+  /**
+   * One page of the list and the total: at most three queries (total, ids, rows) whatever the
+   * page and its size, the total cached until the next write.
+   */
+  async list(filters: LinkedListFilters, page: Page): Promise<[E[], number]> {
     const a = this.alias;
     const qb = this.repo()
       .createQueryBuilder(a)
@@ -139,12 +145,25 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
         }),
       );
     }
-    return qb
-      .orderBy(`${a}.date`, 'DESC')
-      .addOrderBy(`${a}.id`, 'DESC')
-      .offset(page.offset)
-      .limit(page.perPage)
-      .getManyAndCount();
+    const { actor, nowUtc, ...rest } = filters;
+    const total = await this.totals.get(
+      JSON.stringify([rest, actor.user?.id ?? 0, actor.user?.role ?? '', totalsClock(nowUtc)]),
+      () => qb.getCount(),
+    );
+    if (total <= page.offset) return [[], total];
+    // Deferred join: the page's ids come from the archive index in archive order (language,
+    // date, id, with the visibility columns), then only those rows are read.
+    const ids = (
+      await qb
+        .select(`${a}.id`, 'id')
+        .orderBy(`${a}.date`, 'DESC')
+        .addOrderBy(`${a}.id`, 'DESC')
+        .offset(page.offset)
+        .limit(page.perPage)
+        .getRawMany<{ id: number | string }>()
+    ).map((r) => Number(r.id));
+    const byId = new Map((await this.findByIds(ids)).map((r) => [r.id, r]));
+    return [ids.map((id) => byId.get(id)).filter((r): r is E => !!r), total];
   }
 
   /**

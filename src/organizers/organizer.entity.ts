@@ -5,7 +5,8 @@ import { PostColumns } from '../common/posts/post-columns.js';
 @Entity('organizers')
 @Index('IDX_organizers_slug', ['language', 'slug'], { unique: true })
 @Index('IDX_organizers_translation', ['translationGroup', 'language'], { unique: true })
-@Index('IDX_organizers_listing', ['language', 'status', 'date'])
+// Archive order with the visibility columns: a page's ids come from the index alone.
+@Index('IDX_organizers_archive', ['language', 'date', 'id', 'status', 'dateUtc', 'authorId'])
 @Index('IDX_organizers_author', ['authorId'])
 export class OrganizerEntity extends PostColumns {
   @Column({ type: 'varchar', length: 255, default: '' })

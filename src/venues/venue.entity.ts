@@ -6,7 +6,8 @@ import { PostColumns } from '../common/posts/post-columns.js';
 @Entity('venues')
 @Index('IDX_venues_slug', ['language', 'slug'], { unique: true })
 @Index('IDX_venues_translation', ['translationGroup', 'language'], { unique: true })
-@Index('IDX_venues_listing', ['language', 'status', 'date'])
+// Archive order with the visibility columns: a page's ids come from the index alone.
+@Index('IDX_venues_archive', ['language', 'date', 'id', 'status', 'dateUtc', 'authorId'])
 @Index('IDX_venues_author', ['authorId'])
 export class VenueEntity extends PostColumns {
   @Column({ type: 'varchar', length: 255, default: '' })

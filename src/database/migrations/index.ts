@@ -2,6 +2,7 @@ import { InitialSchema1763800000000 } from './1763800000000-initial-schema.js';
 import { EventTermsState1763900000000 } from './1763900000000-event-terms-state.js';
 import { Translations1764000000000 } from './1764000000000-translations.js';
 import { WriteLocks1764100000000 } from './1764100000000-write-locks.js';
+import { LinkedArchiveIndex1764200000000 } from './1764200000000-linked-archive-index.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   EventTermsState1763900000000,
   Translations1764000000000,
   WriteLocks1764100000000,
+  LinkedArchiveIndex1764200000000,
 ];
