@@ -122,15 +122,41 @@ export function dateWindow(
   return { bounds, echo };
 }
 
+/**
+ * The defaults depend on the clock to the second at most, and parsing "yesterday 23:59" on
+ * every list request was a visible share of its CPU time: the last answers are kept for the
+ * second they were computed in.
+ */
+function perSecond(
+  compute: (strict: boolean, siteZone: string, now: Date) => string,
+): (strict: boolean, siteZone: string, now: Date) => string {
+  const last = new Map<string, string>();
+  let second = NaN;
+  return (strict, siteZone, now) => {
+    const s = Math.floor(now.getTime() / 1000);
+    if (s !== second) {
+      last.clear();
+      second = s;
+    }
+    const key = `${strict ? 1 : 0}${siteZone}`;
+    let value = last.get(key);
+    if (value === undefined) last.set(key, (value = compute(strict, siteZone, now)));
+    return value;
+  };
+}
+
+const defaultStart = perSecond(computeDefaultStart);
+const defaultEnd = perSecond(computeDefaultEnd);
+
 /** Inclusive default: 00:00:00 of the site-local date of the instant "yesterday 23:59" UTC. */
-function defaultStart(strict: boolean, siteZone: string, now: Date): string {
+function computeDefaultStart(strict: boolean, siteZone: string, now: Date): string {
   if (strict) return formatSql(parseDateTime('yesterday 23:59', siteZone, now)!);
   const instant = parseDateTime('yesterday 23:59', 'UTC', now)!.setZone(siteZone);
   return `${instant.toFormat('yyyy-MM-dd')} 00:00:00`;
 }
 
 /** Inclusive default: 23:59:59 of the UTC date of now + 24 months; strict: now + 24 months. */
-function defaultEnd(strict: boolean, siteZone: string, now: Date): string {
+function computeDefaultEnd(strict: boolean, siteZone: string, now: Date): string {
   if (strict) return formatSql(DateTime.fromJSDate(now).setZone(siteZone).plus({ months: 24 }));
   const later = DateTime.fromJSDate(now, { zone: 'utc' }).plus({ months: 24 });
   return `${later.toFormat('yyyy-MM-dd')} 23:59:59`;

@@ -22,7 +22,7 @@ export class EventsRepository {
     return (manager ?? this.ds.manager).getRepository(EventEntity);
   }
 
-  /** One page of the archive and the total over all pages: two queries. */
+  /** One page of the archive and the total over all pages (cached): two queries at most. */
   async list(
     filters: EventFilters,
     page: Page,
@@ -41,21 +41,19 @@ export class EventsRepository {
       ]),
       () => qb.getCount(),
     );
-    if (filters.include) qb.orderBy('e.date', 'ASC').addOrderBy('e.id', 'ASC');
-    else qb.orderBy('e.startDate', 'ASC').addOrderBy('e.date', 'ASC').addOrderBy('e.id', 'ASC');
+    // Archive order: by start; `include` lists by publication date (Service D2).
+    const order = filters.include ? ['date', 'id'] : ['startDate', 'date', 'id'];
+    order.forEach((column, i) => qb[i ? 'addOrderBy' : 'orderBy'](`e.${column}`, 'ASC'));
     if (total <= page.offset) return { rows: [], total };
-    // Deferred join: the page's ids come from the listing index alone (deep pages skip index
-    // entries, not whole rows), then only those rows are read.
-    const ids = (
-      await qb
-        .select('e.id', 'id')
-        .offset(page.offset)
-        .limit(page.perPage)
-        .getRawMany<{ id: number }>()
-    ).map((r) => Number(r.id));
-    if (!ids.length) return { rows: [], total };
-    const byId = new Map((await this.repo().findBy({ id: In(ids) })).map((e) => [e.id, e]));
-    const rows = ids.map((id) => byId.get(id)).filter((e): e is EventEntity => !!e);
+    // Deferred join, in one statement: the page's ids come from the listing index alone (deep
+    // pages skip index entries, not whole rows), then only those rows are read.
+    const ids = qb.select('e.id', 'id').offset(page.offset).limit(page.perPage);
+    const rowsQuery = this.repo()
+      .createQueryBuilder('ev')
+      .innerJoin(`(${ids.getQuery()})`, 'page', 'page.id = ev.id')
+      .setParameters(ids.getParameters());
+    order.forEach((column, i) => rowsQuery[i ? 'addOrderBy' : 'orderBy'](`ev.${column}`, 'ASC'));
+    const rows = await rowsQuery.getMany();
     return { rows, total };
   }
 

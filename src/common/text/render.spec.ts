@@ -1,4 +1,4 @@
-import { renderContent, renderExcerpt, renderTitle } from './render.js';
+import { memoizeText, renderContent, renderExcerpt, renderTitle } from './render.js';
 
 describe('render', () => {
   it('renders titles: texturize and trim', () => {
@@ -18,5 +18,33 @@ describe('render', () => {
   it('renders excerpts like content; empty stays empty', () => {
     expect(renderExcerpt('')).toBe('');
     expect(renderExcerpt('An event excerpt')).toBe('<p>An event excerpt</p>');
+  });
+
+  it('gives the same answers from its memo', () => {
+    const text = 'Rock & Roll\n\nIt\'s "live"';
+    expect(renderContent(text)).toBe(renderContent(text));
+    expect(renderTitle("Don't stop")).toBe('Don&#8217;t stop');
+  });
+});
+
+describe('memoizeText', () => {
+  it('computes an input once, keeps at most maxEntries and skips long inputs', () => {
+    const fn = jest.fn((s: string) => s.toUpperCase());
+    const memo = memoizeText(fn, 4, 10);
+    expect(memo('a')).toBe('A');
+    expect(memo('a')).toBe('A');
+    expect(fn).toHaveBeenCalledTimes(1);
+    for (const s of ['b', 'c', 'd', 'e']) memo(s);
+    // Full at 4: the oldest half ('a', 'b') was dropped to make room for 'e'.
+    fn.mockClear();
+    expect(memo('e')).toBe('E');
+    expect(memo('c')).toBe('C');
+    expect(fn).not.toHaveBeenCalled();
+    expect(memo('a')).toBe('A');
+    expect(fn).toHaveBeenCalledTimes(1);
+    const long = 'x'.repeat(11);
+    memo(long);
+    memo(long);
+    expect(fn).toHaveBeenCalledTimes(3);
   });
 });
