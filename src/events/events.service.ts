@@ -605,14 +605,16 @@ export class EventsService {
   ): Promise<Record<string, unknown>[]> {
     if (!rows.length) return [];
     const ids = rows.map((e) => e.id);
-    const organizerIds = await this.events.organizerIds(ids);
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
     ];
-    const [venues, organizers, terms, translations] = await Promise.all([
+    // Every lookup runs at once; the organizers follow their links.
+    const [venues, [organizerIds, organizers], terms, translations] = await Promise.all([
       this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
-      this.organizers.embedMany([...new Set([...organizerIds.values()].flat())], ctx, {
-        jsonLd: opts.jsonLd,
+      this.events.organizerIds(ids).then(async (links) => {
+        const unique = [...new Set([...links.values()].flat())];
+        const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
+        return [links, embedded] as const;
       }),
       this.terms.embeddedTermsForEvents(ids, ctx),
       loadTranslations(this.ds.manager, EVENT_TRANSLATIONS, rows, {
