@@ -824,6 +824,12 @@ interface Wire {
 
 const isLang = (v: unknown): v is Lang => v === 'en' || v === 'hu' || v === 'ro';
 
+/** Every language a URL names with a plain `i18n_language=xx` parameter. */
+const namedLanguages = (path: string): Lang[] =>
+  [...path.matchAll(/[?&]i18n_language=(en|hu|ro)(?=&|$)/gi)].map(
+    (m) => m[1].toLowerCase() as Lang,
+  );
+
 function toWire(r: GenRequest, pools: Pools, headers: Record<Auth, string | undefined>): Wire {
   const path = r.target.path
     .replace('{id}', pathPart(r.id, pools))
@@ -1242,10 +1248,11 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
               // A request line too long to read (431) may have lost its `i18n_language`, and
               // when Node gives up in a later packet than the one with the request line, its
               // prefix too: then the answer is in the default language (src/common/http/
-              // client-error.ts).
+              // client-error.ts). What did arrive decides: an `i18n_language=ro` read before
+              // the cut counts even when a second `i18n_language` after it made a list of it.
               const languages: Lang[] =
                 res.status === 431
-                  ? [...wire.languages, wire.prefixLanguage, 'en']
+                  ? [...wire.languages, wire.prefixLanguage, 'en', ...namedLanguages(wire.path)]
                   : wire.languages;
               if (typeof code === 'string' && typeof message === 'string') {
                 const fits = (lang: Lang) =>
