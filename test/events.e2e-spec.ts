@@ -216,6 +216,39 @@ describe('events (e2e)', () => {
       expect(list.body.total).toBe(0);
     });
 
+    it('keeps the wall clock of `date` in the event zone, deriving the other date with the site zone', async () => {
+      // The site is UTC, the event in New York (BEHAVIOR §7.1.2; Single_Event::prepare_postarr
+      // reads `date` in the event zone and formats it back in that zone).
+      const ny = { timezone: 'America/New_York', status: 'publish' };
+      const both = await create(
+        'editor',
+        minimal({ ...ny, date: '2017-01-05 14:23:36', date_utc: '2017-01-05 14:23:36' }),
+      ).expect(201);
+      expect([both.body.date, both.body.date_utc]).toEqual([
+        '2017-01-05 14:23:36',
+        '2017-01-05 14:23:36',
+      ]);
+      const dateOnly = await create('editor', minimal({ ...ny, date: '2017-01-05 14:23:36' }));
+      expect([dateOnly.body.date, dateOnly.body.date_utc]).toEqual([
+        '2017-01-05 14:23:36',
+        '2017-01-05 14:23:36',
+      ]);
+      const utcOnly = await create('editor', minimal({ ...ny, date_utc: '2017-01-05 14:23:36' }));
+      expect([utcOnly.body.date, utcOnly.body.date_utc]).toEqual([
+        '2017-01-05 14:23:36',
+        '2017-01-05 14:23:36',
+      ]);
+      const updated = await http()
+        .post(`${BASE}/events/${both.body.id}`)
+        .set('Authorization', users.editor.header)
+        .send({ date: '2018-02-01 08:00:00' })
+        .expect(200);
+      expect([updated.body.date, updated.body.date_utc]).toEqual([
+        '2018-02-01 08:00:00',
+        '2018-02-01 08:00:00',
+      ]);
+    });
+
     it('leaves drafts without slug and date_utc, and gives the query url', async () => {
       const res = await create('editor', minimal({ status: 'draft', title: 'Draft one' })).expect(
         201,

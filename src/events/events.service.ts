@@ -12,13 +12,7 @@ import {
 } from '../auth/post-policy.js';
 import { UsersService } from '../auth/users/users.service.js';
 import { parseCostInput } from '../common/cost/cost.js';
-import {
-  eventWallClock,
-  formatSql,
-  localToUtc,
-  parseDateTime,
-  utcToLocal,
-} from '../common/dates/index.js';
+import { eventWallClock, localToUtc, utcToLocal } from '../common/dates/index.js';
 import { ApiError, forbidden, invalidParams, t, type Text } from '../common/errors/api-error.js';
 import { isTruthy, toBoolean } from '../common/http/transforms.js';
 import type { RequestContext } from '../common/http/request-context.js';
@@ -468,26 +462,22 @@ export class EventsService {
     event.startUtc = localToUtc(event.startDate, zone);
     event.endUtc = localToUtc(event.endDate, zone);
 
-    // Publication dates: `date` in the event zone shown in site time, `date_utc` as UTC (§7.1.2).
+    // Publication dates (§7.1.2): `date` is read in the event zone and keeps that wall clock (the
+    // plugin formats it back in the same zone, Single_Event::prepare_postarr), `date_utc` is read
+    // as UTC; one given alone derives the other with the site zone, as wp_insert_post does, and
+    // both given are stored as given.
     const now = new Date();
     if (dto.date !== undefined || dto.date_utc !== undefined) {
-      const date = dto.date !== undefined ? this.publicationInstant(dto.date, zone) : null;
-      const dateUtc =
-        dto.date_utc !== undefined ? this.publicationInstant(dto.date_utc, 'UTC') : null;
-      event.date = date ? formatSql(date.setZone(site)) : utcToLocal(formatSql(dateUtc!), site);
-      event.dateUtc = dateUtc ? formatSql(dateUtc.setZone('UTC')) : formatSql(date!.setZone('UTC'));
+      const date = dto.date !== undefined ? eventWallClock(dto.date, zone)! : null;
+      const dateUtc = dto.date_utc !== undefined ? eventWallClock(dto.date_utc, 'UTC')! : null;
+      event.date = date ?? utcToLocal(dateUtc!, site);
+      event.dateUtc = dateUtc ?? localToUtc(date!, site);
     } else if (creating) {
       event.date = this.siteNow(now, ctx);
       event.dateUtc = nowUtcSql(now);
     }
     event.modified = this.siteNow(now, ctx);
     event.modifiedUtc = nowUtcSql(now);
-  }
-
-  /** Numeric publication dates are UTC wall clocks stored as local time too (§1.4). */
-  private publicationInstant(value: string | number, zone: string) {
-    const wall = eventWallClock(value, zone)!;
-    return parseDateTime(wall, zone)!;
   }
 
   private applyCost(event: EventEntity, plan: WritePlan) {
