@@ -3,8 +3,7 @@ import request from 'supertest';
 import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { countQueries } from './helpers/query-counter.js';
-import { bumpWriteVersion } from '../src/database/write-version.js';
+import { coldCaches, countQueries } from './helpers/query-counter.js';
 
 const BASE = '/cal/events/v1';
 const utcDay = (offsetDays: number, time = '10:00:00') =>
@@ -334,7 +333,7 @@ describe('events list (e2e)', () => {
     // response cache (anonymous reads only) is not involved either.
     const count = (query: string) =>
       countQueries(app, async () => {
-        bumpWriteVersion();
+        await coldCaches(app);
         await list(`?${window}&${query}`, 'editor').expect(200);
       });
     const first = await count('per_page=1');

@@ -99,6 +99,25 @@ describe('response cache (e2e)', () => {
     expect(after.categories[0].name).toBe('Renamed cat');
   });
 
+  it('shows a scheduled event in cached lists and counts as soon as its date passes', async () => {
+    // Two seconds ahead, whole seconds (dates are stored to the second).
+    const at = Math.ceil(Date.now() / 1000) * 1000 + 2000;
+    const date = new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+    const event = await createEvent('Scheduled gig', { date, categories: ['Scheduled cat'] });
+    expect(event).toMatchObject({ status: 'future' });
+    const category = (event as unknown as { categories: Array<{ id: number }> }).categories[0];
+    const url = `${BASE}/events?${WINDOW}&search=scheduled`;
+    const count = () => http().get(`${BASE}/categories/${category.id}`).expect(200);
+    expect((await http().get(url).expect(200)).body.total).toBe(0);
+    expect((await count()).body.count).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, at - Date.now() + 300));
+    // The response cache (60 s here) still holds both answers: the date passing must evict them.
+    const after = await http().get(url).expect(200);
+    expect(after.body.total).toBe(1);
+    expect(after.body.events[0]).toMatchObject({ id: event.id, status: 'publish' });
+    expect((await count()).body.count).toBe(1);
+  });
+
   it('never caches authenticated reads', async () => {
     const url = `${BASE}/events?${WINDOW}&status=publish,draft`;
     const read = () => http().get(url).set('Authorization', editor()).expect(200);

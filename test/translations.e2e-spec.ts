@@ -11,7 +11,7 @@ import { migrations } from '../src/database/migrations/index.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
-import { bumpWriteVersion } from '../src/database/write-version.js';
+import { coldCaches } from './helpers/query-counter.js';
 
 /**
  * Content languages and linked translations (CONTRACT §5): every event, venue, organizer,
@@ -654,7 +654,7 @@ describe('translations (e2e)', () => {
         const count = async (perPage: number) => {
           let body: Tec = {};
           // Cold: list totals are cached until the next write.
-          bumpWriteVersion();
+          await coldCaches(app);
           const queries = await capture(async () => {
             body = (await get('/hu', `${path}&per_page=${perPage}`).expect(200)).body;
           });
@@ -689,7 +689,7 @@ describe('translations (e2e)', () => {
       if (isMysql()) await ds.query('ANALYZE TABLE events');
       else await ds.query('ANALYZE');
       // Written behind the service's back: cached answers and counts must not be reused.
-      bumpWriteVersion();
+      await coldCaches(app);
 
       const queries = await capture(() => get('/hu', `events?${WIDE}&per_page=20`).expect(200));
       const list = queries.find((q) => /FROM [`"]events[`"]/.test(q.sql) && /LIMIT/.test(q.sql));
@@ -703,7 +703,7 @@ describe('translations (e2e)', () => {
 
       // Term counts (per language now) are read from the link index alone (counted afresh:
       // the events list above cached the counts of its terms).
-      bumpWriteVersion();
+      await coldCaches(app);
       const termQueries = await capture(() =>
         get('/hu', 'categories?per_page=20&hide_empty=0').expect(200),
       );

@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig, type Language } from '../src/config/config.
 import { VenuesService } from '../src/venues/venues.service.js';
 import { createRoleUsers, type Credentials, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { bumpWriteVersion } from '../src/database/write-version.js';
+import { coldCaches } from './helpers/query-counter.js';
 
 const API = '/cal/events/v1';
 
@@ -998,7 +998,7 @@ describe('venues (e2e)', () => {
           .expect(201);
       }
       const count = async (perPage: number, page = 1) => {
-        bumpWriteVersion(); // cold: list totals are cached until the next write
+        await coldCaches(app); // cold: list totals are cached until the next write
         const spy = jest.spyOn(ds.logger, 'logQuery');
         const res = await http()
           .get(`/hu${API}/venues?per_page=${perPage}&page=${page}`)

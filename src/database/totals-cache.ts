@@ -2,16 +2,16 @@ import { writeVersion } from './write-version.js';
 
 /**
  * Archive totals by query. Counting tens of thousands of index entries is the most expensive
- * part of a list request, and a total only changes with a write: an entry is used while no write
- * has been committed since it was counted (writeVersion) and for a few seconds at most. Callers
- * put the time the query depends on into the key at a coarse grain (the visibility of scheduled
- * records moves with the clock).
+ * part of a list request, and a total changes with a write, a scheduled record going live (both
+ * bump writeVersion, see ScheduledPublications) or, for filters relative to now such as
+ * `only_with_upcoming`, with the clock alone: an entry is used while no write has been committed
+ * since it was counted and for one second at most.
  */
 export class TotalsCache {
   private readonly entries = new Map<string, { version: number; expires: number; total: number }>();
 
   constructor(
-    private readonly ttlMs = 10_000,
+    private readonly ttlMs = 1_000,
     private readonly maxEntries = 1_000,
   ) {}
 

@@ -77,7 +77,7 @@ export class TermsRepository {
   /** List totals, until the next write (any term or event write can change them). */
   private readonly totals = new TotalsCache();
   /** Published-event counts by term (countsOf). */
-  private readonly counts = new TotalsCache(10_000, 20_000);
+  private readonly counts = new TotalsCache(1_000, 20_000);
 
   constructor(private readonly dataSource: DataSource) {}
 
