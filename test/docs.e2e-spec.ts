@@ -401,6 +401,69 @@ describe('API documentation (e2e)', () => {
       });
     });
 
+    it('shows each index argument as the plugin declares it (BEHAVIOR §2)', async () => {
+      const index = await http().get('/cal/events/v1').expect(200);
+      const args = (path: string, endpoint = 0) =>
+        index.body.routes[`/cal/events/v1${path}`].endpoints[endpoint].args as Record<
+          string,
+          Record<string, unknown>
+        >;
+      const shape = (arg: Record<string, unknown>) => ({
+        ...arg,
+        description: typeof arg.description,
+      });
+      const list = args('/events');
+      // Declared with the plugin's documentation-only `swagger_type`: no `type` in the index.
+      expect(shape(list.categories)).toEqual({
+        description: 'string',
+        items: { type: 'integer' },
+        required: false,
+      });
+      expect(shape(list.status)).toEqual({
+        description: 'string',
+        format: 'string',
+        required: false,
+      });
+      expect(shape(list.geoloc_lat)).toEqual({
+        description: 'string',
+        format: 'double',
+        required: false,
+      });
+      expect(shape(list.page)).toEqual({
+        default: 1,
+        description: 'string',
+        type: 'integer',
+        required: false,
+      });
+      // The defaults the list applies to this request (§5.2.3; the test site is UTC).
+      const utc = new Date();
+      const yesterday = new Date(utc.getTime() - 86400000).toISOString().slice(0, 10);
+      expect(list.start_date).toEqual({
+        default: `${yesterday} 00:00:00`,
+        description: expect.any(String),
+        required: false,
+      });
+      expect(list.end_date.default).toMatch(/^\d{4}-\d\d-\d\d 23:59:59$/);
+      expect(Number(String(list.end_date.default).slice(0, 4))).toBe(utc.getUTCFullYear() + 2);
+      const create = args('/events', 1);
+      expect(shape(create.website)).toEqual({
+        default: null,
+        description: 'string',
+        required: false,
+      });
+      expect(shape(create.status)).toEqual({
+        description: 'string',
+        type: 'string',
+        required: false,
+      });
+      expect(shape(args('/venues').has_events)).toEqual({ description: 'string', required: false });
+      expect(shape(args('/tags').include)).toEqual({
+        description: 'string',
+        items: { type: 'integer' },
+        required: false,
+      });
+    });
+
     it('serves the documents built at start-up without translating again', async () => {
       const service = app.get(DocsService);
       expect(service.get('hu')).toBe(service.get('hu'));

@@ -74,8 +74,9 @@ describe('foundation (e2e)', () => {
         _links: { self: [{ href: 'http://cal.test/cal/events/v1' }] },
       });
       expect(root.endpoints[0].args).toEqual({
-        namespace: { default: 'cal/events/v1', type: 'string', required: false },
-        context: { default: 'view', type: 'string', required: false },
+        // As WordPress registers its index route (BEHAVIOR §2): defaults only, no types.
+        namespace: { default: 'cal/events/v1', required: false },
+        context: { default: 'view', required: false },
         i18n_language: expect.objectContaining({
           type: 'string',
           enum: ['en', 'hu', 'ro'],

@@ -4,6 +4,7 @@ import { I18nService } from 'nestjs-i18n';
 import { LANGUAGES, type Language } from '../config/config.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { translateDocument } from './translate-document.js';
+import { asDeclared } from './index-args.js';
 import { ROUTE_TABLE } from './route-table.js';
 import type { Schema } from './schemas.js';
 import { buildTecDocument, documentPath, type Operation } from './tec-document.js';
@@ -68,8 +69,15 @@ export class DocsService {
     return { ...this.get(lang), servers: [{ url: `${base.toString()}/` }] };
   }
 
-  /** `routes` of the namespace index (BEHAVIOR §2) for the routes this build serves. */
-  routes(lang: Language, base: string): Record<string, unknown> {
+  /**
+   * `routes` of the namespace index (BEHAVIOR §2) for the routes this build serves. `defaults`
+   * holds the defaults computed for the request, by `METHOD path` and argument name.
+   */
+  routes(
+    lang: Language,
+    base: string,
+    defaults: Record<string, Record<string, unknown>> = {},
+  ): Record<string, unknown> {
     const document = this.get(lang);
     const routes: Record<string, unknown> = {};
     for (const row of ROUTE_TABLE) {
@@ -79,10 +87,18 @@ export class DocsService {
       const route: Record<string, unknown> = {
         namespace: NAMESPACE,
         methods: served.flat(),
-        endpoints: served.map((methods) => ({
-          methods,
-          args: argsOf(item![methods[0].toLowerCase()], document, row.path === ''),
-        })),
+        endpoints: served.map((methods) => {
+          const key = `${methods[0]} ${row.path}`;
+          const args = argsOf(item![methods[0].toLowerCase()], document, row.path === '');
+          for (const [name, arg] of Object.entries(args)) {
+            const computed = defaults[key]?.[name];
+            args[name] = asDeclared(methods[0], row.path, name, {
+              ...(computed !== undefined && { default: computed }),
+              ...arg,
+            });
+          }
+          return { methods, args };
+        }),
       };
       if (!row.pattern.includes('(?P<'))
         route._links = { self: [{ href: `${base}${row.pattern}` }] };

@@ -6,6 +6,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { NAMESPACE, restBase, restRoot } from '../common/http/links.js';
 import { languageOf } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
+import { defaultWindow } from '../events/event-filters.js';
 import { DocsService } from './docs.service.js';
 import { doc } from './doc-key.js';
 
@@ -42,7 +43,10 @@ export class RootController {
     }
     return {
       namespace: NAMESPACE,
-      routes: this.docs.routes(languageOf(req), restBase(this.config, req)),
+      routes: this.docs.routes(languageOf(req), restBase(this.config, req), {
+        // BEHAVIOR §2: the defaults the events list applies to this very request (§5.2.3).
+        'GET /events': defaultWindow(this.config.siteTimezone, new Date()),
+      }),
       _links: { up: [{ href: restRoot(this.config) }] },
     };
   }

@@ -148,6 +148,14 @@ function perSecond(
 const defaultStart = perSecond(computeDefaultStart);
 const defaultEnd = perSecond(computeDefaultEnd);
 
+/** The list's `start_date`/`end_date` when a request gives neither (inclusive mode, §5.2.3). */
+export function defaultWindow(siteZone: string, now: Date) {
+  return {
+    start_date: defaultStart(false, siteZone, now),
+    end_date: defaultEnd(false, siteZone, now),
+  };
+}
+
 /** Inclusive default: 00:00:00 of the site-local date of the instant "yesterday 23:59" UTC. */
 function computeDefaultStart(strict: boolean, siteZone: string, now: Date): string {
   if (strict) return formatSql(parseDateTime('yesterday 23:59', siteZone, now)!);
