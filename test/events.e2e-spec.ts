@@ -341,10 +341,26 @@ describe('events (e2e)', () => {
       expect(res.body.website).toBe('http://example.org/?a=1&amp;b=2');
       expect(res.body.image).toEqual({
         url: 'https://img.example.org/a.jpg',
-        id: res.body.id,
+        id: expect.any(Number),
         extension: 'jpg',
       });
       expect(res.body).toMatchObject({ featured: true, sticky: true });
+      // An image record of its own (BEHAVIOR §4.6): an id of the shared post sequence, not an
+      // event's, reused for the same URL by events, venues and organizers alike.
+      const imageId = res.body.image.id as number;
+      expect(imageId).not.toBe(res.body.id);
+      await http().get(`${BASE}/events/${imageId}`).expect(400);
+      const again = await create(
+        'author',
+        minimal({
+          image: 'https://img.example.org/a.jpg',
+          venue: { venue: 'Pictured hall', image: 'https://img.example.org/a.jpg' },
+        }),
+      ).expect(201);
+      expect(again.body.image.id).toBe(imageId);
+      expect(again.body.venue.image.id).toBe(imageId);
+      const other = await create('author', minimal({ image: 'https://img.example.org/b.jpg' }));
+      expect(other.body.image.id).not.toBe(imageId);
       const contributor = await create(
         'contributor',
         minimal({ image: 'https://img.example.org/a.jpg' }),

@@ -200,9 +200,11 @@ describe('venues (e2e)', () => {
       });
       expect(v.image).toEqual({
         url: 'https://img.example.org/a/b/photo.JPG?x=1',
-        id: v.id,
+        id: expect.any(Number),
         extension: 'JPG',
       });
+      // The image record of the URL (BEHAVIOR §4.6), not the venue's own id.
+      expect(v.image.id).not.toBe(v.id);
     });
 
     it('stores and returns coordinates when given', async () => {
@@ -604,7 +606,7 @@ describe('venues (e2e)', () => {
         phone: '06 1 234',
         status: 'publish',
         show_map: false,
-        image: { url: 'https://img.example.org/keep.gif', id: v.id, extension: 'gif' },
+        image: { url: 'https://img.example.org/keep.gif', id: v.image.id, extension: 'gif' },
       });
       const put = await http()
         .put(`${API}/venues/${v.id}`)

@@ -1,4 +1,5 @@
 import { UserEntity } from '../auth/users/user.entity.js';
+import { ImageEntity } from '../common/posts/image.entity.js';
 import { PostIdEntity } from '../common/posts/post-id.entity.js';
 import { eventsEntities } from '../events/entities.js';
 import { organizersEntities } from '../organizers/entities.js';
@@ -9,6 +10,7 @@ import { venuesEntities } from '../venues/entities.js';
 export const entities = [
   UserEntity,
   PostIdEntity,
+  ImageEntity,
   ...eventsEntities,
   ...venuesEntities,
   ...organizersEntities,

@@ -90,7 +90,7 @@ export function toTecEvent(
     description: renderContent(e.description),
     excerpt: renderExcerpt(e.excerpt),
     slug: e.slug ?? '',
-    image: imageObject(e.id, e.imageUrl) ?? false,
+    image: imageObject(e.imageId, e.imageUrl) ?? false,
     all_day: e.allDay,
     start_date: e.startDate,
     start_date_details: dateDetails(e.startDate),

@@ -18,6 +18,7 @@ import { isTruthy, toBoolean } from '../common/http/transforms.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { isHttpUrl } from '../common/http/validators.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
+import { imageIdFor } from '../common/posts/images.js';
 import { allocatePostId, postKindOf } from '../common/posts/post-ids.js';
 import {
   effectiveStatus,
@@ -261,6 +262,7 @@ export class EventsService {
       this.applyDates(event, dto, ctx, true);
       this.applyCost(event, plan);
       this.applyStatus(event, dto, ctx, true);
+      event.imageId = await imageIdFor(manager, event.imageUrl);
       await manager.insert(EventEntity, event);
       if (dto.translation_of !== undefined) {
         await joinTranslations(manager, EVENT_TRANSLATIONS, id, dto.translation_of, event.language);
@@ -344,6 +346,7 @@ export class EventsService {
       this.applyDates(event, dto, ctx, false);
       this.applyCost(event, plan);
       this.applyStatus(event, dto, ctx, false);
+      event.imageId = await imageIdFor(manager, event.imageUrl);
       try {
         await manager.save(EventEntity, event);
       } catch (error) {

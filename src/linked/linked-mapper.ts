@@ -78,7 +78,7 @@ export function linkedPostHead(
     description: renderContent(post.description),
     excerpt: renderExcerpt(post.excerpt),
     slug: post.slug ?? '',
-    image: imageObject(post.id, post.imageUrl),
+    image: imageObject(post.imageId, post.imageUrl),
   };
 }
 

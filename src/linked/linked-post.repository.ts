@@ -13,6 +13,7 @@ import type { Page } from '../common/pagination/paginate.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
 import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
+import { imageIdFor } from '../common/posts/images.js';
 import { assignUniqueSlug } from '../common/posts/slugs.js';
 import { TotalsCache, totalsClock } from '../database/totals-cache.js';
 
@@ -196,10 +197,12 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   }
 
   async insert(manager: EntityManager, record: E): Promise<void> {
+    record.imageId = await imageIdFor(manager, record.imageUrl);
     await this.repo(manager).insert(record as never);
   }
 
   async save(manager: EntityManager, record: E): Promise<void> {
+    record.imageId = await imageIdFor(manager, record.imageUrl);
     await this.repo(manager).save(record as never);
   }
 }

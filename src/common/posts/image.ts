@@ -1,7 +1,7 @@
 /**
  * The image object of BEHAVIOR §4.6 for a URL-only image (CONTRACT §6: there is no media library,
- * the URL is stored on the record as given). With no attachment post behind it, `id` is the id of
- * the record that carries the image, so clients that key images by id still get a stable value.
+ * the URL is stored as given): `id` is the image record of the URL (images.ts), shared by every
+ * record that names the same URL.
  */
 export interface ImageObject {
   url: string;
@@ -9,8 +9,8 @@ export interface ImageObject {
   extension: string;
 }
 
-export function imageObject(recordId: number, url: string | null): ImageObject | null {
-  if (!url) return null;
+export function imageObject(imageId: number | null, url: string | null): ImageObject | null {
+  if (!url || imageId === null) return null;
   let path = url;
   try {
     path = new URL(url).pathname;
@@ -19,5 +19,5 @@ export function imageObject(recordId: number, url: string | null): ImageObject |
   }
   const file = path.split('/').pop() ?? '';
   const dot = file.lastIndexOf('.');
-  return { url, id: recordId, extension: dot > 0 ? file.slice(dot + 1) : '' };
+  return { url, id: imageId, extension: dot > 0 ? file.slice(dot + 1) : '' };
 }

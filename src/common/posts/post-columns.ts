@@ -52,6 +52,10 @@ export abstract class PostColumns {
   @Column({ name: 'image_url', type: 'varchar', length: 2048, nullable: true })
   imageUrl!: string | null;
 
+  /** The image record of `imageUrl` (images, BEHAVIOR §4.6); set on every write from the URL. */
+  @Column({ name: 'image_id', type: 'integer', nullable: true })
+  imageId!: number | null;
+
   @Column({ type: 'varchar', length: 5 })
   language!: Language;
 

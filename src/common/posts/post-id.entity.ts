@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export const POST_KINDS = ['event', 'venue', 'organizer'] as const;
+export const POST_KINDS = ['event', 'venue', 'organizer', 'image'] as const;
 export type PostKind = (typeof POST_KINDS)[number];
 
 /**
- * The shared id sequence of events, venues and organizers (WordPress posts share one), and the
+ * The shared id sequence of events, venues, organizers and images (WordPress posts and
+ * attachments share one), and the
  * kind behind each id, so that `GET /events/{venue id}` can answer "not an event" (400).
  */
 @Entity('post_ids')

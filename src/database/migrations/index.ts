@@ -3,6 +3,7 @@ import { EventTermsState1763900000000 } from './1763900000000-event-terms-state.
 import { Translations1764000000000 } from './1764000000000-translations.js';
 import { WriteLocks1764100000000 } from './1764100000000-write-locks.js';
 import { LinkedArchiveIndex1764200000000 } from './1764200000000-linked-archive-index.js';
+import { Images1764300000000 } from './1764300000000-images.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   Translations1764000000000,
   WriteLocks1764100000000,
   LinkedArchiveIndex1764200000000,
+  Images1764300000000,
 ];

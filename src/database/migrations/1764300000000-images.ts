@@ -1,0 +1,61 @@
+import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
+import { imageUrlHash } from '../../common/posts/images.js';
+
+const POSTS = ['events', 'venues', 'organizers'] as const;
+
+/**
+ * Image records (BEHAVIOR §4.6, Service): one per URL, with an id of the shared post sequence,
+ * so that `image.id` names the image and every record naming the same URL shows the same id
+ * (it used to be the id of the record carrying the image). Records that already carry an image
+ * URL get the image record of their URL.
+ */
+export class Images1764300000000 implements MigrationInterface {
+  name = 'Images1764300000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.createTable(
+      new Table({
+        name: 'images',
+        columns: [
+          { name: 'id', type: 'integer', isPrimary: true },
+          { name: 'url', type: 'varchar', length: '2048' },
+          { name: 'url_hash', type: 'varchar', length: '64' },
+        ],
+        indices: [{ name: 'IDX_images_url', columnNames: ['url_hash'], isUnique: true }],
+      }),
+    );
+    for (const table of POSTS) {
+      await q.addColumn(
+        table,
+        new TableColumn({ name: 'image_id', type: 'integer', isNullable: true }),
+      );
+    }
+    const urls = new Set<string>();
+    for (const table of POSTS) {
+      const rows: Array<{ url: string }> = await q.query(
+        `SELECT DISTINCT image_url AS url FROM ${table} WHERE image_url IS NOT NULL AND image_url <> ''`,
+      );
+      rows.forEach((r) => urls.add(r.url));
+    }
+    for (const url of urls) {
+      await q.query(`INSERT INTO post_ids (kind) VALUES ('image')`);
+      const [{ id }] = (await q.query('SELECT MAX(id) AS id FROM post_ids')) as Array<{
+        id: number | string;
+      }>;
+      await q.query('INSERT INTO images (id, url, url_hash) VALUES (?, ?, ?)', [
+        Number(id),
+        url,
+        imageUrlHash(url),
+      ]);
+      for (const table of POSTS) {
+        await q.query(`UPDATE ${table} SET image_id = ? WHERE image_url = ?`, [Number(id), url]);
+      }
+    }
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const table of POSTS) await q.dropColumn(table, 'image_id');
+    await q.query(`DELETE FROM post_ids WHERE kind = 'image'`);
+    await q.dropTable('images');
+  }
+}
