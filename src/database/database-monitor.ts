@@ -5,6 +5,7 @@ import { createConnection, type Connection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { bumpWriteVersion } from './write-version.js';
 
 const PING_EVERY_MS = 250;
 const PING_TIMEOUT_MS = 600;
@@ -130,6 +131,10 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
       this.waiters.clear();
     } else {
       this.logger.log('database available again');
+      // Whatever was read or being counted before the outage is not trusted after it: counts
+      // left hanging on a dead connection must not be shared with new requests (TotalsCache),
+      // and the database may have changed meanwhile.
+      bumpWriteVersion();
     }
   }
 }

@@ -1,6 +1,5 @@
 import { escapeLike, LIKE_ESCAPE } from '../database/like.js';
 import { TotalsCache, totalsClock } from '../database/totals-cache.js';
-import { writeVersion } from '../database/write-version.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -124,27 +123,24 @@ export class TermsRepository {
    */
   private async countsOf(ids: number[], nowUtc: string): Promise<Map<number, number>> {
     const clock = totalsClock(nowUtc);
-    const out = new Map<number, number>();
-    const missing: number[] = [];
-    for (const id of new Set(ids)) {
-      const cached = this.counts.peek(`${id}|${clock}`);
-      if (cached === undefined) missing.push(id);
-      else out.set(id, cached);
-    }
-    if (!missing.length) return out;
-    const version = writeVersion();
-    const rows = await this.terms(this.manager)
-      .select('t.id', 'id')
-      .addSelect(publishedCount(), 'count')
-      .where('t.id IN (:...missing)', { missing })
-      .setParameter('now', nowUtc)
-      .getRawMany<{ id: number | string; count: number | string }>();
-    for (const row of rows) {
-      const id = Number(row.id);
-      out.set(id, Number(row.count));
-      this.counts.put(`${id}|${clock}`, version, Number(row.count));
-    }
-    return out;
+    const keyOf = (id: number) => `${id}|${clock}`;
+    const counts = await this.counts.getMany(ids.map(keyOf), async (missing) => {
+      const rows = await this.terms(this.manager)
+        .select('t.id', 'id')
+        .addSelect(publishedCount(), 'count')
+        .where('t.id IN (:...missing)', {
+          missing: missing.map((key) => Number(key.split('|')[0])),
+        })
+        .setParameter('now', nowUtc)
+        .getRawMany<{ id: number | string; count: number | string }>();
+      return new Map(rows.map((row) => [keyOf(Number(row.id)), Number(row.count)]));
+    });
+    return new Map(
+      [...new Set(ids)].flatMap((id) => {
+        const count = counts.get(keyOf(id));
+        return count === undefined ? [] : [[id, count] as const];
+      }),
+    );
   }
 
   /** The term `id` if it belongs to `wpTaxonomy` (any language), else null. */
