@@ -34,9 +34,10 @@ interface Entry {
 /**
  * Serialized answers to anonymous GETs, by URL. An entry is used only while no write has been
  * committed since it was computed (writeVersion, so a read always reflects the writes before
- * it, BEHAVIOR §1.8) and for at most RESPONSE_CACHE_TTL_MS, which bounds how late a change
- * driven by the clock alone (a scheduled event going live, the default date window moving) is
- * seen. Least recently used entries go first beyond the entry and byte budgets.
+ * it, BEHAVIOR §1.8; a scheduled record reaching its date bumps it too, ScheduledPublications)
+ * and for at most RESPONSE_CACHE_TTL_MS, which bounds how late the other changes driven by the
+ * clock alone (the default date window at midnight, `only_with_upcoming`) are seen. Least
+ * recently used entries go first beyond the entry and byte budgets.
  */
 @Injectable()
 export class ResponseCache {
