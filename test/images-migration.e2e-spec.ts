@@ -1,15 +1,9 @@
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../src/config/config.js';
-import { dataSourceOptions } from '../src/database/data-source.js';
-import { migrations } from '../src/database/migrations/index.js';
 import { createRoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import { schemaBefore } from './helpers/schema-before.js';
 
 const BASE = '/cal/events/v1';
 
@@ -18,28 +12,12 @@ const BASE = '/cal/events/v1';
  * record of their URL (BEHAVIOR §4.6), one per URL, with ids of the shared post sequence.
  */
 describe('images migration on existing data (e2e)', () => {
-  const sqliteFile = join(tmpdir(), `cal-images-${process.pid}.sqlite`);
-  const url = isMysql() ? testDatabaseUrl() : `sqlite:${sqliteFile}`;
   let app: NestExpressApplication;
+  let cleanup = () => {};
   const http = () => request(app.getHttpServer());
-  const removeFile = () => {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true });
-  };
 
   beforeAll(async () => {
-    removeFile();
-    await resetDatabase(url);
-    const before = new DataSource({
-      ...dataSourceOptions({ ...loadConfig({ DATABASE_URL: url }), migrationsRun: false }),
-      migrations: migrations.slice(
-        0,
-        migrations.findIndex((m) => m.name.startsWith('Images')),
-      ),
-    });
-    await before.initialize();
-    try {
-      await before.runMigrations();
-      const q = (sql: string, params: unknown[] = []) => before.query(sql, params);
+    const before = await schemaBefore('Images', async (q) => {
       for (const [id, kind] of [
         [1, 'event'],
         [2, 'venue'],
@@ -73,15 +51,14 @@ describe('images migration on existing data (e2e)', () => {
         'org',
         'https://img.example.org/own.webp',
       ]);
-    } finally {
-      await before.destroy();
-    }
+    });
+    cleanup = before.cleanup;
     // Starting the app runs the pending migration, as a deployment does.
-    app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
+    app = await createTestApp({ env: { DATABASE_URL: before.url }, keepDatabase: true });
   });
   afterAll(async () => {
     await closeApp(app);
-    if (!isMysql()) removeFile();
+    cleanup();
   });
 
   it('gives every image URL one image record, shared by the records naming it', async () => {

@@ -1,16 +1,11 @@
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../src/config/config.js';
-import { dataSourceOptions } from '../src/database/data-source.js';
-import { migrations } from '../src/database/migrations/index.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import { schemaBefore } from './helpers/schema-before.js';
+import { isMysql } from './helpers/database.js';
 import { coldCaches } from './helpers/query-counter.js';
 
 /**
@@ -733,29 +728,13 @@ describe('translations (e2e)', () => {
 });
 
 describe('translations migration on existing data (e2e)', () => {
-  const sqliteFile = join(tmpdir(), `cal-translations-${process.pid}.sqlite`);
-  const url = isMysql() ? testDatabaseUrl() : `sqlite:${sqliteFile}`;
   let app: NestExpressApplication;
+  let cleanup = () => {};
   const http = () => request(app.getHttpServer());
-  const removeFile = () => {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true });
-  };
 
   beforeAll(async () => {
-    removeFile();
-    await resetDatabase(url);
     // The schema as it was before the translations migration, filled with raw SQL.
-    const before = new DataSource({
-      ...dataSourceOptions({ ...loadConfig({ DATABASE_URL: url }), migrationsRun: false }),
-      migrations: migrations.slice(
-        0,
-        migrations.findIndex((m) => m.name.startsWith('Translations')),
-      ),
-    });
-    await before.initialize();
-    try {
-      await before.runMigrations();
-      const q = (sql: string, params: unknown[] = []) => before.query(sql, params);
+    const before = await schemaBefore('Translations', async (q) => {
       for (const [id, kind] of [
         [1, 'event'],
         [2, 'event'],
@@ -801,18 +780,17 @@ describe('translations migration on existing data (e2e)', () => {
            (2, 10, 'publish', '2020-01-01 00:00:00'),
            (2, 11, 'publish', '2020-01-01 00:00:00')`,
       );
-    } finally {
-      await before.destroy();
-    }
+    });
+    cleanup = before.cleanup;
     // Starting the app runs the pending migration, as a deployment does.
     app = await createTestApp({
-      env: { DATABASE_URL: url, DEFAULT_LANGUAGE: 'hu' },
+      env: { DATABASE_URL: before.url, DEFAULT_LANGUAGE: 'hu' },
       keepDatabase: true,
     });
   });
   afterAll(async () => {
     await closeApp(app);
-    if (!isMysql()) removeFile();
+    cleanup();
   });
 
   it('gives rows without a supported language DEFAULT_LANGUAGE, keeping slugs unique', async () => {
