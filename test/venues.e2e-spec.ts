@@ -1014,7 +1014,7 @@ describe('venues (e2e)', () => {
       expect(await count(50)).toBe(five);
       expect(await count(5, 3)).toBe(five);
       expect(await count(5, 10)).toBe(five);
-      // The total, the page's ids (from the archive index), the page's rows.
+      // The total and the page (its ids from the archive index, then its rows, in one statement).
       expect(five).toBeLessThanOrEqual(3);
     });
   });

@@ -91,6 +91,3 @@ export class TotalsCache {
     this.entries.set(key, { version, expires: Date.now() + this.ttlMs, total });
   }
 }
-
-/** The clock at the grain totals are cached with: `2026-11-23 10:5` (ten minutes). */
-export const totalsClock = (nowUtc: string) => nowUtc.slice(0, 15);

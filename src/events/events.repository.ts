@@ -6,7 +6,8 @@ import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
-import { TotalsCache, totalsClock } from '../database/totals-cache.js';
+import { deferredPage, type PageOrder } from '../database/deferred-page.js';
+import { TotalsCache } from '../database/totals-cache.js';
 import { EventEntity, EventOrganizerEntity } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
 
@@ -32,29 +33,22 @@ export class EventsRepository {
   ): Promise<{ rows: EventEntity[]; total: number }> {
     const qb = this.listQuery(filters, actor, language, nowUtc);
     const total = await this.totals.get(
-      JSON.stringify([
-        filters,
-        actor.user?.id ?? 0,
-        actor.user?.role ?? '',
-        language,
-        totalsClock(nowUtc),
-      ]),
+      JSON.stringify([filters, actor.user?.id ?? 0, actor.user?.role ?? '', language]),
       () => qb.getCount(),
     );
-    // Archive order: by start; `include` lists by publication date (Service D2).
-    const order = filters.include ? ['date', 'id'] : ['startDate', 'date', 'id'];
-    order.forEach((column, i) => qb[i ? 'addOrderBy' : 'orderBy'](`e.${column}`, 'ASC'));
     if (total <= page.offset) return { rows: [], total };
-    // Deferred join, in one statement: the page's ids come from the listing index alone (deep
-    // pages skip index entries, not whole rows), then only those rows are read.
-    const ids = qb.select('e.id', 'id').offset(page.offset).limit(page.perPage);
-    const rowsQuery = this.repo()
-      .createQueryBuilder('ev')
-      .innerJoin(`(${ids.getQuery()})`, 'page', 'page.id = ev.id')
-      .setParameters(ids.getParameters());
-    order.forEach((column, i) => rowsQuery[i ? 'addOrderBy' : 'orderBy'](`ev.${column}`, 'ASC'));
-    const rows = await rowsQuery.getMany();
-    return { rows, total };
+    // Archive order (IDX_events_listing): by start; `include` lists by publication date (D2).
+    const order: PageOrder = filters.include
+      ? [
+          ['date', 'ASC'],
+          ['id', 'ASC'],
+        ]
+      : [
+          ['startDate', 'ASC'],
+          ['date', 'ASC'],
+          ['id', 'ASC'],
+        ];
+    return { rows: await deferredPage(this.repo(), qb, 'e', order, page), total };
   }
 
   private listQuery(

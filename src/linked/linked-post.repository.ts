@@ -15,7 +15,8 @@ import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { imageIdFor } from '../common/posts/images.js';
 import { assignUniqueSlug } from '../common/posts/slugs.js';
-import { TotalsCache, totalsClock } from '../database/totals-cache.js';
+import { deferredPage, type PageOrder } from '../database/deferred-page.js';
+import { TotalsCache } from '../database/totals-cache.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
 export interface LinkedListFilters {
@@ -114,8 +115,8 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   }
 
   /**
-   * One page of the list and the total: at most three queries (total, ids, rows) whatever the
-   * page and its size, the total cached until the next write.
+   * One page of the list and the total: two queries (the total, cached; the page) whatever the
+   * page and its size.
    */
   async list(filters: LinkedListFilters, page: Page): Promise<[E[], number]> {
     const a = this.alias;
@@ -146,25 +147,18 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
         }),
       );
     }
-    const { actor, nowUtc, ...rest } = filters;
+    const { actor, nowUtc: _now, ...rest } = filters;
     const total = await this.totals.get(
-      JSON.stringify([rest, actor.user?.id ?? 0, actor.user?.role ?? '', totalsClock(nowUtc)]),
+      JSON.stringify([rest, actor.user?.id ?? 0, actor.user?.role ?? '']),
       () => qb.getCount(),
     );
     if (total <= page.offset) return [[], total];
-    // Deferred join: the page's ids come from the archive index in archive order (language,
-    // date, id, with the visibility columns), then only those rows are read.
-    const ids = (
-      await qb
-        .select(`${a}.id`, 'id')
-        .orderBy(`${a}.date`, 'DESC')
-        .addOrderBy(`${a}.id`, 'DESC')
-        .offset(page.offset)
-        .limit(page.perPage)
-        .getRawMany<{ id: number | string }>()
-    ).map((r) => Number(r.id));
-    const byId = new Map((await this.findByIds(ids)).map((r) => [r.id, r]));
-    return [ids.map((id) => byId.get(id)).filter((r): r is E => !!r), total];
+    // Archive order: the archive index (language, date, id, with the visibility columns).
+    const order: PageOrder = [
+      ['date', 'DESC'],
+      ['id', 'DESC'],
+    ];
+    return [await deferredPage(this.repo(), qb, a, order, page), total];
   }
 
   /**

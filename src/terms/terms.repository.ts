@@ -1,5 +1,5 @@
 import { escapeLike, LIKE_ESCAPE } from '../database/like.js';
-import { TotalsCache, totalsClock } from '../database/totals-cache.js';
+import { TotalsCache } from '../database/totals-cache.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -117,30 +117,21 @@ export class TermsRepository {
 
   /**
    * Published-event counts of terms, cached like list totals (until the next committed write,
-   * at most a few seconds): counting is an index range scan per term, 1,000 entries for a
+   * one second at most): counting is an index range scan per term, 1,000 entries for a
    * category of a large calendar, and every page of events embeds a few dozen terms. One query
    * for the terms not in the cache, none when all are.
    */
   private async countsOf(ids: number[], nowUtc: string): Promise<Map<number, number>> {
-    const clock = totalsClock(nowUtc);
-    const keyOf = (id: number) => `${id}|${clock}`;
-    const counts = await this.counts.getMany(ids.map(keyOf), async (missing) => {
+    const counts = await this.counts.getMany(ids.map(String), async (missing) => {
       const rows = await this.terms(this.manager)
         .select('t.id', 'id')
         .addSelect(publishedCount(), 'count')
-        .where('t.id IN (:...missing)', {
-          missing: missing.map((key) => Number(key.split('|')[0])),
-        })
+        .where('t.id IN (:...missing)', { missing: missing.map(Number) })
         .setParameter('now', nowUtc)
         .getRawMany<{ id: number | string; count: number | string }>();
-      return new Map(rows.map((row) => [keyOf(Number(row.id)), Number(row.count)]));
+      return new Map(rows.map((row) => [String(row.id), Number(row.count)]));
     });
-    return new Map(
-      [...new Set(ids)].flatMap((id) => {
-        const count = counts.get(keyOf(id));
-        return count === undefined ? [] : [[id, count] as const];
-      }),
-    );
+    return new Map([...counts].map(([id, count]) => [Number(id), count]));
   }
 
   /** The term `id` if it belongs to `wpTaxonomy` (any language), else null. */
@@ -212,9 +203,7 @@ export class TermsRepository {
     }
     if (filters.hideEmpty) qb.andWhere(hasPublished());
 
-    const total = await this.totals.get(JSON.stringify([filters, totalsClock(nowUtc)]), () =>
-      qb.clone().getCount(),
-    );
+    const total = await this.totals.get(JSON.stringify(filters), () => qb.clone().getCount());
     if (total <= page.offset) return { rows: [], total };
     const direction = filters.descending ? 'DESC' : 'ASC';
     // Sorted by anything but the count, the page's ids are found without counting, and only
