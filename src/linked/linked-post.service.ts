@@ -12,6 +12,7 @@ import {
   t,
   type Text,
 } from '../common/errors/api-error.js';
+import { nestedLimitError } from '../common/http/validation.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
@@ -542,7 +543,10 @@ export abstract class LinkedPostService<
       forbidUnknownValues: false,
       stopAtFirstError: true,
     });
-    if (errors.length || Object.keys(await this.inputProblems(input, ctx)).length) {
+    // A field over its limit says which limit (CONTRACT §4); other problems stay TEC's bare 400.
+    if (errors.length)
+      throw nestedLimitError(this.kind.nameField, errors) ?? invalidParam(this.kind.nameField);
+    if (Object.keys(await this.inputProblems(input, ctx)).length) {
       throw invalidParam(this.kind.nameField);
     }
     return input;
