@@ -1,7 +1,14 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { canCreateFor, canCreatePosts, canEdit, canRead, canUpload } from '../auth/post-policy.js';
+import {
+  canCreateFor,
+  canCreatePosts,
+  canEdit,
+  canPostUnfilteredHtml,
+  canRead,
+  canUpload,
+} from '../auth/post-policy.js';
 import type { UsersService } from '../auth/users/users.service.js';
 import { utcToLocal } from '../common/dates/index.js';
 import {
@@ -36,6 +43,7 @@ import {
   type Translations,
 } from '../common/posts/translations.js';
 import type { Language } from '../config/config.js';
+import { contentFilter } from '../common/text/index.js';
 import { nowUtcSql } from '../database/columns.js';
 import { writeTransaction } from '../database/transaction.js';
 import { lockKey } from '../database/write-lock.js';
@@ -385,7 +393,11 @@ export abstract class LinkedPostService<
    */
   protected async createRecord(input: C, ctx: RequestContext, manager: EntityManager) {
     const nowUtc = nowUtcSql();
-    const name = this.nameOf(input)!;
+    // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
+    const name = html.title(this.nameOf(input)!);
+    const description =
+      input.description === undefined ? undefined : html.content(input.description);
     // Parallel creations of one name run one after the other, so the second reuses the first
     // (the duplicate rule has no unique index to lean on).
     await lockKey(manager, `${this.kind.kind}:${ctx.language}:${name.toLowerCase()}`);
@@ -396,7 +408,7 @@ export abstract class LinkedPostService<
         ? await this.repository.findDuplicate(
             manager,
             name,
-            input.description || undefined,
+            description || undefined,
             ctx.language,
             ctx.actor,
             nowUtc,
@@ -418,7 +430,7 @@ export abstract class LinkedPostService<
     record.id = await allocatePostId(manager, this.kind.kind);
     record.authorId = input.author ?? ctx.actor.user?.id ?? 0;
     record.title = name;
-    record.description = input.description ?? '';
+    record.description = description ?? '';
     record.excerpt = '';
     record.password = input.password ?? '';
     record.imageUrl = input.image || null;
@@ -454,10 +466,11 @@ export abstract class LinkedPostService<
   private applyUpdate(record: E, input: U, ctx: RequestContext): boolean {
     const nowUtc = nowUtcSql();
     const siteZone = ctx.config.siteTimezone;
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     const name = this.nameOf(input);
-    if (name !== undefined) record.title = name;
+    if (name !== undefined) record.title = html.title(name);
     // BEHAVIOR §7.4.3: an empty description leaves it unchanged (it cannot be cleared).
-    if (input.description) record.description = input.description;
+    if (input.description) record.description = html.content(input.description);
     if (input.author !== undefined) record.authorId = input.author;
     if (input.password !== undefined) record.password = input.password;
     if (input.image !== undefined) record.imageUrl = input.image || null;

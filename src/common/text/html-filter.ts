@@ -26,7 +26,6 @@ const COMMON: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
   // Keep the text of removed elements (it is escaped), as WordPress does.
   nonTextTags: [],
-  allowedEmptyAttributes: ['alt'],
 };
 
 const POST_OPTIONS: sanitizeHtml.IOptions = {
@@ -57,4 +56,21 @@ export function filterPostHtml(html: string): string {
  */
 export function basicInlineHtml(html: string): string {
   return html === '' ? '' : sanitizeHtml(escapeLoneLessThan(html), INLINE_OPTIONS);
+}
+
+/** How a writer's HTML is stored: titles and content (descriptions, excerpts). */
+export interface ContentFilter {
+  title(s: string): string;
+  content(s: string): string;
+}
+
+const AS_SENT: ContentFilter = { title: (s) => s, content: (s) => s };
+const ALLOWLISTED: ContentFilter = { title: basicInlineHtml, content: filterPostHtml };
+
+/**
+ * The filter for a writer: as sent with `unfiltered_html` (editors, administrators), else titles
+ * with the inline list and descriptions/excerpts with the post list, as WordPress does.
+ */
+export function contentFilter(unfilteredHtml: boolean): ContentFilter {
+  return unfilteredHtml ? AS_SENT : ALLOWLISTED;
 }
