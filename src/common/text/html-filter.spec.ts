@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { INLINE_ALLOWED_TAGS, POST_ALLOWED_TAGS, URL_ATTRIBUTES } from './allowlists.js';
-import { basicInlineHtml, filterPostHtml } from './html-filter.js';
+import { basicInlineHtml, contentFilter, filterPostHtml } from './html-filter.js';
 import { renderContent } from './render.js';
 
 /**
@@ -88,7 +88,8 @@ const VECTORS: string[] = [
 ];
 
 const DANGEROUS_SCHEME = /^(?:javascript|vbscript|data|livescript|mocha):/;
-const DANGEROUS_TEXT = /<\s*\/?\s*(?:script|iframe|svg|math|object|embed|style|base|meta|link|form)/i;
+const DANGEROUS_TEXT =
+  /<\s*\/?\s*(?:script|iframe|svg|math|object|embed|style|base|meta|link|form)/i;
 
 /** Everything that makes `html` unsafe once a browser parses it; [] when it is safe. */
 function problems(html: string, allowedTags: string[]): string[] {
@@ -151,7 +152,10 @@ describe('filterPostHtml (WordPress post allowlist)', () => {
     ['<h2 style="color:red;text-align:center">Title</h2>', undefined],
     ['<p style="color:rgb(10, 20, 30)">c</p>', undefined],
     ['<blockquote cite="https://example.com">q</blockquote>', undefined],
-    ['<video controls src="https://example.com/v.mp4" poster="https://example.com/p.png"></video>', undefined],
+    [
+      '<video controls src="https://example.com/v.mp4" poster="https://example.com/p.png"></video>',
+      undefined,
+    ],
     ['Tom &amp; Jerry', undefined],
     ['Tom & Jerry', 'Tom &amp; Jerry'],
     ['5 < 6 and 7 > 3', '5 &lt; 6 and 7 &gt; 3'],
@@ -184,5 +188,16 @@ describe('basicInlineHtml (term allowlist)', () => {
     expect(basicInlineHtml('<p class="x">para</p><img src="https://e.x/a.png"><b>b</b>')).toBe(
       'para<b>b</b>',
     );
+  });
+});
+
+describe('contentFilter', () => {
+  it('leaves editors alone and filters others, markup-free text as sent', () => {
+    const evil = '<b onclick="x()">A & B</b>';
+    expect(contentFilter(true).content(evil)).toBe(evil);
+    expect(contentFilter(true).title(evil)).toBe(evil);
+    expect(contentFilter(false).content(evil)).toBe('<b>A &amp; B</b>');
+    expect(contentFilter(false).title('<p>A</p> & B')).toBe('A &amp; B');
+    expect(contentFilter(false).title('Jane & Co')).toBe('Jane & Co');
   });
 });

@@ -65,7 +65,14 @@ export interface ContentFilter {
 }
 
 const AS_SENT: ContentFilter = { title: (s) => s, content: (s) => s };
-const ALLOWLISTED: ContentFilter = { title: basicInlineHtml, content: filterPostHtml };
+
+/** Text without a `<` holds no markup: it is stored as sent (`Jane & Co` keeps its `&`). */
+const onMarkup = (filter: (s: string) => string) => (s: string) =>
+  s.includes('<') ? filter(s) : s;
+const ALLOWLISTED: ContentFilter = {
+  title: onMarkup(basicInlineHtml),
+  content: onMarkup(filterPostHtml),
+};
 
 /**
  * The filter for a writer: as sent with `unfiltered_html` (editors, administrators), else titles
