@@ -72,3 +72,9 @@ export function canEdit(actor: Actor, record: OwnedRecord): boolean {
   if (hasRole(actor, ['author'])) return true;
   return hasRole(actor, ['contributor']) && UNPUBLISHED.includes(record.status);
 }
+
+/**
+ * WordPress `unfiltered_html`: editors and administrators store HTML as sent; everyone else's
+ * titles, descriptions and excerpts go through the allowlist filter (CONTRACT §6).
+ */
+export const canPostUnfilteredHtml = (actor: Actor) => isEditor(actor);

@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   canCreatePosts,
   canEdit,
+  canPostUnfilteredHtml,
   canRead,
   canUpload,
   mayAttributeTo,
@@ -24,6 +25,7 @@ import {
 import { isTruthy, toBoolean } from '../common/http/transforms.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { isHttpUrl } from '../common/http/validators.js';
+import { contentFilter } from '../common/text/index.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
 import { imageIdFor } from '../common/posts/images.js';
 import { allocatePostId, postKindOf } from '../common/posts/post-ids.js';
@@ -241,15 +243,17 @@ export class EventsService {
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
     // CONTRACT §2: only editors and administrators create records of others.
     if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotCreateAs();
+    // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     const eventId = await writeTransaction(this.ds, async (manager) => {
       const id = await allocatePostId(manager, 'event');
       const event = manager.create(EventEntity, {
         id,
         authorId: dto.author ?? ctx.actor.user!.id,
         language: ctx.language,
-        title: dto.title,
-        description: dto.description ?? '',
-        excerpt: dto.excerpt ?? '',
+        title: html.title(dto.title),
+        description: html.content(dto.description ?? ''),
+        excerpt: html.content(dto.excerpt ?? ''),
         password: dto.password ?? '',
         slug: null,
         imageUrl: typeof dto.image === 'string' && dto.image ? dto.image : null,
@@ -347,13 +351,14 @@ export class EventsService {
     ) {
       throw translationsForbidden();
     }
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     await writeTransaction(this.ds, async (manager) => {
       // Re-read inside the transaction so that concurrent updates never mix.
       const event = (await this.events.findById(existing.id, manager))!;
       // Partial update on every method (CONTRACT §6): only what the request carries changes.
-      if (dto.title !== undefined) event.title = dto.title;
-      if (dto.description !== undefined) event.description = dto.description;
-      if (dto.excerpt !== undefined) event.excerpt = dto.excerpt;
+      if (dto.title !== undefined) event.title = html.title(dto.title);
+      if (dto.description !== undefined) event.description = html.content(dto.description);
+      if (dto.excerpt !== undefined) event.excerpt = html.content(dto.excerpt);
       if (dto.author !== undefined) event.authorId = dto.author;
       if (dto.password !== undefined) event.password = dto.password;
       if (dto.image !== undefined)

@@ -5,6 +5,7 @@ import type { Actor } from '../auth/actor.js';
 import {
   canCreatePosts,
   canEdit,
+  canPostUnfilteredHtml,
   canRead,
   canUpload,
   mayAttributeTo,
@@ -49,6 +50,7 @@ import {
   type TranslationViewer,
 } from '../common/posts/translations.js';
 import type { Language } from '../config/config.js';
+import { contentFilter } from '../common/text/index.js';
 import { nowUtcSql } from '../database/columns.js';
 import { writeTransaction } from '../database/transaction.js';
 import { lockKey } from '../database/write-lock.js';
@@ -432,7 +434,11 @@ export abstract class LinkedPostService<
    */
   protected async createRecord(input: C, ctx: RequestContext, manager: EntityManager) {
     const nowUtc = nowUtcSql();
-    const name = this.nameOf(input)!;
+    // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
+    const name = html.title(this.nameOf(input)!);
+    const description =
+      input.description === undefined ? undefined : html.content(input.description);
     // Parallel creations of one name run one after the other, so the second reuses the first
     // (the duplicate rule has no unique index to lean on).
     await lockKey(manager, `${this.kind.kind}:${ctx.language}:${name.toLowerCase()}`);
@@ -443,7 +449,7 @@ export abstract class LinkedPostService<
         ? await this.repository.findDuplicate(
             manager,
             name,
-            input.description || undefined,
+            description || undefined,
             ctx.language,
             ctx.actor,
             nowUtc,
@@ -465,7 +471,7 @@ export abstract class LinkedPostService<
     record.id = await allocatePostId(manager, this.kind.kind);
     record.authorId = input.author ?? ctx.actor.user?.id ?? 0;
     record.title = name;
-    record.description = input.description ?? '';
+    record.description = description ?? '';
     record.excerpt = '';
     record.password = input.password ?? '';
     record.imageUrl = input.image || null;
@@ -502,10 +508,11 @@ export abstract class LinkedPostService<
   private applyUpdate(record: E, input: U, ctx: RequestContext): boolean {
     const nowUtc = nowUtcSql();
     const siteZone = ctx.config.siteTimezone;
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     const name = this.nameOf(input);
-    if (name !== undefined) record.title = name;
+    if (name !== undefined) record.title = html.title(name);
     // BEHAVIOR §7.4.3: an empty description leaves it unchanged (it cannot be cleared).
-    if (input.description) record.description = input.description;
+    if (input.description) record.description = html.content(input.description);
     if (input.author !== undefined) record.authorId = input.author;
     if (input.password !== undefined) record.password = input.password;
     if (input.image !== undefined) record.imageUrl = input.image || null;

@@ -1,156 +1,193 @@
 /**
- * WordPress `wpautop()` (wp-includes/formatting.php) with `$br = true`, ported rule by rule
- * (BEHAVIOR §4.10): blank-line separated blocks become `<p>…</p>`, single newlines `<br />`,
- * block-level elements are not wrapped, `<pre>` content and newlines inside tags are untouched.
- * PHP's `\s` is ASCII-only, so it is spelled out as `S` (JS `\s` would also match NBSP).
+ * Auto-paragraphs (BEHAVIOR §4.10) with WordPress's own `@wordpress/autop`, made linear.
+ *
+ * The package is a chain of regular expressions. Several of them cost time proportional to
+ * (number of starting points) × (distance scanned), which is quadratic on inputs such as many
+ * `<div` before the next `>`, many unclosed `<svg`, long runs of spaces, or many `<pre>` blocks
+ * (their placeholders are restored one search from the start at a time). Before the package
+ * runs, {@link prepare} rewrites exactly those shapes, one left-to-right pass each, so that every
+ * scan a pattern makes is bounded or disjoint from the others:
+ *
+ * - `<pre>` blocks are set aside here (same rules as the package) and stand in as one block
+ *   element each, so the package never sees `<pre`.
+ * - Between two `>`, only the first and the last `<` may open a tag; the others become a
+ *   stand-in character. `<!--` and `<![CDATA[` open their own section and do not count.
+ * - A `<script`, `<style`, `<svg` or `<math` after the last matching closing tag scans to the
+ *   end; only the first such one is left as a tag.
+ * - Between two `>`/`]`, only the first `[audio`/`[video` stays a possible shortcode.
+ * - Whitespace: outside tags, a run with two or more newlines keeps one paragraph break (the
+ *   package would collapse it anyway); any run longer than {@link RUN} gets an invisible
+ *   stand-in every {@link RUN} characters, so patterns that consume whitespace see short runs.
+ *
+ * Stand-ins are Unicode noncharacters, removed from the input first and turned back afterwards,
+ * so well-formed content renders exactly as WordPress renders it. What can differ: markup that a
+ * browser would not read as tags either, and whitespace inside runs of more than {@link RUN}
+ * characters that the package would have dropped (it stays; the page looks the same).
+ *
+ * The package also lacks WordPress's rule that ends a paragraph after `<hr>`; it is added here.
  */
-
+import { autop as wordpressAutop } from '@wordpress/autop';
 import { phpTrim } from './sanitize.js';
 
-const S = '[ \\t\\n\\v\\f\\r]';
+/** A `<` that opens no tag. */
+const TEXT_LT = '\uFDD0';
+/** A `[` that opens no audio/video shortcode. */
+const TEXT_BRACKET = '\uFDD1';
+/** Splits long whitespace runs; removed afterwards. */
+const SPLIT = '\uFDD2';
+/** Marks where a `<pre>` block was set aside. */
+const PRE_SLOT = '<ul \uFDD3></ul>';
+const STAND_INS = /[\uFDD0-\uFDD3]/g;
 
-const ALLBLOCKS =
-  '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|' +
-  'area|blockquote|address|math|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|' +
-  'header|footer|nav|figure|figcaption|details|menu|summary)';
+/** Longest whitespace run a pattern may have to walk. */
+export const RUN = 32;
 
-const re = (source: string, flags = 'g') => new RegExp(source, flags);
-
-/** `get_html_split_regex()`: comments, CDATA sections and elements, each one delimiter. */
-const HTML_SPLIT =
-  /(<(?:(?=!--|!\[CDATA\[)(?:(?=!-)!(?:-(?!->)[^-]*)*(?:-->)?|(?!!-)!\[CDATA\[[^\]]*(?:\](?!\]>)[^\]]*)*(?:\]\]>)?)|(?!!--|!\[CDATA\[)[^>]*>?))/;
-
-/** `wp_replace_in_html_tags()` for a single needle: replaces only inside tags and comments. */
-function replaceInHtmlTags(haystack: string, needle: string, replacement: string): string {
-  return haystack
-    .split(HTML_SPLIT)
-    .map((part, i) => (i % 2 === 1 ? part.replaceAll(needle, replacement) : part))
-    .join('');
-}
-
-/** Rules applied in order; each is `preg_replace(pattern, replacement)`. */
-const BEFORE_SPLIT: [RegExp, string][] = [
-  // Several <br>s in a row become a paragraph break.
-  [re(`<br${S}*/?>${S}*<br${S}*/?>`), '\n\n'],
-  // Double line break above block-level opening tags and below closing ones (and after <hr>).
-  [re(`(<${ALLBLOCKS}[ \\t\\n\\v\\f\\r/>])`), '\n\n$1'],
-  [re(`(</${ALLBLOCKS}>)`), '$1\n\n'],
-  [re(`(<hr${S}*?/?>)`), '$1\n\n'],
-];
-
-const AFTER_WRAP: [RegExp, string][] = [
-  // Under certain strange conditions it could create a P of entirely whitespace.
-  [re(`<p>${S}*</p>`), ''],
-  // Add a closing <p> inside <div>, <address>, or <form> tag if missing.
-  [/<p>([^<]+)<\/(div|address|form)>/g, '<p>$1</p></$2>'],
-  // An opening or closing block element tag wrapped in a <p>: unwrap it.
-  [re(`<p>${S}*(</?${ALLBLOCKS}[^>]*>)${S}*</p>`), '$1'],
-  // In some cases <li> may get wrapped in <p>.
-  [/<p>(<li.+?)<\/p>/g, '$1'],
-  // A <blockquote> wrapped in a <p>: move the <p> inside.
-  [/<p><blockquote([^>]*)>/gi, '<blockquote$1><p>'],
-  [/<\/blockquote><\/p>/g, '</p></blockquote>'],
-  // Block tags preceded by an opening <p> or followed by a closing </p>: drop the <p>.
-  [re(`<p>${S}*(</?${ALLBLOCKS}[^>]*>)`), '$1'],
-  [re(`(</?${ALLBLOCKS}[^>]*>)${S}*</p>`), '$1'],
-];
-
-/**
- * `preg_replace('|(?<!<br />)\s*\n|', "<br />\n", …)` without its quadratic cost on long runs of
- * spaces: in each whitespace run, everything from the run's start (its second character when the
- * run follows `<br />`) to its last newline becomes one `<br />\n`.
- */
-function newlinesToBr(text: string): string {
-  return text.replace(/[ \t\n\v\f\r]+/g, (run: string, offset: number) => {
-    const last = run.lastIndexOf('\n');
-    const start = text.slice(Math.max(0, offset - 6), offset) === '<br />' ? 1 : 0;
-    if (last < start) return run;
-    return run.slice(0, start) + '<br />\n' + run.slice(last + 1);
-  });
-}
-
-/**
- * WordPress `wpautop()`. WordPress ends the result with a newline; it is dropped here because
- * every caller trims (`"An event content"` → `"<p>An event content</p>"`).
- */
+/** WordPress `wpautop()` with line breaks; the trailing newline it adds is dropped. */
 export function autop(input: string): string {
   if (phpTrim(input) === '') return '';
-  let text = input + '\n';
+  const pres: string[] = [];
+  const text = prepare(setPresAside(input.replace(STAND_INS, ''), pres));
+  let out = wordpressAutop(text, true);
+  out = out.replaceAll(TEXT_LT, '<').replaceAll(TEXT_BRACKET, '[').replaceAll(SPLIT, '');
+  if (pres.length > 0) out = putPresBack(out, pres);
+  return out.replace(/\n$/, '');
+}
 
-  // <pre> blocks are set aside and restored at the end.
-  const preTags = new Map<string, string>();
-  if (text.includes('<pre')) {
-    const parts = text.split('</pre>');
-    const last = parts.pop() ?? '';
-    text = '';
-    for (const part of parts) {
-      const start = part.indexOf('<pre');
-      if (start === -1) {
-        text += part; // malformed HTML
+/**
+ * The package's own `<pre>` handling: the text is cut at each `</pre>`; a piece holding `<pre`
+ * keeps what precedes it and sets the rest (with its `</pre>`) aside; a piece without `<pre`
+ * loses its `</pre>`. The last piece stays as it is.
+ */
+function setPresAside(text: string, pres: string[]): string {
+  if (!text.includes('<pre')) return text;
+  const pieces = text.split('</pre>');
+  const last = pieces.pop()!;
+  let out = '';
+  for (const piece of pieces) {
+    const start = piece.indexOf('<pre');
+    if (start === -1) {
+      out += piece;
+      continue;
+    }
+    pres.push(piece.slice(start) + '</pre>');
+    out += piece.slice(0, start) + PRE_SLOT;
+  }
+  return out + last;
+}
+
+function putPresBack(text: string, pres: string[]): string {
+  const pieces = text.split(PRE_SLOT);
+  let out = pieces[0]!;
+  for (let i = 1; i < pieces.length; i++) out += (pres[i - 1] ?? '') + pieces[i];
+  return out;
+}
+
+const STAND_IN_LT = 1;
+const STAND_IN_BRACKET = 2;
+const IN_TAG = 4;
+
+function prepare(input: string): string {
+  let text = input.replace(/\r\n|\r/g, '\n');
+  // WordPress ends a paragraph after <hr>, <hr/>, <hr />; the package forgets to.
+  text = text.replace(/<hr[ \t\n\f\v]*\/?>/g, '$&\n\n');
+  const marks = new Uint8Array(text.length);
+  markTags(text, marks);
+  keepFirstUnclosed(text, marks);
+  keepFirstShortcode(text, marks);
+  return shortenWhitespace(withStandIns(text, marks), marks);
+}
+
+function withStandIns(text: string, marks: Uint8Array): string {
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < marks.length; i++) {
+    const mark = marks[i]! & (STAND_IN_LT | STAND_IN_BRACKET);
+    if (mark === 0) continue;
+    parts.push(text.slice(from, i), mark === STAND_IN_LT ? TEXT_LT : TEXT_BRACKET);
+    from = i + 1;
+  }
+  if (parts.length === 0) return text;
+  parts.push(text.slice(from));
+  return parts.join('');
+}
+
+/**
+ * Between two `>`, keeps the first and the last `<` (stand-ins for the others), and marks what
+ * lies inside a tag, comment or CDATA section, where newlines must stay.
+ */
+function markTags(text: string, marks: Uint8Array) {
+  let first = -1;
+  let last = -1;
+  let sectionEnd = -1;
+  const close = (end: number) => {
+    if (first !== -1) for (let i = first; i < end; i++) marks[i]! |= IN_TAG;
+    first = last = -1;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 60 /* < */) {
+      if (first === -1 && i >= sectionEnd && opensSection(text, i)) {
+        const closer = text.startsWith('<!--', i) ? '-->' : ']]>';
+        const end = text.indexOf(closer, i + 4);
+        sectionEnd = end === -1 ? text.length : end + closer.length;
+        for (let j = i; j < sectionEnd; j++) marks[j]! |= IN_TAG;
         continue;
       }
-      const name = `<pre wp-pre-tag-${preTags.size}></pre>`;
-      preTags.set(name, part.slice(start) + '</pre>');
-      text += part.slice(0, start) + name;
+      if (first === -1) first = i;
+      else {
+        if (last !== -1) marks[last]! |= STAND_IN_LT;
+        last = i;
+      }
+    } else if (ch === 62 /* > */) {
+      close(i + 1);
     }
-    text += last;
   }
+  close(text.length);
+}
 
-  for (const [pattern, replacement] of BEFORE_SPLIT) text = text.replace(pattern, replacement);
-  text = text.replace(/\r\n|\r/g, '\n');
-  // Newlines inside tags are protected by a placeholder.
-  text = replaceInHtmlTags(text, '\n', ' <!-- wpnl --> ');
+const opensSection = (text: string, i: number) =>
+  text.startsWith('<!--', i) || text.startsWith('<![CDATA[', i);
 
-  // Collapse line breaks around <option>, <param>/<embed>, <source>/<track> and <figcaption>.
-  if (text.includes('<option')) {
-    text = text.replace(re(`${S}*<option`), '<option').replace(re(`</option>${S}*`), '</option>');
+/** For each element the package looks for a closing tag of, one unclosed opening at most. */
+function keepFirstUnclosed(text: string, marks: Uint8Array) {
+  for (const name of ['script', 'style', 'svg', 'math']) {
+    const opening = `<${name}`;
+    let at = text.indexOf(opening, text.lastIndexOf(`</${name}>`) + 1);
+    let kept = false;
+    for (; at !== -1; at = text.indexOf(opening, at + 1)) {
+      if (marks[at]! & STAND_IN_LT) continue;
+      if (kept) marks[at]! |= STAND_IN_LT;
+      kept = true;
+    }
   }
-  if (text.includes('</object>')) {
-    text = text
-      .replace(re(`(<object[^>]*>)${S}*`), '$1')
-      .replace(re(`${S}*</object>`), '</object>')
-      .replace(re(`${S}*(</?(?:param|embed)[^>]*>)${S}*`), '$1');
-  }
-  if (text.includes('<source') || text.includes('<track')) {
-    text = text
-      .replace(re(`([<\\[](?:audio|video)[^>\\]]*[>\\]])${S}*`), '$1')
-      .replace(re(`${S}*([<\\[]/(?:audio|video)[>\\]])`), '$1')
-      .replace(re(`${S}*(<(?:source|track)[^>]*>)${S}*`), '$1');
-  }
-  if (text.includes('<figcaption')) {
-    text = text
-      .replace(re(`${S}*(<figcaption[^>]*>)`), '$1')
-      .replace(re(`</figcaption>${S}*`), '</figcaption>');
-  }
+}
 
-  text = text.replace(/\n\n+/g, '\n\n');
-  text = text
-    .split(re(`\\n${S}*\\n`, ''))
-    .filter((block) => block !== '')
-    .map((block) => `<p>${block.replace(/^\n+|\n+$/g, '')}</p>\n`)
-    .join('');
-
-  for (const [pattern, replacement] of AFTER_WRAP) text = text.replace(pattern, replacement);
-
-  // Remaining newlines become <br />, except inside script/style/svg/math.
-  text = text.replace(/<(script|style|svg|math)[\s\S]*?<\/\1>/g, (m) =>
-    m.replaceAll('\n', '<WPPreserveNewline />'),
-  );
-  text = text.replaceAll('<br>', '<br />').replaceAll('<br/>', '<br />');
-  text = newlinesToBr(text);
-  text = text.replaceAll('<WPPreserveNewline />', '\n');
-
-  // No <br /> right after a block tag, or right before some of them.
-  text = text.replace(re(`(</?${ALLBLOCKS}[^>]*>)${S}*<br />`), '$1');
-  text = text.replace(re(`<br />(${S}*</?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)`), '$1');
-  // PHP's `$` also matches before a final newline.
-  text = text.replace(/\n<\/p>(?=\n?$)/, '</p>');
-
-  if (preTags.size > 0) {
-    text = text.replace(/<pre wp-pre-tag-\d+><\/pre>/g, (name) => preTags.get(name) ?? name);
+/** Between two `>`/`]`, only the first `[audio` or `[video` may start a shortcode. */
+function keepFirstShortcode(text: string, marks: Uint8Array) {
+  if (!text.includes('[audio') && !text.includes('[video')) return;
+  let seen = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '>' || ch === ']') seen = false;
+    else if (ch === '[' && (text.startsWith('audio', i + 1) || text.startsWith('video', i + 1))) {
+      if (seen) marks[i]! |= STAND_IN_BRACKET;
+      seen = true;
+    }
   }
-  if (text.includes('<!-- wpnl -->')) {
-    text = text.replaceAll(' <!-- wpnl --> ', '\n').replaceAll('<!-- wpnl -->', '\n');
-  }
-  return text.replace(/\n$/, '');
+}
+
+/** See the module comment: paragraph breaks collapsed outside tags, long runs split. */
+function shortenWhitespace(text: string, marks: Uint8Array): string {
+  return text.replace(/\s+/g, (run: string, at: number) => {
+    let out = run;
+    if (!(marks[at]! & IN_TAG)) {
+      const first = run.indexOf('\n');
+      const last = run.lastIndexOf('\n');
+      if (first !== last) out = run.slice(0, first) + '\n\n' + run.slice(last + 1);
+    }
+    if (out.length <= RUN) return out;
+    let split = '';
+    for (let i = 0; i < out.length; i += RUN) split += (i ? SPLIT : '') + out.slice(i, i + RUN);
+    return split;
+  });
 }

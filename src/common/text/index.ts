@@ -1,4 +1,5 @@
 export * from './autop.js';
+export * from './html-filter.js';
 export * from './render.js';
 export * from './sanitize.js';
 export * from './slug.js';

@@ -40,8 +40,11 @@ export function memoizeText(
 /** `the_title`: event `title`, venue `venue`, organizer `organizer`. */
 export const renderTitle = memoizeText((s) => phpTrim(texturize(s)));
 
-/** `the_content`: `description` (texturize runs before wpautop, both at priority 10). */
-export const renderContent = memoizeText((s) => phpTrim(autop(texturize(s))));
+/** `the_content` without the memo (texturize runs before wpautop, both at priority 10). */
+export const renderContentOnce = (s: string) => phpTrim(autop(texturize(s)));
+
+/** `the_content`: `description`. */
+export const renderContent = memoizeText(renderContentOnce);
 
 /** `the_excerpt` on the stored excerpt only (no fallback to the description); `""` stays `""`. */
 export function renderExcerpt(s: string): string {

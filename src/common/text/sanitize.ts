@@ -1,6 +1,7 @@
 /**
- * Write-side sanitizing and small HTML helpers, each mirroring the WordPress/PHP function named
- * in its comment (BEHAVIOR §7.4.1 "stored as text", §7.6 term name and description, §4.9 JSON-LD).
+ * Write-side text helpers and small HTML utilities, each behaving like the WordPress/PHP function
+ * named in its comment (BEHAVIOR §7.4.1 "stored as text", §7.6 term names, §4.9 JSON-LD). All of
+ * them walk the input once; the HTML allowlist filter lives in `html-filter.ts`.
  */
 
 /** Characters PHP's trim() removes; String.prototype.trim() would also eat NBSP and friends. */
@@ -54,68 +55,122 @@ export function escapeHtml(s: string): string {
 }
 
 /**
- * PHP `strip_tags()`: removes tags, comments and `<?…?>` blocks, keeps the text between them.
- * A `<` followed by whitespace (or ending the string) is text, as in PHP; quoted `>` inside a
- * tag does not end it.
+ * PHP `strip_tags()`: the text outside tags, comments and `<?…?>` blocks. Scanned once, left to
+ * right: a `<` followed by whitespace or ending the input is text; inside a tag, quoted parts
+ * may hold `>` and a nested `<` needs its own `>` before the tag ends; an unterminated tag or
+ * comment swallows the rest.
  */
 export function stripTags(s: string): string {
   if (!s.includes('<')) return s;
   let out = '';
-  let i = 0;
-  while (i < s.length) {
-    const lt = s.indexOf('<', i);
-    if (lt === -1) {
-      out += s.slice(i);
-      break;
-    }
-    out += s.slice(i, lt);
-    const next = s[lt + 1];
-    if (next === undefined || /\s/.test(next)) {
+  let from = 0;
+  for (let at = s.indexOf('<'); at !== -1; at = s.indexOf('<', from)) {
+    out += s.slice(from, at);
+    const next = s.charAt(at + 1);
+    if (next === '' || isSpace(next)) {
       out += '<';
-      i = lt + 1;
-      continue;
+      from = at + 1;
+    } else if (s.startsWith('!--', at + 1)) {
+      const close = s.indexOf('-->', at + 4);
+      from = close === -1 ? s.length : close + 3;
+    } else {
+      from = endOfTag(s, at);
     }
-    if (s.startsWith('<!--', lt)) {
-      const end = s.indexOf('-->', lt + 4);
-      i = end === -1 ? s.length : end + 3;
-      continue;
-    }
-    i = skipTag(s, lt);
   }
-  return out;
+  return out + s.slice(from);
 }
 
-/** Index just past the tag starting at `start` (PHP strip_tags: quotes and nested `<` count). */
-function skipTag(s: string, start: number): number {
-  let depth = 0;
+const isSpace = (ch: string) => ch === ' ' || (ch >= '\t' && ch <= '\r');
+
+/** Where the tag opened at `at` ends (just past its `>`), or the input's length. */
+function endOfTag(s: string, at: number): number {
+  let open = 0;
   let quote = '';
-  for (let i = start; i < s.length; i++) {
+  for (let i = at; i < s.length; i++) {
     const ch = s[i];
-    if (quote) {
+    if (quote !== '') {
       if (ch === quote) quote = '';
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-    } else if (ch === '<') {
-      depth++;
-    } else if (ch === '>') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '<') open++;
+    else if (ch === '>' && --open === 0) return i + 1;
   }
   return s.length;
 }
 
-/** WordPress `wp_strip_all_tags()` without line-break removal: drops script/style with content. */
+/**
+ * WordPress `wp_strip_all_tags()` without its line-break option: like {@link stripTags}, but a
+ * `<script>` or `<style>` element goes with its content (up to its closing tag; an unclosed one
+ * keeps its content, as the unmatched pattern leaves it), and the result is trimmed.
+ */
 export function stripAllTags(s: string): string {
-  return phpTrim(stripTags(s.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')));
+  return phpTrim(stripTags(dropScriptsAndStyles(s)));
+}
+
+function dropScriptsAndStyles(s: string): string {
+  const lower = s.toLowerCase();
+  if (!lower.includes('<script') && !lower.includes('<style')) return s;
+  const find = {
+    '<script': finder(lower, '<script'),
+    '<style': finder(lower, '<style'),
+    '>': finder(lower, '>'),
+    '</script>': finder(lower, '</script>'),
+    '</style>': finder(lower, '</style>'),
+  };
+  let out = '';
+  let from = 0;
+  let search = 0;
+  for (;;) {
+    const script = find['<script'](search);
+    const style = find['<style'](search);
+    const at = script === -1 ? style : style === -1 ? script : Math.min(script, style);
+    if (at === -1) break;
+    const closing = at === script ? '</script>' : '</style>';
+    const tagEnd = find['>'](at);
+    const close = tagEnd === -1 ? -1 : find[closing](tagEnd);
+    if (close === -1) {
+      // This one never ends; a later opening of the other kind still may.
+      search = at + 1;
+      continue;
+    }
+    out += s.slice(from, at);
+    from = search = close + closing.length;
+  }
+  return out + s.slice(from);
+}
+
+/**
+ * `indexOf(needle, from)` for calls whose `from` never decreases: the last answer is reused
+ * while it is still ahead, so the text is scanned about once per needle.
+ */
+function finder(hay: string, needle: string): (from: number) => number {
+  let found = -2;
+  return (from: number) => {
+    if (found === -2 || (found !== -1 && found < from)) found = hay.indexOf(needle, from);
+    return found;
+  };
 }
 
 /**
  * WordPress `wp_pre_kses_less_than()`: a `<` that never reaches a `>` (before the next `<` or the
  * end) is text, so it is escaped instead of swallowing the rest as a tag.
  */
-function escapeLoneLessThan(s: string): string {
-  return s.replace(/<[^>]*?(?:(?=<)|>|$)/g, (m) => (m.includes('>') ? m : escapeHtml(m)));
+export function escapeLoneLessThan(s: string): string {
+  const nextGt = finder(s, '>');
+  let out = '';
+  let from = 0;
+  for (let at = s.indexOf('<'); at !== -1; at = s.indexOf('<', from)) {
+    const gt = nextGt(at);
+    const nextLt = s.indexOf('<', at + 1);
+    if (gt !== -1 && (nextLt === -1 || gt < nextLt)) {
+      out += s.slice(from, gt + 1);
+      from = gt + 1;
+    } else {
+      const end = nextLt === -1 ? s.length : nextLt;
+      out += s.slice(from, at) + escapeHtml(s.slice(at, end));
+      from = end;
+    }
+  }
+  return out + s.slice(from);
 }
 
 /**
@@ -129,13 +184,29 @@ export function asText(s: string): string {
     t = stripAllTags(escapeLoneLessThan(t)).replaceAll('<\n', '&lt;\n');
   }
   t = phpTrim(t.replace(/[\r\n\t ]+/g, ' '));
-  const octet = /%[a-f0-9]{2}/i;
-  if (octet.test(t)) {
-    while (octet.test(t)) t = t.replace(/%[a-f0-9]{2}/gi, '');
-    t = phpTrim(t.replace(/ +/g, ' '));
-  }
+  const withoutOctets = dropOctets(t);
+  if (withoutOctets !== t) t = phpTrim(withoutOctets.replace(/ +/g, ' '));
   return t;
 }
+
+/**
+ * Removes `%xx` octets until none is left (`%%4141` → ``): one pass with a stack, since removing
+ * one can only form a new one from what precedes it.
+ */
+function dropOctets(s: string): string {
+  if (!s.includes('%')) return s;
+  const kept: string[] = [];
+  for (const ch of s) {
+    kept.push(ch);
+    const n = kept.length;
+    if (n >= 3 && kept[n - 3] === '%' && isHex(kept[n - 2]!) && isHex(kept[n - 1]!)) {
+      kept.length = n - 3;
+    }
+  }
+  return kept.join('');
+}
+
+const isHex = (ch: string) => /^[0-9a-f]$/i.test(ch);
 
 /**
  * Term names — WordPress `pre_term_name` filters: `sanitize_text_field`, `wp_filter_kses`,
@@ -143,134 +214,6 @@ export function asText(s: string): string {
  */
 export function termName(s: string): string {
   return escapeWith(asText(s), HTML_NO_QUOTES);
-}
-
-/** WordPress `$allowedtags` (kses for term descriptions), minus the obsolete `acronym`. */
-const INLINE_TAGS: Record<string, readonly string[]> = {
-  a: ['href', 'title'],
-  abbr: ['title'],
-  b: [],
-  blockquote: ['cite'],
-  cite: [],
-  code: [],
-  del: ['datetime'],
-  em: [],
-  i: [],
-  q: ['cite'],
-  s: [],
-  strike: [],
-  strong: [],
-};
-const URI_ATTRIBUTES = new Set(['href', 'cite']);
-
-/** WordPress `wp_allowed_protocols()`. */
-const ALLOWED_PROTOCOLS = new Set(
-  'http https ftp ftps mailto news irc irc6 ircs gopher nntp feed telnet mms rtsp sms svn tel fax xmpp webcal urn'.split(
-    ' ',
-  ),
-);
-
-interface Tag {
-  name: string;
-  closing: boolean;
-  selfClosing: boolean;
-  attributes: [string, string | undefined][];
-  end: number;
-}
-
-/** Parses the tag starting at `start` (`<` or `</`, a name, attributes, `>`); null if none. */
-function readTag(s: string, start: number): Tag | null {
-  const head = /<(\/?)([A-Za-z][A-Za-z0-9-]*)/y;
-  head.lastIndex = start;
-  const m = head.exec(s);
-  if (!m) return null;
-  const tag: Tag = {
-    name: m[2]!.toLowerCase(),
-    closing: m[1] === '/',
-    selfClosing: false,
-    attributes: [],
-    end: 0,
-  };
-  const attr = /\s*([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/y;
-  let i = head.lastIndex;
-  while (i < s.length) {
-    const ch = s[i]!;
-    if (ch === '>') {
-      tag.end = i + 1;
-      return tag;
-    }
-    if (/\s/.test(ch)) {
-      i++;
-      continue;
-    }
-    if (ch === '/') {
-      tag.selfClosing = true;
-      i++;
-      continue;
-    }
-    attr.lastIndex = i;
-    const a = attr.exec(s);
-    if (!a) return null; // a stray quote: not a well-formed tag
-    tag.selfClosing = false;
-    tag.attributes.push([a[1]!.toLowerCase(), a[2] ?? a[3] ?? a[4]]);
-    i = attr.lastIndex;
-  }
-  return null;
-}
-
-/** kses `wp_kses_bad_protocol()`, simplified: a URI with a scheme outside the list is refused. */
-function hasAllowedProtocol(uri: string): boolean {
-  const decoded = uri.replace(/&#0*58;|&#x0*3a;|&colon;/gi, ':').toLowerCase();
-  const plain = [...decoded].filter((ch) => ch > ' ').join(''); // controls and spaces dropped
-  const colon = plain.indexOf(':');
-  if (colon === -1 || /[/?#]/.test(plain.slice(0, colon))) return true;
-  return ALLOWED_PROTOCOLS.has(plain.slice(0, colon).replace(/[^a-z0-9+.-]/g, ''));
-}
-
-function renderTag(tag: Tag): string {
-  const allowed = INLINE_TAGS[tag.name];
-  if (!allowed) return '';
-  if (tag.closing) return `</${tag.name}>`;
-  const seen = new Set<string>();
-  let attributes = '';
-  for (const [name, value] of tag.attributes) {
-    if (!allowed.includes(name) || value === undefined || seen.has(name)) continue;
-    if (URI_ATTRIBUTES.has(name) && !hasAllowedProtocol(value)) continue;
-    seen.add(name);
-    attributes += ` ${name}="${escapeWith(value, HTML_QUOTES)}"`;
-  }
-  return `<${tag.name}${attributes}${tag.selfClosing ? ' /' : ''}>`;
-}
-
-/**
- * Term descriptions — WordPress `wp_filter_kses` with `$allowedtags`: keeps `a` (href, title),
- * `abbr`, `b`, `blockquote`, `cite`, `code`, `del`, `em`, `i`, `q`, `s`, `strike`, `strong`;
- * other tags and comments are removed but their text is kept; stray `<`/`>` and bare `&` are
- * escaped. Unlike kses, an `href`/`cite` with a forbidden scheme is dropped whole.
- */
-export function basicInlineHtml(s: string): string {
-  let out = '';
-  let i = 0;
-  while (i < s.length) {
-    const lt = s.indexOf('<', i);
-    const text = lt === -1 ? s.slice(i) : s.slice(i, lt);
-    out += escapeWith(text, { '>': '&gt;' });
-    if (lt === -1) break;
-    if (s.startsWith('<!--', lt)) {
-      const end = s.indexOf('-->', lt + 4);
-      i = end === -1 ? s.length : end + 3;
-      continue;
-    }
-    const tag = readTag(s, lt);
-    if (tag) {
-      out += renderTag(tag);
-      i = tag.end;
-    } else {
-      out += '&lt;';
-      i = lt + 1;
-    }
-  }
-  return out;
 }
 
 /**

@@ -9,70 +9,70 @@ import { stripTags } from './sanitize.js';
 export const MAX_SLUG_LENGTH = 190;
 
 /**
- * `remove_accents()` table for the default (English) locale, grouped by replacement: Latin-1
- * Supplement, Latin Extended-A, Romanian comma-below letters, Vietnamese and Pinyin vowels, `€`
- * and `£`. Anything else non-ASCII is kept (and percent-encoded later). Note `ß` → `s`.
+ * Latin letters that Unicode does not decompose into a base letter plus accents, with the ASCII
+ * that slugs use for them (`ß` → `s` as in WordPress's default locale), and the two currency
+ * signs WordPress folds.
  */
-const ACCENT_GROUPS: Record<string, string> = {
-  A: 'ÀÁÂÃÄÅĀĂĄẦẰẢẨẲẪẴẤẮẠẬẶǍ',
-  a: 'àáâãäåāăąầằảẩẳẫẵấắạậặǎɑª',
-  AE: 'Æ',
-  ae: 'æ',
-  C: 'ÇĆĈĊČ',
-  c: 'çćĉċč',
-  D: 'ÐĎĐ',
-  d: 'ðďđ',
-  E: 'ÈÉÊËĒĔĖĘĚỀẺỂẼỄẾẸỆ€',
-  e: 'èéêëēĕėęěềẻểẽễếẹệ',
-  G: 'ĜĞĠĢ',
-  g: 'ĝğġģ',
-  H: 'ĤĦ',
-  h: 'ĥħ',
-  I: 'ÌÍÎÏĨĪĬĮİỈỊǏ',
-  i: 'ìíîïĩīĭįıỉịǐ',
-  IJ: 'Ĳ',
-  ij: 'ĳ',
-  J: 'Ĵ',
-  j: 'ĵ',
-  K: 'Ķ',
-  k: 'ķĸ',
-  L: 'ĹĻĽĿŁ',
-  l: 'ĺļľŀł',
-  N: 'ÑŃŅŇŊ',
-  n: 'ñńņňŉŋ',
-  O: 'ÒÓÔÕÖØŌŎŐƠỒỜỎỔỞỖỠỐỚỌỘỢǑ',
-  o: 'òóôõöøōŏőơồờỏổởỗỡốớọộợǒº',
-  OE: 'Œ',
-  oe: 'œ',
-  R: 'ŔŖŘ',
-  r: 'ŕŗř',
-  S: 'ŚŜŞŠȘ',
-  s: 'śŝşšſșß',
-  T: 'ŢŤŦȚ',
-  t: 'ţťŧț',
-  TH: 'Þ',
-  th: 'þ',
-  U: 'ÙÚÛÜŨŪŬŮŰŲƯỪỦỬỮỨỤỰǕǗǓǙǛ',
-  u: 'ùúûüũūŭůűųưừủửữứụựǖǘǔǚǜ',
-  W: 'Ŵ',
-  w: 'ŵ',
-  Y: 'ÝŶŸỲỶỸỴ',
-  y: 'ýÿŷỳỷỹỵ',
-  Z: 'ŹŻŽ',
-  z: 'źżž',
-  '': '£',
+const UNDECOMPOSED: Record<string, string> = {
+  Æ: 'AE',
+  æ: 'ae',
+  Œ: 'OE',
+  œ: 'oe',
+  Ø: 'O',
+  ø: 'o',
+  Đ: 'D',
+  đ: 'd',
+  Ð: 'D',
+  ð: 'd',
+  Þ: 'TH',
+  þ: 'th',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ĳ: 'IJ',
+  ĳ: 'ij',
+  ĸ: 'k',
+  Ŀ: 'L',
+  ŀ: 'l',
+  Ł: 'L',
+  ł: 'l',
+  ŉ: 'n',
+  Ŋ: 'N',
+  ŋ: 'n',
+  ſ: 's',
+  ß: 's',
+  Ŧ: 'T',
+  ŧ: 't',
+  ɑ: 'a',
+  ª: 'a',
+  º: 'o',
+  '€': 'E',
+  '£': '',
 };
 
-const ACCENTS = new Map<string, string>(
-  Object.entries(ACCENT_GROUPS).flatMap(([to, chars]) => [...chars].map((ch) => [ch, to] as const)),
-);
+const isCombiningMark = (code: number) => code >= 0x300 && code <= 0x36f;
+const isAsciiLetter = (ch: string) => (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 
-/** WordPress `remove_accents()` (default locale; input normalized to NFC first, as WP 6.1+). */
+/**
+ * WordPress `remove_accents()` for the default locale: accented Latin letters lose their accents
+ * (`Árvíztűrő` → `Arvizturo`, `ș`/`ş` → `s`), a few letters are spelled out (`Æ` → `AE`); other
+ * scripts are kept (`жук`, `й`). Done by decomposing (NFD), dropping the accents that follow a
+ * Latin letter, and composing again.
+ */
 export function removeAccents(s: string): string {
   if (!/[^\p{ASCII}]/u.test(s)) return s;
   let out = '';
-  for (const ch of s.normalize('NFC')) out += ACCENTS.get(ch) ?? ch;
-  return out;
+  let afterLatin = false;
+  for (const ch of s.normalize('NFD')) {
+    if (isCombiningMark(ch.codePointAt(0)!)) {
+      if (!afterLatin) out += ch;
+      continue;
+    }
+    const folded = UNDECOMPOSED[ch];
+    out += folded ?? ch;
+    afterLatin = folded !== undefined || isAsciiLetter(ch);
+  }
+  return out.normalize('NFC');
 }
 
 const utf8 = new TextEncoder();

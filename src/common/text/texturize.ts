@@ -1,13 +1,12 @@
 /**
- * WordPress `wptexturize()` (wp-includes/formatting.php), default English translations, without
- * shortcodes: curly quotes, apostrophes, primes, dashes, ellipsis, trademark, multiplication sign
- * and bare `&` → `&#038;` (BEHAVIOR §4.10). Patterns are ported one to one so the output matches
- * WordPress byte for byte; PHP's `\A`/`\Z` become `^`/`$` (equivalent here since every `\Z`
- * alternative also accepts a newline).
+ * Typographic texturizing as WordPress's `wptexturize()` does it for English (BEHAVIOR §4.10):
+ * curly quotes, apostrophes, primes, dashes, ellipsis, trademark, multiplication sign and bare
+ * `&` → `&#038;`; markup, comments and code-like elements are left alone. Every pattern looks at
+ * a bounded neighbourhood of the character it rewrites, so the cost is linear in the input.
  */
 import { phpTrim } from './sanitize.js';
 
-/** `wp_spaces_regexp()`. */
+/** What counts as a space between words. */
 const SP = '[\\r\\n\\t ]|\\u00a0|&nbsp;';
 
 const OPENING_QUOTE = '&#8220;';
@@ -20,12 +19,12 @@ const CLOSING_SINGLE_QUOTE = '&#8217;';
 const EN_DASH = '&#8211;';
 const EM_DASH = '&#8212;';
 
-// Placeholders WordPress uses between passes; they look like HTML comments on purpose.
+// Markers used between passes, shaped like HTML comments so no later pattern touches them.
 const OPEN_Q_FLAG = '<!--oq-->';
 const OPEN_SQ_FLAG = '<!--osq-->';
 const APOS_FLAG = '<!--apos-->';
 
-/** Elements whose content is never texturized (`no_texturize_tags`). */
+/** Elements whose content is never texturized. */
 const NO_TEXTURIZE_TAGS = ['pre', 'code', 'kbd', 'style', 'script', 'tt'];
 
 const COCKNEY = [
@@ -42,7 +41,7 @@ const COCKNEY = [
   "'em",
 ];
 
-/** Plain string replacements, applied in order like PHP `str_replace()` with arrays. */
+/** Literal replacements, applied in this order. */
 const STATIC: [string, string][] = [
   ['...', '&#8230;'],
   ['``', OPENING_QUOTE],
@@ -54,7 +53,7 @@ const STATIC: [string, string][] = [
 type Rule = [RegExp, string];
 
 const APOS_RULES: Rule[] = [
-  // '99' and '99" are ambiguous among other patterns; assume an abbreviated year at the end of a quotation.
+  // A two-digit year closing a quotation: '99' and '99" (the year's mark is an apostrophe).
   [
     new RegExp(`'(\\d\\d)'(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
     `${APOS_FLAG}$1${CLOSING_SINGLE_QUOTE}`,
@@ -63,20 +62,21 @@ const APOS_RULES: Rule[] = [
     new RegExp(`'(\\d\\d)"(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
     `${APOS_FLAG}$1${CLOSING_QUOTE}`,
   ],
-  // '99 '99s '99's (apostrophe), but never '9 or '99% or '999 or '99.0.
+  // A two-digit year on its own ('99, '99s): an apostrophe; not before one or three digits,
+  // a percent sign or a decimal part.
   [/'(?=\d\d(?:$|(?![%\d]|[.,]\d)))/g, APOS_FLAG],
-  // Quoted numbers like '0.42'.
+  // A number in single quotes after a space or at the start.
   [new RegExp(`(?<=^|${SP})'(\\d[.,\\d]*)'`, 'g'), `${OPEN_SQ_FLAG}$1${CLOSING_SINGLE_QUOTE}`],
-  // Single quote at start, or preceded by (, {, <, [, ", -, or spaces.
+  // An opening single quote: at the start, or after a bracket, dash, double quote or space.
   [new RegExp(`(?<=^|[([{"\\-]|&lt;|${SP})'`, 'g'), OPEN_SQ_FLAG],
-  // Apostrophe in a word. No spaces, double apostrophes, or other punctuation.
+  // Between letters of a word (not before a space, quote or punctuation): an apostrophe.
   [new RegExp(`(?<!${SP})'(?!$|[.,:;!?"'(){}[\\]\\-]|&[lg]t;|${SP})`, 'g'), APOS_FLAG],
 ];
 
 const QUOTE_RULES: Rule[] = [
-  // Quoted numbers like "42".
+  // A number in double quotes after a space or at the start.
   [new RegExp(`(?<=^|${SP})"(\\d[.,\\d]*)"`, 'g'), `${OPEN_Q_FLAG}$1${CLOSING_QUOTE}`],
-  // Double quote at start, or preceded by (, {, <, [, -, or spaces, and not followed by spaces.
+  // An opening double quote: at the start or after a bracket, dash or space, followed by text.
   [new RegExp(`(?<=^|[([{\\-]|&lt;|${SP})"(?!${SP})`, 'g'), OPEN_Q_FLAG],
 ];
 
@@ -90,14 +90,14 @@ const DASH_RULES: Rule[] = [
 /** A bare `&` (not starting an entity) → `&#038;`. */
 const AMPERSAND = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
 
-/** `_get_wptexturize_split_regex()`: HTML comments and elements, each one delimiter. */
+/** Splits text from comments and tags (each kept as one delimiter). */
 const SPLIT = /(<(?:(?=!--)!(?:-(?!->)[^-]*)*(?:-->)?|(?!!--)[^>]*>?))/;
 
 function applyRules(s: string, rules: Rule[]): string {
   return rules.reduce((acc, [re, replacement]) => acc.replace(re, replacement), s);
 }
 
-/** `_wptexturize_pushpop_element()`: tracks open `no_texturize_tags` elements. */
+/** Keeps the stack of open no-texturize elements up to date for one tag. */
 function pushPopElement(tag: string, stack: string[]): void {
   let opening: boolean;
   let offset: number;
@@ -118,8 +118,8 @@ function pushPopElement(tag: string, stack: string[]): void {
 }
 
 /**
- * `wptexturize_primes()`: decides, per quotation opened by `openQuote`, whether a remaining
- * `needle` after a digit is a prime (9' = nine feet) or a closing quote.
+ * For each quotation opened by `openQuote`, decides whether a remaining `needle` after a digit
+ * is a prime (9' = nine feet) or the quotation's closing mark.
  */
 function texturizePrimes(
   haystack: string,
@@ -143,8 +143,8 @@ function texturizePrimes(
         return flag;
       });
       if (count > 1) {
-        // Several closing-quote candidates: prefer one not after a digit, then one before a period,
-        // then the rightmost.
+        // More than one place could close the quotation: one not after a digit wins, else one
+        // before a full stop, else the last one; the rest are primes.
         let count2 = 0;
         sentence = sentence.replace(flagNoDigit, () => {
           count2++;
@@ -186,14 +186,15 @@ function texturizeText(text: string): string {
     t = t.replaceAll(OPEN_Q_FLAG, OPENING_QUOTE);
   }
   if (t.includes('-')) t = applyRules(t, DASH_RULES);
-  // 9x9 (times), but never 0x9999 (PCRE's `\d(?(?<=0)[\d.,]+|[\d.,]*)` spelled out).
+  // Dimensions such as 2x4 take a multiplication sign; hexadecimal like 0x1F does not. Each side
+  // is at most 32 characters long, so a long run of digits costs no more than its length.
   if (/(?<=\d)x\d/.test(t)) {
-    t = t.replace(/\b(0[\d.,]+|[1-9][\d.,]*)x(\d[\d.,]*)\b/g, '$1&#215;$2');
+    t = t.replace(/\b(0[\d.,]{1,31}|[1-9][\d.,]{0,31})x(\d[\d.,]{0,31})\b/g, '$1&#215;$2');
   }
   return t.replace(AMPERSAND, '&#038;');
 }
 
-/** WordPress `wptexturize()`. */
+/** Texturizes `text` outside tags, comments and no-texturize elements. */
 export function texturize(text: string): string {
   if (!text) return text;
   const stack: string[] = [];
