@@ -24,14 +24,17 @@ export function toWpValidationError(errors: ValidationError[]): ApiError {
   const params: Record<string, Text> = {};
   const details: NonNullable<ApiErrorData['details']> = {};
   for (const error of errors) {
-    const message = firstMessage(error);
+    const [constraint, message] = firstConstraint(error);
     const name = error.property;
     if (message.startsWith('type:')) {
       const reason = t('validation.type', { name, type: message.slice(5) });
       params[name] = reason;
       details[name] = { code: 'rest_invalid_type', message: reason, data: { param: name } };
     } else if (message.startsWith('validation.')) {
-      params[name] = t(message, { name });
+      // A validator's `context` carries the message's other arguments (`{max}` of dates).
+      const context = (constraint ? error.contexts?.[constraint] : undefined) as
+        Record<string, string | number> | undefined;
+      params[name] = t(message, { ...context, name });
     } else {
       params[name] = t('validation.invalid');
     }
@@ -39,11 +42,12 @@ export function toWpValidationError(errors: ValidationError[]): ApiError {
   return invalidParams(params, details);
 }
 
-function firstMessage(error: ValidationError): string {
-  const own = Object.values(error.constraints ?? {});
+/** The first failed constraint's name and message. */
+function firstConstraint(error: ValidationError): [string | undefined, string] {
+  const own = Object.entries(error.constraints ?? {});
   if (own.length) return own[0];
   // Nested DTOs: report the parent parameter as invalid.
-  return 'invalid';
+  return [undefined, 'invalid'];
 }
 
 /**
