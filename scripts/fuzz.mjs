@@ -6,6 +6,10 @@
 //   npm run fuzz -- --runs 10000          (more)
 //   npm run fuzz -- --runs 500 --seed 42  (replays the run a summary printed with seed 42)
 //
+//   npm run fuzz -- --verbose            (lists every failing request, not three of each kind)
+//
+// Every run first sweeps each date and text field, list field and inline list once with long or
+// wide input, then sends the generated requests; no request may take over 200 ms of server CPU.
 // Any other argument goes to Jest. TEST_DATABASE_URL picks MariaDB/MySQL as for the e2e tests.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -16,6 +20,10 @@ const env = { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '2000' };
 const jestArgs = [];
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--verbose') {
+    env.FUZZ_VERBOSE = '1';
+    continue;
+  }
   const [flag, inline] = args[i].split(/=(.*)/s);
   const option = { '--runs': 'FUZZ_RUNS', '--seed': 'FUZZ_SEED' }[flag];
   if (!option) {

@@ -561,7 +561,9 @@ describe('events (e2e)', () => {
       await create('editor', minimal({ title: null })).expect(400, /rest_missing_callback_param/);
       for (const date of ['0000-00-00 00:00:00', '-0001-01-01', -99999999999]) {
         const bad = await create('editor', minimal({ start_date: date })).expect(400);
-        expect(bad.body.data.params).toEqual({ start_date: 'Invalid parameter.' });
+        expect(bad.body.data.params).toEqual({
+          start_date: 'start_date is outside the years 1 to 9999.',
+        });
         await create('editor', minimal({ date_utc: date })).expect(400);
       }
     });

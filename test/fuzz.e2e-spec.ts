@@ -23,13 +23,25 @@ import { closeApp, createTestApp } from './helpers/create-test-app.js';
  *  - that message is a translation from i18n/<lang>/errors.json of the request's language, and
  *    under /hu and /ro it is not the English text of the same code;
  *  - a read or a failed write (status >= 400) leaves the content of every table unchanged (a hash
- *    of each table's rows is compared before and after; successful writes re-take the snapshot).
+ *    of each table's rows is compared before and after; successful writes re-take the snapshot);
+ *  - no request takes more than MAX_SERVER_MS (200 ms) of server time (outside security probe).
+ *    Server time is the CPU time this process spends from sending the request to reading the
+ *    answer (`process.cpuUsage()`): requests go one at a time and the app runs in this process,
+ *    so that is the app's work (SQLite included, MariaDB's own work not), and unlike wall-clock
+ *    time it does not grow when other processes load the machine. The request log's `ms` (wall
+ *    clock, found through `X-Request-Id`) is printed beside it and for the slowest requests.
+ *
+ * Besides malformed input, requests carry long, repetitive text (10-80 KB of spaces, blank lines,
+ * `<div`, `--`, quotes, `&#`, `next week`, ...) in every date and text field, lists of thousands
+ * of IDs (tens of thousands in bodies; as many as a URL holds in query strings), thousands of
+ * inline organizers, 70 KB titles, 3 KB websites and 312-character passwords.
  *
  * Violations are collected (not thrown one by one) so that one run reports all of them; the run
  * ends with a summary (requests per route, statuses, violations) and fails if any was found.
  *
- * FUZZ_RUNS sets the number of generated requests (default 300: the file stays well under a
- * minute in `npm test`); FUZZ_SEED replays a run. `npm run fuzz -- --runs 10000` runs a long one.
+ * FUZZ_RUNS sets the number of generated requests (default 300: with the sweep, the file takes
+ * one to two minutes in `npm test`); FUZZ_SEED replays a run; FUZZ_VERBOSE=1 lists every failing
+ * request, not three of each kind. `npm run fuzz -- --runs 10000` runs a long one.
  */
 
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS) || 300);
@@ -37,6 +49,10 @@ const SEED = Number(process.env.FUZZ_SEED) || Date.now() % 2 ** 31;
 const NS = '/cal/events/v1';
 /** The login throttle blocks a client after 10 failed logins per minute: stay well below. */
 const BAD_AUTH_BUDGET = 5;
+/** The most server time one request may take, in ms of CPU (see the properties above). */
+const MAX_SERVER_MS = 200;
+/** Node refuses a request line over 16 KB (431): longer query strings never reach the app. */
+const MAX_URL_QUERY = 15_000;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 type Lang = 'en' | 'hu' | 'ro';
@@ -278,6 +294,103 @@ const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: hugeString },
 );
 
+/** Units whose long runs made patterns backtrack or renderers go quadratic. */
+const LONG_UNITS = [
+  ' ',
+  '\n\n',
+  '\t',
+  '<div',
+  '<p>',
+  '<!--',
+  '--',
+  '"',
+  "'",
+  '&#',
+  '&amp;',
+  'next week ',
+  'first monday of ',
+  'a ',
+  'a/',
+  '1,',
+  '- ',
+  '\\',
+  '[',
+  '%',
+];
+
+/** Long, repetitive text: a head, `bytes` worth of one unit, a tail (`"a" + spaces + "!"`). */
+const longText = (min: number, max: number): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      fc.integer({ min, max }),
+      fc.constantFrom(...LONG_UNITS),
+      fc.constantFrom('', 'a', 'next week', '<p>', '2026-01-01', 'Europe'),
+      fc.constantFrom('', '!', 'x', ' Europe/Budapest', '</div>'),
+    )
+    .map(([n, unit, head, tail]) => head + unit.repeat(Math.ceil(n / unit.length)) + tail);
+
+const isDateField = (name: string) =>
+  /(?:^|_)date(?:_|$)/.test(name) || /^(?:starts|ends)_(?:before|after)$/.test(name);
+
+/** Free-text fields of the five resources (a declared `string` type counts too). */
+const TEXT_FIELDS = new Set([
+  'title',
+  'description',
+  'excerpt',
+  'venue',
+  'organizer',
+  'address',
+  'city',
+  'country',
+  'province',
+  'state',
+  'stateprovince',
+  'zip',
+  'phone',
+  'website',
+  'email',
+  'name',
+  'slug',
+  'search',
+  'cost',
+  'password',
+]);
+const isTextOrDate = (spec: ArgSpec | undefined, name: string) =>
+  isDateField(name) || TEXT_FIELDS.has(name) || spec?.type === 'string';
+
+/** ID-list fields (declared arrays, and the linking fields). */
+const isListField = (spec: ArgSpec | undefined, name: string) =>
+  spec?.type === 'array' || (name in LINKS && name !== 'translation_of' && name !== 'parent');
+
+/** Tens of thousands of IDs: a run, one repeated, or unknown ones. */
+const manyIds: fc.Arbitrary<number[]> = fc
+  .tuple(fc.integer({ min: 10_000, max: 50_000 }), fc.constantFrom('run', 'same', 'unknown'))
+  .map(([n, mode]) =>
+    Array.from({ length: n }, (_, i) =>
+      mode === 'run' ? i + 1 : mode === 'same' ? 1 : 10 ** 6 + i,
+    ),
+  );
+
+/** As many IDs as a query string holds: `1,2,3,...`, sent raw (commas unencoded). */
+const urlIds: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 1_000, max: 7_000 }), fc.boolean())
+  .map(([n, repeated]) =>
+    Array.from({ length: n }, (_, i) => (repeated ? 1 : i + 1))
+      .join(',')
+      .slice(0, MAX_URL_QUERY - 100),
+  );
+
+/** Thousands of inline organizers in one event write. */
+const inlineOrganizers: fc.Arbitrary<unknown[]> = fc
+  .tuple(fc.integer({ min: 1_000, max: 5_000 }), fc.boolean())
+  .map(([n, withEmail]) =>
+    Array.from({ length: n }, (_, i) =>
+      withEmail
+        ? { organizer: `Org ${i}`, email: `org${i}@example.org` }
+        : { organizer: `Org ${i}` },
+    ),
+  );
+
 const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...NUMBERS),
   fc.integer(),
@@ -338,6 +451,7 @@ function valueFor(
       plausible.push(fc.string({ maxLength: 30 }));
   }
   if (/date/.test(name)) plausible.push(fc.constantFrom(...DATE_STRINGS));
+  if (isTextOrDate(spec, name)) plausible.push(longText(10_000, 80_000));
   if (name === 'timezone') plausible.push(fc.constantFrom(...TIMEZONES));
   if (name === 'slug') plausible.push(ref('slug', collection));
   if (name === 'venue' || name === 'organizer') plausible.push(id);
@@ -396,11 +510,43 @@ function queryArb(target: Target): fc.Arbitrary<QueryPair[]> {
   const pairs = fc
     .tuple(fc.array(pair, { maxLength: 6 }), fc.nat({ max: 15 }))
     .map(([list, n]) =>
-      n === 0 ? list : list.filter((p) => p.key.length + stringify(p.value).length < 2_000),
+      n === 0
+        ? list
+        : list.filter((p) => encode(p.key).length + encode(stringify(p.value)).length < 2_000),
     );
+  // One parameter as long or as wide as a URL holds, beside a few ordinary ones.
+  const textNames = names.filter((n) => isTextOrDate(target.args[n], n));
+  const listNames = names.filter((n) => isListField(target.args[n], n));
+  const wide: fc.Arbitrary<QueryPair>[] = [];
+  if (textNames.length) {
+    wide.push(
+      fc
+        .tuple(fc.constantFrom(...textNames), longText(2_000, 4_500))
+        .map(([key, value]) => ({ key, value, encoding: 'encoded' as const })),
+    );
+  }
+  if (listNames.length) {
+    wide.push(
+      fc
+        .tuple(fc.constantFrom(...listNames), urlIds)
+        .map(([key, value]) => ({ key, value, encoding: 'raw' as const })),
+    );
+  }
+  const widePairs = wide.length
+    ? fc
+        .tuple(fc.oneof(...wide), fc.array(pair, { maxLength: 2 }))
+        .map(([big, rest]) => [
+          big,
+          ...rest.filter((p) => encode(p.key).length + encode(stringify(p.value)).length < 200),
+        ])
+        .filter(
+          (list) => list.reduce((n, p) => n + encode(stringify(p.value)).length, 0) < MAX_URL_QUERY,
+        )
+    : pairs;
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant<QueryPair[]>([]) },
     { weight: 4, arbitrary: pairs },
+    { weight: 1, arbitrary: widePairs },
   );
 }
 
@@ -487,6 +633,31 @@ function plausibleBody(target: Target): fc.Arbitrary<Record<string, unknown>> {
     );
 }
 
+/**
+ * A body that could be accepted with one field made long or wide: 10-80 KB of repetitive text in
+ * a date or text field, a 70 KB title, a 3 KB website, a 312-character password, tens of
+ * thousands of IDs in a list field, thousands of inline organizers.
+ */
+function heavyBody(target: Target): fc.Arbitrary<Record<string, unknown>> {
+  const names = Object.keys(target.args).filter((n) => n !== 'id' && n !== 'i18n_language');
+  const texts = names.filter((n) => isTextOrDate(target.args[n], n));
+  const lists = names.filter((n) => isListField(target.args[n], n));
+  const field: fc.Arbitrary<[string, unknown]>[] = [];
+  if (texts.length) field.push(fc.tuple(fc.constantFrom(...texts), longText(10_000, 80_000)));
+  if (lists.length) field.push(fc.tuple(fc.constantFrom(...lists), manyIds));
+  const has = (name: string) => names.includes(name);
+  if (has('title')) field.push(fc.constant(['title', `Long ${'title '.repeat(14_000)}`]));
+  if (has('website')) field.push(fc.constant(['website', `https://x.test/${'a'.repeat(3_000)}`]));
+  if (has('password')) field.push(fc.constant(['password', 'p'.repeat(312)]));
+  if (has('organizer') && target.path.includes('/events')) {
+    field.push(fc.tuple(fc.constant('organizer'), inlineOrganizers));
+  }
+  if (!field.length) return plausibleBody(target);
+  return fc
+    .tuple(plausibleBody(target), fc.oneof(...field))
+    .map(([body, [name, value]]) => ({ ...body, [name]: value }));
+}
+
 function bodyArb(target: Target): fc.Arbitrary<Body> {
   const names = Object.keys(target.args);
   const field = fc.constantFrom(...(names.length ? names : ['title']));
@@ -516,6 +687,7 @@ function bodyArb(target: Target): fc.Arbitrary<Body> {
     { weight: 2, arbitrary: fc.constant<Body>({ kind: 'none' }) },
     { weight: 6, arbitrary: json(argsObject) },
     { weight: 6, arbitrary: json(plausible) },
+    { weight: 2, arbitrary: json(heavyBody(target)) },
     { weight: 2, arbitrary: json(jsonValue) },
     {
       weight: 2,
@@ -675,6 +847,7 @@ const BAD_AUTH_HEADERS = [
   'Bearer abc.def.ghi',
   'Basic',
   `Basic ${Buffer.from([0xff, 0xfe, 0x3a, 0x00]).toString('base64')}`,
+  basic('administrator', 'p'.repeat(312)),
 ];
 
 /**
@@ -708,14 +881,113 @@ function requestArb(targets: Target[]): fc.Arbitrary<GenRequest> {
       ...common,
       auth: fc.constantFrom<Auth>('administrator', 'administrator', 'contributor'),
       query: fc.constant<QueryPair[]>([]),
-      body: plausibleBody(target).map((value): Body => ({
-        kind: 'json',
-        value,
-        contentType: 'application/json',
-      })),
+      body: fc
+        .oneof(
+          { weight: 3, arbitrary: plausibleBody(target) },
+          { weight: 1, arbitrary: heavyBody(target) },
+        )
+        .map((value): Body => ({ kind: 'json', value, contentType: 'application/json' })),
     });
     return fc.oneof({ weight: 3, arbitrary: noisy }, { weight: 1, arbitrary: plausible });
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sweep: every date and text field, list field and inline list of every route, once per run,
+// with long or wide input (random generation alone would reach a given field with a given
+// pathological value too rarely).
+
+/** The outside security probe's date inputs, and texts that made renderers go quadratic. */
+const DATE_PROBES = [
+  (n: number) => `a${' '.repeat(n)}!`,
+  (n: number) => `next week${' '.repeat(n)}`,
+  (n: number) => `saturday${' '.repeat(n)}next week!`,
+  (n: number) => `${'first monday of '.repeat(n / 16)}x`,
+];
+const TEXT_PROBES = [
+  (n: number) => '<div'.repeat(n / 4),
+  (n: number) => `a${'\n\n'.repeat(n / 2)}b`,
+  (n: number) => `${'--'.repeat(n / 2)}x`,
+  (n: number) => `"${'"'.repeat(n)}`,
+  (n: number) => '&#'.repeat(n / 2),
+  (n: number) => `'${"'".repeat(n)}x`,
+  (n: number) => `a${' '.repeat(n)}!`,
+  (n: number) => '<p>'.repeat(n / 3),
+  (n: number) => `${'<!--'.repeat(n / 4)}`,
+  (n: number) => '1,'.repeat(n / 2),
+];
+
+function sweep(targets: Target[]): GenRequest[] {
+  const requests: GenRequest[] = [];
+  const seen = new Set<string>();
+  let turn = 0;
+  for (const target of targets) {
+    if (target.key.includes('wrong method') || !target.path.startsWith(NS)) continue;
+    const collection = collectionOf(target.path);
+    const read = target.method === 'GET' || target.method === 'DELETE';
+    const kind = `${read ? target.method : 'write'} ${collection} ${target.path.includes('{') ? 'item' : 'all'}`;
+    const base: GenRequest = {
+      target,
+      prefix: '',
+      auth: 'administrator',
+      badAuth: '',
+      id: { kind: 'ref', ref: { __ref: 'id', kind: collection, n: turn } },
+      slug: { kind: 'ref', ref: { __ref: 'slug', kind: collection, n: turn } },
+      junk: { kind: 'text', text: 'x', encoding: 'encoded' },
+      query: [],
+      body: { kind: 'none' },
+    };
+    /** One request per kind of route and field (`what` tells long text from a long list). */
+    const add = (what: string, name: string, value: unknown, encoding: 'encoded' | 'raw') => {
+      const key = `${kind} ${name} ${what}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      turn++;
+      requests.push(
+        read
+          ? { ...base, query: [{ key: name, value, encoding }] }
+          : {
+              ...base,
+              body: {
+                kind: 'json',
+                contentType: 'application/json',
+                value: { ...baseFor(target, `Sweep ${turn}`, turn), [name]: value },
+              },
+            },
+      );
+    };
+    // Bodies get 40 KB and 20,000 IDs; a query string what fits in Node's 16 KB request line.
+    const size = read ? 4_000 : 40_000;
+    const ids = Array.from({ length: read ? 5_000 : 20_000 }, (_, i) => i + 1);
+    for (const [name, spec] of Object.entries(target.args)) {
+      if (name === 'id' || name === 'i18n_language') continue;
+      if (isDateField(name)) {
+        add('text', name, DATE_PROBES[turn % DATE_PROBES.length](size), 'encoded');
+      } else if (isTextOrDate(spec, name)) {
+        add('text', name, TEXT_PROBES[turn % TEXT_PROBES.length](size), 'encoded');
+      }
+      if (isListField(spec, name)) add('list', name, read ? ids.join(',') : ids, 'raw');
+    }
+    if (!read && collection === 'events') {
+      const body = (extra: Record<string, unknown>): GenRequest => ({
+        ...base,
+        body: {
+          kind: 'json',
+          contentType: 'application/json',
+          value: { ...baseFor(target, `Sweep ${++turn}`, turn), ...extra },
+        },
+      });
+      if (!seen.has(`${kind} (wide)`)) {
+        seen.add(`${kind} (wide)`);
+        requests.push(
+          body({ organizer: Array.from({ length: 2_000 }, (_, i) => ({ organizer: `Org ${i}` })) }),
+          body({ title: `Long ${'title '.repeat(14_000)}` }),
+          body({ website: `https://x.test/${'a'.repeat(3_000)}`, password: 'p'.repeat(312) }),
+        );
+      }
+    }
+  }
+  return requests;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1041,9 +1313,18 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
   let db: DataSource;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const pools: Pools = { ids: [], slugs: [], byKind: {} };
+  /** Wall-clock `ms` of the request log, by `X-Request-Id`. */
+  const loggedMs = new Map<string, number>();
 
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({
+      logSink: (line) => {
+        const entry = JSON.parse(line) as { reqId?: string; ms?: number };
+        if (entry.reqId?.startsWith('fuzz-') && typeof entry.ms === 'number') {
+          loggedMs.set(entry.reqId, entry.ms);
+        }
+      },
+    });
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
     db = app.get(DataSource);
@@ -1187,6 +1468,25 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
       const perRoute = new Map<string, number>();
       const statuses = new Map<number, number>();
       const violations: { route: string; reason: string; request: string; answer: string }[] = [];
+      /** Server CPU ms and logged wall ms of every request, for the slowest ones in the summary. */
+      const timings: { cpuMs: number; wallMs: number | undefined; request: string }[] = [];
+      let requestNumber = 0;
+
+      // Untimed warm-up: the first request of a route compiles code and fills lazy caches.
+      for (const target of routeTargets) {
+        if (target.path.includes('{')) continue;
+        for (const prefix of ['', '/hu', '/ro']) {
+          await send(port, agent, {
+            method: target.method,
+            path: prefix + target.path,
+            headers: {},
+            languages: [],
+            prefixLanguage: 'en',
+            describe: '',
+          });
+        }
+      }
+      current = await snapshot(db, tables);
       const authHeaders: Record<Auth, string | undefined> = {
         anonymous: undefined,
         administrator: users.administrator.header,
@@ -1194,102 +1494,121 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
         bad: undefined,
       };
 
-      await fc.assert(
-        fc.asyncProperty(requestArb(weighted), async (generated) => {
-          const r = { ...generated };
-          // Wrong credentials count towards the login throttle: only a few per test.
-          if (r.auth === 'bad' && badAuthSent >= BAD_AUTH_BUDGET) r.auth = 'anonymous';
-          if (r.auth === 'bad') badAuthSent++;
-          const wire = toWire(r, pools, authHeaders);
-          const route = r.target.key;
-          perRoute.set(route, (perRoute.get(route) ?? 0) + 1);
-          let status = 0;
-          const violation = (reason: string, answer = '') =>
-            violations.push({
-              route,
-              reason,
-              request: wire.describe,
-              answer: `${status} ${answer.slice(0, 600)}`,
-            });
+      /** Sends one request and records every property it breaks. */
+      const exchange = async (generated: GenRequest) => {
+        const r = { ...generated };
+        // Wrong credentials count towards the login throttle: only a few per test.
+        if (r.auth === 'bad' && badAuthSent >= BAD_AUTH_BUDGET) r.auth = 'anonymous';
+        if (r.auth === 'bad') badAuthSent++;
+        const wire = toWire(r, pools, authHeaders);
+        const route = r.target.key;
+        perRoute.set(route, (perRoute.get(route) ?? 0) + 1);
+        let status = 0;
+        const violation = (reason: string, answer = '') =>
+          violations.push({
+            route,
+            reason,
+            request: wire.describe,
+            answer: `${status} ${answer.slice(0, 600)}`,
+          });
 
-          let res: Answer;
-          try {
-            res = await send(port, agent, wire);
-          } catch (error) {
-            violation(`no answer: ${(error as Error).message}`);
-            current = await snapshot(db, tables);
-            return;
+        const requestId = `fuzz-${++requestNumber}`;
+        wire.headers['x-request-id'] = requestId;
+        let res: Answer;
+        const cpuBefore = process.cpuUsage();
+        try {
+          res = await send(port, agent, wire);
+        } catch (error) {
+          violation(`no answer: ${(error as Error).message}`);
+          current = await snapshot(db, tables);
+          return;
+        }
+        const cpu = process.cpuUsage(cpuBefore);
+        const cpuMs = (cpu.user + cpu.system) / 1000;
+        const wallMs = loggedMs.get(requestId);
+        loggedMs.delete(requestId);
+        timings.push({ cpuMs, wallMs, request: wire.describe });
+        status = res.status;
+        if (cpuMs > MAX_SERVER_MS) {
+          violation(
+            `server time ${Math.round(cpuMs)} ms of CPU > ${MAX_SERVER_MS} ms ` +
+              `(logged ${wallMs === undefined ? '-' : Math.round(wallMs)} ms wall)`,
+          );
+        }
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        const bodyText = res.body.toString('utf8');
+        if (res.status >= 500) violation(`status ${res.status}`, bodyText);
+        if (res.status >= 400) {
+          let body: { code?: unknown; message?: unknown; data?: { status?: unknown } } | null =
+            null;
+          if (!/^application\/json/i.test(String(res.headers['content-type']))) {
+            violation(`error without JSON content type: ${res.headers['content-type']}`, bodyText);
           }
-          status = res.status;
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          const bodyText = res.body.toString('utf8');
-          if (res.status >= 500) violation(`status ${res.status}`, bodyText);
-          if (res.status >= 400) {
-            let body: { code?: unknown; message?: unknown; data?: { status?: unknown } } | null =
-              null;
-            if (!/^application\/json/i.test(String(res.headers['content-type']))) {
-              violation(
-                `error without JSON content type: ${res.headers['content-type']}`,
-                bodyText,
-              );
-            }
-            try {
-              body = JSON.parse(bodyText);
-            } catch {
-              violation('error body is not JSON', bodyText);
-            }
-            if (body) {
-              const { code, message, data } = body;
-              if (typeof code !== 'string') violation('error without a string code', bodyText);
-              if (typeof message !== 'string' || !message)
-                violation('error without a message', bodyText);
-              if (!data || data.status !== res.status)
-                violation(`data.status is not ${res.status}`, bodyText);
-              // A request line too long to read (431) may have lost its `i18n_language`, and
-              // when Node gives up in a later packet than the one with the request line, its
-              // prefix too: then the answer is in the default language (src/common/http/
-              // client-error.ts). What did arrive decides: an `i18n_language=ro` read before
-              // the cut counts even when a second `i18n_language` after it made a list of it.
-              const languages: Lang[] =
-                res.status === 431
-                  ? [...wire.languages, wire.prefixLanguage, 'en', ...namedLanguages(wire.path)]
-                  : wire.languages;
-              if (typeof code === 'string' && typeof message === 'string') {
-                const fits = (lang: Lang) =>
-                  keysOf(catalog[lang], code).some((key) => catalog[lang][key].test(message));
-                if (!keysOf(catalog.en, code).length) {
-                  violation(`code ${code} has no message in i18n/*/errors.json`, bodyText);
-                } else if (!languages.some(fits)) {
-                  violation(`message not in ${languages.join('/')}`, bodyText);
-                } else if (!languages.includes('en') && fits('en')) {
-                  violation(`message under ${languages.join('/')} is English`, bodyText);
-                }
+          try {
+            body = JSON.parse(bodyText);
+          } catch {
+            violation('error body is not JSON', bodyText);
+          }
+          if (body) {
+            const { code, message, data } = body;
+            if (typeof code !== 'string') violation('error without a string code', bodyText);
+            if (typeof message !== 'string' || !message)
+              violation('error without a message', bodyText);
+            if (!data || data.status !== res.status)
+              violation(`data.status is not ${res.status}`, bodyText);
+            // A request line too long to read (431) may have lost its `i18n_language`, and
+            // when Node gives up in a later packet than the one with the request line, its
+            // prefix too: then the answer is in the default language (src/common/http/
+            // client-error.ts). What did arrive decides: an `i18n_language=ro` read before
+            // the cut counts even when a second `i18n_language` after it made a list of it.
+            const languages: Lang[] =
+              res.status === 431
+                ? [...wire.languages, wire.prefixLanguage, 'en', ...namedLanguages(wire.path)]
+                : wire.languages;
+            if (typeof code === 'string' && typeof message === 'string') {
+              const fits = (lang: Lang) =>
+                keysOf(catalog[lang], code).some((key) => catalog[lang][key].test(message));
+              if (!keysOf(catalog.en, code).length) {
+                violation(`code ${code} has no message in i18n/*/errors.json`, bodyText);
+              } else if (!languages.some(fits)) {
+                violation(`message not in ${languages.join('/')}`, bodyText);
+              } else if (!languages.includes('en') && fits('en')) {
+                violation(`message under ${languages.join('/')} is English`, bodyText);
               }
             }
           }
-          const after = await snapshot(db, tables);
-          const changed = changedTables(current, after);
-          const write = wire.method !== 'GET';
-          if (changed.length && (!write || res.status >= 400)) {
-            violation(
-              `${write ? 'failed write' : 'read'} (status ${res.status}) changed ${changed.join(', ')}`,
-              bodyText,
-            );
+        }
+        const after = await snapshot(db, tables);
+        const changed = changedTables(current, after);
+        const write = wire.method !== 'GET';
+        if (changed.length && (!write || res.status >= 400)) {
+          violation(
+            `${write ? 'failed write' : 'read'} (status ${res.status}) changed ${changed.join(', ')}`,
+            bodyText,
+          );
+        }
+        if (changed.length && write && res.status < 400) changingWrites++;
+        current = after;
+        if (write && res.status < 300) {
+          // Created or updated records join the pools of IDs and slugs.
+          try {
+            const json = JSON.parse(bodyText) as { id?: unknown; slug?: unknown };
+            remember(pools, collectionOf(r.target.path), json.id, json.slug);
+          } catch {
+            // not JSON: nothing to learn
           }
-          if (changed.length && write && res.status < 400) changingWrites++;
-          current = after;
-          if (write && res.status < 300) {
-            // Created or updated records join the pools of IDs and slugs.
-            try {
-              const json = JSON.parse(bodyText) as { id?: unknown; slug?: unknown };
-              remember(pools, collectionOf(r.target.path), json.id, json.slug);
-            } catch {
-              // not JSON: nothing to learn
-            }
-          }
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      );
+        }
+      };
+
+      // Every date and text field, list and inline list once with long or wide input, then the
+      // generated requests.
+      const swept = sweep(routeTargets);
+      for (const r of swept) await exchange(r);
+      await fc.assert(fc.asyncProperty(requestArb(weighted), exchange), {
+        numRuns: RUNS,
+        seed: SEED,
+        endOnFailure: true,
+      });
 
       // Failures grouped by kind (numbers and language names folded), with one example each.
       const byReason = new Map<string, typeof violations>();
@@ -1300,13 +1619,23 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
       const pad = (n: number) => String(n).padStart(6);
       console.log(
         [
-          `fuzz: ${RUNS} requests (seed ${SEED}, ${badAuthSent} with wrong credentials, ` +
+          `fuzz: ${swept.length} swept + ${RUNS} generated requests (seed ${SEED}, ` +
+            `${badAuthSent} with wrong credentials, ` +
             `${changingWrites} successful writes), ` +
             `${violations.length} failures (${byReason.size} distinct)`,
           'requests per route:',
           ...[...perRoute]
             .sort(([a], [b]) => a.localeCompare(b))
             .map(([k, n]) => `${pad(n)}  ${k}`),
+          'slowest requests (server CPU ms / logged wall ms):',
+          ...[...timings]
+            .sort((a, b) => b.cpuMs - a.cpuMs)
+            .slice(0, 5)
+            .map(
+              (t) =>
+                `${pad(Math.round(t.cpuMs))} / ${t.wallMs === undefined ? '-' : Math.round(t.wallMs)}  ` +
+                t.request.slice(0, 200),
+            ),
           `statuses: ${[...statuses]
             .sort(([a], [b]) => a - b)
             .map(([s, n]) => `${s}×${n}`)
@@ -1316,7 +1645,7 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
               `FAILURE ×${list.length}: ${key}`,
               `    routes: ${[...new Set(list.map((v) => v.route))].slice(0, 8).join(', ')}`,
               ...list
-                .slice(0, 3)
+                .slice(0, process.env.FUZZ_VERBOSE ? undefined : 3)
                 .map((v) => `    ${v.reason}: ${v.request}\n    answer: ${v.answer}`),
             ].join('\n'),
           ),
@@ -1324,6 +1653,6 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
       );
       expect([...byReason.keys()]).toEqual([]);
     },
-    120_000 + RUNS * 1_000,
+    240_000 + RUNS * 1_000,
   );
 });

@@ -298,7 +298,7 @@ describe('organizers (e2e)', () => {
         .set(as(users.editor))
         .send({ date: '0000-00-00' })
         .expect(400);
-      expect(bad.body.data.params).toEqual({ date: 'Invalid parameter.' });
+      expect(bad.body.data.params).toEqual({ date: 'date is outside the years 1 to 9999.' });
     });
 
     it('trashes, removes the organizer from every event, and answers 410 the second time', async () => {

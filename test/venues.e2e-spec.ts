@@ -637,7 +637,9 @@ describe('venues (e2e)', () => {
           .set(as(users.editor))
           .send({ venue: 'Dated', date_utc: date })
           .expect(400);
-        expect(bad.body.data.params).toEqual({ date_utc: 'Invalid parameter.' });
+        expect(bad.body.data.params).toEqual({
+          date_utc: 'date_utc is outside the years 1 to 9999.',
+        });
       }
     });
 

@@ -113,8 +113,18 @@ function parseNonNegativeInt(name: string, raw: string | undefined, fallback: nu
   return Number(raw);
 }
 
+/**
+ * `value` without its trailing `/`s, by a scan from the end (the pattern `/\/+$/` retried every
+ * run of slashes from each of its positions: quadratic, found by the ReDoS audit).
+ */
+export function withoutTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 0 && value[end - 1] === '/') end--;
+  return value.slice(0, end);
+}
+
 function parseBasePath(raw: string | undefined): string {
-  const trimmed = (raw ?? '').trim().replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlashes((raw ?? '').trim());
   if (!trimmed) return '';
   if (!/^[A-Za-z0-9._~\-/]+$/.test(trimmed)) {
     throw new ConfigError('BASE_PATH', `must be a URL path such as /wp-json, got "${raw}"`);
@@ -130,7 +140,7 @@ function parseSiteUrl(raw: string | undefined, port: number): string {
   } catch {
     throw new ConfigError('SITE_URL', `must be an http(s) URL, got "${value}"`);
   }
-  return value.replace(/\/+$/, '');
+  return withoutTrailingSlashes(value);
 }
 
 /** Reads and validates the environment once; every problem names its variable. */

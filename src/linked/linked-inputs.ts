@@ -1,5 +1,5 @@
 import { formatSql, parseDateTime, utcToLocal } from '../common/dates/index.js';
-import { invalidParam } from '../common/errors/api-error.js';
+import { invalidParam, t } from '../common/errors/api-error.js';
 
 /**
  * BEHAVIOR §5.3: `search` is cut at every character that is not a letter, a digit or `-`.
@@ -22,13 +22,13 @@ export function publicationDates(
   let dateUtc: string | undefined;
   if (input.date !== undefined) {
     const parsed = parseDateTime(input.date, siteZone, now);
-    if (!parsed) throw invalidParam('date');
+    if (!parsed) throw invalidParam('date', t('validation.date'));
     dateUtc = formatSql(parsed.toUTC());
     date = utcToLocal(dateUtc, siteZone);
   }
   if (input.date_utc !== undefined) {
     const parsed = parseDateTime(input.date_utc, 'UTC', now);
-    if (!parsed) throw invalidParam('date_utc');
+    if (!parsed) throw invalidParam('date_utc', t('validation.date'));
     dateUtc = formatSql(parsed.toUTC());
     date ??= utcToLocal(dateUtc, siteZone);
   }

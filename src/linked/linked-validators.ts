@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
-import { isValidDateTime } from '../common/dates/index.js';
 import { toInteger } from '../common/http/transforms.js';
+import { DATE_CONTEXT, dateReason } from '../common/http/validators.js';
 import { typeMessage } from '../common/http/validation.js';
 import { isWritableStatus } from '../common/posts/post-status.js';
 
@@ -13,17 +13,21 @@ import { isWritableStatus } from '../common/posts/post-status.js';
  */
 type Check = (value: unknown) => true | string;
 
-function check(name: string, fn: Check) {
-  return ValidateBy({
-    name,
-    validator: {
-      validate: (value: unknown) => fn(value) === true,
-      defaultMessage: (args) => {
-        const result = fn(args?.value);
-        return result === true ? 'invalid' : result;
+/** `context`: arguments of the reason's message (toWpValidationError reads them). */
+function check(name: string, fn: Check, context?: Record<string, string | number>) {
+  return ValidateBy(
+    {
+      name,
+      validator: {
+        validate: (value: unknown) => fn(value) === true,
+        defaultMessage: (args) => {
+          const result = fn(args?.value);
+          return result === true ? 'invalid' : result;
+        },
       },
     },
-  });
+    context ? { context } : undefined,
+  );
 }
 
 const STRING = typeMessage('string');
@@ -46,10 +50,15 @@ export const IsNameField = () =>
     v === undefined || v === null ? true : typeof v !== 'string' ? STRING : v ? true : 'invalid',
   );
 
-/** A date-time PHP `strtotime()` reads (BEHAVIOR §1.4); validity does not depend on the zone. */
+/**
+ * A date-time PHP `strtotime()` reads (BEHAVIOR §1.4), at most MAX_DATE_LENGTH characters
+ * (CONTRACT §4); validity does not depend on the zone.
+ */
 export const IsDateTimeField = () =>
-  check('isDateTimeField', (v) =>
-    typeof v !== 'string' ? STRING : isValidDateTime(v) ? true : 'invalid',
+  check(
+    'isDateTimeField',
+    (v) => (typeof v !== 'string' ? STRING : (dateReason(v) ?? true)),
+    DATE_CONTEXT,
   );
 
 /** PHP `FILTER_VALIDATE_URL`: a scheme and a host (`http://example` passes, `foo` does not). */

@@ -31,8 +31,12 @@ export interface FormattedCost {
 /** A run of digits with `.`/`,` separators: `10`, `23.55`, `1.250,50`. */
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
-/** A range separator between two amounts (`$10 - $20`), not part of a currency symbol. */
-const RANGE_SEPARATOR = /\s*[-\u2013\u2014]\s*/;
+/**
+ * A range dash between two amounts (`$10 - $20`), not part of a currency symbol. The spaces
+ * around it are trimmed off the parts: a pattern `\s*-\s*` retried every run of spaces from each
+ * of its positions (quadratic on a cost of many spaces, found by the ReDoS audit).
+ */
+const RANGE_DASH = /[-\u2013\u2014]/;
 
 /**
  * Parses the `cost` request field: a string, a number or a list of strings/numbers (`null` or
@@ -64,7 +68,10 @@ function currencySymbol(entries: string[]): string {
   for (const entry of entries) {
     if (!/\d/.test(entry)) continue;
     const rest = phpTrim(entry.replace(NUMBER, ''));
-    const parts = rest.split(RANGE_SEPARATOR).filter((p) => p !== '');
+    const parts = rest
+      .split(RANGE_DASH)
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
     symbols.add(parts.length === 0 ? '' : parts.every((p) => p === parts[0]) ? parts[0]! : rest);
   }
   return symbols.size === 1 ? [...symbols][0]! : '';

@@ -1,4 +1,10 @@
-export { isValidDateTime, parseDateTime } from './strtotime.js';
+export {
+  dateProblem,
+  isValidDateTime,
+  MAX_DATE_LENGTH,
+  parseDateTime,
+  type DateProblem,
+} from './strtotime.js';
 export { isValidTimezone, timezoneAbbr, toLuxonZone, wallClockToDateTime } from './zones.js';
 export {
   dateDetails,

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DateTime } from 'luxon';
-import { isValidDateTime, parseDateTime } from './strtotime.js';
+import {
+  DATE_TEXT_PATTERNS,
+  dateProblem,
+  isValidDateTime,
+  MAX_DATE_LENGTH,
+  parseDateTime,
+} from './strtotime.js';
+import { eventWallClock } from './wall-clock.js';
 
 interface GoldenCase {
   input: string;
@@ -183,5 +190,116 @@ describe('isValidDateTime', () => {
     expect(isValidDateTime('0001-01-02 00:00:00')).toBe(true);
     expect(isValidDateTime('9999-12-30 23:59:59')).toBe(true);
     expect(isValidDateTime('9999-12-31 12:00:00')).toBe(false);
+  });
+});
+
+/** Milliseconds `fn` takes (the best of three runs, so that one GC pause does not count). */
+function cpuMs(fn: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+// The outside security probe: each took 1-23 s of blocked event loop before the bound and the
+// rewritten patterns (`"a" + 15,000 spaces + "!"` 1.7 s, 40 KB 9.6 s on this machine).
+const PROBES: Record<string, string> = {
+  'a + 15,000 spaces + !': `a${' '.repeat(15_000)}!`,
+  'a + 40,000 spaces + !': `a${' '.repeat(40_000)}!`,
+  'a + 80,000 spaces + !': `a${' '.repeat(80_000)}!`,
+  'next week + 20,000 spaces': `next week${' '.repeat(20_000)}`,
+  'next week + 20,000 spaces + !': `next week${' '.repeat(20_000)}!`,
+  'saturday + 20,000 spaces': `saturday${' '.repeat(20_000)}`,
+  '20,000 × "first mon of"': 'first mon of\n'.repeat(20_000),
+  '20,000 × "a/"': `${'a/'.repeat(20_000)} `,
+};
+
+describe('parseDateTime bounds its input (outside security probe)', () => {
+  const now = utcDate('2026-03-04 10:30:00');
+
+  it.each(Object.entries(PROBES))('refuses %s at once', (_name, input) => {
+    expect(input.length).toBeGreaterThan(MAX_DATE_LENGTH);
+    expect(parseDateTime(input, 'Europe/Budapest', now)).toBeNull();
+    expect(dateProblem(input)).toBe('too_long');
+    expect(eventWallClock(input, 'UTC', now)).toBeNull();
+    expect(cpuMs(() => parseDateTime(input, 'Europe/Budapest', now))).toBeLessThan(5);
+  });
+
+  it('reads text of exactly the maximum length, and refuses one character more', () => {
+    const date = '2026-11-23 18:00';
+    const padded = date.padEnd(MAX_DATE_LENGTH, ' ');
+    expect(parseDateTime(padded, 'UTC', now)?.toFormat(SQL)).toBe('2026-11-23 18:00:00');
+    expect(dateProblem(padded)).toBeNull();
+    expect(parseDateTime(`${padded} `, 'UTC', now)).toBeNull();
+    expect(dateProblem(`${padded} `)).toBe('too_long');
+  });
+
+  it('parses the worst text within the bound in well under 50 ms', () => {
+    const fill = (unit: string, tail = '') =>
+      unit.repeat(MAX_DATE_LENGTH).slice(0, MAX_DATE_LENGTH - tail.length) + tail;
+    const worst = [
+      fill(' ', '!'),
+      `a ${'a'.repeat(MAX_DATE_LENGTH - 3)}!`,
+      `a${' '.repeat(MAX_DATE_LENGTH - 2)}!`,
+      fill('next week ', '!'),
+      `next week${' '.repeat(MAX_DATE_LENGTH - 10)}!`,
+      fill('first mon of '),
+      fill('next '),
+      fill('+1 day '),
+      fill('sat this week '),
+      fill('-'),
+      fill('a/'),
+      fill('1 ', 'Europe/Budapest'),
+    ];
+    for (const input of worst) {
+      expect(input.length).toBeLessThanOrEqual(MAX_DATE_LENGTH);
+      expect(cpuMs(() => parseDateTime(input, 'Europe/Budapest', now))).toBeLessThan(50);
+    }
+  });
+
+  it('classifies refused dates for their messages', () => {
+    expect(dateProblem('next friday 8pm')).toBeNull();
+    expect(dateProblem('not a date')).toBe('unparseable');
+    expect(dateProblem('0000-00-00')).toBe('out_of_range');
+    expect(dateProblem(['2026-01-01'])).toBe('type');
+    expect(dateProblem('x'.repeat(MAX_DATE_LENGTH + 1))).toBe('too_long');
+  });
+});
+
+describe('the date patterns are linear', () => {
+  // Long, repetitive text of the kinds that made backtracking patterns quadratic.
+  const LONG = [
+    ...Object.values(PROBES),
+    ' '.repeat(50_000),
+    `${'\t'.repeat(50_000)}x`,
+    'next week '.repeat(5_000),
+    `${'next week'.repeat(1)}${' \t'.repeat(20_000)}monday!`,
+    `${'monday '.repeat(7_000)}!`,
+    `${'first monday '.repeat(4_000)}x`,
+    `${'1'.repeat(50_000)}x`,
+    `2026-01-01T10:00:00${'0'.repeat(50_000)}x`,
+    `${'Europe/'.repeat(7_000)}!`,
+  ];
+
+  it.each(Object.entries(DATE_TEXT_PATTERNS))(
+    '%s runs on 50 KB of input in under 50 ms',
+    (_name, pattern) => {
+      for (const input of LONG) {
+        expect(cpuMs(() => pattern.exec(input))).toBeLessThan(50);
+      }
+    },
+  );
+
+  it('still reads the week phrases with the rewritten pattern', () => {
+    // Wednesday 2026-03-04.
+    const now = utcDate('2026-03-04 10:30:00');
+    const local = (input: string) => parseDateTime(input, 'UTC', now)?.toFormat(SQL);
+    expect(local('saturday this week')).toBe('2026-03-07 00:00:00');
+    expect(local('saturday   next week 18:00')).toBe('2026-03-14 18:00:00');
+    expect(local('next week friday')).toBe('2026-03-13 00:00:00');
+    expect(local('2026-05-01 10:00:00   Europe/Budapest')).toBe('2026-05-01 08:00:00');
   });
 });

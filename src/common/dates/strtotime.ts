@@ -49,20 +49,42 @@ const WEEKDAY_OF_MONTH = new RegExp(
   `^(.*?)\\b(${ORDINAL}|next|last|previous)\\s+(${WEEKDAY})\\s+of\\b(.*)$`,
   'i',
 );
-/** `saturday this week`, `next week friday`. */
+/**
+ * `saturday this week`, `next week friday`: the weekday before or after the week phrase. Written
+ * without look-behind and look-ahead: a look-behind over `\s+` is re-run at every position of a
+ * run of spaces, which made `next week` + 20,000 spaces take seconds (outside security probe).
+ */
+const WEEK_RELATIVE = 'this|next|last|previous';
 const WEEKDAY_IN_WEEK = new RegExp(
-  `\\b(${WEEKDAY})(?=\\s+(?:this|next|last|previous)\\s+week\\b)|` +
-    `(?<=\\b(?:this|next|last|previous)\\s+week\\s+)(${WEEKDAY})\\b`,
+  `\\b(?:(${WEEKDAY})\\s+(${WEEK_RELATIVE})\\s+week|(${WEEK_RELATIVE})\\s+week\\s+(${WEEKDAY}))\\b`,
   'i',
 );
 /** `next friday`, `second monday` — PHP's "strictly after today" weekday phrases. */
 const FUTURE_WEEKDAY = new RegExp(`\\b(?:next|${ORDINAL})\\s+(?:${WEEKDAY})\\b`, 'i');
-/** `2026-05-01 10:00:00 Europe/Budapest`: a trailing identifier (locutus knows abbreviations only). */
-const TRAILING_ZONE = /^(?:(.*?)\s+)?([A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+)$/;
+/**
+ * `Europe/Budapest`, `America/Argentina/Buenos_Aires`: the shape of an IANA identifier, matched
+ * against the last word of the text only (see {@link splitTrailingZone}).
+ */
+const ZONE_NAME = /^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/;
+const WHITESPACE = /\s/;
 /** Database format and ISO 8601, read directly instead of through locutus. */
 const SQL_OR_ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 const TIMESTAMP = /^[+-]?\d+$/;
+
+/**
+ * Every pattern the parser runs on request text, exported so that a test can run each on long,
+ * repetitive input (the parser bounds its input, the patterns must not need it).
+ */
+export const DATE_TEXT_PATTERNS: Readonly<Record<string, RegExp>> = {
+  WEEKDAY_OF_MONTH,
+  WEEKDAY_IN_WEEK,
+  FUTURE_WEEKDAY,
+  ZONE_NAME,
+  WHITESPACE,
+  SQL_OR_ISO,
+  TIMESTAMP,
+};
 
 /** Weekday number as `Date#getUTCDay` counts (Sunday 0). */
 function weekdayNumber(name: string): number {
@@ -218,8 +240,14 @@ function parseWeekdayOfMonth(match: RegExpExecArray, nowMs: number): Parsed | nu
  * only gets Monday right when today is a Sunday, so ask it for Monday and add the days.
  */
 function parseWeekdayInWeek(text: string, match: RegExpExecArray, nowMs: number): Parsed | null {
-  const weekday = weekdayNumber(match[1] ?? match[2]);
-  const monday = runLocutus(text.replace(WEEKDAY_IN_WEEK, 'monday'), nowMs);
+  const [phrase, weekdayBefore, relativeAfter, relativeBefore, weekdayAfter] = match;
+  const weekday = weekdayNumber(weekdayBefore ?? weekdayAfter);
+  const mondayPhrase = weekdayBefore
+    ? `monday ${relativeAfter} week`
+    : `${relativeBefore} week monday`;
+  const mondayText =
+    text.slice(0, match.index) + mondayPhrase + text.slice(match.index + phrase.length);
+  const monday = runLocutus(mondayText, nowMs);
   if (!monday) return null;
   const daysAfterMonday = (weekday + 6) % 7;
   return { ...monday, ms: monday.ms + daysAfterMonday * DAY_MS };
@@ -267,11 +295,26 @@ function parseSqlOrIso(text: string): Parsed | null | undefined {
   return { ms: ms - (offset[0] === '-' ? -minutes : minutes) * 60_000, absolute: true };
 }
 
+/**
+ * A trailing IANA zone name (`2026-05-01 10:00:00 Europe/Budapest`; locutus knows abbreviations
+ * only): the text before it and the name, or null. The last word is found by walking back from
+ * the end, once: the former pattern `^(?:(.*?)\s+)?<zone>$` retried every run of spaces from
+ * every position, and `"a" + 15,000 spaces + "!"` blocked the event loop for a second.
+ */
+function splitTrailingZone(text: string): { before: string | undefined; zone: string } | null {
+  let start = text.length;
+  while (start > 0 && !WHITESPACE.test(text[start - 1])) start--;
+  const zone = text.slice(start);
+  if (!ZONE_NAME.test(zone)) return null;
+  const before = text.slice(0, start).trimEnd();
+  return { before: before === '' ? undefined : before, zone };
+}
+
 function parseText(text: string, zone: Zone, now: Date): DateTime | null {
-  const trailingZone = TRAILING_ZONE.exec(text);
-  if (trailingZone && IANAZone.isValidZone(trailingZone[2])) {
+  const trailingZone = splitTrailingZone(text);
+  if (trailingZone && IANAZone.isValidZone(trailingZone.zone)) {
     // A zone identifier in the text wins: relative parts are relative to now in that zone.
-    const inZone = parseText(trailingZone[1] ?? 'now', IANAZone.create(trailingZone[2]), now);
+    const inZone = parseText(trailingZone.before ?? 'now', IANAZone.create(trailingZone.zone), now);
     return inZone ? inZone.setZone(zone) : null;
   }
 
@@ -292,10 +335,19 @@ function parseText(text: string, zone: Zone, now: Date): DateTime | null {
 }
 
 /**
+ * The longest date-time text the API reads (CONTRACT §4): far above any real date
+ * (`2026-11-23T18:00:00.000000+01:00` is 32 characters, `last friday of next month 18:00
+ * Europe/Budapest` 48), low enough that no parse can take long whatever the text. Longer input is
+ * refused before any parsing.
+ */
+export const MAX_DATE_LENGTH = 100;
+
+/**
  * Parses a date-time the way PHP `strtotime($input, $now)` does with `$zone` as the default time
  * zone, returning the instant in `zone` or null where PHP returns false. All-digit input (optionally
  * signed) and numbers are Unix timestamps, as the plugin treats them. `zone` is any string
  * {@link toLuxonZone} accepts (IANA, `UTC`, `UTC+5.5`); an unknown zone throws a RangeError.
+ * Text longer than {@link MAX_DATE_LENGTH} is null without being read.
  */
 export function parseDateTime(
   input: string | number,
@@ -305,6 +357,7 @@ export function parseDateTime(
   const luxonZone = toLuxonZone(zone);
   if (!luxonZone) throw new RangeError(`Unknown time zone: ${zone}`);
   if (typeof input === 'number') return fromTimestamp(input, luxonZone);
+  if (input.length > MAX_DATE_LENGTH) return null;
 
   // timelib trims whitespace and reports an empty string as an error.
   const text = input.trim();
@@ -321,16 +374,26 @@ export function parseDateTime(
 const FIRST_STORABLE = -62_135_510_400_000;
 const LAST_STORABLE = Date.UTC(9999, 11, 30, 23, 59, 59);
 
+/** Why a date-time parameter is refused (each has its own message), or null when it is fine. */
+export type DateProblem = 'type' | 'too_long' | 'unparseable' | 'out_of_range';
+
 /**
- * Whether PHP `strtotime()` would accept `input` (a string or a number), as the plugin validates,
- * and the instant has a four-digit year. PHP also reads `0000-00-00` (-0001-11-30) or a timestamp
- * of year -1199; those cannot be stored and made every write answer a 500 (found by
- * test/fuzz.e2e-spec.ts), so they are invalid parameters.
+ * What is wrong with a date-time parameter: not a string or number, longer than
+ * {@link MAX_DATE_LENGTH} (checked first, so such text is never parsed), something PHP
+ * `strtotime()` would not accept (as the plugin validates), or an instant without a four-digit
+ * year. PHP also reads `0000-00-00` (-0001-11-30) or a timestamp of year -1199; those cannot be
+ * stored and made every write answer a 500 (found by test/fuzz.e2e-spec.ts).
  */
-export function isValidDateTime(input: unknown, zone = 'UTC', now?: Date): boolean {
-  if (typeof input !== 'string' && typeof input !== 'number') return false;
+export function dateProblem(input: unknown, zone = 'UTC', now?: Date): DateProblem | null {
+  if (typeof input !== 'string' && typeof input !== 'number') return 'type';
+  if (typeof input === 'string' && input.length > MAX_DATE_LENGTH) return 'too_long';
   const parsed = parseDateTime(input, zone, now);
-  if (!parsed) return false;
+  if (!parsed) return 'unparseable';
   const ms = parsed.toMillis();
-  return ms >= FIRST_STORABLE && ms <= LAST_STORABLE;
+  return ms >= FIRST_STORABLE && ms <= LAST_STORABLE ? null : 'out_of_range';
+}
+
+/** Whether {@link dateProblem} finds nothing wrong with `input`. */
+export function isValidDateTime(input: unknown, zone = 'UTC', now?: Date): boolean {
+  return dateProblem(input, zone, now) === null;
 }

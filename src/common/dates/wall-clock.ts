@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon';
 import { formatSql } from './date-details.js';
-import { parseDateTime } from './strtotime.js';
+import { MAX_DATE_LENGTH, parseDateTime } from './strtotime.js';
 
 const TIMESTAMP = /^[+-]?\d+$/;
 const WITH_OFFSET =
-  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(\.\d+)?\s*(Z|[+-]\d{2}(?::?\d{2})?)$/i;
 
 /**
  * The local wall clock an event write stores for a date-time input (BEHAVIOR §1.4), as the plugin
@@ -12,17 +12,18 @@ const WITH_OFFSET =
  * - relative words and plain dates are read in `zone`;
  * - a string with its own offset keeps its written wall clock (the offset is ignored);
  * - a Unix timestamp becomes the UTC wall clock of that instant, stored as local time.
- * Returns null for input PHP cannot parse.
+ * Returns null for input PHP cannot parse, and for text over {@link MAX_DATE_LENGTH} characters.
  */
 export function eventWallClock(input: string | number, zone: string, now?: Date): string | null {
+  if (typeof input === 'string' && input.length > MAX_DATE_LENGTH) return null;
   const text = typeof input === 'number' ? String(input) : input.trim();
   if (TIMESTAMP.test(text)) return formatSql(DateTime.fromSeconds(Number(text), { zone: 'utc' }));
   const offset = WITH_OFFSET.exec(text);
   if (offset) {
-    const parsed = DateTime.fromISO(text.replace(' ', 'T').replace(/\s+(?=[Z+-])/i, ''), {
-      setZone: true,
-    });
-    if (parsed.isValid) return `${offset[1]} ${offset[2]}:${offset[3] ?? '00'}`;
+    // Rebuilt from the parts, with no space before the offset, as ISO 8601 wants it.
+    const [, day, time, seconds = '00', fraction = '', written] = offset;
+    const iso = `${day}T${time}:${seconds}${fraction}${written}`;
+    if (DateTime.fromISO(iso, { setZone: true }).isValid) return `${day} ${time}:${seconds}`;
   }
   const dt = parseDateTime(text, zone, now);
   return dt ? formatSql(dt) : null;

@@ -35,10 +35,12 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
   return new ApiError('rest_internal_error', 500);
 }
 
+/** The parser's message up to its ` in JSON at position N` tail (cut as text: no pattern). */
 function invalidJson(detail: string): ApiError {
+  const tail = detail.indexOf(' in JSON at position');
   return new ApiError('rest_invalid_json', 400, {
     json_error_code: 4,
-    json_error_message: detail.replace(/ in JSON at position.*$/, '') || 'Syntax error',
+    json_error_message: (tail < 0 ? detail : detail.slice(0, tail)) || 'Syntax error',
   });
 }
 

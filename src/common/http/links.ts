@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { AppConfig } from '../../config/config.js';
+import { withoutTrailingSlashes, type AppConfig } from '../../config/config.js';
 import type { LangRequest } from '../i18n/language.js';
 
 export const NAMESPACE = 'cal/events/v1';
@@ -19,7 +19,7 @@ export const restRoot = (config: Pick<AppConfig, 'siteUrl' | 'basePath'>) =>
 /** `host[+path]?id=N` (BEHAVIOR §1.9): no scheme, no port. */
 export function globalId(siteUrl: string, id: number): string {
   const url = new URL(siteUrl);
-  const path = url.pathname.replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(url.pathname);
   return `${url.hostname}${path}?id=${id}`;
 }
 

@@ -44,7 +44,7 @@ export function toWpValidationError(errors: ValidationError[]): ApiError {
   const params: Record<string, Text> = {};
   const details: NonNullable<ApiErrorData['details']> = {};
   for (const error of errors) {
-    const message = firstMessage(error);
+    const [constraint, message] = firstConstraint(error);
     const name = error.property;
     const limit = limitReason(message, name);
     if (limit) {
@@ -55,7 +55,10 @@ export function toWpValidationError(errors: ValidationError[]): ApiError {
       params[name] = reason;
       details[name] = { code: 'rest_invalid_type', message: reason, data: { param: name } };
     } else if (message.startsWith('validation.')) {
-      params[name] = t(message, { name });
+      // A validator's `context` carries the message's other arguments (`{max}` of dates).
+      const context = (constraint ? error.contexts?.[constraint] : undefined) as
+        Record<string, string | number> | undefined;
+      params[name] = t(message, { ...context, name });
     } else {
       params[name] = t('validation.invalid');
     }
@@ -70,7 +73,7 @@ export function toWpValidationError(errors: ValidationError[]): ApiError {
  */
 export function nestedLimitError(parent: string, errors: ValidationError[]): ApiError | null {
   for (const error of errors) {
-    const limit = limitReason(firstMessage(error), `${parent}.${error.property}`);
+    const limit = limitReason(firstConstraint(error)[1], `${parent}.${error.property}`);
     if (limit) {
       return invalidParams(
         { [parent]: limit.reason },
@@ -81,11 +84,12 @@ export function nestedLimitError(parent: string, errors: ValidationError[]): Api
   return null;
 }
 
-function firstMessage(error: ValidationError): string {
-  const own = Object.values(error.constraints ?? {});
+/** The first failed constraint's name and message. */
+function firstConstraint(error: ValidationError): [string | undefined, string] {
+  const own = Object.entries(error.constraints ?? {});
   if (own.length) return own[0];
   // Nested DTOs: report the parent parameter as invalid.
-  return 'invalid';
+  return [undefined, 'invalid'];
 }
 
 /**

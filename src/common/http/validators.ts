@@ -1,5 +1,5 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
-import { isValidDateTime, isValidTimezone } from '../dates/index.js';
+import { dateProblem, isValidTimezone, MAX_DATE_LENGTH } from '../dates/index.js';
 import { LIMIT_CHECKS, type ListMode } from './limits.js';
 import { typeMessage } from './validation.js';
 
@@ -22,28 +22,56 @@ export const IsNonEmpty = (options?: ValidationOptions) =>
     { message: 'invalid', ...options },
   );
 
-/** A Unix timestamp or anything PHP `strtotime()` accepts (BEHAVIOR §1.4). */
+/**
+ * The reason given for a refused date-time (`validation.*` keys): over-long text, an instant
+ * outside the years 1-9999, or anything else (with the accepted forms and examples). The
+ * messages take `{max}` from the validator's context ({@link DATE_CONTEXT}).
+ */
+export function dateReason(value: unknown, zone = 'UTC'): string | null {
+  const problem = dateProblem(value, zone);
+  if (problem === null) return null;
+  if (problem === 'too_long') return 'validation.date_too_long';
+  if (problem === 'out_of_range') return 'validation.date_range';
+  return 'validation.date';
+}
+
+/** Arguments of the date messages (toWpValidationError reads a constraint's context). */
+export const DATE_CONTEXT = { max: MAX_DATE_LENGTH };
+
+const isDateTimeLike = (v: unknown) =>
+  (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))) &&
+  dateReason(v) === null;
+
+/**
+ * A Unix timestamp or anything PHP `strtotime()` accepts (BEHAVIOR §1.4), at most
+ * MAX_DATE_LENGTH characters (CONTRACT §4: longer text is refused before it is parsed).
+ */
 export const IsDateTimeLike = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isDateTimeLike',
       validator: {
-        validate: (v) =>
-          (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))) &&
-          isValidDateTime(v),
+        validate: (v) => isDateTimeLike(v),
+        defaultMessage: (args) =>
+          typeof args?.value === 'number' && !Number.isInteger(args.value)
+            ? 'validation.date'
+            : (dateReason(args?.value) ?? 'validation.date'),
       },
     },
-    { message: 'invalid', ...options },
+    { context: DATE_CONTEXT, ...options },
   );
 
-/** Empty, or a time zone the plugin accepts: IANA names, `UTC`, `UTC+2`, `UTC-5.5` (§1.7). */
+/**
+ * Empty, or a time zone the plugin accepts: IANA names, `UTC`, `UTC+2`, `UTC-5.5` (§1.7). The
+ * reason names the accepted forms.
+ */
 export const IsTimezoneOrEmpty = (options?: ValidationOptions) =>
   ValidateBy(
     {
       name: 'isTimezoneOrEmpty',
       validator: { validate: (v) => v === '' || isValidTimezone(v) },
     },
-    { message: 'invalid', ...options },
+    { message: 'validation.timezone', ...options },
   );
 
 /**
