@@ -43,7 +43,7 @@ function ipv6Groups(ip: string): number[] {
   if (gap < 0) return toGroups(ip);
   const head = toGroups(ip.slice(0, gap));
   const tail = toGroups(ip.slice(gap + 2));
-  return [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+  return [...head, ...Array.from({ length: 8 - head.length - tail.length }, () => 0), ...tail];
 }
 
 /**
