@@ -63,6 +63,14 @@ describe('login throttle (e2e)', () => {
       await get(users.contributor.header, '198.51.100.99').expect(200);
     });
 
+    it('does not count headers that carry no Basic credentials', async () => {
+      for (const header of ['Bearer abc', 'Basic', 'Basic !!!', `Basic ${btoa('no-colon')}`]) {
+        for (let i = 0; i < 15; i++) await get(header).expect(401);
+      }
+      // 60 more failures from this address would have passed the per-address limit (50).
+      await get(users.subscriber.header).expect(200);
+    });
+
     it('answers 429 in the language of the request', async () => {
       const res = await request(app.getHttpServer())
         .get(`/hu${ROOT}`)

@@ -27,19 +27,18 @@ export class BasicAuthGuard implements CanActivate {
       return true;
     }
     const credentials = parseBasic(header);
+    // Another scheme or a malformed header carries no password to guess: 401 at once, uncounted.
+    if (!credentials) throw new ApiError('incorrect_password', 401);
     // req.ip follows TRUST_PROXY: X-Forwarded-For only counts when it comes from a trusted proxy.
-    // A malformed header counts as a failure of the empty login.
     const attempt = await this.throttle.begin(
       req.ip ?? req.socket.remoteAddress,
-      credentials?.login ?? '',
+      credentials.login,
     );
-    let user: Awaited<ReturnType<UsersService['authenticate']>> = null;
+    let user: Awaited<ReturnType<UsersService['authenticate']>>;
     try {
-      user =
-        credentials &&
-        (await this.monitor.guard(
-          this.users.authenticate(credentials.login, credentials.password),
-        ));
+      user = await this.monitor.guard(
+        this.users.authenticate(credentials.login, credentials.password),
+      );
     } catch (error) {
       attempt.abandon();
       throw error;
