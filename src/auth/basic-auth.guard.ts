@@ -33,6 +33,7 @@ export class BasicAuthGuard implements CanActivate {
     const attempt = await this.throttle.begin(
       req.ip ?? req.socket.remoteAddress,
       credentials.login,
+      credentials.password,
     );
     let user: Awaited<ReturnType<UsersService['authenticate']>>;
     try {

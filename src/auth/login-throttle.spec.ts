@@ -20,13 +20,14 @@ describe('LoginThrottle', () => {
     throttle = new LoginThrottle(config, undefined, () => now);
   });
 
-  const fail = async (ip: string, login: string) => (await throttle.begin(ip, login)).failed();
+  const fail = async (ip: string, login: string) =>
+    (await throttle.begin(ip, login, 'guess')).failed();
   const succeed = async (ip: string, login: string) =>
-    (await throttle.begin(ip, login)).succeeded();
+    (await throttle.begin(ip, login, 'right')).succeeded();
   /** The Retry-After (seconds) of a blocked attempt, or null when it may go ahead. */
   const blocked = async (ip: string, login: string): Promise<number | null> => {
     try {
-      (await throttle.begin(ip, login)).abandon();
+      (await throttle.begin(ip, login, 'probe')).abandon();
       return null;
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);
@@ -91,7 +92,9 @@ describe('LoginThrottle', () => {
 
   it('counts verifications in progress, so parallel guesses are not all let through', async () => {
     const attempts = [];
-    for (let i = 0; i < 4; i++) attempts.push(await throttle.begin(`203.0.113.${i}`, 'alice'));
+    for (let i = 0; i < 4; i++) {
+      attempts.push(await throttle.begin(`203.0.113.${i}`, 'alice', `guess-${i}`));
+    }
     expect(await blocked('203.0.113.100', 'alice')).toBe(1);
     attempts[0].abandon();
     attempts[0].abandon(); // settling twice counts once
@@ -100,5 +103,13 @@ describe('LoginThrottle', () => {
     await attempts[2].failed();
     await attempts[3].failed();
     expect(await blocked('203.0.113.100', 'alice')).toBeNull();
+  });
+
+  it('counts parallel requests with one same password once (a client starting up)', async () => {
+    const attempts = [];
+    for (let i = 0; i < 20; i++)
+      attempts.push(await throttle.begin('198.51.100.7', 'bob', 'right'));
+    expect(await blocked('198.51.100.8', 'bob')).toBeNull();
+    for (const attempt of attempts) await attempt.succeeded();
   });
 });

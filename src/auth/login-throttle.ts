@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../config/config.js';
@@ -47,16 +48,19 @@ export interface LoginAttempt {
  * a blocked guesser costs no scrypt time. Successful logins are never counted. Addresses are
  * IPv4 addresses or IPv6 /64 networks; logins are normalized as WordPress compares them.
  * Counters live in a ThrottleStore (in memory, per process; a shared one can be provided under
- * THROTTLE_STORES). Verifications still in progress in this process count as failures for the
- * per-address and per-login limits, so that a burst of parallel guesses is not all let through
- * before the first one has failed.
+ * THROTTLE_STORES). Distinct passwords still being verified in this process count as failures
+ * for the per-address and per-login limits, so that a burst of parallel guesses is not all let
+ * through before the first one has failed; parallel requests with one same password (a client
+ * starting up) count once.
  */
 @Injectable()
 export class LoginThrottle {
   private readonly limits: LoginThrottleConfig;
   private readonly stores: ThrottleStores;
   private readonly now: () => number;
-  private readonly pending = new Map<string, number>();
+  /** Counter key → fingerprints of the credentials being verified → number of such requests. */
+  private readonly pending = new Map<string, Map<string, number>>();
+  private readonly secret = randomBytes(32);
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -72,10 +76,10 @@ export class LoginThrottle {
   }
 
   /**
-   * Call before checking the password of `login` sent from `ip`: throws 429 (with Retry-After)
+   * Call before checking `password` of `login` sent from `ip`: throws 429 (with Retry-After)
    * while a limit that applies is reached, otherwise returns the attempt to settle.
    */
-  async begin(ip: string | undefined, login: string): Promise<LoginAttempt> {
+  async begin(ip: string | undefined, login: string, password: string): Promise<LoginAttempt> {
     const address = addressKey(ip);
     const user = loginKey(login);
     const keys = {
@@ -92,7 +96,7 @@ export class LoginThrottle {
     const { perLoginAndAddress, perAddress: addressLimit, perLogin: loginLimit } = this.limits;
     const waits: number[] = [];
     const over = (counter: Counter | null, key: string | null, max: number) => {
-      const count = (counter?.count ?? 0) + (key ? (this.pending.get(key) ?? 0) : 0);
+      const count = (counter?.count ?? 0) + (key ? (this.pending.get(key)?.size ?? 0) : 0);
       if (count < max) return;
       // Blocked only by verifications still running: they finish within a second.
       waits.push(counter && counter.count >= max ? counter.expiresAt - now : 1000);
@@ -104,16 +108,29 @@ export class LoginThrottle {
     }
     if (waits.length) throw tooManyRequests(Math.max(...waits));
 
+    // An HMAC with a per-process secret: tells credentials apart without holding a password.
+    const fingerprint = createHmac('sha256', this.secret)
+      .update(login)
+      .update('\0')
+      .update(password)
+      .digest('base64');
     const inFlight = [keys.address, keys.login];
-    for (const key of inFlight) this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    for (const key of inFlight) {
+      const credentials = this.pending.get(key) ?? new Map<string, number>();
+      credentials.set(fingerprint, (credentials.get(fingerprint) ?? 0) + 1);
+      this.pending.set(key, credentials);
+    }
     let settled = false;
     const release = () => {
       if (settled) return false;
       settled = true;
       for (const key of inFlight) {
-        const left = (this.pending.get(key) ?? 1) - 1;
-        if (left > 0) this.pending.set(key, left);
-        else this.pending.delete(key);
+        const credentials = this.pending.get(key);
+        if (!credentials) continue;
+        const left = (credentials.get(fingerprint) ?? 1) - 1;
+        if (left > 0) credentials.set(fingerprint, left);
+        else credentials.delete(fingerprint);
+        if (!credentials.size) this.pending.delete(key);
       }
       return true;
     };
