@@ -864,7 +864,7 @@ api_env = env_dict(api)
 if api_env.get("PORT") and api_env["PORT"] not in container_ports:
     bad(f"api PORT={api_env['PORT']} is not the published container port")
 (ok if api_env.get("SITE_URL") == "http://localhost:3000" else bad)(f"api SITE_URL {api_env.get('SITE_URL')!r}")
-for key, default in (("ADMIN_LOGIN", "admin"), ("ADMIN_PASSWORD", "change-me")):
+for key, default in (("ADMIN_LOGIN", "admin"), ("ADMIN_PASSWORD", "change-me-to-a-long-passphrase")):
     want = "${%s:-%s}" % (key, default)
     (ok if api_env.get(key) == want else bad)(f"api {key} = {api_env.get(key)!r}")
 dep = (api.get("depends_on") or {})
@@ -909,9 +909,13 @@ if [[ -s "$COMPOSE_ENV_JSON" && -n "$APP_DIR" && -f "$APP_DIR/dist/config/config
     import { readFileSync } from "node:fs";
     import { loadConfig } from "./dist/config/config.js";
     const env = JSON.parse(readFileSync(process.argv[1], "utf8"));
-    const c = loadConfig(env);
+    // The default ADMIN_PASSWORD is a placeholder that the operator must replace: refused as is.
+    let refused = "";
+    try { loadConfig(env); } catch (e) { refused = String(e.message); }
+    if (!refused.includes("ADMIN_PASSWORD")) throw new Error("the placeholder ADMIN_PASSWORD is accepted");
+    const c = loadConfig({ ...env, ADMIN_PASSWORD: "an operator passphrase" });
     const d = c.database;
-    console.log(`${d.type}://${d.username}@${d.host}:${d.port}/${d.database}, port ${c.port}, site ${c.siteUrl}, admin ${c.admin ? c.admin.login : "none"}, migrations ${c.migrationsRun}`);
+    console.log(`${d.type}://${d.username}@${d.host}:${d.port}/${d.database}, port ${c.port}, site ${c.siteUrl}, admin ${c.admin ? c.admin.login : "none"} (placeholder password refused), migrations ${c.migrationsRun}`);
   ' "$COMPOSE_ENV_JSON" 2>&1)"
   if [[ $? -eq 0 ]]; then
     pass "the app's loadConfig accepts the api service environment: $cfg_out"

@@ -18,6 +18,9 @@ export function configureApp(
   options: { logSink?: LogSink } = {},
 ): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
+  // Express `trust proxy` (TRUST_PROXY): req.ip, and so the login throttle's client address, comes
+  // from X-Forwarded-For only for requests that arrive through a trusted proxy.
+  app.set('trust proxy', config.trustProxy);
   // Requests Node's HTTP parser refuses (431, 400, 408) are answered in the error shape too.
   const express = app.getHttpAdapter().getInstance() as {
     get(setting: string): QueryParser | undefined;

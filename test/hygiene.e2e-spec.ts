@@ -175,7 +175,20 @@ describe('hygiene (e2e)', () => {
     expect(all).not.toMatch(/authorization/i);
   });
 
-  it('throttles repeated failed logins from one client with 429 and Retry-After', async () => {
+  it('never logs a secret query value, whatever the brackets or encoding of its name', async () => {
+    logs.length = 0;
+    await http().get('/cal/events/v1/events/123456?password[]=hunter3').expect(400);
+    await http().get('/cal/events/v1/events?pass%77ord%5B0%5D=hunter4&a[Password]=hunter5');
+    expect(logs).toHaveLength(2);
+    const all = logs.join('\n');
+    expect(all).not.toMatch(/hunter\d/);
+    expect(JSON.parse(logs[0]).url).toBe(
+      '/cal/events/v1/events/123456?password%5B%5D=%5Bredacted%5D',
+    );
+  });
+
+  // More in test/login-throttle.e2e-spec.ts.
+  it('throttles repeated failed logins of one login from one client with 429 and Retry-After', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       statuses.push(

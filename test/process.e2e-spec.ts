@@ -57,6 +57,12 @@ describe('the built program', () => {
       [{ SITE_TIMEZONE: 'Mars/Olympus_Mons' }, 'SITE_TIMEZONE'],
       [{ DEFAULT_LANGUAGE: 'de' }, 'DEFAULT_LANGUAGE'],
       [{ MIGRATIONS_RUN: 'maybe' }, 'MIGRATIONS_RUN'],
+      [{ ADMIN_LOGIN: 'admin', ADMIN_PASSWORD: 'change-me' }, 'ADMIN_PASSWORD'],
+      [
+        { ADMIN_LOGIN: 'admin', ADMIN_PASSWORD: 'change-me-to-a-long-passphrase' },
+        'ADMIN_PASSWORD',
+      ],
+      [{ TRUST_PROXY: 'sometimes' }, 'TRUST_PROXY'],
     ])('%j', async (env, variable) => {
       const { code, stderr, stdout } = await run(MAIN, [], env);
       expect(code).toBe(1);
@@ -159,10 +165,12 @@ describe('the built program', () => {
     afterAll(() => closeApp(app));
 
     it('creates the administrator at start-up', async () => {
-      app = await createTestApp({ env: { ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'first secret' } });
+      app = await createTestApp({
+        env: { ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'first long secret' },
+      });
       await request(app.getHttpServer())
         .get('/cal/events/v1')
-        .set('Authorization', basic('root', 'first secret'))
+        .set('Authorization', basic('root', 'first long secret'))
         .expect(200);
     });
   });

@@ -26,17 +26,30 @@ export class BasicAuthGuard implements CanActivate {
       req.actor = ANONYMOUS;
       return true;
     }
-    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    this.throttle.check(client);
     const credentials = parseBasic(header);
-    const user =
-      credentials &&
-      (await this.monitor.guard(this.users.authenticate(credentials.login, credentials.password)));
+    // Another scheme or a malformed header carries no password to guess: 401 at once, uncounted.
+    if (!credentials) throw new ApiError('incorrect_password', 401);
+    // req.ip follows TRUST_PROXY: X-Forwarded-For only counts when it comes from a trusted proxy.
+    const attempt = await this.throttle.begin(
+      req.ip ?? req.socket.remoteAddress,
+      credentials.login,
+      credentials.password,
+    );
+    let user: Awaited<ReturnType<UsersService['authenticate']>>;
+    try {
+      user = await this.monitor.guard(
+        this.users.authenticate(credentials.login, credentials.password),
+      );
+    } catch (error) {
+      attempt.abandon();
+      throw error;
+    }
     if (!user) {
-      await this.throttle.fail(client);
-      // One answer for an unknown login and a wrong password: no user enumeration.
+      await attempt.failed();
+      // One answer for an unknown login and a wrong password: no user enumeration (CONTRACT §6).
       throw new ApiError('incorrect_password', 401);
     }
+    await attempt.succeeded();
     req.actor = { user: { id: user.id, login: user.login, role: user.role } };
     return true;
   }

@@ -1,48 +1,168 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorageService } from '@nestjs/throttler';
+import { createHmac, randomBytes } from 'node:crypto';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../config/config.js';
+import { addressKey, loginKey } from './throttle-keys.js';
+import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
 
-const WINDOW_MS = 60_000;
-const MAX_FAILURES = 10;
-const BLOCK_MS = 5 * 60_000;
+/** Where counters and trust marks live; the in-memory stores unless a module provides others. */
+export const THROTTLE_STORES = Symbol('THROTTLE_STORES');
+export interface ThrottleStores {
+  /** Failure counters. */
+  failures: ThrottleStore;
+  /** "This address authenticated as this login" marks (kept apart so failures cannot evict them). */
+  trusted: ThrottleStore;
+}
+/** The throttle's clock (milliseconds since the epoch); tests provide a fake one. */
+export const THROTTLE_CLOCK = Symbol('THROTTLE_CLOCK');
+
+/** Bounds of the in-memory stores: about 200 bytes a key, so some 30 MB at worst. */
+const MAX_FAILURE_KEYS = 100_000;
+const MAX_TRUSTED_KEYS = 50_000;
+/** A trust mark is renewed by a success at most this often, not on every request. */
+const TRUST_REFRESH_MS = 86_400_000;
 
 /**
- * Slows down password guessing: a client (by IP) that fails HTTP Basic authentication
- * MAX_FAILURES times within WINDOW_MS is answered 429 for BLOCK_MS, whatever it sends. Counting
- * uses @nestjs/throttler's storage (in memory, one process), only for failures, so clients
- * with valid credentials are never limited.
+ * The outcome of one login, reported by the guard after it has checked the password. Whatever
+ * happens in between, exactly one of these is called (`abandon` when checking failed, e.g. the
+ * database was unavailable).
+ */
+export interface LoginAttempt {
+  failed(): Promise<void>;
+  succeeded(): Promise<void>;
+  abandon(): void;
+}
+
+/**
+ * Slows down password guessing without letting a guesser lock others out (OWASP, "Blocking
+ * brute force attacks"). Failed HTTP Basic logins are counted three ways, each in a fixed window:
+ *
+ * - per login and address: always applies, so one client guessing one account gets a few tries;
+ * - per address, any login (password spraying): looser, and not for a login that has recently
+ *   authenticated from that address;
+ * - per login, any address (distributed guessing): not for an address that has recently
+ *   authenticated as that login. This is OWASP's "device cookie", keyed on the address since
+ *   HTTP Basic clients keep no cookies: the owner keeps working while strangers are slowed down.
+ *
+ * A login over a limit is answered 429 with `Retry-After` before its password is looked at, so
+ * a blocked guesser costs no scrypt time. Successful logins are never counted. Addresses are
+ * IPv4 addresses or IPv6 /64 networks; logins are normalized as WordPress compares them.
+ * Counters live in a ThrottleStore (in memory, per process; a shared one can be provided under
+ * THROTTLE_STORES). Distinct passwords still being verified in this process count as failures
+ * for the per-address and per-login limits, so that a burst of parallel guesses is not all let
+ * through before the first one has failed; parallel requests with one same password (a client
+ * starting up) count once.
  */
 @Injectable()
-export class LoginThrottle implements OnApplicationShutdown {
-  private readonly storage = new ThrottlerStorageService();
-  private readonly blockedUntil = new Map<string, number>();
+export class LoginThrottle {
+  private readonly limits: LoginThrottleConfig;
+  private readonly stores: ThrottleStores;
+  private readonly now: () => number;
+  /** Counter key → fingerprints of the credentials being verified → number of such requests. */
+  private readonly pending = new Map<string, Map<string, number>>();
+  private readonly secret = randomBytes(32);
 
-  /** Throws 429 while `client` is blocked. */
-  check(client: string, now = Date.now()): void {
-    const until = this.blockedUntil.get(client);
-    if (until === undefined) return;
-    if (until > now) throw tooManyRequests(until - now);
-    this.blockedUntil.delete(client);
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() @Inject(THROTTLE_STORES) stores?: ThrottleStores,
+    @Optional() @Inject(THROTTLE_CLOCK) clock?: () => number,
+  ) {
+    this.limits = config.loginThrottle;
+    this.stores = stores ?? {
+      failures: new MemoryThrottleStore(MAX_FAILURE_KEYS),
+      trusted: new MemoryThrottleStore(MAX_TRUSTED_KEYS),
+    };
+    this.now = clock ?? Date.now;
   }
 
-  /** Counts a failed login; throws 429 when it crosses the limit. */
-  async fail(client: string, now = Date.now()): Promise<void> {
-    const record = await this.storage.increment(
-      client,
-      WINDOW_MS,
-      MAX_FAILURES,
-      BLOCK_MS,
-      'failed-login',
-    );
-    if (record.isBlocked) {
-      const ms = record.timeToBlockExpire * 1000 || BLOCK_MS;
-      this.blockedUntil.set(client, now + ms);
-      throw tooManyRequests(ms);
+  /**
+   * Call before checking `password` of `login` sent from `ip`: throws 429 (with Retry-After)
+   * while a limit that applies is reached, otherwise returns the attempt to settle.
+   */
+  async begin(ip: string | undefined, login: string, password: string): Promise<LoginAttempt> {
+    const address = addressKey(ip);
+    const user = loginKey(login);
+    const keys = {
+      pair: `p:${address}:${user}`,
+      address: `a:${address}`,
+      login: `l:${user}`,
+      trusted: `t:${address}:${user}`,
+    };
+    const now = this.now();
+    const [[pair, perAddress, perLogin], [trust]] = await Promise.all([
+      this.stores.failures.get([keys.pair, keys.address, keys.login], now),
+      this.stores.trusted.get([keys.trusted], now),
+    ]);
+    const { perLoginAndAddress, perAddress: addressLimit, perLogin: loginLimit } = this.limits;
+    const waits: number[] = [];
+    const over = (counter: Counter | null, key: string | null, max: number) => {
+      const count = (counter?.count ?? 0) + (key ? (this.pending.get(key)?.size ?? 0) : 0);
+      if (count < max) return;
+      // Blocked only by verifications still running: they finish within a second.
+      waits.push(counter && counter.count >= max ? counter.expiresAt - now : 1000);
+    };
+    over(pair, null, perLoginAndAddress.max);
+    if (!trust) {
+      over(perAddress, keys.address, addressLimit.max);
+      over(perLogin, keys.login, loginLimit.max);
     }
-  }
+    if (waits.length) throw tooManyRequests(Math.max(...waits));
 
-  onApplicationShutdown(): void {
-    this.storage.onApplicationShutdown();
+    // An HMAC with a per-process secret: tells credentials apart without holding a password.
+    const fingerprint = createHmac('sha256', this.secret)
+      .update(login)
+      .update('\0')
+      .update(password)
+      .digest('base64');
+    const inFlight = [keys.address, keys.login];
+    for (const key of inFlight) {
+      const credentials = this.pending.get(key) ?? new Map<string, number>();
+      credentials.set(fingerprint, (credentials.get(fingerprint) ?? 0) + 1);
+      this.pending.set(key, credentials);
+    }
+    let settled = false;
+    const release = () => {
+      if (settled) return false;
+      settled = true;
+      for (const key of inFlight) {
+        const credentials = this.pending.get(key);
+        if (!credentials) continue;
+        const left = (credentials.get(fingerprint) ?? 1) - 1;
+        if (left > 0) credentials.set(fingerprint, left);
+        else credentials.delete(fingerprint);
+        if (!credentials.size) this.pending.delete(key);
+      }
+      return true;
+    };
+    return {
+      failed: async () => {
+        if (!release()) return;
+        await this.stores.failures.increment(
+          [
+            { key: keys.pair, ttlMs: perLoginAndAddress.windowMs },
+            { key: keys.address, ttlMs: addressLimit.windowMs },
+            { key: keys.login, ttlMs: loginLimit.windowMs },
+          ],
+          this.now(),
+        );
+      },
+      succeeded: async () => {
+        if (!release()) return;
+        const at = this.now();
+        const writes: Promise<void>[] = [];
+        // The owner's own earlier typos no longer count against them.
+        if (pair) writes.push(this.stores.failures.delete(keys.pair));
+        const { trustedForMs } = this.limits;
+        const refreshAfter = Math.min(TRUST_REFRESH_MS, trustedForMs / 2);
+        if (!trust || trust.expiresAt - at < trustedForMs - refreshAfter) {
+          writes.push(this.stores.trusted.set(keys.trusted, trustedForMs, at));
+        }
+        await Promise.all(writes);
+      },
+      abandon: () => {
+        release();
+      },
+    };
   }
 }
 

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, parseDatabaseUrl } from './config.js';
+import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
+import { ConfigError, EXAMPLE_ADMIN_PASSWORD, loadConfig, parseDatabaseUrl } from './config.js';
 
 describe('loadConfig', () => {
   it('has the CONTRACT §1 defaults', () => {
@@ -34,10 +35,10 @@ describe('loadConfig', () => {
   it('reads the admin bootstrap and CORS origins', () => {
     const c = loadConfig({
       ADMIN_LOGIN: 'root',
-      ADMIN_PASSWORD: 'pw',
+      ADMIN_PASSWORD: 'a long passphrase',
       CORS_ORIGINS: 'https://a.org, https://b.org',
     });
-    expect(c.admin).toEqual({ login: 'root', password: 'pw' });
+    expect(c.admin).toEqual({ login: 'root', password: 'a long passphrase' });
     expect(c.corsOrigins).toEqual(['https://a.org', 'https://b.org']);
   });
 
@@ -53,9 +54,77 @@ describe('loadConfig', () => {
     [{ RESPONSE_CACHE_TTL_MS: '-1' }, 'RESPONSE_CACHE_TTL_MS'],
     [{ RESPONSE_CACHE_TTL_MS: '1s' }, 'RESPONSE_CACHE_TTL_MS'],
     [{ SITE_URL: 'ftp://x' }, 'SITE_URL'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback, 10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'fd00::/129' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/255.0.0' }, 'TRUST_PROXY'],
+    [{ LOGIN_FAILURES_PER_LOGIN: '10' }, 'LOGIN_FAILURES_PER_LOGIN'],
+    [{ LOGIN_FAILURES_PER_ADDRESS: '0/15m' }, 'LOGIN_FAILURES_PER_ADDRESS'],
+    [{ LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS: '5/15min' }, 'LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS'],
+    [{ LOGIN_TRUSTED_FOR: '0d' }, 'LOGIN_TRUSTED_FOR'],
   ])('rejects %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
+  });
+});
+
+describe('ADMIN_PASSWORD', () => {
+  it('refuses a password shorter than 12 characters, spaces not counted, in one clear line', () => {
+    expect(() => loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'change-me' })).toThrow(
+      'Invalid configuration: ADMIN_PASSWORD must be at least 12 characters long (spaces not counted), got 9',
+    );
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'change me 123' })).toThrow(ConfigError);
+    // Characters, not bytes or UTF-16 units.
+    expect(() => loadConfig({ ADMIN_PASSWORD: '🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑' })).toThrow(ConfigError);
+    expect(loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'correct horse' }).admin).toEqual({
+      login: 'root',
+      password: 'correct horse',
+    });
+    expect(MIN_PASSWORD_LENGTH).toBe(12);
+  });
+
+  it('refuses the placeholder of the README and compose examples', () => {
+    expect(() =>
+      loadConfig({ ADMIN_LOGIN: 'admin', ADMIN_PASSWORD: EXAMPLE_ADMIN_PASSWORD }),
+    ).toThrow('ADMIN_PASSWORD is still the example placeholder');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('takes the values of Express "trust proxy"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(
+      loadConfig({
+        TRUST_PROXY: 'loopback, 10.0.0.0/8,192.168.1.1, fd00::/8,172.16.0.0/255.240.0.0',
+      }).trustProxy,
+    ).toEqual(['loopback', '10.0.0.0/8', '192.168.1.1', 'fd00::/8', '172.16.0.0/255.240.0.0']);
+  });
+});
+
+describe('login throttle settings', () => {
+  it('has documented defaults and reads COUNT/DURATION', () => {
+    expect(loadConfig({}).loginThrottle).toEqual({
+      perLoginAndAddress: { max: 10, windowMs: 15 * 60_000 },
+      perAddress: { max: 50, windowMs: 15 * 60_000 },
+      perLogin: { max: 30, windowMs: 15 * 60_000 },
+      trustedForMs: 30 * 86_400_000,
+    });
+    const c = loadConfig({
+      LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS: '3/90s',
+      LOGIN_FAILURES_PER_ADDRESS: '100/1h',
+      LOGIN_FAILURES_PER_LOGIN: '5/500ms',
+      LOGIN_TRUSTED_FOR: '12h',
+    }).loginThrottle;
+    expect(c).toEqual({
+      perLoginAndAddress: { max: 3, windowMs: 90_000 },
+      perAddress: { max: 100, windowMs: 3_600_000 },
+      perLogin: { max: 5, windowMs: 500 },
+      trustedForMs: 12 * 3_600_000,
+    });
   });
 });
 

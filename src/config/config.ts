@@ -1,4 +1,6 @@
+import { isIP, isIPv4 } from 'node:net';
 import { IANAZone } from 'luxon';
+import { MIN_PASSWORD_LENGTH, passwordLength } from '../auth/password.js';
 
 export const LANGUAGES = ['en', 'hu', 'ro'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -37,7 +39,36 @@ export interface AppConfig {
   logRequests: boolean;
   /** Lifetime of a cached anonymous GET answer (writes invalidate it at once); 0 turns it off. */
   responseCacheTtlMs: number;
+  /** Express `trust proxy`: whether and which proxies' `X-Forwarded-For` gives the client address. */
+  trustProxy: TrustProxy;
+  loginThrottle: LoginThrottleConfig;
 }
+
+/** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
+export type TrustProxy = boolean | number | string[];
+
+/** At most `max` failed logins within a fixed window of `windowMs` from the first one. */
+export interface FailureLimit {
+  max: number;
+  windowMs: number;
+}
+
+export interface LoginThrottleConfig {
+  /** Failures of one login from one address (always applies). */
+  perLoginAndAddress: FailureLimit;
+  /** Failures from one address, any login (password spraying). */
+  perAddress: FailureLimit;
+  /** Failures of one login, any address (distributed guessing). */
+  perLogin: FailureLimit;
+  /**
+   * How long an address that authenticated as a login stays trusted for that login: the
+   * per-address and per-login limits do not apply to it.
+   */
+  trustedForMs: number;
+}
+
+/** The placeholder that README and docker/compose.yaml show; it must be replaced. */
+export const EXAMPLE_ADMIN_PASSWORD = 'change-me-to-a-long-passphrase';
 
 /** A configuration value that cannot be used; main.ts prints `message` alone and exits. */
 export class ConfigError extends Error {
@@ -143,6 +174,87 @@ function parseSiteUrl(raw: string | undefined, port: number): string {
   return withoutTrailingSlashes(value);
 }
 
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+const DURATION = /^(\d{1,9})(ms|s|m|h|d)$/;
+
+function parseDuration(name: string, raw: string | undefined, fallbackMs: number): number {
+  if (raw === undefined || raw.trim() === '') return fallbackMs;
+  const match = DURATION.exec(raw.trim());
+  if (!match || Number(match[1]) < 1) {
+    throw new ConfigError(name, `must be a duration such as 30d, 12h, 15m or 90s, got "${raw}"`);
+  }
+  return Number(match[1]) * DURATION_UNITS[match[2]];
+}
+
+function parseFailureLimit(
+  name: string,
+  raw: string | undefined,
+  fallback: FailureLimit,
+): FailureLimit {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const slash = raw.indexOf('/');
+  const count = raw.slice(0, slash).trim();
+  const max = Number(count);
+  if (slash < 0 || !/^\d{1,9}$/.test(count) || max < 1) {
+    throw new ConfigError(name, `must be COUNT/DURATION such as 10/15m, got "${raw}"`);
+  }
+  return { max, windowMs: parseDuration(name, raw.slice(slash + 1), 0) };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One `trust proxy` entry as Express (proxy-addr) reads it: a name, an address, address/prefix or address/netmask. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (!family) return false;
+  if (slash < 0) return true;
+  const range = entry.slice(slash + 1);
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIPv4(range);
+}
+
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = raw?.trim() ?? '';
+  if (value === '' || /^false$/i.test(value)) return false;
+  if (/^true$/i.test(value)) return true;
+  if (/^\d{1,3}$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const entries = value.split(',').map((e) => e.trim().toLowerCase());
+  const bad = entries.find((e) => !isProxyEntry(e));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be false, true, a hop count, or comma-separated proxy addresses/CIDRs ` +
+        `(loopback, linklocal, uniquelocal allowed); "${bad}" is none of these`,
+    );
+  }
+  return entries;
+}
+
+/** ADMIN_PASSWORD is chosen by a person: refuse a short one, and the documentation's placeholder. */
+function checkAdminPassword(password: string): void {
+  if (password.trim() === EXAMPLE_ADMIN_PASSWORD) {
+    throw new ConfigError(
+      'ADMIN_PASSWORD',
+      `is still the example placeholder; choose your own passphrase of at least ${MIN_PASSWORD_LENGTH} characters`,
+    );
+  }
+  if (passwordLength(password) < MIN_PASSWORD_LENGTH) {
+    throw new ConfigError(
+      'ADMIN_PASSWORD',
+      `must be at least ${MIN_PASSWORD_LENGTH} characters long (spaces not counted), got ${passwordLength(password)}`,
+    );
+  }
+}
+
 /** Reads and validates the environment once; every problem names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/calendar.sqlite';
@@ -160,6 +272,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const adminLogin = env.ADMIN_LOGIN?.trim();
   const adminPassword = env.ADMIN_PASSWORD;
+  if (adminPassword) checkAdminPassword(adminPassword);
   const cors = env.CORS_ORIGINS?.trim() || '*';
   return {
     database: parseDatabaseUrl(databaseUrl),
@@ -186,6 +299,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
       env.RESPONSE_CACHE_TTL_MS,
       1000,
     ),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    loginThrottle: {
+      perLoginAndAddress: parseFailureLimit(
+        'LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS',
+        env.LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS,
+        { max: 10, windowMs: 15 * 60_000 },
+      ),
+      perAddress: parseFailureLimit('LOGIN_FAILURES_PER_ADDRESS', env.LOGIN_FAILURES_PER_ADDRESS, {
+        max: 50,
+        windowMs: 15 * 60_000,
+      }),
+      perLogin: parseFailureLimit('LOGIN_FAILURES_PER_LOGIN', env.LOGIN_FAILURES_PER_LOGIN, {
+        max: 30,
+        windowMs: 15 * 60_000,
+      }),
+      trustedForMs: parseDuration('LOGIN_TRUSTED_FOR', env.LOGIN_TRUSTED_FOR, 30 * 86_400_000),
+    },
   };
 }
 

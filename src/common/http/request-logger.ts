@@ -4,17 +4,44 @@ import type { NextFunction, Request, Response } from 'express';
 export type LogSink = (line: string) => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-/** Query parameters whose values never reach the log. */
-const SECRET_PARAMS = /^(password|pass|pwd|token|secret|authorization)$/i;
+/** Query parameter names (or parts of nested names) whose values never reach the log. */
+const SECRET_NAMES = new Set([
+  'password',
+  'pass',
+  'passwd',
+  'pwd',
+  'post_password',
+  'token',
+  'secret',
+  'authorization',
+]);
 
-/** The URL as logged: secret query values replaced by `[redacted]`. */
+/**
+ * Whether a query parameter carries a secret, judged by its decoded name and every part of it:
+ * the query parser reads `password[]`, `password[0]` and `a[password]` (and `a.password`) as
+ * the same `password`, so any bracketed or dotted part that is a secret name counts, in any case.
+ */
+export function isSecretParam(decodedName: string): boolean {
+  return decodedName
+    .toLowerCase()
+    .split(/[[\].]/)
+    .some((part) => SECRET_NAMES.has(part.trim()));
+}
+
+/** The URL as logged: values of secret query parameters replaced by `[redacted]`. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
+  // URLSearchParams decodes names (`pass%77ord%5B%5D` is `password[]`) as the query parser does.
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of Array.from(params.keys()))
-    if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]');
-  return `${url.slice(0, q)}?${params.toString()}`;
+  let redacted = false;
+  const kept = new URLSearchParams();
+  for (const [name, value] of params) {
+    const secret = isSecretParam(name);
+    redacted ||= secret;
+    kept.append(name, secret ? '[redacted]' : value);
+  }
+  return redacted ? `${url.slice(0, q)}?${kept.toString()}` : url;
 }
 
 /**
