@@ -128,12 +128,46 @@ export function sanitizeTitleWithDashes(title: string): string {
   t = replaceEach(t, STRIPPED_OCTETS, '');
   t = t.replaceAll('%c3%97', 'x'); // ×
 
-  t = t.replace(/&[^\n]+?;/g, ''); // HTML entities
+  t = withoutEntities(t);
   t = t.replaceAll('.', '-');
   t = t.replace(/[^%a-z0-9 _-]/g, '');
   t = t.replace(/\s+/g, '-');
   t = t.replace(/-+/g, '-');
-  return t.replace(/^-+|-+$/g, '');
+  return trimHyphens(t, true);
+}
+
+/** Drops hyphens at the end (and, with `start`, at the start) of `s`, in one pass. */
+function trimHyphens(s: string, start = false): string {
+  let from = 0;
+  let to = s.length;
+  if (start) while (from < to && s[from] === '-') from++;
+  while (to > from && s[to - 1] === '-') to--;
+  return s.slice(from, to);
+}
+
+/**
+ * Removes what looks like an HTML entity: an `&`, at least one more character, up to the next `;`
+ * on the same line. Line by line, each `&` looks for one `;`; when a line has none left, the
+ * rest of the line is kept as it is, so the pass is linear.
+ */
+function withoutEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s
+    .split('\n')
+    .map((line) => {
+      let out = '';
+      let from = 0;
+      for (;;) {
+        const amp = line.indexOf('&', from);
+        if (amp < 0 || amp + 1 >= line.length) break;
+        const semi = line.indexOf(';', amp + 2);
+        if (semi < 0) break;
+        out += line.slice(from, amp);
+        from = semi + 1;
+      }
+      return out + line.slice(from);
+    })
+    .join('\n');
 }
 
 /**
@@ -156,12 +190,12 @@ export function truncateSlug(slug: string, length: number = MAX_SLUG_LENGTH): st
     out = '';
     for (const unit of slug.match(/(?:%[0-9a-f]{2})+|[^%]|%/gi) ?? []) {
       for (const ch of splitEncodedCharacters(unit)) {
-        if (out.length + ch.length > length) return out.replace(/-+$/, '');
+        if (out.length + ch.length > length) return trimHyphens(out);
         out += ch;
       }
     }
   }
-  return out.replace(/-+$/, '');
+  return trimHyphens(out);
 }
 
 /** Splits a run of `%xx` octets into the UTF-8 characters they encode (by their lead bytes). */

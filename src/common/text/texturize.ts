@@ -121,18 +121,32 @@ function pushPopElement(tag: string, stack: string[]): void {
  * For each quotation opened by `openQuote`, decides whether a remaining `needle` after a digit
  * is a prime (9' = nine feet) or the quotation's closing mark.
  */
+const PRIME_FLAG = '<!--wp-prime-or-quote-->';
+const FLAG_AFTER_DIGIT = new RegExp(`(?<=\\d)${PRIME_FLAG}`, 'g');
+const FLAG_NO_DIGIT = new RegExp(`(?<!\\d)${PRIME_FLAG}`, 'g');
+/** Per quotation mark: where it may close a quotation, and where it follows a digit. */
+const PRIME_PATTERNS = {
+  "'": {
+    quote: new RegExp(`'(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
+    prime: /(?<=\d)'/g,
+  },
+  '"': {
+    quote: new RegExp(`"(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
+    prime: /(?<=\d)"/g,
+  },
+};
+
 function texturizePrimes(
   haystack: string,
-  needle: string,
+  needle: "'" | '"',
   prime: string,
   openQuote: string,
   closeQuote: string,
 ): string {
-  const flag = '<!--wp-prime-or-quote-->';
-  const quotePattern = new RegExp(`${needle}(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g');
-  const primePattern = new RegExp(`(?<=\\d)${needle}`, 'g');
-  const flagAfterDigit = new RegExp(`(?<=\\d)${flag}`, 'g');
-  const flagNoDigit = new RegExp(`(?<!\\d)${flag}`, 'g');
+  const flag = PRIME_FLAG;
+  const { quote: quotePattern, prime: primePattern } = PRIME_PATTERNS[needle];
+  const flagAfterDigit = FLAG_AFTER_DIGIT;
+  const flagNoDigit = FLAG_NO_DIGIT;
 
   const sentences = haystack.split(openQuote).map((sentence, key) => {
     if (!sentence.includes(needle)) return sentence;
@@ -188,10 +202,55 @@ function texturizeText(text: string): string {
   if (t.includes('-')) t = applyRules(t, DASH_RULES);
   // Dimensions such as 2x4 take a multiplication sign; hexadecimal like 0x1F does not. Each side
   // is at most 32 characters long, so a long run of digits costs no more than its length.
-  if (/(?<=\d)x\d/.test(t)) {
-    t = t.replace(/\b(0[\d.,]{1,31}|[1-9][\d.,]{0,31})x(\d[\d.,]{0,31})\b/g, '$1&#215;$2');
-  }
+  if (/(?<=\d)x\d/.test(t)) t = markDimensions(t);
   return t.replace(AMPERSAND, '&#038;');
+}
+
+const isWordChar = (c: string | undefined) =>
+  c !== undefined &&
+  ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
+const isNumberChar = (c: string | undefined) =>
+  c !== undefined && ((c >= '0' && c <= '9') || c === '.' || c === ',');
+const atWordEdge = (t: string, i: number) => isWordChar(t[i - 1]) !== isWordChar(t[i]);
+/** Longest operand on either side of the `x`, so a long run of digits costs its length only. */
+const MAX_OPERAND = 32;
+
+/**
+ * `2x4` → `2&#215;4` for dimensions, not hexadecimal (`0x1F`): a word that starts with a digit
+ * (a leading 0 needs another digit or separator after it), then digits, `.` and `,` up to an `x`,
+ * then a digit and more of the same up to the end of the word; each side at most 32 characters.
+ * A single left-to-right pass that looks at most 33 characters ahead of each position.
+ */
+function markDimensions(t: string): string {
+  let out = '';
+  let copied = 0;
+  let p = 0;
+  while (p < t.length) {
+    const first = t[p];
+    if (first < '0' || first > '9' || !atWordEdge(t, p)) {
+      p++;
+      continue;
+    }
+    let q = p + 1;
+    while (q < t.length && q - p <= MAX_OPERAND && isNumberChar(t[q])) q++;
+    const leftOk = q - p <= MAX_OPERAND && (first !== '0' || q - p >= 2);
+    if (!leftOk || t[q] !== 'x' || !(t[q + 1] >= '0' && t[q + 1] <= '9')) {
+      p++;
+      continue;
+    }
+    // The right side is as long as it can be (within the bound), then shortened to a word edge.
+    let r = q + 2;
+    while (r < t.length && r - (q + 1) < MAX_OPERAND && isNumberChar(t[r])) r++;
+    while (r > q + 1 && !atWordEdge(t, r)) r--;
+    if (r <= q + 1) {
+      p++;
+      continue;
+    }
+    out += t.slice(copied, q) + '&#215;' + t.slice(q + 1, r);
+    copied = r;
+    p = r;
+  }
+  return copied === 0 ? t : out + t.slice(copied);
 }
 
 /** Texturizes `text` outside tags, comments and no-texturize elements. */
