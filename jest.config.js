@@ -8,6 +8,10 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transformIgnorePatterns: [],
   testTimeout: 30000,
+  // Files run in parallel workers; each has its own database (test/helpers/database.ts).
+  maxWorkers: process.env.JEST_MAX_WORKERS || '100%',
+  globalSetup: '<rootDir>/test/global-setup.mjs',
+  setupFiles: ['<rootDir>/test/setup-file.ts'],
   transform: {
     '^.+\\.(t|j|mj)s$': [
       '@swc/jest',

@@ -21,11 +21,11 @@
  *       contributor's record reaches the trash through the API is from draft/pending): the
  *       contributor may update it, may read it (venues/organizers, BEHAVIOR §6.2 "readable by
  *       callers who may edit them"), and a second DELETE answers 410 like everyone's (CONTRACT §3).
- *  D-b  Creating a record for another user (`author` ≠ caller): the plugin takes `post_author`
- *       from the request unchecked, and CONTRACT §2 restricts only authors ("any status but
- *       `private` of others'"): an author's create for another user is allowed unless the stored
- *       status is `private` (403); contributors may (their status is forced to draft/pending);
- *       editors and administrators may always.
+ *  D-b  Naming another user as `author` (CONTRACT §2 "any `author`" / "only as themselves", as
+ *       WordPress's `edit_others_posts`): editors and administrators may, on create and update;
+ *       authors and contributors get 403 `rest_cannot_create` (create) or `rest_cannot_edit`
+ *       (update), after the general permission check (so a record they may not edit at all is
+ *       still `rest_forbidden`). Naming themselves is always allowed.
  *  D-c  GET /events/by-slug/{slug} of an event the caller may not read: 403 event-not-accessible
  *       (the plugin's answer; BEHAVIOR §6.1 accepts 400 too, neither leaks the record).
  *  D-d  DELETE (and update) of a password-protected record without its password: 200 for whoever
@@ -80,11 +80,20 @@ type Owner = 'own' | 'other';
 type Requested = 'publish' | 'future' | 'draft' | 'pending' | 'private';
 type TermUse = 'published-event' | 'draft-event' | 'unused';
 
+/** Update cases that also send `author`: the caller themselves, or a third user. */
+type Reassign = 'self' | 'other';
+
 type State =
-  | { type: 'record'; condition: Condition; owner: Owner; unlock?: 'password' | 'edit' }
+  | {
+      type: 'record';
+      condition: Condition;
+      owner: Owner;
+      unlock?: 'password' | 'edit';
+      reassign?: Reassign;
+    }
   | { type: 'missing' }
   | { type: 'foreign' }
-  | { type: 'create'; status?: Requested; futureDate?: boolean; author?: 'other' }
+  | { type: 'create'; status?: Requested; futureDate?: boolean; author?: Reassign }
   | { type: 'list'; status?: string }
   | { type: 'term' }
   | { type: 'term-gone' }
@@ -98,8 +107,10 @@ interface Expected {
   code?: string;
   /** Create: the status stored (BEHAVIOR §7.1.6). */
   stored?: string;
-  /** Create: whose record it is. */
+  /** Create: whose record it is (`other`: the user the case named); update: see `authorLogin`. */
   author?: 'self' | 'other';
+  /** Update with `author`: the login the record belongs to afterwards. */
+  authorLogin?: string;
   /** Single 200 answers of protected records: redacted (BEHAVIOR §4.11) or not. */
   redacted?: boolean;
   /** Lists: which seeded records the caller sees. */
@@ -239,19 +250,25 @@ function expectedWrite(
   if (state.type !== 'record') throw new Error(`no write of ${JSON.stringify(state)}`);
   if (!edits(role, state.owner, state.condition)) return forbidden(role);
   if (isDelete && state.condition === 'trash') return { status: 410, code: `${kind}-is-in-trash` };
+  // D-b: only editors and administrators give a record to someone else.
+  if (state.reassign === 'other' && !EDITORS.includes(role)) {
+    return { status: 403, code: 'rest_cannot_edit' };
+  }
   // §4.11: write answers redact a protected record the request has not unlocked (D-d).
-  return { status: 200, redacted: state.condition === 'protected' };
+  const redacted = state.condition === 'protected';
+  if (!state.reassign) return { status: 200, redacted };
+  return { status: 200, redacted, authorLogin: state.reassign === 'self' ? role : REASSIGNEE };
 }
 
 /** CONTRACT §2 "create events, venues, organizers" and BEHAVIOR §7.1.6. */
 function expectedCreate(role: Role, state: State): Expected {
   if (state.type !== 'create') throw new Error(`no create of ${JSON.stringify(state)}`);
   if (role === 'anonymous' || role === 'subscriber') return forbidden(role);
-  const stored = storedStatus(role, state.status, !!state.futureDate);
-  // D-b: authors may create for others, but not private records of others.
-  if (state.author === 'other' && role === 'author' && stored === 'private') {
-    return forbidden(role);
+  // D-b: only editors and administrators create records of others.
+  if (state.author === 'other' && !EDITORS.includes(role)) {
+    return { status: 403, code: 'rest_cannot_create' };
   }
+  const stored = storedStatus(role, state.status, !!state.futureDate);
   return { status: 201, stored, author: state.author === 'other' ? 'other' : 'self' };
 }
 
@@ -330,6 +347,11 @@ const READ_CONDITIONS: Record<Kind, Condition[]> = {
 };
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /**
+ * Who update cases with `author: other` name: a user who is neither the caller nor the owner
+ * of any record an update case may succeed on (a subscriber may own records, as in WordPress).
+ */
+const REASSIGNEE = 'subscriber2';
+/**
  * Whose records a role is walked on. Anonymous callers own nothing. Editors and administrators
  * may write "any record" whoever owns it, so their writes are walked on others' records only
  * (their reads on both); this keeps the file within its time budget.
@@ -363,6 +385,8 @@ const CREATE_STATES: State[] = [
   { type: 'create', status: 'publish', author: 'other' },
   { type: 'create', status: 'draft', author: 'other' },
   { type: 'create', status: 'private', author: 'other' },
+  { type: 'create', status: 'publish', author: 'self' },
+  { type: 'create', status: 'draft', author: 'self' },
 ];
 const LIST_STATUSES = [undefined, 'publish', 'future', 'draft,pending', 'trash', 'any'];
 
@@ -377,6 +401,17 @@ function buildCases(): Case[] {
             const conditions = method === 'GET' ? READ_CONDITIONS[kind] : WRITE_CONDITIONS;
             for (const condition of conditions) {
               cases.push({ route, method, role, state: { type: 'record', condition, owner } });
+              // D-b on update: PATCH stands for the three update methods (one service path).
+              if (method === 'PATCH') {
+                for (const reassign of ['self', 'other'] as const) {
+                  cases.push({
+                    route,
+                    method,
+                    role,
+                    state: { type: 'record', condition, owner, reassign },
+                  });
+                }
+              }
               if (method === 'GET' && condition === 'protected') {
                 for (const unlock of ['password', 'edit'] as const) {
                   cases.push({
@@ -433,9 +468,9 @@ function buildCases(): Case[] {
 const describeState = (state: State): string => {
   switch (state.type) {
     case 'record':
-      return `${state.condition}/${state.owner}${state.unlock ? `+${state.unlock}` : ''}`;
+      return `${state.condition}/${state.owner}${state.unlock ? `+${state.unlock}` : ''}${state.reassign ? ` author=${state.reassign}` : ''}`;
     case 'create':
-      return `create status=${state.status ?? '(none)'}${state.futureDate ? ' date=future' : ''}${state.author ? ' author=other' : ''}`;
+      return `create status=${state.status ?? '(none)'}${state.futureDate ? ' date=future' : ''}${state.author ? ` author=${state.author}` : ''}`;
     case 'list':
       return `list status=${state.status ?? '(none)'}`;
     case 'term-list':
@@ -656,7 +691,7 @@ describe('authorization matrix (e2e)', () => {
         method: c.method,
         role: c.role,
         state: describeState(c.state),
-        expected: `${exp.status}${exp.code ? ` ${exp.code}` : ''}${exp.stored ? ` status=${exp.stored}` : ''}${exp.author ? ` author=${exp.author}` : ''}${exp.redacted !== undefined ? ` redacted=${exp.redacted}` : ''}`,
+        expected: `${exp.status}${exp.code ? ` ${exp.code}` : ''}${exp.stored ? ` status=${exp.stored}` : ''}${exp.author ? ` author=${exp.author}` : ''}${exp.authorLogin ? ` author=${exp.authorLogin}` : ''}${exp.redacted !== undefined ? ` redacted=${exp.redacted}` : ''}`,
         got,
       });
 
@@ -725,10 +760,17 @@ describe('authorization matrix (e2e)', () => {
           if (c.state.futureDate) fields.date = inDays(30);
           if (c.state.author === 'other') {
             fields.author = accounts[c.role === 'administrator' ? 'editor' : 'administrator'].id;
+          } else if (c.state.author === 'self') {
+            // Anonymous callers have no id: any existing user (they get 401 all the same).
+            fields.author = accounts[login ?? 'subscriber'].id;
           }
           body = createBody(kind, name, fields);
         } else if (c.method !== 'GET' && c.method !== 'DELETE') {
           body = { description: 'Matrix update' };
+          if (c.state.type === 'record' && c.state.reassign) {
+            body.author =
+              accounts[c.state.reassign === 'self' ? (login ?? 'subscriber') : REASSIGNEE].id;
+          }
         }
       }
 
@@ -744,6 +786,10 @@ describe('authorization matrix (e2e)', () => {
       if (exp.code && res.body?.code !== exp.code) problems.push(`code=${res.body?.code}`);
       if (exp.stored && res.body?.status !== exp.stored)
         problems.push(`status=${res.body?.status}`);
+      if (exp.authorLogin && res.status < 300) {
+        if (res.body?.author !== String(accounts[exp.authorLogin].id))
+          problems.push(`author=${res.body?.author}`);
+      }
       if (exp.author && res.status < 300) {
         const wanted =
           exp.author === 'self'
@@ -764,6 +810,13 @@ describe('authorization matrix (e2e)', () => {
       if (shared && target && c.method !== 'GET' && res.status < 300 && exp.status >= 300) {
         await ds.query(`UPDATE ${TABLE[target.kind]} SET status = ? WHERE id = ?`, [
           target.status,
+          target.id,
+        ]);
+      }
+      // An update that named an author (rightly or not) gives the shared record back to its owner.
+      if (shared && target && c.state.type === 'record' && c.state.reassign && res.status < 300) {
+        await ds.query(`UPDATE ${TABLE[target.kind]} SET author_id = ? WHERE id = ?`, [
+          accounts[target.ownerLogin].id,
           target.id,
         ]);
       }

@@ -153,19 +153,14 @@ describe('organizers (e2e)', () => {
       expect(d.url).toBe(`http://cal.test/?post_type=cal_organizer&p=${d.id}`);
     });
 
-    // Authorization matrix (CONTRACT §2): authors may not create private organizers of others.
-    it('lets an author create organizers of others, except private ones', async () => {
-      const o = await create(users.author, {
-        organizer: 'For the editor',
-        author: users.editor.id,
-      });
-      expect(o.author).toBe(String(users.editor.id));
+    // CONTRACT §2: only editors and administrators create organizers of others.
+    it('lets only editors and administrators create organizers of others', async () => {
       const res = await http()
         .post(`${API}/organizers`)
         .set(as(users.author))
-        .send({ organizer: 'Private for the editor', author: users.editor.id, status: 'private' })
+        .send({ organizer: 'For the editor', author: users.editor.id })
         .expect(403);
-      expect(res.body.code).toBe('rest_forbidden');
+      expect(res.body.code).toBe('rest_cannot_create');
       const editors = await http()
         .post(`${API}/organizers`)
         .set(as(users.editor))

@@ -9,12 +9,13 @@ import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
 
 /**
- * The built program as users run it (`npm test` builds first): configuration errors, the user
+ * The program as users run it (compiled by the suite's global setup): configuration errors, the user
  * CLI, and ADMIN_LOGIN bootstrap. The CLI and the app share one database here.
  */
 const ROOT = join(__dirname, '..');
-const MAIN = join(ROOT, 'dist/main.js');
-const CLI = join(ROOT, 'dist/cli/main.js');
+const BUILD = join(ROOT, 'node_modules/.cache/cal-fast-build');
+const MAIN = join(BUILD, 'main.js');
+const CLI = join(BUILD, 'cli/main.js');
 
 function run(script: string, args: string[], env: Record<string, string>, timeoutMs = 20000) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
@@ -46,7 +47,7 @@ const sharedDatabaseUrl = () =>
 describe('the built program', () => {
   beforeAll(() => {
     if (!existsSync(MAIN) || !existsSync(CLI))
-      throw new Error('run `npm run build` first (npm test does)');
+      throw new Error('run `node scripts/compile-fast.mjs` first (the test global setup does)');
   });
 
   describe('configuration errors stop the process with one line naming the variable', () => {

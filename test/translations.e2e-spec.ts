@@ -245,11 +245,15 @@ describe('translations (e2e)', () => {
 
     it('lists only the translations the caller may read', async () => {
       const published = await created('', 'events', event('Public talk'));
+      // The author's draft in the editor's group: only an editor may put it there (CONTRACT §5).
       const draft = await created(
         '/hu',
         'events',
-        event('Nyilvános előadás', { translation_of: published.id, status: 'draft' }),
-        'author',
+        event('Nyilvános előadás', {
+          translation_of: published.id,
+          status: 'draft',
+          author: users.author.id,
+        }),
       );
       expect(draft.status).toBe('draft');
       const read = async (role: keyof RoleUsers | null) =>

@@ -310,31 +310,27 @@ describe('venues (e2e)', () => {
       );
     });
 
-    // Authorization matrix (CONTRACT §2): another author may be named, except by an author for a
-    // private venue.
-    it('lets writers create venues of other users, but not authors private ones', async () => {
-      const forEditor = await create(users.author, {
-        venue: 'Author for editor',
-        author: users.editor.id,
-      });
-      expect(forEditor).toMatchObject({ author: String(users.editor.id), status: 'publish' });
-      const res = await http()
-        .post(`${API}/venues`)
-        .set(as(users.author))
-        .send({ venue: 'Author private for editor', author: users.editor.id, status: 'private' })
-        .expect(403);
-      expect(res.body.code).toBe('rest_forbidden');
+    // CONTRACT §2: only editors and administrators create venues of others.
+    it('lets only editors and administrators create venues of other users', async () => {
+      for (const user of [users.author, users.contributor]) {
+        const res = await http()
+          .post(`${API}/venues`)
+          .set(as(user))
+          .send({ venue: 'For the editor', author: users.editor.id })
+          .expect(403);
+        expect(res.body.code).toBe('rest_cannot_create');
+      }
       await create(users.author, {
         venue: 'Author private own',
         author: users.author.id,
         status: 'private',
       });
-      const pending = await create(users.contributor, {
-        venue: 'Contributor for editor',
-        author: users.editor.id,
+      const forAuthor = await create(users.editor, {
+        venue: 'Editor for author',
+        author: users.author.id,
         status: 'private',
       });
-      expect(pending).toMatchObject({ author: String(users.editor.id), status: 'pending' });
+      expect(forAuthor).toMatchObject({ author: String(users.author.id), status: 'private' });
     });
 
     it('lets only uploaders set an image URL (contributor → 400)', async () => {

@@ -13,7 +13,17 @@ const scrypt = (password: BinaryLike, salt: BinaryLike, keylen: number, options:
 
 // N=2^15 costs ~0.1 s here; successful verifications are cached (CredentialCache), so only the
 // first request with a credential pays it. maxmem must be raised above Node's 32 MiB default.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+const PRODUCTION_PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+let PARAMS = PRODUCTION_PARAMS;
+
+/**
+ * Lowers the hashing cost for the test suite only (its setup file calls it), where hundreds of
+ * users are created; the program itself never calls it and has no setting for it. Hashes keep
+ * their parameters, so either kind verifies whatever the current cost.
+ */
+export function useCheapHashingForTests(cheap = true): void {
+  PARAMS = cheap ? { N: 2 ** 10, r: 8, p: 1 } : PRODUCTION_PARAMS;
+}
 const KEY_LENGTH = 32;
 const maxmem = (N: number, r: number) => 256 * N * r + 16 * 1024 * 1024;
 

@@ -1,11 +1,11 @@
 import type { Actor } from './actor.js';
 import {
-  canCreateFor,
   canCreatePosts,
   canEdit,
   canManageTerms,
   canPublish,
   canRead,
+  mayAttributeTo,
   unpublishedScope,
 } from './post-policy.js';
 import type { Role } from './users/roles.js';
@@ -52,13 +52,13 @@ describe('post policy (CONTRACT §2)', () => {
     expect(canEdit(as('contributor'), { authorId: 10, status: 'future' })).toBe(false);
   });
 
-  it('lets writers create records of others, except authors private ones', () => {
-    expect(canCreateFor(as('author'), 11, 'publish')).toBe(true);
-    expect(canCreateFor(as('author'), 11, 'private')).toBe(false);
-    expect(canCreateFor(as('author'), 10, 'private')).toBe(true);
-    expect(canCreateFor(as('contributor'), 11, 'pending')).toBe(true);
-    expect(canCreateFor(as('editor'), 11, 'private')).toBe(true);
-    expect(canCreateFor(as('subscriber'), 10, 'draft')).toBe(false);
-    expect(canCreateFor(anon, 10, 'draft')).toBe(false);
+  it('lets only editors and administrators name another author', () => {
+    expect(mayAttributeTo(as('editor'), 11)).toBe(true);
+    expect(mayAttributeTo(as('administrator'), 11)).toBe(true);
+    expect(mayAttributeTo(as('author'), 10)).toBe(true);
+    expect(mayAttributeTo(as('author'), 11)).toBe(false);
+    expect(mayAttributeTo(as('contributor'), 10)).toBe(true);
+    expect(mayAttributeTo(as('contributor'), 11)).toBe(false);
+    expect(mayAttributeTo(anon, 0)).toBe(false);
   });
 });

@@ -46,7 +46,8 @@ export class EventEntity extends PostColumns {
   @Column({ type: 'text' })
   cost!: string;
 
-  @Column({ name: 'currency_symbol', type: 'varchar', length: 20, default: '' })
+  /** Up to a whole cost value long (CONTRACT §4). */
+  @Column({ name: 'currency_symbol', type: 'varchar', length: 255, default: '' })
   currencySymbol!: string;
 
   @Column({ name: 'currency_position', type: 'varchar', length: 10, default: '' })

@@ -3,17 +3,24 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { I18nService } from 'nestjs-i18n';
 import { DataSource, EntityManager } from 'typeorm';
 import {
-  canCreateFor,
   canCreatePosts,
   canEdit,
   canRead,
   canUpload,
-  isEditor,
+  mayAttributeTo,
 } from '../auth/post-policy.js';
 import { UsersService } from '../auth/users/users.service.js';
 import { parseCostInput } from '../common/cost/cost.js';
 import { eventWallClock, localToUtc, utcToLocal } from '../common/dates/index.js';
-import { ApiError, forbidden, invalidParams, t, type Text } from '../common/errors/api-error.js';
+import {
+  ApiError,
+  cannotCreateAs,
+  cannotUpdateAs,
+  forbidden,
+  invalidParams,
+  t,
+  type Text,
+} from '../common/errors/api-error.js';
 import { isTruthy, toBoolean } from '../common/http/transforms.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { isHttpUrl } from '../common/http/validators.js';
@@ -34,7 +41,10 @@ import {
   languageTakenReason,
   leaveTranslations,
   loadTranslations,
+  mayMoveLanguage,
   translationOfProblem,
+  translationsForbidden,
+  type TranslationViewer,
 } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { writeTransaction } from '../database/transaction.js';
@@ -64,6 +74,10 @@ interface WritePlan {
 const notFound = (id: number) =>
   new ApiError('rest-event-not-found', 404, {}, t('errors.rest-event-not-found', { id }));
 const notAnEvent = () => new ApiError('rest-invalid-event-id', 400);
+const viewerOf = (ctx: RequestContext): TranslationViewer => ({
+  actor: ctx.actor,
+  nowUtc: nowUtcSql(),
+});
 
 /**
  * The events of BEHAVIOR §5.2, §6.1 and §7.1-7.3 under CONTRACT.md: validate, authorize, apply
@@ -225,12 +239,8 @@ export class EventsService {
   async create(dto: CreateEventDto, ctx: RequestContext) {
     const plan = await this.validate(dto, ctx);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
-    // CONTRACT §2: another author may be named, but an author may not create others' private
-    // events (found by the authorization matrix; non-editors used to get 403 for any author).
-    const status = resolveWriteStatus(ctx.actor, dto.status, null, nowUtcSql());
-    if (dto.author !== undefined && !canCreateFor(ctx.actor, dto.author, status)) {
-      throw forbidden(true);
-    }
+    // CONTRACT §2: only editors and administrators create records of others.
+    if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotCreateAs();
     const eventId = await writeTransaction(this.ds, async (manager) => {
       const id = await allocatePostId(manager, 'event');
       const event = manager.create(EventEntity, {
@@ -265,7 +275,14 @@ export class EventsService {
       event.imageId = await imageIdFor(manager, event.imageUrl);
       await manager.insert(EventEntity, event);
       if (dto.translation_of !== undefined) {
-        await joinTranslations(manager, EVENT_TRANSLATIONS, id, dto.translation_of, event.language);
+        await joinTranslations(
+          manager,
+          EVENT_TRANSLATIONS,
+          id,
+          dto.translation_of,
+          event.language,
+          viewerOf(ctx),
+        );
       }
       await this.applySlug(event, dto.slug, manager);
       await this.applyLinks(event, plan, ctx, manager);
@@ -311,12 +328,24 @@ export class EventsService {
         EVENT_TRANSLATIONS,
         existing,
         dto.language,
+        viewerOf(ctx),
       );
       if (problem) throw invalidParams({ language: problem });
     }
     if (!canEdit(ctx.actor, existing)) throw forbidden(!!ctx.actor.user);
-    if (dto.author !== undefined && dto.author !== existing.authorId && !isEditor(ctx.actor)) {
-      throw forbidden(true);
+    // CONTRACT §2: only editors and administrators give a record to another author.
+    if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotUpdateAs();
+    if (
+      dto.language !== undefined &&
+      !(await mayMoveLanguage(
+        this.ds.manager,
+        EVENT_TRANSLATIONS,
+        existing,
+        dto.language,
+        viewerOf(ctx),
+      ))
+    ) {
+      throw translationsForbidden();
     }
     await writeTransaction(this.ds, async (manager) => {
       // Re-read inside the transaction so that concurrent updates never mix.
@@ -425,6 +454,7 @@ export class EventsService {
         EVENT_TRANSLATIONS,
         translationOf,
         ctx.language,
+        viewerOf(ctx),
       );
       if (problem) errors.translation_of = problem;
     }

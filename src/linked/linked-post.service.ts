@@ -1,17 +1,27 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
-import { canCreateFor, canCreatePosts, canEdit, canRead, canUpload } from '../auth/post-policy.js';
+import type { Actor } from '../auth/actor.js';
+import {
+  canCreatePosts,
+  canEdit,
+  canRead,
+  canUpload,
+  mayAttributeTo,
+} from '../auth/post-policy.js';
 import type { UsersService } from '../auth/users/users.service.js';
 import { utcToLocal } from '../common/dates/index.js';
 import {
   ApiError,
+  cannotCreateAs,
+  cannotUpdateAs,
   forbidden,
   invalidParam,
   invalidParams,
   t,
   type Text,
 } from '../common/errors/api-error.js';
+import { nestedLimitError } from '../common/http/validation.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
@@ -32,8 +42,11 @@ import {
   languageTakenReason,
   leaveTranslations,
   loadTranslations,
+  mayMoveLanguage,
   translationOfProblem,
+  translationsForbidden,
   type Translations,
+  type TranslationViewer,
 } from '../common/posts/translations.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
@@ -87,6 +100,18 @@ export type LinkedPlanItem = { id: number } | { create: ValidatedCreateInput } |
 export type LinkedPlan = LinkedPlanItem[];
 
 const UNPUBLISHED_SLUGLESS: PostStatus[] = ['draft', 'pending'];
+
+/**
+ * Who may read a venue or organizer may link it to an event and see it embedded in one
+ * (CONTRACT §6 "Linked records"), as it may read it by id (BEHAVIOR §6.2, CONTRACT §2).
+ */
+const readableBy = (actor: Actor, record: PostColumns, nowUtc: string) =>
+  canRead(actor, { authorId: record.authorId, status: effectiveStatus(record, nowUtc) });
+
+const viewerOf = (ctx: RequestContext): TranslationViewer => ({
+  actor: ctx.actor,
+  nowUtc: nowUtcSql(),
+});
 
 /**
  * The list / read / write / trash flow shared by venues and organizers (TEC:
@@ -193,9 +218,7 @@ export abstract class LinkedPostService<
 
   /** BEHAVIOR §6.2: 403 `{kind}-not-accessible` when unpublished and not readable; never 403 for a password. */
   private async read(record: E, ctx: RequestContext, unlock: Unlock) {
-    const nowUtc = nowUtcSql();
-    const status = effectiveStatus(record, nowUtc);
-    if (status !== 'publish' && !canRead(ctx.actor, { authorId: record.authorId, status })) {
+    if (!readableBy(ctx.actor, record, nowUtcSql())) {
       throw new ApiError(`${this.kind.kind}-not-accessible`, 403);
     }
     return this.presentOne(record, ctx, unlock, true);
@@ -226,6 +249,22 @@ export abstract class LinkedPostService<
   private async update(record: E, input: U, ctx: RequestContext) {
     await this.checkInput(input, ctx, record);
     if (!canEdit(ctx.actor, record)) throw forbidden(!!ctx.actor.user);
+    // CONTRACT §2: only editors and administrators give a record to another author.
+    if (input.author !== undefined && !mayAttributeTo(ctx.actor, input.author)) {
+      throw cannotUpdateAs();
+    }
+    if (
+      input.language !== undefined &&
+      !(await mayMoveLanguage(
+        this.dataSource.manager,
+        this.kind.translations,
+        record,
+        input.language,
+        viewerOf(ctx),
+      ))
+    ) {
+      throw translationsForbidden();
+    }
     await writeTransaction(this.dataSource, async (manager) => {
       // Slugs are unique per language: a moved record takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
@@ -291,15 +330,18 @@ export abstract class LinkedPostService<
   /**
    * Objects of these ids for embedding in events, in ONE query (§4.4/§4.5 shape, redacted per
    * §4.11 when password protected; with json_ld when opts.jsonLd). Missing ids are absent from
-   * the map.
+   * the map, and so are records the caller may not read (CONTRACT §6 "Linked records": a private
+   * venue of a published event is shown to whoever may read it, and left out for the others).
    */
   async embedMany(
     ids: number[],
     ctx: RequestContext,
     opts: { jsonLd: boolean },
   ): Promise<Map<number, Record<string, unknown>>> {
-    const records = await this.repository.findByIds([...new Set(ids)]);
     const mapCtx: MapContext = { siteUrl: ctx.siteUrl, nowUtc: nowUtcSql() };
+    const records = (await this.repository.findByIds([...new Set(ids)])).filter((record) =>
+      readableBy(ctx.actor, record, mapCtx.nowUtc),
+    );
     const translations = await this.translationsOf(records, ctx, mapCtx.nowUtc);
     const out = new Map<number, Record<string, unknown>>();
     for (const record of records) {
@@ -322,6 +364,8 @@ export abstract class LinkedPostService<
    * object of fields to create/reuse (duplicate rule), a list of those (organizers also a
    * comma-separated id string). Throws `invalidParam(venue|organizer)`, or
    * `could-not-create-venue` for several venues. Empty input gives an empty plan.
+   * CONTRACT §6 "Linked records": only records the caller may read are linked; any other id is
+   * the same 400 as an id of no record, so that the answer does not tell whether it exists.
    */
   async planReferences(input: unknown, ctx: RequestContext): Promise<LinkedPlan> {
     const field = this.kind.nameField;
@@ -331,8 +375,11 @@ export abstract class LinkedPostService<
     if (!this.multiple && refs.length > 1) {
       throw new ApiError(`could-not-create-${this.kind.kind}`, 400);
     }
-    const existing = await this.repository.existingIds(
-      refs.flatMap((r) => ('id' in r ? [r.id] : [])),
+    const nowUtc = nowUtcSql();
+    const existing = new Set(
+      (await this.repository.findByIds(refs.flatMap((r) => ('id' in r ? [r.id] : []))))
+        .filter((record) => readableBy(ctx.actor, record, nowUtc))
+        .map((record) => record.id),
     );
     const plan: LinkedPlan = [];
     for (const ref of refs) {
@@ -441,6 +488,7 @@ export abstract class LinkedPostService<
         record.id,
         input.translation_of,
         record.language,
+        viewerOf(ctx),
       );
     }
     // WordPress gives drafts and pending posts no slug until they are published (§7.1.8).
@@ -484,14 +532,13 @@ export abstract class LinkedPostService<
   }
 
   /**
-   * CONTRACT §2: another author may be named, but authors may not create private records of
-   * others (found by the authorization matrix: any `author` used to be accepted with any status).
-   * Also for records created inline by an event write.
+   * CONTRACT §2: only editors and administrators create records of others; also for records
+   * created inline by an event write (which writes nothing then: it runs in the transaction).
    */
   private authorizeAuthor(input: LinkedWriteFields, ctx: RequestContext) {
-    if (input.author === undefined) return;
-    const status = resolveWriteStatus(ctx.actor, input.status, null, nowUtcSql());
-    if (!canCreateFor(ctx.actor, input.author, status)) throw forbidden(!!ctx.actor.user);
+    if (input.author !== undefined && !mayAttributeTo(ctx.actor, input.author)) {
+      throw cannotCreateAs();
+    }
   }
 
   private touch(record: E, ctx: RequestContext, nowUtc = nowUtcSql()) {
@@ -519,11 +566,18 @@ export abstract class LinkedPostService<
         scope,
         input.translation_of,
         ctx.language,
+        viewerOf(ctx),
       );
       if (problem) problems.translation_of = problem;
     }
     if (record && input.language !== undefined) {
-      const problem = await languageChangeProblem(manager, scope, record, input.language);
+      const problem = await languageChangeProblem(
+        manager,
+        scope,
+        record,
+        input.language,
+        viewerOf(ctx),
+      );
       if (problem) problems.language = problem;
     }
     return problems;
@@ -542,7 +596,10 @@ export abstract class LinkedPostService<
       forbidUnknownValues: false,
       stopAtFirstError: true,
     });
-    if (errors.length || Object.keys(await this.inputProblems(input, ctx)).length) {
+    // A field over its limit says which limit (CONTRACT §4); other problems stay TEC's bare 400.
+    if (errors.length)
+      throw nestedLimitError(this.kind.nameField, errors) ?? invalidParam(this.kind.nameField);
+    if (Object.keys(await this.inputProblems(input, ctx)).length) {
       throw invalidParam(this.kind.nameField);
     }
     return input;

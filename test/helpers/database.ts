@@ -6,7 +6,28 @@ import { parseDatabaseUrl } from '../../src/config/config.js';
  * each test file) or a fresh in-memory SQLite database.
  */
 export function testDatabaseUrl(): string {
-  return process.env.TEST_DATABASE_URL || 'sqlite::memory:';
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return 'sqlite::memory:';
+  // Jest runs test files in parallel workers: each worker gets its own MySQL database.
+  const worker = process.env.JEST_WORKER_ID;
+  return worker && /^(mysql|mariadb):/.test(url) ? withDatabaseSuffix(url, `_w${worker}`) : url;
+}
+
+/** `mysql://u@h:3306/cal_test?x` + `_w2` → `mysql://u@h:3306/cal_test_w2?x`. */
+export function withDatabaseSuffix(url: string, suffix: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}${suffix}`;
+  return parsed.toString();
+}
+
+/** Refuses any database that does not look like a test database (it is dropped and recreated). */
+export function assertTestDatabase(url = process.env.TEST_DATABASE_URL): void {
+  if (!url) return;
+  const db = parseDatabaseUrl(url);
+  if (db.type !== 'sqlite' && !/test/i.test(db.database))
+    throw new Error(
+      `TEST_DATABASE_URL must name a database whose name contains "test" (it is dropped and recreated), got "${db.database}"`,
+    );
 }
 
 export const isMysql = () => /^(mysql|mariadb):/.test(testDatabaseUrl());
@@ -14,12 +35,7 @@ export const isMysql = () => /^(mysql|mariadb):/.test(testDatabaseUrl());
 export async function resetDatabase(url = testDatabaseUrl()): Promise<void> {
   const db = parseDatabaseUrl(url);
   if (db.type === 'sqlite') return;
-  // Refuse to wipe anything that does not look like a test database.
-  if (!/test/i.test(db.database)) {
-    throw new Error(
-      `TEST_DATABASE_URL must name a database containing "test", got "${db.database}"`,
-    );
-  }
+  assertTestDatabase(url);
   const conn = await createConnection({
     host: db.host,
     port: db.port,

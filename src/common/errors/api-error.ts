@@ -43,6 +43,13 @@ export const noRoute = () => new ApiError('rest_no_route', 404);
 export const forbidden = (authenticated: boolean) =>
   new ApiError('rest_forbidden', authenticated ? 403 : 401);
 
+/**
+ * 403 for naming another `author` without WordPress's `edit_others_posts` (CONTRACT §2): on
+ * create `rest_cannot_create`, on update `rest_cannot_edit`, each with its own message.
+ */
+export const cannotCreateAs = () => new ApiError('rest_cannot_create', 403);
+export const cannotUpdateAs = () => new ApiError('rest_cannot_edit', 403);
+
 /** 400 `rest_invalid_param` for one or more parameters, each with its reason. */
 export function invalidParams(params: Record<string, Text>, details: ApiErrorData['details'] = {}) {
   return new ApiError(

@@ -1,4 +1,5 @@
 import { type ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import {
   ApiError,
   invalidParams,
@@ -7,6 +8,7 @@ import {
   type ApiErrorData,
   type Text,
 } from '../errors/api-error.js';
+import { LIMIT_CHECKS } from './limits.js';
 
 /**
  * Validation messages are codes, turned into WordPress reasons here:
@@ -18,6 +20,24 @@ import {
 export const MISSING = 'missing';
 export const typeMessage = (type: string) => `type:${type}`;
 
+/** Limits (limits.ts) are reported as WordPress reports its schema's maxLength / maxItems. */
+const LIMIT_CODES = new Map([
+  ['too_long', 'rest_too_long'],
+  ['too_many_items', 'rest_too_many_items'],
+  ['item_too_long', 'rest_too_long'],
+]);
+
+/**
+ * The reason of a limit message for parameter `name` (`errors.param_too_long`, ...), or null when
+ * `message` is no limit message.
+ */
+export function limitReason(message: string, name: string): { code: string; reason: Text } | null {
+  const match = /^limit:([a-z_]+):(\d+)$/.exec(message);
+  const code = match && LIMIT_CODES.get(match[1]);
+  if (!code) return null;
+  return { code, reason: t(`errors.param_${match[1]}`, { name, max: Number(match[2]) }) };
+}
+
 export function toWpValidationError(errors: ValidationError[]): ApiError {
   const missing = errors.filter((e) => Object.keys(e.constraints ?? {}).includes('isDefined'));
   if (missing.length) return missingParams(missing.map((e) => e.property));
@@ -26,7 +46,11 @@ export function toWpValidationError(errors: ValidationError[]): ApiError {
   for (const error of errors) {
     const message = firstMessage(error);
     const name = error.property;
-    if (message.startsWith('type:')) {
+    const limit = limitReason(message, name);
+    if (limit) {
+      params[name] = limit.reason;
+      details[name] = { code: limit.code, message: limit.reason, data: { param: name } };
+    } else if (message.startsWith('type:')) {
       const reason = t('validation.type', { name, type: message.slice(5) });
       params[name] = reason;
       details[name] = { code: 'rest_invalid_type', message: reason, data: { param: name } };
@@ -37,6 +61,24 @@ export function toWpValidationError(errors: ValidationError[]): ApiError {
     }
   }
   return invalidParams(params, details);
+}
+
+/**
+ * The first limit that the validation of a nested record (an event's inline venue or organizer)
+ * found, reported on the parent parameter with the field's path (`organizer.phone`); null when
+ * the record failed for another reason.
+ */
+export function nestedLimitError(parent: string, errors: ValidationError[]): ApiError | null {
+  for (const error of errors) {
+    const limit = limitReason(firstMessage(error), `${parent}.${error.property}`);
+    if (limit) {
+      return invalidParams(
+        { [parent]: limit.reason },
+        { [parent]: { code: limit.code, message: limit.reason, data: { param: parent } } },
+      );
+    }
+  }
+  return null;
 }
 
 function firstMessage(error: ValidationError): string {
@@ -52,12 +94,74 @@ function firstMessage(error: ValidationError): string {
  */
 class WpValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    return super.transform(metadata.type === 'body' ? withoutNulls(value) : value, metadata);
+    let input = metadata.type === 'body' ? withoutNulls(value) : value;
+    if ((metadata.type === 'body' || metadata.type === 'query') && metadata.metatype) {
+      input = checkedEarly(input, metadata.metatype);
+    }
+    return super.transform(input, metadata);
   }
 
   protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
     return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
   }
+}
+
+interface DtoShape {
+  /** Every property with a validator: the ones `whitelist` keeps. */
+  declared: Set<string>;
+  /** The limit validators (limits.ts LIMIT_CHECKS) with their constraints. */
+  limits: Array<{ property: string; name: string; constraints: unknown[] }>;
+}
+
+const shapes = new WeakMap<object, DtoShape | null>();
+
+function shapeOf(metatype: NonNullable<ArgumentMetadata['metatype']>): DtoShape | null {
+  if (shapes.has(metatype)) return shapes.get(metatype)!;
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(
+    metatype,
+    undefined as unknown as string,
+    false,
+    false,
+  );
+  const shape = metadatas.length
+    ? {
+        declared: new Set(metadatas.map((m) => m.propertyName)),
+        limits: metadatas
+          .filter((m) => m.name !== undefined && Object.hasOwn(LIMIT_CHECKS, m.name))
+          .map((m) => ({
+            property: m.propertyName,
+            name: m.name!,
+            constraints: (m.constraints ?? []) as unknown[],
+          })),
+      }
+    : null;
+  shapes.set(metatype, shape);
+  return shape;
+}
+
+/**
+ * Before class-transformer walks the input (about a microsecond per array item, so 140,000 ids
+ * took seconds): drops what `whitelist` would drop anyway, so an undeclared parameter costs
+ * nothing, and refuses a value over its limit (CONTRACT §4) at once. The validators still run
+ * after the transform and stay authoritative; this only answers the same 400 sooner.
+ */
+function checkedEarly(value: unknown, metatype: NonNullable<ArgumentMetadata['metatype']>) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const shape = shapeOf(metatype);
+  if (!shape) return value;
+  const input = value as Record<string, unknown>;
+  const errors: ValidationError[] = [];
+  for (const { property, name, constraints } of shape.limits) {
+    if (!Object.hasOwn(input, property)) continue;
+    const message = LIMIT_CHECKS[name](input[property], constraints);
+    if (message && !errors.some((e) => e.property === property)) {
+      errors.push({ property, constraints: { [name]: message }, children: [] });
+    }
+  }
+  if (errors.length) throw toWpValidationError(errors);
+  const declared: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) if (shape.declared.has(key)) declared[key] = input[key];
+  return declared;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { isValidDateTime, isValidTimezone } from '../dates/index.js';
+import { LIMIT_CHECKS, type ListMode } from './limits.js';
 import { typeMessage } from './validation.js';
 
 /**
@@ -75,3 +76,37 @@ export function isHttpUrl(v: unknown): boolean {
     return false;
   }
 }
+
+function limitValidator(name: string, constraints: unknown[]) {
+  const check = LIMIT_CHECKS[name];
+  return ValidateBy({
+    name,
+    constraints,
+    validator: {
+      validate: (v) => check(v, constraints) === null,
+      defaultMessage: (args) => check(args?.value, constraints) ?? 'invalid',
+    },
+  });
+}
+
+/**
+ * At most `max` characters (limits.ts). Only strings are measured: a value of another type is left
+ * to the field's type check, so the two never depend on decorator order. Put it last (nearest the
+ * property): class-validator runs that one first, before costlier format checks.
+ */
+export const MaxChars = (max: number) => limitValidator('maxChars', [max]);
+
+/**
+ * A list parameter (limits.ts `listItemCount`) of at most `maxItems` items, each string item (or
+ * comma-separated part) at most `itemChars` characters. The count is taken before anything looks
+ * at the items, so an oversized list costs one pass over the input.
+ */
+export const MaxItems = (maxItems: number, options: { itemChars?: number; mode?: ListMode } = {}) =>
+  limitValidator('maxItems', [maxItems, options.itemChars, options.mode ?? 'list']);
+
+/**
+ * The event `cost` (a string, a number or a list of them; common/cost parses it): at most
+ * `LIMITS.costEntries` values of at most `LIMITS.costEntry` characters each. The currency symbol
+ * derived from one value is never longer than the value.
+ */
+export const CostBounds = () => limitValidator('costBounds', []);

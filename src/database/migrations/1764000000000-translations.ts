@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeorm';
-import { isLanguage, LANGUAGES, type Language } from '../../config/config.js';
 
 /** The tables whose records have a language and may be translations of each other. */
 const TRANSLATABLE = ['events', 'venues', 'organizers', 'terms'] as const;
@@ -78,6 +77,13 @@ export class Translations1764000000000 implements MigrationInterface {
     }
   }
 }
+
+// Frozen copies of what this migration needs: a migration must keep doing what it did when it was
+// written, whatever the live code later becomes, so it imports nothing from the application.
+const LANGUAGES = ['en', 'hu', 'ro'] as const;
+type Language = (typeof LANGUAGES)[number];
+const isLanguage = (value: string): value is Language =>
+  (LANGUAGES as readonly string[]).includes(value);
 
 function defaultLanguage(): Language {
   const value = process.env.DEFAULT_LANGUAGE?.trim() || 'en';

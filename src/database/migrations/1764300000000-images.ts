@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
 import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
-import { imageUrlHash } from '../../common/posts/images.js';
 
 const POSTS = ['events', 'venues', 'organizers'] as const;
+
+// The key the images table is unique on, as this migration defines it (the live code must keep
+// computing the same value; a migration imports nothing from the application).
+const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
 /**
  * Image records (BEHAVIOR §4.6, Service): one per URL, with an id of the shared post sequence,

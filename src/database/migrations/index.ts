@@ -4,6 +4,7 @@ import { Translations1764000000000 } from './1764000000000-translations.js';
 import { WriteLocks1764100000000 } from './1764100000000-write-locks.js';
 import { LinkedArchiveIndex1764200000000 } from './1764200000000-linked-archive-index.js';
 import { Images1764300000000 } from './1764300000000-images.js';
+import { CurrencySymbolWidth1764360000000 } from './1764360000000-currency-symbol-width.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   WriteLocks1764100000000,
   LinkedArchiveIndex1764200000000,
   Images1764300000000,
+  CurrencySymbolWidth1764360000000,
 ];

@@ -3,12 +3,16 @@ import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsOptional } from 'class-vali
 import { resourceDoc } from '../../docs/doc-key.js';
 import { ToBoolean, ToInteger } from '../../common/http/transforms.js';
 import { MISSING, typeMessage } from '../../common/http/validation.js';
+import { LIMITS } from '../../common/http/limits.js';
 import {
+  CostBounds,
   IsDateTimeLike,
   IsNonEmpty,
   IsStringType,
   IsTimezoneOrEmpty,
   IsUrlOrEmpty,
+  MaxChars,
+  MaxItems,
 } from '../../common/http/validators.js';
 import { WRITABLE_STATUSES, type WritableStatus } from '../../common/posts/post-status.js';
 import { IsTranslationOf, TRANSLATION_OF_DOC } from '../../common/posts/translation-fields.js';
@@ -17,10 +21,11 @@ const d = resourceDoc('events');
 
 /** Fields of BEHAVIOR §7.1.1, in the plugin's declaration order (it orders error messages). */
 export class CreateEventDto {
-  @ApiProperty({ description: d('title'), type: 'string' })
+  @ApiProperty({ description: d('title'), type: 'string', maxLength: LIMITS.title })
   @IsDefined({ message: MISSING })
   @IsStringType()
   @IsNonEmpty()
+  @MaxChars(LIMITS.title)
   title!: string;
 
   @ApiProperty({ description: d('start_date'), type: 'string' })
@@ -49,22 +54,25 @@ export class CreateEventDto {
   @IsDateTimeLike()
   date_utc?: string | number;
 
-  @ApiPropertyOptional({ description: d('description'), type: 'string' })
+  @ApiPropertyOptional({ description: d('description'), type: 'string', maxLength: LIMITS.content })
   @IsOptional()
   @IsStringType()
   @IsNonEmpty()
+  @MaxChars(LIMITS.content)
   description?: string;
 
-  @ApiPropertyOptional({ description: d('slug'), type: 'string' })
+  @ApiPropertyOptional({ description: d('slug'), type: 'string', maxLength: LIMITS.slug })
   @IsOptional()
   @IsStringType()
   @IsNonEmpty()
+  @MaxChars(LIMITS.slug)
   slug?: string;
 
-  @ApiPropertyOptional({ description: d('excerpt'), type: 'string' })
+  @ApiPropertyOptional({ description: d('excerpt'), type: 'string', maxLength: LIMITS.content })
   @IsOptional()
   @IsStringType()
   @IsNonEmpty()
+  @MaxChars(LIMITS.content)
   excerpt?: string;
 
   @ApiPropertyOptional({ description: d('status'), type: 'string', enum: WRITABLE_STATUSES })
@@ -72,10 +80,11 @@ export class CreateEventDto {
   @IsIn(WRITABLE_STATUSES, { message: 'invalid' })
   status?: WritableStatus;
 
-  @ApiPropertyOptional({ description: d('timezone'), type: 'string' })
+  @ApiPropertyOptional({ description: d('timezone'), type: 'string', maxLength: LIMITS.timezone })
   @IsOptional()
   @IsStringType()
   @IsTimezoneOrEmpty()
+  @MaxChars(LIMITS.timezone)
   timezone?: string;
 
   @ApiPropertyOptional({ description: d('all_day'), type: 'boolean', default: false })
@@ -84,19 +93,29 @@ export class CreateEventDto {
   @IsBoolean({ message: typeMessage('boolean') })
   all_day?: boolean;
 
-  @ApiPropertyOptional({ description: d('image'), type: 'string' })
+  @ApiPropertyOptional({ description: d('image'), type: 'string', maxLength: LIMITS.url })
   @IsOptional()
   @Allow()
+  @MaxChars(LIMITS.url)
   image?: unknown;
 
-  @ApiPropertyOptional({ description: d('cost') })
+  /** At most LIMITS.costEntries values of LIMITS.costEntry characters (CONTRACT §4). */
+  @ApiPropertyOptional({ description: d('cost'), maxLength: LIMITS.costEntry })
   @IsOptional()
   @Allow()
+  @CostBounds()
   cost?: unknown;
 
-  @ApiPropertyOptional({ description: d('website'), type: 'string', format: 'uri', default: null })
+  @ApiPropertyOptional({
+    description: d('website'),
+    type: 'string',
+    format: 'uri',
+    default: null,
+    maxLength: LIMITS.url,
+  })
   @IsOptional()
   @IsUrlOrEmpty()
+  @MaxChars(LIMITS.url)
   website?: string;
 
   @ApiPropertyOptional({ description: d('show_map'), type: 'boolean' })
@@ -134,9 +153,11 @@ export class CreateEventDto {
     type: 'array',
     items: { type: 'integer' },
     default: null,
+    maxItems: LIMITS.listItems,
   })
   @IsOptional()
   @Allow()
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
   categories?: unknown;
 
   @ApiPropertyOptional({
@@ -144,9 +165,11 @@ export class CreateEventDto {
     type: 'array',
     items: { type: 'integer' },
     default: null,
+    maxItems: LIMITS.listItems,
   })
   @IsOptional()
   @Allow()
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
   tags?: unknown;
 
   @ApiPropertyOptional({
@@ -154,9 +177,12 @@ export class CreateEventDto {
     type: 'array',
     items: { type: 'integer' },
     default: null,
+    maxItems: LIMITS.listItems,
   })
   @IsOptional()
   @Allow()
+  // Counted before any item is looked at: 8,000 inline organizers are one cheap 400.
+  @MaxItems(LIMITS.listItems, { mode: 'references' })
   venue?: unknown;
 
   @ApiPropertyOptional({
@@ -164,15 +190,23 @@ export class CreateEventDto {
     type: 'array',
     items: { type: 'integer' },
     default: null,
+    maxItems: LIMITS.listItems,
   })
   @IsOptional()
   @Allow()
+  // Counted before any item is looked at: 8,000 inline organizers are one cheap 400.
+  @MaxItems(LIMITS.listItems, { mode: 'references' })
   organizer?: unknown;
 
   /** CONTRACT §6: sets the record's password ('' removes it). */
-  @ApiPropertyOptional({ description: d('password_set'), type: 'string' })
+  @ApiPropertyOptional({
+    description: d('password_set'),
+    type: 'string',
+    maxLength: LIMITS.password,
+  })
   @IsOptional()
   @IsStringType()
+  @MaxChars(LIMITS.password)
   password?: string;
 
   /** CONTRACT §5: the new event joins the translations of this event (create only). */

@@ -4,7 +4,14 @@ import { resourceDoc } from '../../docs/doc-key.js';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
 import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
 import { typeMessage } from '../../common/http/validation.js';
-import { IsDateTimeLike, IsNonEmpty, IsStringType } from '../../common/http/validators.js';
+import { LIMITS } from '../../common/http/limits.js';
+import {
+  IsDateTimeLike,
+  IsNonEmpty,
+  IsStringType,
+  MaxChars,
+  MaxItems,
+} from '../../common/http/validators.js';
 
 const d = resourceDoc('events');
 
@@ -47,52 +54,75 @@ export class ListEventsQuery extends PageQuery {
   @IsDateTimeLike()
   ends_after?: string;
 
-  @ApiPropertyOptional({ description: d('list.strict_dates'), type: 'string', default: 'false' })
+  @ApiPropertyOptional({
+    description: d('list.strict_dates'),
+    type: 'string',
+    default: 'false',
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringType()
   @IsNonEmpty()
+  @MaxChars(LIMITS.short)
   strict_dates?: string;
 
-  @ApiPropertyOptional({ description: d('list.search'), type: 'string' })
+  @ApiPropertyOptional({ description: d('list.search'), type: 'string', maxLength: LIMITS.search })
   @IsOptional()
   @IsStringType()
   @IsNonEmpty()
+  @MaxChars(LIMITS.search)
   search?: string;
 
   @ApiPropertyOptional({
     description: d('list.categories'),
     type: 'array',
     items: { type: 'integer' },
+    maxItems: LIMITS.listItems,
   })
   @IsOptional()
   @ToList()
   @IsArray({ message: 'invalid' })
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
   categories?: Array<number | string>;
 
-  @ApiPropertyOptional({ description: d('list.tags'), type: 'array', items: { type: 'integer' } })
+  @ApiPropertyOptional({
+    description: d('list.tags'),
+    type: 'array',
+    items: { type: 'integer' },
+    maxItems: LIMITS.listItems,
+  })
   @IsOptional()
   @ToList()
   @IsArray({ message: 'invalid' })
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
   tags?: Array<number | string>;
 
-  @ApiPropertyOptional({ description: d('list.venue'), type: 'array', items: { type: 'integer' } })
+  @ApiPropertyOptional({
+    description: d('list.venue'),
+    type: 'array',
+    items: { type: 'integer' },
+    maxItems: LIMITS.listItems,
+  })
   @IsOptional()
   @ToList()
   @IsArray({ message: 'invalid' })
   @IsInt({ each: true, message: 'invalid' })
   @Min(1, { each: true, message: 'invalid' })
+  @MaxItems(LIMITS.listItems)
   venue?: number[];
 
   @ApiPropertyOptional({
     description: d('list.organizer'),
     type: 'array',
     items: { type: 'integer' },
+    maxItems: LIMITS.listItems,
   })
   @IsOptional()
   @ToList()
   @IsArray({ message: 'invalid' })
   @IsInt({ each: true, message: 'invalid' })
   @Min(1, { each: true, message: 'invalid' })
+  @MaxItems(LIMITS.listItems)
   organizer?: number[];
 
   @ApiPropertyOptional({ description: d('list.featured'), type: 'boolean' })
@@ -104,6 +134,7 @@ export class ListEventsQuery extends PageQuery {
   @ApiPropertyOptional({ description: d('list.status'), type: 'string' })
   @IsOptional()
   @Allow()
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.status })
   status?: unknown;
 
   @ApiPropertyOptional({ description: d('list.geoloc'), type: 'boolean' })
@@ -115,23 +146,27 @@ export class ListEventsQuery extends PageQuery {
   @ApiPropertyOptional({ description: d('list.geoloc_lat'), type: 'number', format: 'double' })
   @IsOptional()
   @Allow()
+  @MaxChars(LIMITS.short)
   geoloc_lat?: unknown;
 
   @ApiPropertyOptional({ description: d('list.geoloc_lng'), type: 'number', format: 'double' })
   @IsOptional()
   @Allow()
+  @MaxChars(LIMITS.short)
   geoloc_lng?: unknown;
 
   @ApiPropertyOptional({
     description: d('list.include'),
     type: 'array',
     items: { type: 'integer' },
+    maxItems: LIMITS.listItems,
   })
   @IsOptional()
   @ToList()
   @IsArray({ message: 'invalid' })
   @IsInt({ each: true, message: 'invalid' })
   @Min(1, { each: true, message: 'invalid' })
+  @MaxItems(LIMITS.listItems)
   include?: number[];
 
   @ApiPropertyOptional({ description: d('list.post_parent'), type: 'integer' })
@@ -143,5 +178,6 @@ export class ListEventsQuery extends PageQuery {
   @ApiPropertyOptional({ description: d('list.ticketed'), type: 'boolean' })
   @IsOptional()
   @Allow()
+  @MaxChars(LIMITS.short)
   ticketed?: unknown;
 }

@@ -1,6 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { LIMITS } from '../../common/http/limits.js';
 import { ToInteger, ToTruthy } from '../../common/http/transforms.js';
+import { MaxChars, MaxItems } from '../../common/http/validators.js';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
 import { resourceDoc } from '../../docs/doc-key.js';
 import {
@@ -16,9 +18,10 @@ export class ListOrganizersQuery extends PageQuery {
   @ApiPropertyOptional({ description: odoc('per_page'), type: 'integer', default: 10 })
   declare per_page?: number;
 
-  @ApiPropertyOptional({ description: odoc('search'), type: 'string' })
+  @ApiPropertyOptional({ description: odoc('search'), type: 'string', maxLength: LIMITS.search })
   @IsOptional()
   @IsNonEmptyString()
+  @MaxChars(LIMITS.search)
   search?: string;
 
   @ApiPropertyOptional({ description: odoc('event'), type: 'integer' })
@@ -42,5 +45,6 @@ export class ListOrganizersQuery extends PageQuery {
   @ApiPropertyOptional({ description: odoc('list_status'), type: 'string' })
   @IsOptional()
   @IsStatusListInput()
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.status })
   status?: string | string[];
 }

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional } from 'class-validator';
+import { LIMITS } from '../../common/http/limits.js';
 import { MISSING } from '../../common/http/validation.js';
+import { MaxChars } from '../../common/http/validators.js';
 import type { WritableStatus } from '../../common/posts/post-status.js';
 import {
   IsContentLanguage,
@@ -44,13 +46,20 @@ export class OrganizerFieldsDto {
   @IsDateTimeField()
   date_utc?: string;
 
-  @ApiPropertyOptional({ description: odoc('organizer'), type: 'string' })
+  @ApiPropertyOptional({ description: odoc('organizer'), type: 'string', maxLength: LIMITS.title })
   @IsNameField()
+  @MaxChars(LIMITS.title)
   organizer?: string;
 
-  @ApiPropertyOptional({ description: odoc('description'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: odoc('description'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.content,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.content)
   description?: string;
 
   @ApiPropertyOptional({ description: odoc('status'), type: 'string', default: null })
@@ -58,31 +67,60 @@ export class OrganizerFieldsDto {
   @IsWritableStatusField()
   status?: WritableStatus;
 
-  @ApiPropertyOptional({ description: odoc('phone'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: odoc('phone'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   phone?: string;
 
-  @ApiPropertyOptional({ description: odoc('website'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: odoc('website'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.url,
+  })
   @IsOptional()
   @IsWebsiteField()
+  @MaxChars(LIMITS.url)
   website?: string;
 
   /** No e-mail format check, as TEC has none (BEHAVIOR §7.5). */
-  @ApiPropertyOptional({ description: odoc('email'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: odoc('email'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   email?: string;
 
-  @ApiPropertyOptional({ description: odoc('image'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: odoc('image'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.url,
+  })
   @IsOptional()
   @IsImageField()
+  @MaxChars(LIMITS.url)
   image?: string;
 
   /** CONTRACT §6: sets the post password; `""` removes it. */
-  @ApiPropertyOptional({ description: odoc('password'), type: 'string' })
+  @ApiPropertyOptional({
+    description: odoc('password'),
+    type: 'string',
+    maxLength: LIMITS.password,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.password)
   password?: string;
 }
 
@@ -98,7 +136,12 @@ export class UpdateOrganizerDto extends OrganizerFieldsDto {
  * the organizer this one translates (CONTRACT §5).
  */
 export class CreateOrganizerDto extends OrganizerFieldsDto {
-  @ApiProperty({ description: odoc('organizer'), type: 'string', required: true })
+  @ApiProperty({
+    description: odoc('organizer'),
+    type: 'string',
+    required: true,
+    maxLength: LIMITS.title,
+  })
   @IsDefined({ message: MISSING })
   declare organizer: string;
 

@@ -9,7 +9,9 @@ import {
   MinLength,
 } from 'class-validator';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
+import { LIMITS } from '../../common/http/limits.js';
 import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
+import { MaxChars, MaxItems } from '../../common/http/validators.js';
 import { typeMessage } from '../../common/http/validation.js';
 import { DocumentProperties, listDocs } from './term-docs.js';
 
@@ -24,6 +26,7 @@ export class ListTermsQuery extends PageQuery {
   @IsOptional()
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
+  @MaxChars(LIMITS.search)
   search?: string;
 
   /** Term ids, slugs or names (numeric items are ids). */
@@ -31,22 +34,26 @@ export class ListTermsQuery extends PageQuery {
   @ToList()
   @IsArray({ message: 'invalid' })
   @ArrayMinSize(1, { message: 'invalid' })
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
   exclude?: Array<number | string>;
 
   @IsOptional()
   @ToList()
   @IsArray({ message: 'invalid' })
   @ArrayMinSize(1, { message: 'invalid' })
+  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
   include?: Array<number | string>;
 
   @IsOptional()
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
+  @MaxChars(LIMITS.short)
   order?: string;
 
   @IsOptional()
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
+  @MaxChars(LIMITS.short)
   orderby?: string;
 
   @IsOptional()
@@ -70,6 +77,7 @@ export class ListTermsQuery extends PageQuery {
   @IsOptional()
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
+  @MaxChars(LIMITS.slug)
   slug?: string;
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { LIMITS } from '../../common/http/limits.js';
 import { TRANSLATION_OF_DOC } from '../../common/posts/translation-fields.js';
 import { resourceDoc } from '../../docs/doc-key.js';
 import type { Taxonomy } from '../taxonomy.js';
@@ -26,19 +27,19 @@ export function DocumentProperties(properties: Record<string, ApiPropertyOptions
 export function listDocs(taxonomy: Taxonomy): Record<string, ApiPropertyOptions> {
   const optional = (key: string, extra: ApiPropertyOptions = {}): ApiPropertyOptions =>
     ({ required: false, description: termDoc(key), ...extra }) as ApiPropertyOptions;
-  const idList = { type: 'array', items: { type: 'integer' } } as const;
+  const idList = { type: 'array', items: { type: 'integer' }, maxItems: LIMITS.listItems } as const;
   return {
     per_page: optional(`${kind(taxonomy)}.per_page`, { type: 'integer', default: 10 }),
-    search: optional('params.search', { type: 'string' }),
+    search: optional('params.search', { type: 'string', maxLength: LIMITS.search }),
     exclude: optional('params.exclude', idList),
     include: optional('params.include', idList),
-    order: optional('params.order', { type: 'string' }),
-    orderby: optional('params.orderby', { type: 'string' }),
+    order: optional('params.order', { type: 'string', maxLength: LIMITS.short }),
+    orderby: optional('params.orderby', { type: 'string', maxLength: LIMITS.short }),
     hide_empty: optional('params.hide_empty', { type: 'boolean', default: '1' }),
     ...(taxonomy === 'category' ? { parent: optional('params.parent', { type: 'integer' }) } : {}),
     post: optional('params.post', { type: 'integer' }),
     event: optional('params.event', { type: 'integer' }),
-    slug: optional('params.slug', { type: 'string' }),
+    slug: optional('params.slug', { type: 'string', maxLength: LIMITS.slug }),
   };
 }
 
@@ -49,9 +50,24 @@ export function listDocs(taxonomy: Taxonomy): Record<string, ApiPropertyOptions>
 export function writeDocs(taxonomy: Taxonomy): Record<string, ApiPropertyOptions> {
   const k = kind(taxonomy);
   return {
-    name: { required: true, type: 'string', description: termDoc(`${k}.name`) },
-    description: { required: false, type: 'string', description: termDoc(`${k}.description`) },
-    slug: { required: false, type: 'string', description: termDoc(`${k}.slug`) },
+    name: {
+      required: true,
+      type: 'string',
+      description: termDoc(`${k}.name`),
+      maxLength: LIMITS.termName,
+    },
+    description: {
+      required: false,
+      type: 'string',
+      description: termDoc(`${k}.description`),
+      maxLength: LIMITS.content,
+    },
+    slug: {
+      required: false,
+      type: 'string',
+      description: termDoc(`${k}.slug`),
+      maxLength: LIMITS.slug,
+    },
     ...(taxonomy === 'category'
       ? { parent: { required: false, type: 'integer', description: termDoc(`${k}.parent`) } }
       : {}),

@@ -1,7 +1,9 @@
 import { ApiHideProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Allow, IsDefined, IsInt, IsOptional, IsString, Min, MinLength } from 'class-validator';
 import type { Language } from '../../config/config.js';
+import { LIMITS } from '../../common/http/limits.js';
 import { ToInteger } from '../../common/http/transforms.js';
+import { MaxChars } from '../../common/http/validators.js';
 import { MISSING } from '../../common/http/validation.js';
 import {
   IsContentLanguage,
@@ -18,17 +20,20 @@ export class CreateTermDto {
   @IsDefined({ message: MISSING })
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
+  @MaxChars(LIMITS.termName)
   name!: string;
 
   /** `""` is rejected: a description cannot be cleared (BEHAVIOR §7.6). */
   @IsOptional()
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
+  @MaxChars(LIMITS.content)
   description?: string;
 
   @IsOptional()
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
+  @MaxChars(LIMITS.slug)
   slug?: string;
 
   /** CONTRACT §5: the new term joins the translations of this term of the same taxonomy. */

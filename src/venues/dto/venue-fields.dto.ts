@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional } from 'class-validator';
+import { LIMITS } from '../../common/http/limits.js';
 import { MISSING } from '../../common/http/validation.js';
+import { MaxChars } from '../../common/http/validators.js';
 import type { WritableStatus } from '../../common/posts/post-status.js';
 import {
   IsContentLanguage,
@@ -47,13 +49,20 @@ export class VenueFieldsDto {
   @IsDateTimeField()
   date_utc?: string;
 
-  @ApiPropertyOptional({ description: vdoc('venue'), type: 'string' })
+  @ApiPropertyOptional({ description: vdoc('venue'), type: 'string', maxLength: LIMITS.title })
   @IsNameField()
+  @MaxChars(LIMITS.title)
   venue?: string;
 
-  @ApiPropertyOptional({ description: vdoc('description'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('description'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.content,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.content)
   description?: string;
 
   @ApiPropertyOptional({ description: vdoc('status'), type: 'string' })
@@ -62,70 +71,147 @@ export class VenueFieldsDto {
   status?: WritableStatus;
 
   /** Declared `string` with truthy semantics (BEHAVIOR §1.3): a JSON boolean is a 400. */
-  @ApiPropertyOptional({ description: vdoc('show_map'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('show_map'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   show_map?: string;
 
-  @ApiPropertyOptional({ description: vdoc('show_map_link'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('show_map_link'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   show_map_link?: string;
 
-  @ApiPropertyOptional({ description: vdoc('address'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('address'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   address?: string;
 
-  @ApiPropertyOptional({ description: vdoc('city'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('city'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   city?: string;
 
-  @ApiPropertyOptional({ description: vdoc('country'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('country'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   country?: string;
 
-  @ApiPropertyOptional({ description: vdoc('province'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('province'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   province?: string;
 
-  @ApiPropertyOptional({ description: vdoc('state'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('state'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   state?: string;
 
-  @ApiPropertyOptional({ description: vdoc('zip'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('zip'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   zip?: string;
 
-  @ApiPropertyOptional({ description: vdoc('phone'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('phone'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   phone?: string;
 
-  @ApiPropertyOptional({ description: vdoc('stateprovince'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('stateprovince'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.short,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.short)
   stateprovince?: string;
 
-  @ApiPropertyOptional({ description: vdoc('website'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('website'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.url,
+  })
   @IsOptional()
   @IsWebsiteField()
+  @MaxChars(LIMITS.url)
   website?: string;
 
-  @ApiPropertyOptional({ description: vdoc('image'), type: 'string', default: null })
+  @ApiPropertyOptional({
+    description: vdoc('image'),
+    type: 'string',
+    default: null,
+    maxLength: LIMITS.url,
+  })
   @IsOptional()
   @IsImageField()
+  @MaxChars(LIMITS.url)
   image?: string;
 
   /** CONTRACT §6: sets the post password; `""` removes it. */
-  @ApiPropertyOptional({ description: vdoc('password'), type: 'string' })
+  @ApiPropertyOptional({
+    description: vdoc('password'),
+    type: 'string',
+    maxLength: LIMITS.password,
+  })
   @IsOptional()
   @IsStringField()
+  @MaxChars(LIMITS.password)
   password?: string;
 
   @ApiPropertyOptional({ description: vdoc('geo_lat'), type: 'number' })
@@ -153,7 +239,12 @@ export class UpdateVenueDto extends VenueFieldsDto {
  * this one translates (CONTRACT §5).
  */
 export class CreateVenueDto extends VenueFieldsDto {
-  @ApiProperty({ description: vdoc('venue'), type: 'string', required: true })
+  @ApiProperty({
+    description: vdoc('venue'),
+    type: 'string',
+    required: true,
+    maxLength: LIMITS.title,
+  })
   @IsDefined({ message: MISSING })
   declare venue: string;
 
