@@ -662,7 +662,7 @@ describe('access to linked records, translations and authorship (e2e)', () => {
         .send({ author: admin() })
         .expect(403);
       expect(hu.body.message).toBe(
-        'Sajnáljuk, nincs jogosultsága ennek a felhasználónak a nevében bejegyzést frissíteni.',
+        'Sajnáljuk, nincs jogosultsága ennek a felhasználónak a nevében bejegyzést módosítani.',
       );
       const draft = await made('events', event('Contributor keeps it'), 'contributor');
       const en = await call('patch', `events/${draft.id}`, 'contributor')

@@ -296,8 +296,9 @@ describe('API documentation (e2e)', () => {
       expect(paths['/events/by-slug/{slug}'].delete.responses['500'].description).toBe(
         'The event with the specified ID could not be deleted.',
       );
+      // The plugin says "…with the specified event"; we name what the route takes, an ID.
       expect(paths['/organizers/{id}'].get.responses['404'].description).toBe(
-        'An organizer with the specified event does not exist.',
+        'An organizer with the specified ID does not exist.',
       );
       expect(paths['/organizers/{id}'].post.responses['200']).toBeUndefined();
       expect(paths['/categories/{id}'].get.responses['200'].description).toBe(

@@ -301,7 +301,7 @@ describe('foundation (e2e)', () => {
         .get('/ro/cal/events/v1')
         .set('Authorization', basic('nobody', 'x'))
         .expect(401);
-      expect(res.body.message).toBe('Parola furnizată nu este o parolă de aplicație validă.');
+      expect(res.body.message).toBe('Parola furnizată este o parolă de aplicație nevalidă.');
     });
   });
 

@@ -66,7 +66,7 @@ describe('hygiene (e2e)', () => {
       .send('{"title": ')
       .expect(400);
     expect(json.body.code).toBe('rest_invalid_json');
-    expect(json.body.message).toBe('Érvénytelen JSON törzs érkezett.');
+    expect(json.body.message).toBe('Érvénytelen JSON-törzs érkezett.');
     const large = await http()
       .post('/ro/cal/events/v1/events')
       .set('Content-Type', 'application/json')

@@ -859,7 +859,7 @@ describe('venues (e2e)', () => {
       const past = await http().get(`${RO}/venues?per_page=2&page=4`).expect(404);
       expect(past.body).toEqual({
         code: 'venue-archive-page-not-found',
-        message: 'Pagina de arhivă de locații solicitată nu există',
+        message: 'Pagina solicitată din arhiva de locații nu există',
         data: { status: 404 },
       });
       const past2 = await http().get(`${API}/venues?per_page=50&page=99`).expect(404);
