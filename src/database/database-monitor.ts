@@ -67,7 +67,12 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
       await Promise.race([
         this.selectOne(),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('ping timed out')), PING_TIMEOUT_MS);
+          // The timeout waits one more turn of the event loop: after a long synchronous task,
+          // timers run before pending I/O, and an answer already received would lose the race.
+          timer = setTimeout(
+            () => setImmediate(() => reject(new Error('ping timed out'))),
+            PING_TIMEOUT_MS,
+          );
         }),
       ]);
       this.setDown(false);
