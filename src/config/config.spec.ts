@@ -53,9 +53,51 @@ describe('loadConfig', () => {
     [{ RESPONSE_CACHE_TTL_MS: '-1' }, 'RESPONSE_CACHE_TTL_MS'],
     [{ RESPONSE_CACHE_TTL_MS: '1s' }, 'RESPONSE_CACHE_TTL_MS'],
     [{ SITE_URL: 'ftp://x' }, 'SITE_URL'],
+    [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example/, *' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example, *' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example/app' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example,,https://b.example' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'ftp://a.example' }, 'CORS_ORIGINS'],
+    [{ ADMIN_LOGIN: 'root' }, 'ADMIN_PASSWORD is not'],
+    [{ ADMIN_PASSWORD: 'a long enough secret' }, 'ADMIN_LOGIN is not'],
+    [{ HOST: '999.1.1.1' }, 'HOST'],
+    [{ HOST: '10.0.0' }, 'HOST'],
+    [{ HOST: 'under_score.example' }, 'HOST'],
+    [{ HOST: 'http://localhost' }, 'HOST'],
   ])('rejects %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
+  });
+});
+
+describe('configuration values that would start and silently misbehave', () => {
+  it('tells how to write an origin that a browser can match', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/' })).toThrow(
+      'CORS_ORIGINS has "https://a.example/", which never matches a browser\'s Origin; write "https://a.example"',
+    );
+  });
+
+  it('accepts origins with ports and hosts given as names or addresses', () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: 'http://localhost:8080,https://a.example' }).corsOrigins,
+    ).toEqual(['http://localhost:8080', 'https://a.example']);
+    expect(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins).toBe('*');
+    for (const host of ['127.0.0.1', '::', '::1', 'localhost', 'api.example.org', '[::1]']) {
+      expect(loadConfig({ HOST: host }).host).toBe(host.replace(/^\[(.*)\]$/, '$1'));
+    }
+  });
+
+  it('prints one line, without a stack, for each problem', () => {
+    try {
+      loadConfig({ ADMIN_LOGIN: 'root' });
+      throw new Error('no error');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        'Invalid configuration: ADMIN_LOGIN is set but ADMIN_PASSWORD is not; set both or neither',
+      );
+    }
   });
 });
 
