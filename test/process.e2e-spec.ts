@@ -92,12 +92,12 @@ describe('the built program', () => {
 
       const chosen = await run(
         CLI,
-        ['user:create', 'dave', '--role', 'subscriber', '--password', 'pw-of-dave'],
+        ['user:create', 'dave', '--role', 'subscriber', '--password', 'pw-of-dave-the-subscriber'],
         {
           DATABASE_URL: url,
         },
       );
-      expect(chosen.stdout.trim().split('\n').pop()).toBe('pw-of-dave');
+      expect(chosen.stdout.trim().split('\n').pop()).toBe('pw-of-dave-the-subscriber');
 
       app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
       const http = () => request(app!.getHttpServer());
@@ -109,7 +109,7 @@ describe('the built program', () => {
         .expect(200);
       await http()
         .get('/cal/events/v1')
-        .set('Authorization', basic('dave', 'pw-of-dave'))
+        .set('Authorization', basic('dave', 'pw-of-dave-the-subscriber'))
         .expect(200);
       await http().get('/cal/events/v1').set('Authorization', basic('carol', 'nope')).expect(401);
 
@@ -158,10 +158,12 @@ describe('the built program', () => {
     afterAll(() => closeApp(app));
 
     it('creates the administrator at start-up', async () => {
-      app = await createTestApp({ env: { ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'first secret' } });
+      app = await createTestApp({
+        env: { ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'first long secret' },
+      });
       await request(app.getHttpServer())
         .get('/cal/events/v1')
-        .set('Authorization', basic('root', 'first secret'))
+        .set('Authorization', basic('root', 'first long secret'))
         .expect(200);
     });
   });
