@@ -255,11 +255,11 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
       }
       const counts = await purgeTrash(ctx.dataSource, before);
       const total = counts.events + counts.venues + counts.organizers;
-      const scope = age ? ` trashed more than ${age} ago` : '';
+      const scope = age ? ` (trashed more than ${age} ago)` : '';
       return [
         total
           ? `Deleted for good${scope}: events ${counts.events}, venues ${counts.venues}, organizers ${counts.organizers}.`
-          : `The trash holds nothing${scope}; nothing deleted.`,
+          : `Nothing to delete: the trash is empty${scope}.`,
       ];
     }
   }
