@@ -259,7 +259,9 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
       return [
         total
           ? `Deleted for good${scope}: events ${counts.events}, venues ${counts.venues}, organizers ${counts.organizers}.`
-          : `Nothing to delete: the trash is empty${scope}.`,
+          : age
+            ? `Nothing to delete: nothing has been in the trash for more than ${age}.`
+            : 'Nothing to delete: the trash is empty.',
       ];
     }
   }
