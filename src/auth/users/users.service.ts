@@ -84,6 +84,9 @@ export class UsersService implements OnApplicationBootstrap {
     if (input.email !== undefined && !isEmail(input.email)) {
       throw new UserInputError(`invalid e-mail address "${input.email}"`);
     }
+    if (input.displayName !== undefined && [...input.displayName].length > 250) {
+      throw new UserInputError('the display name may have at most 250 characters');
+    }
     if (input.password !== undefined) checkChosenPassword(input.password);
     if (await this.users.existsBy({ login: input.login })) {
       throw new UserInputError(`a user with login "${input.login}" exists already`);
