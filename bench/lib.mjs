@@ -6,12 +6,26 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export function parseArgs(argv) {
+/**
+ * `--name value` and `--flag` options; `known` maps each option to its placeholder (null for a
+ * flag). Unknown options, missing values and stray words are errors.
+ */
+export function parseArgs(argv, known) {
   const out = {};
   for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith('--')) continue;
+    const arg = argv[i];
+    const name = arg.startsWith('--') ? arg.slice(2) : null;
+    if (name === null) throw new Error(`unexpected argument "${arg}"`);
+    if (known && !(name in known)) throw new Error(`unknown option "${arg}"`);
+    if (known && known[name] === null) {
+      out[name] = true;
+      continue;
+    }
     const next = argv[i + 1];
-    out[argv[i].slice(2)] = next === undefined || next.startsWith('--') ? true : (i++, next);
+    if (next === undefined || next.startsWith('--')) {
+      if (known) throw new Error(`${arg} needs a value (${known[name]})`);
+      out[name] = true;
+    } else out[name] = (i++, next);
   }
   return out;
 }

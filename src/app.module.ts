@@ -11,6 +11,7 @@ import { LanguageGuard } from './common/i18n/language.guard.js';
 import { CalLanguageResolver } from './common/i18n/language.resolver.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
+import { isPermanentDatabaseError } from './config/startup.js';
 import { dataSourceOptions } from './database/data-source.js';
 import {
   DatabaseAvailabilityInterceptor,
@@ -37,6 +38,8 @@ import { I18N_DIR } from './paths.js';
         // Under test a bad connection must fail at once, not after minutes of retries.
         retryAttempts: process.env.NODE_ENV === 'test' ? 0 : 5,
         retryDelay: 2000,
+        // A missing database or a refused login will not appear by waiting: say so at once.
+        toRetry: (error: unknown) => !isPermanentDatabaseError(error),
       }),
     }),
     I18nModule.forRoot({

@@ -81,6 +81,7 @@ export function configureApp(
   );
   const docs = app.get(DocsService);
   docs.setDocument(document);
+  app.use(swaggerPageLanguage);
   // One Swagger UI per language (/hu/cal/events/v1/doc/ui, ...), assets from swagger-ui-dist.
   // Swagger routes bypass Nest middleware, so the hook picks the language itself.
   SwaggerModule.setup(`${NAMESPACE}/doc/ui`, app, document, {
@@ -107,6 +108,22 @@ function jsonContentType(req: Request, res: Response, next: NextFunction) {
       name.toLowerCase() === 'content-type' && typeof value === 'string'
         ? value.replace(/^application\/json; charset=utf-8$/i, 'application/json; charset=UTF-8')
         : value,
+    );
+  next();
+}
+
+/**
+ * The Swagger UI page is one HTML template for every language, declared `lang="en"`: give each
+ * page the language it is shown in, for screen readers, hyphenation and translation prompts.
+ */
+function swaggerPageLanguage(req: Request, res: Response, next: NextFunction) {
+  if (req.method !== 'GET' || !/\/doc\/ui(\/|\/index\.html)?$/.test(req.path)) return next();
+  const send = res.send.bind(res);
+  res.send = (body?: unknown) =>
+    send(
+      typeof body === 'string'
+        ? body.replace('<html lang="en">', `<html lang="${languageOf(req)}">`)
+        : body,
     );
   next();
 }

@@ -1,29 +1,44 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from './app.module.js';
-import { ConfigError, loadConfig } from './config/config.js';
-import { configureApp } from './configure-app.js';
+import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
+import { describeStartupError, prepareSqliteDirectory, startupSummary } from './config/startup.js';
 
-async function bootstrap() {
-  try {
-    loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      // One clear line naming the variable, no stack trace.
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule);
-  app.enableShutdownHooks();
-  const config = configureApp(app);
-  await app.listen(config.port, config.host);
-  console.log(`cal/events/v1 listening on ${config.siteUrl}${config.basePath}/cal/events/v1`);
+/** Every way of failing to start ends here: one line on standard error, exit code 1. */
+function fail(line: string): never {
+  console.error(line);
+  process.exit(1);
 }
 
-bootstrap().catch((error: unknown) => {
-  console.error(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+async function bootstrap(config: AppConfig) {
+  // Loaded after the configuration is checked, so that a bad variable is reported at once.
+  await import('reflect-metadata');
+  const [{ NestFactory }, { AppModule }, { configureApp }, { StartupLogger }] = await Promise.all([
+    import('@nestjs/core'),
+    import('./app.module.js'),
+    import('./configure-app.js'),
+    import('./config/startup-logger.js'),
+  ]);
+  // abortOnError: false lets a failed start reach the catch below instead of process.abort().
+  const app = await NestFactory.create<import('@nestjs/platform-express').NestExpressApplication>(
+    AppModule,
+    { logger: new StartupLogger(), abortOnError: false },
+  );
+  app.enableShutdownHooks();
+  configureApp(app);
+  await app.listen(config.port, config.host);
+  console.log(startupSummary(config));
+}
+
+let config: AppConfig;
+try {
+  config = loadConfig(process.env);
+  prepareSqliteDirectory(config.database);
+} catch (error) {
+  // One clear line naming the variable, no stack trace.
+  if (error instanceof ConfigError) fail(error.message);
+  throw error;
+}
+bootstrap(config).catch((error: unknown) => {
+  fail(
+    describeStartupError(error, config) ??
+      `Failed to start: ${error instanceof Error ? error.message : String(error)}`,
+  );
 });

@@ -502,6 +502,7 @@ describe('API documentation (e2e)', () => {
     ] as const)('serves %s with the %s document and local assets', async (page, lang) => {
       const html = await http().get(page).expect(200);
       expect(html.headers['content-type']).toMatch(/text\/html/);
+      expect(html.text).toContain(`<html lang="${lang}">`);
       // No CDN: every asset comes from this server (swagger-ui-dist).
       expect(html.text).not.toMatch(/(src|href)=["']https?:/);
       const assets = [...html.text.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map((m) => m[1]);

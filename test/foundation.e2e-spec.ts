@@ -12,6 +12,7 @@ import { ToInteger } from '../src/common/http/transforms.js';
 import { MISSING, typeMessage } from '../src/common/http/validation.js';
 import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { withExpectedLogs } from './helpers/expected-logs.js';
 
 class ProbeDto {
   @ApiProperty()
@@ -230,7 +231,12 @@ describe('foundation (e2e)', () => {
     });
 
     it('never leaks internals on an unexpected error (500 rest_internal_error)', async () => {
-      const res = await http().get('/cal/events/v1/_probe/boom').expect(500);
+      // The error is logged, with its stack, for the operator: captured here, not printed.
+      const { result: res, lines } = await withExpectedLogs(() =>
+        http().get('/cal/events/v1/_probe/boom'),
+      );
+      expect(res.status).toBe(500);
+      expect(lines).toEqual([expect.stringMatching(/^ERROR WpErrorFilter: .*secret/)]);
       expect(res.body).toEqual({
         code: 'rest_internal_error',
         message: 'An unexpected error occurred.',
@@ -240,7 +246,13 @@ describe('foundation (e2e)', () => {
     });
 
     it('answers a database outage with 503 rest_db_unavailable', async () => {
-      const res = await http().get('/cal/events/v1/_probe/db-down').expect(503);
+      const { result: res, lines } = await withExpectedLogs(() =>
+        http().get('/cal/events/v1/_probe/db-down'),
+      );
+      expect(res.status).toBe(503);
+      expect(lines).toEqual([
+        'ERROR WpErrorFilter: database unavailable: connect ECONNREFUSED 127.0.0.1:3306',
+      ]);
       expect(res.body.code).toBe('rest_db_unavailable');
     });
   });

@@ -6,6 +6,7 @@ import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
+import { captureExpectedLogs, type ExpectedLogs } from './helpers/expected-logs.js';
 import { DatabaseMonitor } from '../src/database/database-monitor.js';
 
 /**
@@ -20,6 +21,7 @@ describe('database outage (e2e)', () => {
   let proxy: TcpProxy | undefined;
   let hang: jest.SpyInstance | undefined;
   let pingHang: jest.SpyInstance | undefined;
+  let logs: ExpectedLogs | undefined;
   const http = () => request(app.getHttpServer());
 
   beforeAll(async () => {
@@ -35,6 +37,7 @@ describe('database outage (e2e)', () => {
     users = await createRoleUsers(app);
   });
   afterAll(async () => {
+    logs?.restore();
     hang?.mockRestore();
     pingHang?.mockRestore();
     proxy?.restore();
@@ -72,6 +75,8 @@ describe('database outage (e2e)', () => {
       .send({ title: 'Before', start_date: 'tomorrow 10am', end_date: 'tomorrow 11am' })
       .expect(201);
 
+    // The monitor and the error filter log the outage, as they should: captured, not printed.
+    logs = captureExpectedLogs();
     cut();
     const started = Date.now();
     const res = await http().get('/cal/events/v1/events');
@@ -108,5 +113,9 @@ describe('database outage (e2e)', () => {
     }
     const after = await http().get('/cal/events/v1/events').expect(200);
     expect(after.body.events.map((e: { title: string }) => e.title)).toEqual(['Before']);
+    logs.restore();
+    expect(logs.lines).toContainEqual(
+      expect.stringMatching(/^ERROR DatabaseMonitor: database unavailable: /),
+    );
   }, 60_000);
 });

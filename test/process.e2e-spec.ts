@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, existsSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -7,37 +6,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import { assertBuilt, CLI, MAIN, run } from './helpers/spawn.js';
 
 /**
  * The program as users run it (compiled by the suite's global setup): configuration errors, the user
  * CLI, and ADMIN_LOGIN bootstrap. The CLI and the app share one database here.
  */
-const ROOT = join(__dirname, '..');
-const BUILD = join(ROOT, 'node_modules/.cache/cal-fast-build');
-const MAIN = join(BUILD, 'main.js');
-const CLI = join(BUILD, 'cli/main.js');
-
-function run(script: string, args: string[], env: Record<string, string>, timeoutMs = 20000) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} did not exit within ${timeoutMs} ms: ${stdout}${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 /** A database both the CLI process and the in-test app can open. */
 const sharedDatabaseUrl = () =>
   isMysql()
@@ -45,10 +19,7 @@ const sharedDatabaseUrl = () =>
     : `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-cli-')), 'cal.sqlite')}`;
 
 describe('the built program', () => {
-  beforeAll(() => {
-    if (!existsSync(MAIN) || !existsSync(CLI))
-      throw new Error('run `node scripts/compile-fast.mjs` first (the test global setup does)');
-  });
+  beforeAll(assertBuilt);
 
   describe('configuration errors stop the process with one line naming the variable', () => {
     it.each([
@@ -99,12 +70,12 @@ describe('the built program', () => {
 
       const chosen = await run(
         CLI,
-        ['user:create', 'dave', '--role', 'subscriber', '--password', 'pw-of-dave'],
+        ['user:create', 'dave', '--role', 'subscriber', '--password', 'pw-of-dave-the-subscriber'],
         {
           DATABASE_URL: url,
         },
       );
-      expect(chosen.stdout.trim().split('\n').pop()).toBe('pw-of-dave');
+      expect(chosen.stdout.trim().split('\n').pop()).toBe('pw-of-dave-the-subscriber');
 
       app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
       const http = () => request(app!.getHttpServer());
@@ -116,7 +87,7 @@ describe('the built program', () => {
         .expect(200);
       await http()
         .get('/cal/events/v1')
-        .set('Authorization', basic('dave', 'pw-of-dave'))
+        .set('Authorization', basic('dave', 'pw-of-dave-the-subscriber'))
         .expect(200);
       await http().get('/cal/events/v1').set('Authorization', basic('carol', 'nope')).expect(401);
 

@@ -1,49 +1,224 @@
-import type { PublicUser, UsersService } from '../auth/users/users.service.js';
+import type { DataSource } from 'typeorm';
+import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
 import { ROLES } from '../auth/users/roles.js';
+import type { PublicUser, UsersService } from '../auth/users/users.service.js';
+import { parseAge, purgeTrash } from '../common/posts/purge-trash.js';
+import { nowUtcSql } from '../database/columns.js';
 
-export const USAGE = `Usage:
-  npm run cli -- user:create <login> --role <${ROLES.join('|')}> [--email E] [--password P] [--display-name N]
-  npm run cli -- user:list [--json]
-  npm run cli -- user:delete <login>`;
+/** A mistake in the command line itself: printed with the command's help, exit code 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: CommandSpec,
+  ) {
+    super(message);
+  }
+}
 
-export class UsageError extends Error {}
+interface OptionSpec {
+  /** Placeholder of the value; absent for a flag that takes none. */
+  value?: string;
+  required?: boolean;
+  help: string;
+  /** Checks the value before anything runs: the reason it is wrong, or null. */
+  invalid?: (value: string) => string | null;
+}
 
-export interface ParsedArgs {
-  command: string | undefined;
-  positional: string[];
+export interface CommandSpec {
+  name: string;
+  /** Required positional arguments, by placeholder name. */
+  args: string[];
+  summary: string;
+  options: Record<string, OptionSpec>;
+  /** Lines of explanation after the option list. */
+  notes?: string[];
+}
+
+export interface ParsedCommand {
+  spec: CommandSpec;
+  args: string[];
   options: Record<string, string | true>;
 }
 
-export function parseArgs(argv: string[]): ParsedArgs {
-  const positional: string[] = [];
-  const options: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg.startsWith('--')) {
-      const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
-      if (inline !== undefined) options[name] = inline;
-      else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) options[name] = argv[++i];
-      else options[name] = true;
-    } else positional.push(arg);
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: 'user:create',
+    args: ['login'],
+    summary: 'create a user and print its application password alone on the last line',
+    options: {
+      role: { value: 'ROLE', required: true, help: ROLES.join(', ') },
+      email: { value: 'EMAIL', help: 'e-mail address' },
+      password: {
+        value: 'P',
+        help: `your own password (at least ${MIN_PASSWORD_LENGTH} characters, spaces not counted) instead of a generated one`,
+      },
+      'display-name': { value: 'NAME', help: 'display name (default: the login)' },
+    },
+  },
+  {
+    name: 'user:list',
+    args: [],
+    summary: 'list the users',
+    options: { json: { help: 'a JSON array of {id, login, email, display_name, role}' } },
+  },
+  {
+    name: 'user:password',
+    args: ['login'],
+    summary: 'issue a new application password (the old one stops working at once)',
+    options: {
+      password: {
+        value: 'P',
+        help: `your own password (at least ${MIN_PASSWORD_LENGTH} characters, spaces not counted) instead of a generated one`,
+      },
+    },
+  },
+  {
+    name: 'user:delete',
+    args: ['login'],
+    summary: 'delete a user (their records keep their author id)',
+    options: {},
+  },
+  {
+    name: 'records:purge-trash',
+    args: [],
+    summary: 'permanently delete trashed events, venues and organizers',
+    options: {
+      'older-than': {
+        value: 'AGE',
+        help: 'only those trashed at least this long ago: 12h, 30d, 2w',
+        invalid: (v) =>
+          parseAge(v) === null ? `takes an age such as 12h, 30d or 2w, got "${v}"` : null,
+      },
+    },
+    notes: [
+      'The API only moves records to the trash (DELETE); this empties it, with their term and',
+      'organizer links, in one transaction. Categories and tags are deleted at once by the API.',
+    ],
+  },
+];
+
+const HELP_OPTION: OptionSpec = { help: 'show this help' };
+
+export function synopsis(spec: CommandSpec): string {
+  const opts = Object.entries(spec.options).map(([name, o]) => {
+    const text = o.value ? `--${name} ${o.value}` : `--${name}`;
+    return o.required ? text : `[${text}]`;
+  });
+  return ['npm run cli --', spec.name, ...spec.args.map((a) => `<${a}>`), ...opts].join(' ');
+}
+
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'Usage: npm run cli -- <command> [options]   (npm run --silent cli -- ... prints only the output)',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'npm run cli -- <command> --help shows the options of a command. The CLI works on the',
+    'DATABASE_URL database, also while the server runs.',
+  ].join('\n');
+}
+
+export function commandHelp(spec: CommandSpec): string {
+  const options = Object.entries({ ...spec.options, help: HELP_OPTION });
+  const labels = options.map(([name, o]) => (o.value ? `--${name} ${o.value}` : `--${name}`));
+  const width = Math.max(...labels.map((l) => l.length));
+  return [
+    `Usage: ${synopsis(spec)}`,
+    '',
+    `${spec.summary[0].toUpperCase()}${spec.summary.slice(1)}.`,
+    '',
+    'Options:',
+    ...options.map(([, o], i) => `  ${labels[i].padEnd(width)}  ${o.help}`),
+    ...(spec.notes ? ['', ...spec.notes] : []),
+  ].join('\n');
+}
+
+/**
+ * The command line, strictly: an unknown command or option, an option without its value, a
+ * value given to a flag, a missing or extra argument are all usage errors. Returns 'help' (with
+ * the command, when one was named) for `--help`, `-h` and `help [command]`.
+ */
+export function parseCommandLine(
+  argv: string[],
+): ParsedCommand | { help: true; spec?: CommandSpec } {
+  const find = (name: string) => COMMANDS.find((c) => c.name === name);
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new UsageError('no command given');
+  if (first === 'help' || first === '--help' || first === '-h') {
+    const named = rest[0];
+    if (named === undefined) return { help: true };
+    const spec = find(named);
+    if (!spec) throw new UsageError(`unknown command "${named}"`);
+    return { help: true, spec };
   }
-  return { command: positional.shift(), positional, options };
+  const spec = find(first);
+  if (!spec)
+    throw new UsageError(
+      first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`,
+    );
+  const args: string[] = [];
+  const options: Record<string, string | true> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i];
+    if (token === '--help' || token === '-h') return { help: true, spec };
+    if (!token.startsWith('-') || token === '-') {
+      args.push(token);
+      continue;
+    }
+    const eq = token.indexOf('=');
+    const name = token.slice(2, eq === -1 ? undefined : eq);
+    const option = token.startsWith('--') ? spec.options[name] : undefined;
+    if (!option) throw new UsageError(`${spec.name} has no option "${token.split('=')[0]}"`, spec);
+    if (name in options) throw new UsageError(`--${name} is given twice`, spec);
+    if (!option.value) {
+      if (eq !== -1) throw new UsageError(`--${name} takes no value`, spec);
+      options[name] = true;
+      continue;
+    }
+    const value = eq !== -1 ? token.slice(eq + 1) : rest[i + 1];
+    if (value === undefined || (eq === -1 && value.startsWith('--')) || value === '') {
+      throw new UsageError(`--${name} needs a value (${option.value})`, spec);
+    }
+    if (eq === -1) i++;
+    const problem = option.invalid?.(value);
+    if (problem) throw new UsageError(`--${name} ${problem}`, spec);
+    options[name] = value;
+  }
+  if (args.length < spec.args.length) {
+    throw new UsageError(`${spec.name} needs <${spec.args[args.length]}>`, spec);
+  }
+  if (args.length > spec.args.length) {
+    throw new UsageError(`${spec.name} does not take "${args[spec.args.length]}"`, spec);
+  }
+  for (const [name, o] of Object.entries(spec.options)) {
+    if (o.required && !(name in options))
+      throw new UsageError(`${spec.name} needs --${name} ${o.value}`, spec);
+  }
+  return { spec, args, options };
 }
 
 const str = (v: string | true | undefined) => (typeof v === 'string' ? v : undefined);
 
+/** What the commands run against. */
+export interface CliContext {
+  users: UsersService;
+  dataSource: DataSource;
+  now?: () => Date;
+}
+
 /** Runs one command; returns the lines to print on standard output. */
-export async function runCommand(args: ParsedArgs, users: UsersService): Promise<string[]> {
-  switch (args.command) {
+export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promise<string[]> {
+  const { args, options } = parsed;
+  switch (parsed.spec.name) {
     case 'user:create': {
-      const [login] = args.positional;
-      const role = str(args.options.role);
-      if (!login || !role) throw new UsageError('user:create needs <login> and --role');
-      const { user, password } = await users.create({
-        login,
-        role,
-        email: str(args.options.email),
-        displayName: str(args.options['display-name']),
-        password: str(args.options.password),
+      const { user, password } = await ctx.users.create({
+        login: args[0],
+        role: str(options.role)!,
+        email: str(options.email),
+        displayName: str(options['display-name']),
+        password: str(options.password),
       });
       // The application password goes alone on the last line, for scripts to pick up.
       return [
@@ -52,20 +227,59 @@ export async function runCommand(args: ParsedArgs, users: UsersService): Promise
       ];
     }
     case 'user:list': {
-      const list = await users.list();
-      if (args.options.json) return [JSON.stringify(list)];
-      return list.length ? list.map(formatUser) : ['No users.'];
+      const list = await ctx.users.list();
+      if (options.json) return [JSON.stringify(list)];
+      return list.length ? userTable(list) : ['No users.'];
+    }
+    case 'user:password': {
+      const password = await ctx.users.setPassword(args[0], str(options.password));
+      return [`New application password of "${args[0]}" (the old one no longer works):`, password];
     }
     case 'user:delete': {
-      const [login] = args.positional;
-      if (!login) throw new UsageError('user:delete needs <login>');
-      if (!(await users.delete(login))) throw new UsageError(`no user with login "${login}"`);
-      return [`Deleted user "${login}".`];
+      if (!(await ctx.users.delete(args[0])))
+        throw new CommandError(`no user with login "${args[0]}"`);
+      return [`Deleted user "${args[0]}".`];
     }
-    default:
-      throw new UsageError(args.command ? `unknown command "${args.command}"` : 'no command given');
+    case 'records:purge-trash': {
+      const age = str(options['older-than']);
+      let before: string | null = null;
+      if (age !== undefined) {
+        const ms = parseAge(age);
+        if (ms === null) {
+          throw new UsageError(
+            `--older-than takes an age such as 12h, 30d or 2w, got "${age}"`,
+            parsed.spec,
+          );
+        }
+        before = nowUtcSql(new Date((ctx.now?.() ?? new Date()).getTime() - ms));
+      }
+      const counts = await purgeTrash(ctx.dataSource, before);
+      const total = counts.events + counts.venues + counts.organizers;
+      const scope = age ? ` (trashed more than ${age} ago)` : '';
+      return [
+        total
+          ? `Deleted for good${scope}: events ${counts.events}, venues ${counts.venues}, organizers ${counts.organizers}.`
+          : age
+            ? `Nothing to delete: nothing has been in the trash for more than ${age}.`
+            : 'Nothing to delete: the trash is empty.',
+      ];
+    }
   }
+  throw new UsageError(`unknown command "${parsed.spec.name}"`);
 }
 
-const formatUser = (u: PublicUser) =>
-  `${u.id}\t${u.login}\t${u.role}\t${u.email}\t${u.display_name}`;
+/** A command that ran and could not do what was asked: exit code 1. */
+export class CommandError extends Error {}
+
+/** Aligned columns under a header line. */
+function userTable(list: PublicUser[]): string[] {
+  const header = ['ID', 'LOGIN', 'ROLE', 'EMAIL', 'DISPLAY NAME'];
+  const rows = list.map((u) => [String(u.id), u.login, u.role, u.email, u.display_name]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [header, ...rows].map((r) =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
+}

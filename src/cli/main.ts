@@ -1,33 +1,78 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { UserInputError, UsersService } from '../auth/users/users.service.js';
-import { ConfigError, loadConfig } from '../config/config.js';
-import { CliModule } from './cli.module.js';
-import { parseArgs, runCommand, UsageError, USAGE } from './commands.js';
+import { loadConfig, type AppConfig } from '../config/config.js';
+import { describeStartupError, prepareSqliteDirectory } from '../config/startup.js';
+import {
+  commandHelp,
+  CommandError,
+  parseCommandLine,
+  runCommand,
+  synopsis,
+  usage,
+  UsageError,
+  type ParsedCommand,
+} from './commands.js';
 
-async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
-  if (!args.command || args.options.help) {
-    console.log(USAGE);
-    return args.command ? 0 : 1;
+/**
+ * `npm run cli -- <command>`. Exit codes: 0 done (and --help), 1 the command could not be done
+ * (bad value, unknown user, database problem), 2 the command line is wrong.
+ */
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseCommandLine(argv);
+  if ('help' in parsed) {
+    console.log(parsed.spec ? commandHelp(parsed.spec) : usage());
+    return 0;
   }
-  loadConfig(process.env);
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
+  const config = loadConfig(process.env);
+  prepareSqliteDirectory(config.database);
+  return execute(parsed, config);
+}
+
+async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number> {
+  // Loaded only now, so that --help and usage errors answer at once.
+  await import('reflect-metadata');
+  const [{ NestFactory }, { CliModule }, { UsersService }, { DataSource }] = await Promise.all([
+    import('@nestjs/core'),
+    import('./cli.module.js'),
+    import('../auth/users/users.service.js'),
+    import('typeorm'),
+  ]);
+  let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
   try {
-    for (const line of await runCommand(args, app.get(UsersService))) console.log(line);
+    app = await NestFactory.createApplicationContext(CliModule, {
+      logger: false,
+      abortOnError: false,
+    });
+  } catch (error) {
+    throw new CommandError(
+      describeStartupError(error, config) ??
+        `Cannot open the database: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  try {
+    const lines = await runCommand(parsed, {
+      users: app.get(UsersService),
+      dataSource: app.get(DataSource),
+    });
+    for (const line of lines) console.log(line);
     return 0;
   } finally {
     await app.close();
   }
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof UserInputError || error instanceof ConfigError)
-      console.error(error.message);
-    else console.error(error instanceof Error ? error.message : String(error));
-    process.exit(error instanceof UsageError ? 2 : 1);
+    if (error instanceof UsageError) {
+      const c = error.command;
+      console.error(
+        c
+          ? `${error.message}\nUsage: ${synopsis(c)}\n(npm run cli -- ${c.name} --help explains each option)`
+          : `${error.message}\n\n${usage()}`,
+      );
+      process.exit(2);
+    }
+    // ConfigError, UserInputError, CommandError: their message is the whole story.
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
   },
 );

@@ -62,6 +62,18 @@ describe('loadConfig', () => {
     [{ LOGIN_FAILURES_PER_ADDRESS: '0/15m' }, 'LOGIN_FAILURES_PER_ADDRESS'],
     [{ LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS: '5/15min' }, 'LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS'],
     [{ LOGIN_TRUSTED_FOR: '0d' }, 'LOGIN_TRUSTED_FOR'],
+    [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example/, *' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example, *' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example/app' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example,,https://b.example' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'ftp://a.example' }, 'CORS_ORIGINS'],
+    [{ ADMIN_LOGIN: 'root' }, 'ADMIN_PASSWORD is not'],
+    [{ ADMIN_PASSWORD: 'a long enough secret' }, 'ADMIN_LOGIN is not'],
+    [{ HOST: '999.1.1.1' }, 'HOST'],
+    [{ HOST: '10.0.0' }, 'HOST'],
+    [{ HOST: 'under_score.example' }, 'HOST'],
+    [{ HOST: 'http://localhost' }, 'HOST'],
   ])('rejects %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
@@ -73,9 +85,13 @@ describe('ADMIN_PASSWORD', () => {
     expect(() => loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'change-me' })).toThrow(
       'Invalid configuration: ADMIN_PASSWORD must be at least 12 characters long (spaces not counted), got 9',
     );
-    expect(() => loadConfig({ ADMIN_PASSWORD: 'change me 123' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'change me 123' })).toThrow(
+      'got 11',
+    );
     // Characters, not bytes or UTF-16 units.
-    expect(() => loadConfig({ ADMIN_PASSWORD: '🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: '🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑🔑' }),
+    ).toThrow('got 11');
     expect(loadConfig({ ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'correct horse' }).admin).toEqual({
       login: 'root',
       password: 'correct horse',
@@ -125,6 +141,33 @@ describe('login throttle settings', () => {
       perLogin: { max: 5, windowMs: 500 },
       trustedForMs: 12 * 3_600_000,
     });
+  });
+});
+
+describe('configuration values that would start and silently misbehave', () => {
+  it('tells how to write an origin that a browser can match', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/' })).toThrow(
+      'CORS_ORIGINS has "https://a.example/", which never matches a browser\'s Origin; write "https://a.example"',
+    );
+  });
+
+  it('accepts origins with ports and hosts given as names or addresses', () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: 'http://localhost:8080,https://a.example' }).corsOrigins,
+    ).toEqual(['http://localhost:8080', 'https://a.example']);
+    expect(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins).toBe('*');
+    for (const host of ['127.0.0.1', '::', '::1', 'localhost', 'api.example.org', '[::1]']) {
+      expect(loadConfig({ HOST: host }).host).toBe(host.replace(/^\[(.*)\]$/, '$1'));
+    }
+  });
+
+  it('prints one line, without a stack, for each problem', () => {
+    expect(() => loadConfig({ ADMIN_LOGIN: 'root' })).toThrow(
+      new ConfigError('ADMIN_LOGIN', 'is set but ADMIN_PASSWORD is not; set both or neither'),
+    );
+    expect(new ConfigError('ADMIN_LOGIN', 'x').message).toBe(
+      'Invalid configuration: ADMIN_LOGIN x',
+    );
   });
 });
 

@@ -163,6 +163,69 @@ function parseBasePath(raw: string | undefined): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
+/** A hostname (RFC 1123 labels) or an IP address; all-digit dotted names must be real IPv4. */
+function parseHost(raw: string | undefined): string {
+  const host = raw?.trim() || '0.0.0.0';
+  const unbracketed = host.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(unbracketed)) return unbracketed;
+  const label = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+  const labels = host.split('.');
+  const numeric = /^[\d.]+$/.test(host);
+  if (numeric || host.length > 253 || !labels.every((l) => label.test(l))) {
+    throw new ConfigError(
+      'HOST',
+      `must be an IP address of this machine or a host name (0.0.0.0 listens on all interfaces), got "${host}"`,
+    );
+  }
+  return host;
+}
+
+/**
+ * `*`, or origins as browsers send them in `Origin`: scheme://host[:port], nothing after. An
+ * entry with a path or a trailing slash would never match, so it is refused rather than ignored.
+ */
+function parseCorsOrigins(raw: string | undefined): '*' | string[] {
+  const value = raw?.trim() || '*';
+  if (value === '*') return '*';
+  const entries = value.split(',').map((o) => o.trim());
+  const fail = (why: string): never => {
+    throw new ConfigError(
+      'CORS_ORIGINS',
+      `${why} (use * or origins such as https://example.org,https://app.example.org)`,
+    );
+  };
+  return entries.map((entry) => {
+    if (!entry) return fail(`has an empty entry in "${value}"`);
+    if (entry === '*') return fail('may be * alone, not * within a list');
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      return fail(`has "${entry}", which is not an origin`);
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) {
+      return fail(`has "${entry}", which is not an http(s) origin`);
+    }
+    if (entry !== url.origin) {
+      return fail(`has "${entry}", which never matches a browser's Origin; write "${url.origin}"`);
+    }
+    return entry;
+  });
+}
+
+/** Both or neither: one without the other would start and silently create nobody. */
+function parseAdmin(env: Env): AppConfig['admin'] {
+  const login = env.ADMIN_LOGIN?.trim();
+  const password = env.ADMIN_PASSWORD;
+  if (!login && !password) return null;
+  if (!login)
+    throw new ConfigError('ADMIN_PASSWORD', 'is set but ADMIN_LOGIN is not; set both or neither');
+  if (!password)
+    throw new ConfigError('ADMIN_LOGIN', 'is set but ADMIN_PASSWORD is not; set both or neither');
+  checkAdminPassword(password);
+  return { login, password };
+}
+
 function parseSiteUrl(raw: string | undefined, port: number): string {
   const value = raw && raw.trim() ? raw.trim() : `http://localhost:${port}`;
   try {
@@ -270,28 +333,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
       `must be one of ${LANGUAGES.join(', ')}, got "${defaultLanguage}"`,
     );
   }
-  const adminLogin = env.ADMIN_LOGIN?.trim();
-  const adminPassword = env.ADMIN_PASSWORD;
-  if (adminPassword) checkAdminPassword(adminPassword);
-  const cors = env.CORS_ORIGINS?.trim() || '*';
   return {
     database: parseDatabaseUrl(databaseUrl),
     databaseUrl,
     port,
-    host: env.HOST?.trim() || '0.0.0.0',
+    host: parseHost(env.HOST),
     basePath: parseBasePath(env.BASE_PATH),
     siteUrl: parseSiteUrl(env.SITE_URL, port),
     siteTimezone,
     defaultLanguage,
-    admin: adminLogin && adminPassword ? { login: adminLogin, password: adminPassword } : null,
+    admin: parseAdmin(env),
     migrationsRun: parseBool('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true),
-    corsOrigins:
-      cors === '*'
-        ? '*'
-        : cors
-            .split(',')
-            .map((o) => o.trim())
-            .filter(Boolean),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     maxPerPage: parsePositiveInt('MAX_PER_PAGE', env.MAX_PER_PAGE, 50),
     logRequests: parseBool('LOG_REQUESTS', env.LOG_REQUESTS, true),
     responseCacheTtlMs: parseNonNegativeInt(

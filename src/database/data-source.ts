@@ -21,7 +21,14 @@ export function dataSourceOptions(
   const db = config.database;
   if (db.type === 'sqlite') {
     const memory = db.path === ':memory:';
-    if (!memory) mkdirSync(dirname(resolve(db.path)), { recursive: true });
+    if (!memory) {
+      try {
+        mkdirSync(dirname(resolve(db.path)), { recursive: true });
+      } catch {
+        // prepareSqliteDirectory() has reported this before start-up (an exception thrown here
+        // would stall Nest's start-up without a word).
+      }
+    }
     return {
       ...common,
       type: 'better-sqlite3',

@@ -23,6 +23,8 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   private readonly logger = new Logger('DatabaseMonitor');
   private down = false;
   private pinging = false;
+  /** Set on shutdown: a ping cut short by the closing connection is no outage to report. */
+  private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly waiters = new Set<(error: ApiError) => void>();
 
@@ -40,6 +42,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationShutdown(): void {
+    this.stopped = true;
     clearInterval(this.timer);
     void this.dropConnection();
   }
@@ -60,7 +63,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async ping(): Promise<void> {
-    if (this.pinging) return;
+    if (this.pinging || this.stopped) return;
     this.pinging = true;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -78,7 +81,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
       this.setDown(false);
     } catch (error) {
       await this.dropConnection();
-      this.setDown(true, error);
+      if (!this.stopped) this.setDown(true, error);
     } finally {
       clearTimeout(timer);
       this.pinging = false;

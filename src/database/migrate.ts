@@ -1,36 +1,109 @@
 import 'reflect-metadata';
-import { loadConfig } from '../config/config.js';
+import { MigrationExecutor, type DataSource } from 'typeorm';
+import { ConfigError, loadConfig, type AppConfig } from '../config/config.js';
+import {
+  describeDatabase,
+  describeStartupError,
+  prepareSqliteDirectory,
+} from '../config/startup.js';
 import { createDataSource } from './data-source.js';
+import { migrationLabel } from './migration-label.js';
 
-/** `node dist/database/migrate.js run|revert|check` on the DATABASE_URL database. */
-async function main(action: string | undefined): Promise<void> {
-  const config = loadConfig(process.env);
-  const ds = createDataSource({ ...config, migrationsRun: false });
-  await ds.initialize();
-  try {
-    if (action === 'run') {
-      const done = await ds.runMigrations({ transaction: 'each' });
-      console.log(done.length ? done.map((m) => `applied ${m.name}`).join('\n') : 'up to date');
-    } else if (action === 'revert') {
-      await ds.undoLastMigration({ transaction: 'each' });
-      console.log('reverted the last migration');
-    } else if (action === 'check') {
-      // Entities and migrations must describe the same schema.
-      const pending = (await ds.driver.createSchemaBuilder().log()).upQueries;
-      if (pending.length) {
-        console.error(pending.map((q) => q.query).join(';\n'));
-        process.exitCode = 1;
-      } else console.log('schema matches the entities');
-    } else {
-      console.error('usage: migrate.js run|revert|check');
-      process.exitCode = 2;
+export const MIGRATE_USAGE = `Usage: npm run migration:run | migration:revert | migration:check
+  migration:run     apply the pending migrations, naming each one
+  migration:revert  revert the most recently applied migration
+  migration:check   say whether migrations are pending and whether entities and migrations
+                    describe the same schema (exit code 1 when not)
+Each works on the DATABASE_URL database.`;
+
+async function act(action: string, ds: DataSource): Promise<number> {
+  const executor = new MigrationExecutor(ds);
+  if (action === 'run') {
+    const done = await ds.runMigrations({ transaction: 'each' });
+    console.log(
+      done.length
+        ? done.map((m) => `applied ${migrationLabel(m.name)}`).join('\n')
+        : 'nothing to apply: every migration has run',
+    );
+    return 0;
+  }
+  if (action === 'revert') {
+    const executed = await executor.getExecutedMigrations();
+    const last = executed.sort((a, b) => b.timestamp - a.timestamp)[0];
+    if (!last) {
+      console.log('nothing to revert: no migration has run on this database');
+      return 0;
     }
+    await ds.undoLastMigration({ transaction: 'each' });
+    console.log(`reverted ${migrationLabel(last.name)}`);
+    return 0;
+  }
+  // check: pending migrations first (the fix is to run them), then drift between entities and
+  // migrations (the fix is a new migration).
+  const pending = await executor.getPendingMigrations();
+  if (pending.length) {
+    console.log(
+      `NOT UP TO DATE: ${pending.length} migration(s) pending; run \`npm run migration:run\``,
+    );
+    for (const m of pending) console.log(`  pending ${migrationLabel(m.name)}`);
+    return 1;
+  }
+  const drift = (await ds.driver.createSchemaBuilder().log()).upQueries;
+  if (drift.length) {
+    console.log(
+      `DRIFT: the entities differ from what the migrations build; add a migration to ` +
+        `src/database/migrations/ that makes these ${drift.length} change(s):`,
+    );
+    for (const q of drift) console.log(`  ${q.query};`);
+    return 1;
+  }
+  console.log('OK: every migration has run and the schema matches the entities');
+  return 0;
+}
+
+async function main(action: string | undefined): Promise<number> {
+  if (action === '--help' || action === '-h' || action === 'help') {
+    console.log(MIGRATE_USAGE);
+    return 0;
+  }
+  if (action !== 'run' && action !== 'revert' && action !== 'check') {
+    console.error(
+      `${action ? `unknown action "${action}"` : 'no action given'}\n\n${MIGRATE_USAGE}`,
+    );
+    return 2;
+  }
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env);
+    prepareSqliteDirectory(config.database);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  const ds = createDataSource({ ...config, migrationsRun: false });
+  try {
+    await ds.initialize();
+  } catch (error) {
+    console.error(
+      describeStartupError(error, config) ??
+        `Cannot open the database ${describeDatabase(config.database)}: ${String((error as Error).message ?? error)}`,
+    );
+    return 1;
+  }
+  try {
+    return await act(action, ds);
   } finally {
     await ds.destroy();
   }
 }
 
-main(process.argv[2]).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});
+main(process.argv[2]).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

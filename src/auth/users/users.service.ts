@@ -8,7 +8,9 @@ import {
   decoyHash,
   generateApplicationPassword,
   hashPassword,
+  MIN_PASSWORD_LENGTH,
   normalizeApplicationPassword,
+  passwordLength,
   verifyPassword,
 } from '../password.js';
 import { isRole, type Role } from './roles.js';
@@ -25,6 +27,30 @@ export interface PublicUser {
 export class UserInputError extends Error {}
 
 const LOGIN = /^[A-Za-z0-9_.@+-]{1,60}$/;
+/** WordPress's is_email(), in short: local@domain with a dot, no spaces; 100 fits the column. */
+const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
+const EMAIL_DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+
+export function isEmail(value: string): boolean {
+  if (value.length > 100) return false;
+  const at = value.indexOf('@');
+  if (at < 1 || at !== value.lastIndexOf('@')) return false;
+  const labels = value.slice(at + 1).split('.');
+  return (
+    EMAIL_LOCAL.test(value.slice(0, at)) &&
+    labels.length >= 2 &&
+    labels.every((l) => l.length <= 63 && EMAIL_DOMAIN_LABEL.test(l))
+  );
+}
+
+/** A password a person chose: as long as ADMIN_PASSWORD must be. */
+function checkChosenPassword(password: string): void {
+  if (passwordLength(password) < MIN_PASSWORD_LENGTH) {
+    throw new UserInputError(
+      `--password must be at least ${MIN_PASSWORD_LENGTH} characters long (spaces not counted), got ${passwordLength(password)}; leave it out for a generated one`,
+    );
+  }
+}
 
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
@@ -55,11 +81,17 @@ export class UsersService implements OnApplicationBootstrap {
       throw new UserInputError(`invalid login "${input.login}" (1-60 of A-Z a-z 0-9 _ . @ + -)`);
     }
     if (!isRole(input.role)) throw new UserInputError(`unknown role "${input.role}"`);
+    if (input.email !== undefined && !isEmail(input.email)) {
+      throw new UserInputError(`invalid e-mail address "${input.email}"`);
+    }
+    if (input.displayName !== undefined && [...input.displayName].length > 250) {
+      throw new UserInputError('the display name may have at most 250 characters');
+    }
+    if (input.password !== undefined) checkChosenPassword(input.password);
     if (await this.users.existsBy({ login: input.login })) {
       throw new UserInputError(`a user with login "${input.login}" exists already`);
     }
     const password = input.password ?? generateApplicationPassword();
-    if (!normalizeApplicationPassword(password)) throw new UserInputError('empty password');
     const saved = await this.users.save(
       this.users.create({
         login: input.login,
@@ -71,6 +103,23 @@ export class UsersService implements OnApplicationBootstrap {
       }),
     );
     return { user: toPublic(saved), password };
+  }
+
+  /**
+   * Replaces the user's application password with `chosen` or a generated one, and returns it.
+   * The server sees the new hash on the next request (its credential cache checks the hash).
+   */
+  async setPassword(login: string, chosen?: string): Promise<string> {
+    if (chosen !== undefined) checkChosenPassword(chosen);
+    const user = await this.users.findOneBy({ login });
+    if (!user) throw new UserInputError(`no user with login "${login}"`);
+    const password = chosen ?? generateApplicationPassword();
+    await this.users.update(
+      { id: user.id },
+      { passwordHash: await hashPassword(normalizeApplicationPassword(password)) },
+    );
+    this.cache.forgetUser(user.id);
+    return password;
   }
 
   async list(): Promise<PublicUser[]> {

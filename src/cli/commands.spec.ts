@@ -1,0 +1,55 @@
+import { parseCommandLine, UsageError } from './commands.js';
+
+const parse = (line: string) => parseCommandLine(line ? line.split(' ') : []);
+
+describe('parseCommandLine', () => {
+  it('reads a command, its arguments and options in any order, with = or a separate value', () => {
+    expect(parse('user:create alice --role editor --email=a@example.org')).toMatchObject({
+      spec: { name: 'user:create' },
+      args: ['alice'],
+      options: { role: 'editor', email: 'a@example.org' },
+    });
+    expect(parse('user:list --json')).toMatchObject({ options: { json: true } });
+    expect(parse('records:purge-trash --older-than 30d')).toMatchObject({
+      options: { 'older-than': '30d' },
+    });
+  });
+
+  it('answers help for --help, -h and help, with or without a command', () => {
+    expect(parse('--help')).toEqual({ help: true });
+    expect(parse('-h')).toEqual({ help: true });
+    expect(parse('help user:password')).toMatchObject({
+      help: true,
+      spec: { name: 'user:password' },
+    });
+    expect(parse('user:create --help')).toMatchObject({
+      help: true,
+      spec: { name: 'user:create' },
+    });
+    // --help wins over what is missing or wrong before it.
+    expect(parse('user:delete -h')).toMatchObject({ help: true, spec: { name: 'user:delete' } });
+  });
+
+  it.each([
+    ['', 'no command given'],
+    ['frobnicate', 'unknown command "frobnicate"'],
+    ['--verbose', 'unknown option "--verbose"'],
+    ['help frobnicate', 'unknown command "frobnicate"'],
+    ['user:create alice --role editor --bogus', 'user:create has no option "--bogus"'],
+    ['user:create alice --role', '--role needs a value (ROLE)'],
+    ['user:create alice --role --email a@example.org', '--role needs a value (ROLE)'],
+    ['user:create alice --role=', '--role needs a value (ROLE)'],
+    ['user:create alice', 'user:create needs --role ROLE'],
+    ['user:create --role editor', 'user:create needs <login>'],
+    ['user:create alice bob --role editor', 'user:create does not take "bob"'],
+    ['user:create alice --role editor --role author', '--role is given twice'],
+    ['user:list --json=yes', '--json takes no value'],
+    ['user:list -j', 'user:list has no option "-j"'],
+    ['user:delete', 'user:delete needs <login>'],
+    ['records:purge-trash --older-than 30', '--older-than takes an age such as 12h, 30d or 2w'],
+    ['records:purge-trash --older-than', '--older-than needs a value (AGE)'],
+  ])('refuses "%s": %s', (line, message) => {
+    expect(() => parse(line)).toThrow(UsageError);
+    expect(() => parse(line)).toThrow(message);
+  });
+});

@@ -1,0 +1,93 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Language } from '../../config/config.js';
+import { writeTransaction } from '../../database/transaction.js';
+import {
+  EVENT_TRANSLATIONS,
+  leaveTranslations,
+  ORGANIZER_TRANSLATIONS,
+  VENUE_TRANSLATIONS,
+  type TranslationScope,
+} from './translations.js';
+
+export interface PurgeCounts {
+  events: number;
+  venues: number;
+  organizers: number;
+}
+
+/** Ids per statement: well below the bound-parameter limits of SQLite and MySQL. */
+const CHUNK = 500;
+
+const KINDS: Array<{ key: keyof PurgeCounts; scope: TranslationScope }> = [
+  { key: 'events', scope: EVENT_TRANSLATIONS },
+  { key: 'venues', scope: VENUE_TRANSLATIONS },
+  { key: 'organizers', scope: ORGANIZER_TRANSLATIONS },
+];
+
+/**
+ * Deletes trashed events, venues and organizers for good, as WordPress's "Empty Trash" does
+ * (the API only trashes, CONTRACT §3), with every row that hangs off them: term and organizer
+ * links, the venue of events, translation group membership and the post id. Image records stay:
+ * they are shared by URL with other records. One transaction: all or nothing.
+ *
+ * `trashedBeforeUtc` (`YYYY-MM-DD HH:MM:SS`) keeps records trashed later (their `modified_utc`
+ * is the time of the trash, the last write a trashed record receives).
+ */
+export async function purgeTrash(
+  ds: DataSource,
+  trashedBeforeUtc: string | null,
+): Promise<PurgeCounts> {
+  return writeTransaction(ds, async (manager) => {
+    const counts: PurgeCounts = { events: 0, venues: 0, organizers: 0 };
+    for (const { key, scope } of KINDS) {
+      const rows: Array<{
+        id: number | string;
+        language: Language;
+        tgroup: number | string | null;
+      }> = await manager.query(
+        `SELECT id, language, translation_group AS tgroup FROM ${scope.table}
+           WHERE status = 'trash'${trashedBeforeUtc ? ' AND modified_utc < ?' : ''} ORDER BY id`,
+        trashedBeforeUtc ? [trashedBeforeUtc] : [],
+      );
+      // Trash already leaves translation groups; rows trashed by older versions may not have.
+      for (const row of rows.filter((r) => r.tgroup !== null)) {
+        await leaveTranslations(manager, scope, {
+          id: Number(row.id),
+          language: row.language,
+          translationGroup: Number(row.tgroup),
+        });
+      }
+      const ids = rows.map((r) => Number(r.id));
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        await deleteRecords(manager, key, ids.slice(i, i + CHUNK));
+      }
+      counts[key] = ids.length;
+    }
+    return counts;
+  });
+}
+
+async function deleteRecords(manager: EntityManager, key: keyof PurgeCounts, ids: number[]) {
+  const list = ids.map(() => '?').join(', ');
+  const run = (sql: string) => manager.query(sql.replace('(:ids)', `(${list})`), ids);
+  if (key === 'events') {
+    await run('DELETE FROM event_terms WHERE event_id IN (:ids)');
+    await run('DELETE FROM event_organizers WHERE event_id IN (:ids)');
+    await run('UPDATE events SET post_parent = 0 WHERE post_parent IN (:ids)');
+  } else if (key === 'venues') {
+    // Trash unlinks a venue from its events already; this covers rows trashed before that rule.
+    await run('UPDATE events SET venue_id = NULL WHERE venue_id IN (:ids)');
+  } else {
+    await run('DELETE FROM event_organizers WHERE organizer_id IN (:ids)');
+  }
+  await run(`DELETE FROM ${key} WHERE id IN (:ids)`);
+  await run('DELETE FROM post_ids WHERE id IN (:ids)');
+}
+
+/** `30d`, `12h`, `2w`, `0d`: how long a record must have been in the trash. */
+export function parseAge(value: string): number | null {
+  const match = /^(\d{1,6})([hdw])$/.exec(value.trim());
+  if (!match) return null;
+  const hours = { h: 1, d: 24, w: 24 * 7 }[match[2] as 'h' | 'd' | 'w'];
+  return Number(match[1]) * hours * 3600_000;
+}

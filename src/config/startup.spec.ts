@@ -1,0 +1,72 @@
+import { loadConfig } from './config.js';
+import { describeStartupError, isPermanentDatabaseError, startupSummary } from './startup.js';
+
+const mysql = loadConfig({ DATABASE_URL: 'mysql://cal:secret@db.internal:3307/calendar' });
+
+describe('startupSummary', () => {
+  it('says where it listens, on which database, in which languages and with what cache', () => {
+    expect(startupSummary(loadConfig({}))).toBe(
+      'cal/events/v1 listening on 0.0.0.0:3000 (all interfaces) | http://localhost:3000/cal/events/v1' +
+        ' | database sqlite ./data/calendar.sqlite | languages en (default), hu, ro | response cache 1000 ms',
+    );
+  });
+
+  it('never shows the database password, and names a turned-off cache', () => {
+    const line = startupSummary({
+      ...mysql,
+      host: '::1',
+      responseCacheTtlMs: 0,
+      basePath: '/wp-json',
+    });
+    expect(line).toContain('listening on [::1]:3000 |');
+    expect(line).toContain('/wp-json/cal/events/v1');
+    expect(line).toContain('database mysql cal@db.internal:3307/calendar');
+    expect(line).toContain('response cache off');
+    expect(line).not.toContain('secret');
+    expect(line).not.toContain('\n');
+  });
+});
+
+describe('describeStartupError', () => {
+  const err = (props: Record<string, unknown>) => Object.assign(new Error('boom'), props);
+
+  it('names a missing MySQL database and the statement that creates it', () => {
+    expect(describeStartupError(err({ code: 'ER_BAD_DB_ERROR', errno: 1049 }), mysql)).toBe(
+      'Database "calendar" does not exist on db.internal:3307 (DATABASE_URL). Create it with: ' +
+        'CREATE DATABASE `calendar` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;',
+    );
+  });
+
+  it('explains listener failures by the variable to change', () => {
+    const cfg = loadConfig({ PORT: '8080', HOST: '10.1.2.3' });
+    expect(describeStartupError(err({ code: 'EADDRINUSE', syscall: 'listen' }), cfg)).toMatch(
+      /^Cannot listen on 10\.1\.2\.3:8080: the port is in use .*PORT/,
+    );
+    expect(describeStartupError(err({ code: 'EADDRNOTAVAIL', syscall: 'listen' }), cfg)).toMatch(
+      /HOST 10\.1\.2\.3 is not an address of this machine/,
+    );
+  });
+
+  it('explains unreachable and refusing database servers', () => {
+    expect(describeStartupError(err({ code: 'ECONNREFUSED' }), mysql)).toMatch(
+      /^Cannot reach the database at db\.internal:3307 \(DATABASE_URL\)/,
+    );
+    expect(describeStartupError(err({ code: 'ER_ACCESS_DENIED_ERROR' }), mysql)).toMatch(
+      /refused user "cal"/,
+    );
+  });
+
+  it('leaves unknown errors to the caller', () => {
+    expect(describeStartupError(new Error('something else'), mysql)).toBeNull();
+    expect(describeStartupError(undefined, loadConfig({}))).toBeNull();
+  });
+});
+
+describe('isPermanentDatabaseError', () => {
+  it('does not retry what waiting cannot fix, and retries the rest', () => {
+    expect(isPermanentDatabaseError({ code: 'ER_BAD_DB_ERROR' })).toBe(true);
+    expect(isPermanentDatabaseError({ code: 'ER_ACCESS_DENIED_ERROR' })).toBe(true);
+    expect(isPermanentDatabaseError({ code: 'ECONNREFUSED' })).toBe(false);
+    expect(isPermanentDatabaseError(undefined)).toBe(false);
+  });
+});

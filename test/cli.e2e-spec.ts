@@ -1,0 +1,287 @@
+import request from 'supertest';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { basic } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import { assertBuilt, CLI, MIGRATE, run, tempSqliteUrl } from './helpers/spawn.js';
+
+/**
+ * The CLI as people run it (compiled by the test global setup): help and exit codes, user:password,
+ * records:purge-trash and the migration commands. The CLI and the app share one database.
+ */
+const BASE = '/cal/events/v1';
+const sharedDatabaseUrl = () => (isMysql() ? testDatabaseUrl() : tempSqliteUrl());
+const lastLine = (text: string) => text.trim().split('\n').pop()!;
+
+describe('the CLI', () => {
+  beforeAll(assertBuilt);
+
+  describe('help and mistakes, before any database is opened', () => {
+    // A database that cannot be opened proves that none of these touches it.
+    const env = { DATABASE_URL: 'mysql://nobody@127.0.0.1:1/never' };
+
+    it.each([['--help'], ['-h'], ['help'], ['help', 'records:purge-trash']])(
+      '%s exits 0 with the usage on standard output',
+      async (...args) => {
+        const result = await run(CLI, args, env);
+        expect(result.code).toBe(0);
+        expect(result.stderr).toBe('');
+        expect(result.stdout).toMatch(/^Usage: npm run cli -- /);
+      },
+    );
+
+    it('has help for every command', async () => {
+      for (const command of [
+        'user:create',
+        'user:list',
+        'user:password',
+        'user:delete',
+        'records:purge-trash',
+      ]) {
+        const result = await run(CLI, [command, '--help'], env);
+        expect(result.code).toBe(0);
+        expect(result.stdout).toContain(`Usage: npm run cli -- ${command}`);
+        expect(result.stdout).toContain('--help');
+      }
+    });
+
+    it.each([
+      [
+        ['user:create', 'eve', '--role', 'editor', '--emial', 'e@example.org'],
+        'no option "--emial"',
+      ],
+      [['user:create', 'eve', '--role'], '--role needs a value'],
+      [['user:list', '--json=true'], '--json takes no value'],
+      [['user:delete'], 'needs <login>'],
+      [['records:purge-trash', '--older-than', 'a month'], '--older-than takes an age'],
+      [[], 'no command given'],
+    ])('%j is a usage error (exit 2): %s', async (args, message) => {
+      const result = await run(CLI, args, env);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.split('\n')[0]).toContain(message);
+      expect(result.stderr).toContain('Usage: npm run cli --');
+    });
+  });
+
+  describe('users', () => {
+    let app: NestExpressApplication | undefined;
+    let url: string;
+    beforeAll(async () => {
+      url = sharedDatabaseUrl();
+      await resetDatabase(url);
+    });
+    afterAll(() => closeApp(app));
+
+    it('refuses a bad e-mail and a short chosen password, and creates nobody', async () => {
+      const email = await run(CLI, ['user:create', 'eve', '--role', 'editor', '--email', 'eve'], {
+        DATABASE_URL: url,
+      });
+      expect(email).toMatchObject({ code: 1, stdout: '' });
+      expect(email.stderr.trim()).toBe('invalid e-mail address "eve"');
+      const short = await run(
+        CLI,
+        ['user:create', 'eve', '--role', 'editor', '--password', 'eleven char'],
+        { DATABASE_URL: url },
+      );
+      expect(short.code).toBe(1);
+      expect(short.stderr).toContain('--password must be at least 12 characters long');
+      const list = await run(CLI, ['user:list', '--json'], { DATABASE_URL: url });
+      expect(JSON.parse(list.stdout)).toEqual([]);
+    });
+
+    it('lists users under a header and issues a new application password', async () => {
+      const created = await run(
+        CLI,
+        ['user:create', 'frank', '--role', 'editor', '--email', 'frank@example.org'],
+        { DATABASE_URL: url },
+      );
+      expect(created.code).toBe(0);
+      const first = lastLine(created.stdout);
+
+      const table = await run(CLI, ['user:list'], { DATABASE_URL: url });
+      const lines = table.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^ID +LOGIN +ROLE +EMAIL +DISPLAY NAME$/);
+      expect(lines[1]).toMatch(/^\d+ +frank +editor +frank@example\.org +frank$/);
+
+      app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
+      const get = (password: string) =>
+        request(app!.getHttpServer()).get(BASE).set('Authorization', basic('frank', password));
+      await get(first).expect(200); // now remembered by the server's credential cache
+
+      const renewed = await run(CLI, ['user:password', 'frank'], { DATABASE_URL: url });
+      expect(renewed.code).toBe(0);
+      const second = lastLine(renewed.stdout);
+      expect(second).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
+      expect(second).not.toBe(first);
+      await get(first).expect(401);
+      await get(second).expect(200);
+
+      const chosen = await run(
+        CLI,
+        ['user:password', 'frank', '--password', 'a chosen long passphrase'],
+        { DATABASE_URL: url },
+      );
+      expect(lastLine(chosen.stdout)).toBe('a chosen long passphrase');
+      await get('a chosen long passphrase').expect(200);
+
+      const nobody = await run(CLI, ['user:password', 'nobody'], { DATABASE_URL: url });
+      expect(nobody).toMatchObject({ code: 1, stdout: '' });
+      expect(nobody.stderr.trim()).toBe('no user with login "nobody"');
+    });
+  });
+
+  describe('records:purge-trash', () => {
+    let app: NestExpressApplication | undefined;
+    let url: string;
+    let auth: string;
+    const http = () => request(app!.getHttpServer());
+    const count = async (sql: string, params: unknown[]) => {
+      const [row] = (await app!.get(DataSource).query(sql, params)) as Array<{
+        n: number | string;
+      }>;
+      return Number(row.n);
+    };
+
+    beforeAll(async () => {
+      url = sharedDatabaseUrl();
+      await resetDatabase(url);
+      const created = await run(CLI, ['user:create', 'grace', '--role', 'administrator'], {
+        DATABASE_URL: url,
+      });
+      auth = basic('grace', lastLine(created.stdout));
+      app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
+    });
+    afterAll(() => closeApp(app));
+
+    const create = async (path: string, body: object) =>
+      (await http().post(`${BASE}/${path}`).set('Authorization', auth).send(body).expect(201))
+        .body as { id: number; venue?: { id: number }; organizer?: Array<{ id: number }> };
+    const trash = (path: string, id: number) =>
+      http().delete(`${BASE}/${path}/${id}`).set('Authorization', auth).expect(200);
+
+    it('deletes trashed records for good with their links, keeping what is not trashed', async () => {
+      const event = {
+        start_date: '2030-05-01 20:00:00',
+        end_date: '2030-05-01 23:00:00',
+        categories: ['Jazz'],
+        tags: ['outdoor'],
+        venue: { venue: 'Blue hall' },
+        organizer: [{ organizer: 'Ada' }],
+      };
+      const old = await create('events', { ...event, title: 'Trashed long ago' });
+      const recent = await create('events', { ...event, title: 'Trashed today' });
+      const kept = await create('events', { ...event, title: 'Kept' });
+      const venue = await create('venues', { venue: 'Closed hall' });
+      const organizer = await create('organizers', { organizer: 'Gone' });
+      await trash('events', old.id);
+      await trash('events', recent.id);
+      await trash('venues', venue.id);
+      await trash('organizers', organizer.id);
+      // Forty days ago, as far as the trash is concerned.
+      await app!
+        .get(DataSource)
+        .query('UPDATE events SET modified_utc = ? WHERE id = ?', ['2000-01-01 00:00:00', old.id]);
+
+      const older = await run(CLI, ['records:purge-trash', '--older-than', '30d'], {
+        DATABASE_URL: url,
+      });
+      expect(older.stderr).toBe('');
+      expect(older.code).toBe(0);
+      expect(older.stdout.trim()).toBe(
+        'Deleted for good (trashed more than 30d ago): events 1, venues 0, organizers 0.',
+      );
+      await http().get(`${BASE}/events/${old.id}`).set('Authorization', auth).expect(404);
+      // Still in the trash: WordPress's answer for a trashed event, not a 404.
+      await http().get(`${BASE}/events/${recent.id}`).set('Authorization', auth).expect(403);
+      for (const [sql, id] of [
+        ['SELECT COUNT(*) AS n FROM event_terms WHERE event_id = ?', old.id],
+        ['SELECT COUNT(*) AS n FROM event_organizers WHERE event_id = ?', old.id],
+        ['SELECT COUNT(*) AS n FROM post_ids WHERE id = ?', old.id],
+      ] as const) {
+        expect(await count(sql, [id])).toBe(0);
+      }
+      expect(
+        await count('SELECT COUNT(*) AS n FROM event_terms WHERE event_id = ?', [kept.id]),
+      ).toBe(2);
+
+      const all = await run(CLI, ['records:purge-trash'], { DATABASE_URL: url });
+      expect(all.stdout.trim()).toBe('Deleted for good: events 1, venues 1, organizers 1.');
+      for (const [path, id] of [
+        ['events', recent.id],
+        ['venues', venue.id],
+        ['organizers', organizer.id],
+      ] as const) {
+        // Answered as an id that never existed.
+        const gone = await http().get(`${BASE}/${path}/${id}`).set('Authorization', auth);
+        const never = await http().get(`${BASE}/${path}/999999`).set('Authorization', auth);
+        expect([gone.status, gone.body.code]).toEqual([never.status, never.body.code]);
+        expect(gone.status).not.toBe(200);
+      }
+      // What was not trashed is whole: the event, its venue, organizer and terms.
+      const left = await http()
+        .get(`${BASE}/events/${kept.id}`)
+        .set('Authorization', auth)
+        .expect(200);
+      expect(left.body).toMatchObject({
+        title: 'Kept',
+        venue: { venue: 'Blue hall' },
+        organizer: [{ organizer: 'Ada' }],
+        categories: [{ name: 'Jazz' }],
+        tags: [{ name: 'outdoor' }],
+      });
+
+      const empty = await run(CLI, ['records:purge-trash'], { DATABASE_URL: url });
+      expect(empty.stdout.trim()).toBe('Nothing to delete: the trash is empty.');
+    });
+  });
+
+  describe('migrations', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = sharedDatabaseUrl();
+      await resetDatabase(url);
+    });
+    const migrate = (action: string) => run(MIGRATE, [action], { DATABASE_URL: url });
+
+    it('name what they did, and the check starts with its verdict and the fix', async () => {
+      const applied = await migrate('run');
+      expect(applied.code).toBe(0);
+      const names = applied.stdout.trim().split('\n');
+      expect(names[0]).toBe('applied 1763800000000-initial-schema');
+      expect(names.at(-1)).toBe('applied 1764300000000-images');
+      expect((await migrate('run')).stdout.trim()).toBe(
+        'nothing to apply: every migration has run',
+      );
+      const ok = await migrate('check');
+      expect(ok.code).toBe(0);
+      expect(ok.stdout.trim()).toBe(
+        'OK: every migration has run and the schema matches the entities',
+      );
+
+      const reverted = await migrate('revert');
+      expect(reverted.stdout.trim()).toBe('reverted 1764300000000-images');
+      const pending = await migrate('check');
+      expect(pending.code).toBe(1);
+      expect(pending.stdout.split('\n')[0]).toBe(
+        'NOT UP TO DATE: 1 migration(s) pending; run `npm run migration:run`',
+      );
+      expect(pending.stdout).toContain('pending 1764300000000-images');
+
+      for (let i = 1; i < names.length; i++) expect((await migrate('revert')).code).toBe(0);
+      expect((await migrate('revert')).stdout.trim()).toBe(
+        'nothing to revert: no migration has run on this database',
+      );
+    });
+
+    it('have help, and refuse an unknown action', async () => {
+      const help = await migrate('--help');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('migration:check');
+      const wrong = await migrate('rollback');
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('unknown action "rollback"');
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The program as users run it, compiled by the test global setup with swc
+ * (scripts/compile-fast.mjs: the same JavaScript as `npm run build`, without the type-check).
+ */
+export const ROOT = join(__dirname, '..', '..');
+const BUILD = join(ROOT, 'node_modules/.cache/cal-fast-build');
+export const MAIN = join(BUILD, 'main.js');
+export const CLI = join(BUILD, 'cli/main.js');
+export const MIGRATE = join(BUILD, 'database/migrate.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(MAIN) || !existsSync(CLI) || !existsSync(MIGRATE)) {
+    throw new Error('run `node scripts/compile-fast.mjs` first (the test global setup does)');
+  }
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built script to its end, with only PATH and `env` in its environment. */
+export function run(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 20000,
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not exit within ${timeoutMs} ms: ${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts the server and resolves once it has printed its first line on standard output. */
+export function startServer(
+  env: Record<string, string>,
+  timeoutMs = 20000,
+): Promise<{ child: ChildProcess; firstLine: string; output: () => Finished }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    const output = () => ({ code: child.exitCode, stdout, stderr });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server printed nothing within ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes('\n')) {
+        clearTimeout(timer);
+        resolve({ child, firstLine: stdout.split('\n')[0], output });
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited: ${stdout}${stderr}`));
+    });
+  });
+}
+
+export function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const tempSqliteUrl = () =>
+  `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-proc-')), 'cal.sqlite')}`;
