@@ -10,7 +10,7 @@ import { languageOf, languagePrefix } from './common/i18n/language.js';
 import { NAMESPACE, restBase } from './common/http/links.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DocsService } from './docs/docs.service.js';
-import { doc } from './docs/doc-key.js';
+import { doc } from './common/i18n/doc-key.js';
 
 /** Everything that needs the app object; shared by main.ts and the e2e tests. */
 export function configureApp(

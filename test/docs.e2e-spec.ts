@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { I18nService } from 'nestjs-i18n';
 import request from 'supertest';
 import { DocsService } from '../src/docs/docs.service.js';
-import { DOC_KEY } from '../src/docs/doc-key.js';
+import { DOC_KEY } from '../src/common/i18n/doc-key.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
 type Json = Record<string, unknown>;

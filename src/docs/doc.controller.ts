@@ -6,7 +6,7 @@ import { NAMESPACE, restBase } from '../common/http/links.js';
 import { languageOf } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { DocsService } from './docs.service.js';
-import { doc } from './doc-key.js';
+import { doc } from '../common/i18n/doc-key.js';
 
 @ApiTags('doc')
 // Served from memory: answers during a database outage too.

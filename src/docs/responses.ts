@@ -1,4 +1,4 @@
-import { doc } from './doc-key.js';
+import { doc } from '../common/i18n/doc-key.js';
 import { archiveRef, LIST_ITEMS, schemaRef, type ListKind, type Schema } from './schemas.js';
 
 /**

@@ -8,7 +8,7 @@ import { languageOf } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { defaultWindow } from '../events/event-filters.js';
 import { DocsService } from './docs.service.js';
-import { doc } from './doc-key.js';
+import { doc } from '../common/i18n/doc-key.js';
 
 @ApiTags('index')
 // Served from memory: answers during a database outage too.

@@ -1,4 +1,4 @@
-import { doc } from './doc-key.js';
+import { doc } from '../common/i18n/doc-key.js';
 
 /**
  * The hand-written component schemas of the OpenAPI document. The first eight are the plugin's

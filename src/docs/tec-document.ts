@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { NAMESPACE } from '../common/http/links.js';
 import { LANGUAGES } from '../config/config.js';
-import { doc } from './doc-key.js';
+import { doc } from '../common/i18n/doc-key.js';
 import { responsesFor } from './responses.js';
 import { ROUTE_TABLE } from './route-table.js';
 import { SERVICE_SCHEMAS, TEC_SCHEMAS, type Schema } from './schemas.js';

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { DOC_KEY } from './doc-key.js';
+import { DOC_KEY } from '../common/i18n/doc-key.js';
 
 const TRANSLATED = new Set(['description', 'summary', 'title']);
 

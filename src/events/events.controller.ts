@@ -17,7 +17,7 @@ import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
-import { resourceDoc } from '../docs/doc-key.js';
+import { resourceDoc } from '../common/i18n/doc-key.js';
 import { CreateEventDto } from './dto/create-event.dto.js';
 import { EventReadQuery } from './dto/event-read.query.js';
 import { ListEventsQuery } from './dto/list-events.query.js';

@@ -15,7 +15,7 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
-import { resourceDoc } from '../docs/doc-key.js';
+import { resourceDoc } from '../common/i18n/doc-key.js';
 import { UnlockParams, type Unlock } from '../linked/unlock.decorator.js';
 import { CreateOrganizerDto, UpdateOrganizerDto } from './dto/organizer-fields.dto.js';
 import { ListOrganizersQuery } from './dto/list-organizers.query.js';

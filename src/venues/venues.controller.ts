@@ -15,7 +15,7 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
-import { resourceDoc } from '../docs/doc-key.js';
+import { resourceDoc } from '../common/i18n/doc-key.js';
 import { UnlockParams, type Unlock } from '../linked/unlock.decorator.js';
 import { CreateVenueDto, UpdateVenueDto } from './dto/venue-fields.dto.js';
 import { ListVenuesQuery } from './dto/list-venues.query.js';

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Min } from 'class-validator';
 import { ToInteger } from '../http/transforms.js';
-import { doc } from '../../docs/doc-key.js';
+import { doc } from '../i18n/doc-key.js';
 
 /** `page` and `per_page` of every list route (BEHAVIOR §5.1): positive integers, else 400. */
 export class PageQuery {

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
 import { LANGUAGES } from '../../config/config.js';
-import { resourceDoc } from '../../docs/doc-key.js';
+import { resourceDoc } from '../i18n/doc-key.js';
 import { ToInteger } from '../http/transforms.js';
 import { typeMessage } from '../http/validation.js';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsOptional } from 'class-validator';
-import { resourceDoc } from '../../docs/doc-key.js';
+import { resourceDoc } from '../../common/i18n/doc-key.js';
 import { ToBoolean, ToInteger } from '../../common/http/transforms.js';
 import { MISSING, typeMessage } from '../../common/http/validation.js';
 import { LIMITS } from '../../common/http/limits.js';

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { resourceDoc } from '../../docs/doc-key.js';
+import { resourceDoc } from '../../common/i18n/doc-key.js';
 import { LIMITS } from '../../common/http/limits.js';
 import { IsNonEmpty, IsStringType, MaxChars } from '../../common/http/validators.js';
 

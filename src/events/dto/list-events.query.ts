@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsArray, IsBoolean, IsInt, IsOptional, Min } from 'class-validator';
-import { resourceDoc } from '../../docs/doc-key.js';
+import { resourceDoc } from '../../common/i18n/doc-key.js';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
 import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
 import { typeMessage } from '../../common/http/validation.js';

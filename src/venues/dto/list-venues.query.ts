@@ -4,7 +4,7 @@ import { LIMITS } from '../../common/http/limits.js';
 import { ToInteger, ToTruthy } from '../../common/http/transforms.js';
 import { MaxChars, MaxItems } from '../../common/http/validators.js';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
-import { resourceDoc } from '../../docs/doc-key.js';
+import { resourceDoc } from '../../common/i18n/doc-key.js';
 import {
   IsNonEmptyString,
   IsPostIdField,

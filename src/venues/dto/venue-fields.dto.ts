@@ -11,7 +11,7 @@ import {
   TRANSLATION_OF_DOC,
 } from '../../common/posts/translation-fields.js';
 import type { Language } from '../../config/config.js';
-import { resourceDoc } from '../../docs/doc-key.js';
+import { resourceDoc } from '../../common/i18n/doc-key.js';
 import {
   IsAuthorField,
   IsCoordinateField,

@@ -1,0 +1,63 @@
+// The import rules of our architecture (see CONTRIBUTING.md), checked by `npm run depcheck` in CI.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules form layers; a cycle means two modules are really one, or a seam is missing.',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'src-not-to-test',
+      severity: 'error',
+      comment: 'The program never depends on its tests.',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+    {
+      name: 'src-not-to-dev-dependencies',
+      severity: 'error',
+      comment: 'What the program imports must be installed in production (npm ci --omit=dev).',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'migrations-import-nothing-of-the-app',
+      severity: 'error',
+      comment:
+        'A migration must keep doing what it did when it was written, whatever the live code becomes.',
+      from: { path: '^src/database/migrations/' },
+      to: { path: '^src/', pathNot: '^src/database/migrations/' },
+    },
+    {
+      name: 'common-not-to-resources',
+      severity: 'error',
+      comment: 'Shared code serves the resource modules and knows none of them.',
+      from: { path: '^src/common/' },
+      to: { path: '^src/(events|venues|organizers|terms|linked|docs|cli|bench|health)/' },
+    },
+    {
+      name: 'linked-resources-not-to-events',
+      severity: 'error',
+      comment: 'Events use venues, organizers and terms; those never reach back into events.',
+      from: { path: '^src/(venues|organizers|terms|linked)/' },
+      to: { path: '^src/events/' },
+    },
+    {
+      name: 'nothing-to-cli',
+      severity: 'error',
+      comment: 'The command line is an entry point, like main.ts: nothing imports it.',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)node_modules/|^dist/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
+  },
+};
