@@ -1,5 +1,6 @@
 /**
- * Authorization matrix (issue 9, item 5).
+ * Authorization matrix (issue 9, item 5), walked in parts (one test file per part, so that Jest's
+ * workers share it out: test/authorization-matrix-*.e2e-spec.ts); together they walk every case.
  *
  * Walks every route × method × role × record state of the five resources and compares each
  * answer with `expected()`, an explicit encoding of the roles table of CONTRACT §2 written here,
@@ -43,8 +44,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type Credentials } from './helpers/auth.js';
-import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { createRoleUsers, type Credentials } from './auth.js';
+import { closeApp, createTestApp } from './create-test-app.js';
 
 // =================================================================================================
 // The CONTRACT §2 table, encoded independently
@@ -390,6 +391,29 @@ const CREATE_STATES: State[] = [
 ];
 const LIST_STATUSES = [undefined, 'publish', 'future', 'draft,pending', 'trash', 'any'];
 
+/** The parts, one per test file; `buildCases` is split by the collection a case addresses. */
+export const MATRIX_PARTS = {
+  events: ['events'],
+  venues: ['venues'],
+  organizers: ['organizers'],
+  terms: ['categories', 'tags'],
+} as const satisfies Record<string, readonly Collection[]>;
+export type MatrixPart = keyof typeof MATRIX_PARTS;
+
+const collectionOf = (c: Case) => c.route.split('/')[1] as Collection;
+
+/** Every case of the matrix, and the part each one is walked in. */
+export function casesByPart(): { all: number; parts: Record<MatrixPart, number> } {
+  const cases = buildCases();
+  const parts = Object.fromEntries(
+    Object.entries(MATRIX_PARTS).map(([part, collections]) => [
+      part,
+      cases.filter((c) => (collections as readonly Collection[]).includes(collectionOf(c))).length,
+    ]),
+  ) as Record<MatrixPart, number>;
+  return { all: cases.length, parts };
+}
+
 function buildCases(): Case[] {
   const cases: Case[] = [];
   for (const collection of ['events', 'venues', 'organizers'] as const) {
@@ -526,376 +550,398 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-describe('authorization matrix (e2e)', () => {
-  let app: NestExpressApplication;
-  let ds: DataSource;
-  let baseUrl: string;
-  /** Users by login: `{role}` and a peer `{role}2` for each of the five roles. */
-  const accounts: Record<string, Credentials> = {};
-  const seeds = new Map<string, Seed>();
-  const terms: Record<'categories' | 'tags', Record<TermUse | 'gone', number>> = {
-    categories: {} as Record<TermUse | 'gone', number>,
-    tags: {} as Record<TermUse | 'gone', number>,
-  };
-  let serial = 0;
-
-  const http = () => request(baseUrl);
-  const send = (method: Method, path: string, login?: string) => {
-    const call = http()[method.toLowerCase() as 'get'](`${API}${path}`);
-    return login ? call.set('Authorization', accounts[login].header) : call;
-  };
-  const roleOf = (login: string) => login.replace(/2$/, '') as Role;
-  const ownerLogin = (role: Role, owner: Owner): string => {
-    if (owner === 'own') return role;
-    if (role === 'subscriber' || role === 'contributor' || role === 'author') return `${role}2`;
-    return role === 'administrator' ? 'editor' : 'administrator';
-  };
-  const loginOf = (role: Role) => (role === 'anonymous' ? undefined : role);
-  const seedKey = (kind: Kind, condition: Condition, login: string) =>
-    `${kind}/${condition}/${login}`;
-
-  /** Must succeed: setup requests are not cases. */
-  async function ok(res: request.Response, what: string) {
-    if (res.status >= 300) {
-      throw new Error(`setup failed (${what}): ${res.status} ${JSON.stringify(res.body)}`);
-    }
-    return res.body as Record<string, unknown>;
-  }
-
-  function createBody(kind: Kind, name: string, extra: Record<string, unknown>) {
-    if (kind === 'event') {
-      return {
-        title: name,
-        slug: name,
-        description: TEXT,
-        start_date: `${inDays(5).slice(0, 10)} 10:00:00`,
-        end_date: `${inDays(5).slice(0, 10)} 12:00:00`,
-        ...extra,
-      };
-    }
-    return { [kind]: name, description: TEXT, ...extra };
-  }
-
-  /**
-   * A record of `kind` in `condition` owned by `login`, named `name` (also its slug), made as its
-   * owner when the owner's role can produce it, else as an editor with `author` set.
-   */
-  async function makeRecord(kind: Kind, condition: Condition, login: string, name: string) {
-    const role = roleOf(login);
-    const selfMade =
-      PUBLISHERS.includes(role) ||
-      (role === 'contributor' && ['draft', 'pending', 'trash'].includes(condition));
-    const creator = selfMade ? login : 'editor';
-    const fields: Record<string, unknown> = selfMade ? {} : { author: accounts[login].id };
-    if (condition === 'protected') Object.assign(fields, { status: 'publish', password: PASSWORD });
-    else if (condition === 'hidden')
-      Object.assign(fields, { status: 'publish', hide_from_listings: true });
-    else if (condition === 'future' || condition === 'future-past') {
-      Object.assign(fields, { status: 'future', date: inDays(30) });
-    } else if (condition === 'trash') {
-      fields.status = role === 'contributor' ? 'draft' : 'publish';
-    } else fields.status = condition;
-
-    const body = await ok(
-      await send('POST', `/${COLLECTION[kind]}`, creator).send(createBody(kind, name, fields)),
-      `create ${kind} ${name}`,
+/** The matrix's cases of one part, against an app seeded with the records that part addresses. */
+export function describeAuthorizationMatrix(part: MatrixPart): void {
+  describe(`authorization matrix: ${part} (e2e)`, () => {
+    const collections: readonly Collection[] = MATRIX_PARTS[part];
+    const kinds = new Set(
+      collections.flatMap((c) => (c === 'categories' || c === 'tags' ? [] : [KIND[c]])),
     );
-    const id = body.id as number;
-    let status = body.status as string;
-    if (status !== fields.status) throw new Error(`setup: ${name} is ${status}`);
-    if (condition === 'future-past') {
-      // The API cannot schedule in the past (it publishes instead): move the date back.
-      await ds.query(`UPDATE ${TABLE[kind]} SET \`date\` = ?, \`date_utc\` = ? WHERE id = ?`, [
-        inDays(-1),
-        inDays(-1),
-        id,
-      ]);
-    }
-    if (body.slug !== name) {
-      // Drafts and pending venues/organizers get their slug on publication (§7.1.8).
-      await ds.query(`UPDATE ${TABLE[kind]} SET slug = ? WHERE id = ?`, [name, id]);
-    }
-    if (condition === 'trash') {
-      await ok(await send('DELETE', `/${COLLECTION[kind]}/${id}`, creator), `trash ${name}`);
-      status = 'trash';
-    }
-    return { kind, condition, ownerLogin: login, id, slug: name, status } satisfies Seed;
-  }
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    await app.listen(0, '127.0.0.1');
-    baseUrl = await app.getUrl();
-    ds = app.get(DataSource);
-    for (const suffix of ['', '2']) {
-      const users = await createRoleUsers(app, suffix);
-      for (const credentials of Object.values(users)) accounts[credentials.login] = credentials;
-    }
-
-    const jobs: Array<() => Promise<void>> = [];
-    for (const kind of ['event', 'venue', 'organizer'] as const) {
-      for (const condition of READ_CONDITIONS[kind]) {
-        for (const login of OWNER_LOGINS) {
-          jobs.push(async () => {
-            const name = `mxseed-${kind}-${condition}-${login}`;
-            seeds.set(
-              seedKey(kind, condition, login),
-              await makeRecord(kind, condition, login, name),
-            );
-          });
-        }
-      }
-    }
-    // Terms: one used by a published event, one by a draft event only, one unused, one deleted.
-    for (const collection of ['categories', 'tags'] as const) {
-      jobs.push(async () => {
-        for (const use of ['published-event', 'draft-event', 'unused', 'gone'] as const) {
-          const body = await ok(
-            await send('POST', `/${collection}`, 'editor').send({ name: `mxseedterm ${use}` }),
-            `create ${collection} ${use}`,
-          );
-          terms[collection][use] = body.id as number;
-        }
-        await ok(
-          await send('DELETE', `/${collection}/${terms[collection].gone}`, 'editor'),
-          `delete ${collection}`,
-        );
-      });
-    }
-    await pool(jobs, CONCURRENCY, (job) => job());
-    for (const [status, use] of [
-      ['publish', 'published-event'],
-      ['draft', 'draft-event'],
-    ] as const) {
-      await ok(
-        await send('POST', '/events', 'editor').send(
-          createBody('event', `mxterms-${use}`, {
-            status,
-            categories: [terms.categories[use]],
-            tags: [terms.tags[use]],
-          }),
-        ),
-        `event using ${use} terms`,
-      );
-    }
-  }, 120_000);
-
-  afterAll(() => closeApp(app));
-
-  it('answers every route × method × role × state as CONTRACT §2 says', async () => {
-    const cases = buildCases();
-    const violations: Violation[] = [];
-    const report = (c: Case, exp: Expected, got: string) =>
-      violations.push({
-        route: c.route,
-        method: c.method,
-        role: c.role,
-        state: describeState(c.state),
-        expected: `${exp.status}${exp.code ? ` ${exp.code}` : ''}${exp.stored ? ` status=${exp.stored}` : ''}${exp.author ? ` author=${exp.author}` : ''}${exp.authorLogin ? ` author=${exp.authorLogin}` : ''}${exp.redacted !== undefined ? ` redacted=${exp.redacted}` : ''}`,
-        got,
-      });
-
-    /** The shared record a case addresses (none for creates, lists, missing ids). */
-    const targetOf = (c: Case): Seed | undefined => {
-      const collection = c.route.split('/')[1] as Collection;
-      if (collection === 'categories' || collection === 'tags') return undefined;
-      const kind = KIND[collection];
-      if (c.state.type === 'record') {
-        return seeds.get(seedKey(kind, c.state.condition, ownerLogin(c.role, c.state.owner)));
-      }
-      // Another kind's record: a venue for event routes, an event for venue/organizer routes.
-      if (c.state.type === 'foreign') {
-        return seeds.get(seedKey(kind === 'event' ? 'venue' : 'event', 'publish', 'administrator'));
-      }
-      return undefined;
+    let app: NestExpressApplication;
+    let ds: DataSource;
+    let baseUrl: string;
+    /** Users by login: `{role}` and a peer `{role}2` for each of the five roles. */
+    const accounts: Record<string, Credentials> = {};
+    const seeds = new Map<string, Seed>();
+    const terms: Record<'categories' | 'tags', Record<TermUse | 'gone', number>> = {
+      categories: {} as Record<TermUse | 'gone', number>,
+      tags: {} as Record<TermUse | 'gone', number>,
     };
+    let serial = 0;
 
-    async function runCase(c: Case) {
-      const exp = expected(c.route, c.method, c.role, c.state);
-      const collection = c.route.split('/')[1] as Collection;
-      const login = loginOf(c.role);
-      const isTerm = collection === 'categories' || collection === 'tags';
-      let target = targetOf(c);
-      let shared = true;
-      let path = c.route as string;
-      let body: Record<string, unknown> | undefined;
-      const query: Record<string, string> = {};
-      const name = `mxfresh-${++serial}`;
+    const http = () => request(baseUrl);
+    const send = (method: Method, path: string, login?: string) => {
+      const call = http()[method.toLowerCase() as 'get'](`${API}${path}`);
+      return login ? call.set('Authorization', accounts[login].header) : call;
+    };
+    const roleOf = (login: string) => login.replace(/2$/, '') as Role;
+    const ownerLogin = (role: Role, owner: Owner): string => {
+      if (owner === 'own') return role;
+      if (role === 'subscriber' || role === 'contributor' || role === 'author') return `${role}2`;
+      return role === 'administrator' ? 'editor' : 'administrator';
+    };
+    const loginOf = (role: Role) => (role === 'anonymous' ? undefined : role);
+    const seedKey = (kind: Kind, condition: Condition, login: string) =>
+      `${kind}/${condition}/${login}`;
 
-      if (isTerm) {
-        let id: number;
-        if (c.state.type === 'term-gone') id = terms[collection].gone;
-        else if (c.method === 'DELETE') {
-          // Every term DELETE gets its own term (a success removes it for good).
-          const made = await ok(
-            await send('POST', `/${collection}`, 'editor').send({ name }),
-            `term ${name}`,
-          );
-          id = made.id as number;
-        } else id = terms[collection]['published-event'];
-        path = path.replace('{id}', String(id));
-        if (c.method === 'POST' && c.route === `/${collection}`) body = { name };
-        else if (c.method !== 'GET' && c.method !== 'DELETE')
-          body = { description: 'Matrix update' };
-        else if (c.state.type === 'term-list') {
-          Object.assign(query, { search: 'mxseedterm', per_page: '50' });
-          if (c.state.hideEmpty === false) query.hide_empty = 'false';
-        }
-      } else {
-        const kind = KIND[collection];
-        if (c.state.type === 'record' && c.method === 'DELETE' && exp.status === 200) {
-          // A successful DELETE trashes: it gets a record of its own in the same state.
-          target = await makeRecord(kind, c.state.condition, target!.ownerLogin, name);
-          shared = false;
-        }
-        if (c.state.type === 'missing')
-          path = path.replace('{id}', '999999').replace('{slug}', 'mx-missing');
-        else if (target)
-          path = path.replace('{id}', String(target.id)).replace('{slug}', target.slug);
-        if (c.state.type === 'record' && c.state.unlock === 'password') query.password = PASSWORD;
-        if (c.state.type === 'record' && c.state.unlock === 'edit') query.context = 'edit';
-        if (c.state.type === 'create') {
-          const fields: Record<string, unknown> = {};
-          if (c.state.status) fields.status = c.state.status;
-          if (c.state.futureDate) fields.date = inDays(30);
-          if (c.state.author === 'other') {
-            fields.author = accounts[c.role === 'administrator' ? 'editor' : 'administrator'].id;
-          } else if (c.state.author === 'self') {
-            // Anonymous callers have no id: any existing user (they get 401 all the same).
-            fields.author = accounts[login ?? 'subscriber'].id;
-          }
-          body = createBody(kind, name, fields);
-        } else if (c.method !== 'GET' && c.method !== 'DELETE') {
-          body = { description: 'Matrix update' };
-          if (c.state.type === 'record' && c.state.reassign) {
-            body.author =
-              accounts[c.state.reassign === 'self' ? (login ?? 'subscriber') : REASSIGNEE].id;
-          }
-        }
+    /** Must succeed: setup requests are not cases. */
+    async function ok(res: request.Response, what: string) {
+      if (res.status >= 300) {
+        throw new Error(`setup failed (${what}): ${res.status} ${JSON.stringify(res.body)}`);
       }
-
-      if (c.state.type === 'list' || c.state.type === 'term-list') {
-        await checkList(c, exp, collection, query);
-        return;
-      }
-      let call = send(c.method, path, login).query(query);
-      if (body) call = call.send(body);
-      const res = await call;
-      const problems: string[] = [];
-      if (res.status !== exp.status) problems.push(`${res.status}`);
-      if (exp.code && res.body?.code !== exp.code) problems.push(`code=${res.body?.code}`);
-      if (exp.stored && res.body?.status !== exp.stored)
-        problems.push(`status=${res.body?.status}`);
-      if (exp.authorLogin && res.status < 300) {
-        if (res.body?.author !== String(accounts[exp.authorLogin].id))
-          problems.push(`author=${res.body?.author}`);
-      }
-      if (exp.author && res.status < 300) {
-        const wanted =
-          exp.author === 'self'
-            ? accounts[login!].id
-            : accounts[c.role === 'administrator' ? 'editor' : 'administrator'].id;
-        if (res.body?.author !== String(wanted)) problems.push(`author=${res.body?.author}`);
-      }
-      if (exp.redacted !== undefined && res.status === 200) {
-        const kind = KIND[collection as 'events'];
-        const redacted =
-          kind === 'event' ? res.body.description === '' : Array.isArray(res.body[kind]);
-        if (redacted !== exp.redacted) problems.push(`redacted=${redacted}`);
-      }
-      if (problems.length) {
-        report(c, exp, `${problems.join(' ')} ${JSON.stringify(res.body).slice(0, 160)}`);
-      }
-      // A write that should have failed changed a shared record: put its status back.
-      if (shared && target && c.method !== 'GET' && res.status < 300 && exp.status >= 300) {
-        await ds.query(`UPDATE ${TABLE[target.kind]} SET status = ? WHERE id = ?`, [
-          target.status,
-          target.id,
-        ]);
-      }
-      // An update that named an author (rightly or not) gives the shared record back to its owner.
-      if (shared && target && c.state.type === 'record' && c.state.reassign && res.status < 300) {
-        await ds.query(`UPDATE ${TABLE[target.kind]} SET author_id = ? WHERE id = ?`, [
-          accounts[target.ownerLogin].id,
-          target.id,
-        ]);
-      }
+      return res.body as Record<string, unknown>;
     }
 
-    /** All pages of a list, restricted to the seeded records the search selects. */
-    async function checkList(
-      c: Case,
-      exp: Expected,
-      collection: Collection,
-      query: Record<string, string>,
-    ) {
-      const login = loginOf(c.role);
-      const catalogue = new Map<number, { listed: Listed; label: string }>();
-      if (collection === 'categories' || collection === 'tags') {
-        for (const use of ['published-event', 'draft-event', 'unused'] as const) {
-          catalogue.set(terms[collection][use], { listed: { use }, label: use });
-        }
-      } else {
-        const kind = KIND[collection];
-        Object.assign(query, { search: 'mxseed', per_page: '50' });
-        if (c.state.type === 'list' && c.state.status !== undefined) query.status = c.state.status;
-        for (const seed of seeds.values()) {
-          if (seed.kind !== kind) continue;
-          catalogue.set(seed.id, {
-            listed: { condition: seed.condition, own: seed.ownerLogin === login },
-            label: `${seed.condition}/${seed.ownerLogin}`,
-          });
+    function createBody(kind: Kind, name: string, extra: Record<string, unknown>) {
+      if (kind === 'event') {
+        return {
+          title: name,
+          slug: name,
+          description: TEXT,
+          start_date: `${inDays(5).slice(0, 10)} 10:00:00`,
+          end_date: `${inDays(5).slice(0, 10)} 12:00:00`,
+          ...extra,
+        };
+      }
+      return { [kind]: name, description: TEXT, ...extra };
+    }
+
+    /**
+     * A record of `kind` in `condition` owned by `login`, named `name` (also its slug), made as its
+     * owner when the owner's role can produce it, else as an editor with `author` set.
+     */
+    async function makeRecord(kind: Kind, condition: Condition, login: string, name: string) {
+      const role = roleOf(login);
+      const selfMade =
+        PUBLISHERS.includes(role) ||
+        (role === 'contributor' && ['draft', 'pending', 'trash'].includes(condition));
+      const creator = selfMade ? login : 'editor';
+      const fields: Record<string, unknown> = selfMade ? {} : { author: accounts[login].id };
+      if (condition === 'protected')
+        Object.assign(fields, { status: 'publish', password: PASSWORD });
+      else if (condition === 'hidden')
+        Object.assign(fields, { status: 'publish', hide_from_listings: true });
+      else if (condition === 'future' || condition === 'future-past') {
+        Object.assign(fields, { status: 'future', date: inDays(30) });
+      } else if (condition === 'trash') {
+        fields.status = role === 'contributor' ? 'draft' : 'publish';
+      } else fields.status = condition;
+
+      const body = await ok(
+        await send('POST', `/${COLLECTION[kind]}`, creator).send(createBody(kind, name, fields)),
+        `create ${kind} ${name}`,
+      );
+      const id = body.id as number;
+      let status = body.status as string;
+      if (status !== fields.status) throw new Error(`setup: ${name} is ${status}`);
+      if (condition === 'future-past') {
+        // The API cannot schedule in the past (it publishes instead): move the date back.
+        await ds.query(`UPDATE ${TABLE[kind]} SET \`date\` = ?, \`date_utc\` = ? WHERE id = ?`, [
+          inDays(-1),
+          inDays(-1),
+          id,
+        ]);
+      }
+      if (body.slug !== name) {
+        // Drafts and pending venues/organizers get their slug on publication (§7.1.8).
+        await ds.query(`UPDATE ${TABLE[kind]} SET slug = ? WHERE id = ?`, [name, id]);
+      }
+      if (condition === 'trash') {
+        await ok(await send('DELETE', `/${COLLECTION[kind]}/${id}`, creator), `trash ${name}`);
+        status = 'trash';
+      }
+      return { kind, condition, ownerLogin: login, id, slug: name, status } satisfies Seed;
+    }
+
+    beforeAll(async () => {
+      app = await createTestApp();
+      await app.listen(0, '127.0.0.1');
+      baseUrl = await app.getUrl();
+      ds = app.get(DataSource);
+      for (const suffix of ['', '2']) {
+        const users = await createRoleUsers(app, suffix);
+        for (const credentials of Object.values(users)) accounts[credentials.login] = credentials;
+      }
+
+      const jobs: Array<() => Promise<void>> = [];
+      for (const kind of ['event', 'venue', 'organizer'] as const) {
+        for (const condition of READ_CONDITIONS[kind]) {
+          for (const login of OWNER_LOGINS) {
+            // This part's kinds, and the other kind's record that `foreign` cases address.
+            const foreign = kinds.has('event') ? 'venue' : 'event';
+            const needed =
+              kinds.has(kind) ||
+              (kinds.size > 0 &&
+                kind === foreign &&
+                condition === 'publish' &&
+                login === 'administrator');
+            if (!needed) continue;
+            jobs.push(async () => {
+              const name = `mxseed-${kind}-${condition}-${login}`;
+              seeds.set(
+                seedKey(kind, condition, login),
+                await makeRecord(kind, condition, login, name),
+              );
+            });
+          }
         }
       }
-      const got = new Set<number>();
-      let total: number | undefined;
-      for (let page = 1; ; page++) {
-        const res = await send('GET', `/${collection}`, login).query({
-          ...query,
-          page: String(page),
+      // Terms: one used by a published event, one by a draft event only, one unused, one deleted.
+      for (const collection of ['categories', 'tags'] as const) {
+        jobs.push(async () => {
+          for (const use of ['published-event', 'draft-event', 'unused', 'gone'] as const) {
+            const body = await ok(
+              await send('POST', `/${collection}`, 'editor').send({ name: `mxseedterm ${use}` }),
+              `create ${collection} ${use}`,
+            );
+            terms[collection][use] = body.id as number;
+          }
+          await ok(
+            await send('DELETE', `/${collection}/${terms[collection].gone}`, 'editor'),
+            `delete ${collection}`,
+          );
         });
-        if (res.status !== exp.status || (exp.code && res.body?.code !== exp.code)) {
-          report(c, exp, `${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+      await pool(jobs, CONCURRENCY, (job) => job());
+      for (const [status, use] of [
+        ['publish', 'published-event'],
+        ['draft', 'draft-event'],
+      ] as const) {
+        await ok(
+          await send('POST', '/events', 'editor').send(
+            createBody('event', `mxterms-${use}`, {
+              status,
+              categories: [terms.categories[use]],
+              tags: [terms.tags[use]],
+            }),
+          ),
+          `event using ${use} terms`,
+        );
+      }
+    }, 120_000);
+
+    afterAll(() => closeApp(app));
+
+    it('answers every route × method × role × state as CONTRACT §2 says', async () => {
+      const cases = buildCases().filter((c) => collections.includes(collectionOf(c)));
+      const violations: Violation[] = [];
+      const report = (c: Case, exp: Expected, got: string) =>
+        violations.push({
+          route: c.route,
+          method: c.method,
+          role: c.role,
+          state: describeState(c.state),
+          expected: `${exp.status}${exp.code ? ` ${exp.code}` : ''}${exp.stored ? ` status=${exp.stored}` : ''}${exp.author ? ` author=${exp.author}` : ''}${exp.authorLogin ? ` author=${exp.authorLogin}` : ''}${exp.redacted !== undefined ? ` redacted=${exp.redacted}` : ''}`,
+          got,
+        });
+
+      /** The shared record a case addresses (none for creates, lists, missing ids). */
+      const targetOf = (c: Case): Seed | undefined => {
+        const collection = c.route.split('/')[1] as Collection;
+        if (collection === 'categories' || collection === 'tags') return undefined;
+        const kind = KIND[collection];
+        if (c.state.type === 'record') {
+          return seeds.get(seedKey(kind, c.state.condition, ownerLogin(c.role, c.state.owner)));
+        }
+        // Another kind's record: a venue for event routes, an event for venue/organizer routes.
+        if (c.state.type === 'foreign') {
+          return seeds.get(
+            seedKey(kind === 'event' ? 'venue' : 'event', 'publish', 'administrator'),
+          );
+        }
+        return undefined;
+      };
+
+      async function runCase(c: Case) {
+        const exp = expected(c.route, c.method, c.role, c.state);
+        const collection = c.route.split('/')[1] as Collection;
+        const login = loginOf(c.role);
+        const isTerm = collection === 'categories' || collection === 'tags';
+        let target = targetOf(c);
+        let shared = true;
+        let path = c.route as string;
+        let body: Record<string, unknown> | undefined;
+        const query: Record<string, string> = {};
+        const name = `mxfresh-${++serial}`;
+
+        if (isTerm) {
+          let id: number;
+          if (c.state.type === 'term-gone') id = terms[collection].gone;
+          else if (c.method === 'DELETE') {
+            // Every term DELETE gets its own term (a success removes it for good).
+            const made = await ok(
+              await send('POST', `/${collection}`, 'editor').send({ name }),
+              `term ${name}`,
+            );
+            id = made.id as number;
+          } else id = terms[collection]['published-event'];
+          path = path.replace('{id}', String(id));
+          if (c.method === 'POST' && c.route === `/${collection}`) body = { name };
+          else if (c.method !== 'GET' && c.method !== 'DELETE')
+            body = { description: 'Matrix update' };
+          else if (c.state.type === 'term-list') {
+            Object.assign(query, { search: 'mxseedterm', per_page: '50' });
+            if (c.state.hideEmpty === false) query.hide_empty = 'false';
+          }
+        } else {
+          const kind = KIND[collection];
+          if (c.state.type === 'record' && c.method === 'DELETE' && exp.status === 200) {
+            // A successful DELETE trashes: it gets a record of its own in the same state.
+            target = await makeRecord(kind, c.state.condition, target!.ownerLogin, name);
+            shared = false;
+          }
+          if (c.state.type === 'missing')
+            path = path.replace('{id}', '999999').replace('{slug}', 'mx-missing');
+          else if (target)
+            path = path.replace('{id}', String(target.id)).replace('{slug}', target.slug);
+          if (c.state.type === 'record' && c.state.unlock === 'password') query.password = PASSWORD;
+          if (c.state.type === 'record' && c.state.unlock === 'edit') query.context = 'edit';
+          if (c.state.type === 'create') {
+            const fields: Record<string, unknown> = {};
+            if (c.state.status) fields.status = c.state.status;
+            if (c.state.futureDate) fields.date = inDays(30);
+            if (c.state.author === 'other') {
+              fields.author = accounts[c.role === 'administrator' ? 'editor' : 'administrator'].id;
+            } else if (c.state.author === 'self') {
+              // Anonymous callers have no id: any existing user (they get 401 all the same).
+              fields.author = accounts[login ?? 'subscriber'].id;
+            }
+            body = createBody(kind, name, fields);
+          } else if (c.method !== 'GET' && c.method !== 'DELETE') {
+            body = { description: 'Matrix update' };
+            if (c.state.type === 'record' && c.state.reassign) {
+              body.author =
+                accounts[c.state.reassign === 'self' ? (login ?? 'subscriber') : REASSIGNEE].id;
+            }
+          }
+        }
+
+        if (c.state.type === 'list' || c.state.type === 'term-list') {
+          await checkList(c, exp, collection, query);
           return;
         }
-        if (res.status !== 200) return;
-        total = res.body.total as number;
-        for (const item of res.body[collection] as Array<{ id: number }>) got.add(item.id);
-        if (page >= (res.body.total_pages as number)) break;
+        let call = send(c.method, path, login).query(query);
+        if (body) call = call.send(body);
+        const res = await call;
+        const problems: string[] = [];
+        if (res.status !== exp.status) problems.push(`${res.status}`);
+        if (exp.code && res.body?.code !== exp.code) problems.push(`code=${res.body?.code}`);
+        if (exp.stored && res.body?.status !== exp.stored)
+          problems.push(`status=${res.body?.status}`);
+        if (exp.authorLogin && res.status < 300) {
+          if (res.body?.author !== String(accounts[exp.authorLogin].id))
+            problems.push(`author=${res.body?.author}`);
+        }
+        if (exp.author && res.status < 300) {
+          const wanted =
+            exp.author === 'self'
+              ? accounts[login!].id
+              : accounts[c.role === 'administrator' ? 'editor' : 'administrator'].id;
+          if (res.body?.author !== String(wanted)) problems.push(`author=${res.body?.author}`);
+        }
+        if (exp.redacted !== undefined && res.status === 200) {
+          const kind = KIND[collection as 'events'];
+          const redacted =
+            kind === 'event' ? res.body.description === '' : Array.isArray(res.body[kind]);
+          if (redacted !== exp.redacted) problems.push(`redacted=${redacted}`);
+        }
+        if (problems.length) {
+          report(c, exp, `${problems.join(' ')} ${JSON.stringify(res.body).slice(0, 160)}`);
+        }
+        // A write that should have failed changed a shared record: put its status back.
+        if (shared && target && c.method !== 'GET' && res.status < 300 && exp.status >= 300) {
+          await ds.query(`UPDATE ${TABLE[target.kind]} SET status = ? WHERE id = ?`, [
+            target.status,
+            target.id,
+          ]);
+        }
+        // An update that named an author (rightly or not) gives the shared record back to its owner.
+        if (shared && target && c.state.type === 'record' && c.state.reassign && res.status < 300) {
+          await ds.query(`UPDATE ${TABLE[target.kind]} SET author_id = ? WHERE id = ?`, [
+            accounts[target.ownerLogin].id,
+            target.id,
+          ]);
+        }
       }
-      const want = new Set([...catalogue].filter(([, v]) => exp.sees!(v.listed)).map(([id]) => id));
-      const missing = [...want].filter((id) => !got.has(id));
-      const extra = [...got].filter((id) => !want.has(id));
-      const label = (id: number) => catalogue.get(id)?.label ?? `#${id}`;
-      if (missing.length || extra.length || total !== want.size) {
-        report(
-          c,
-          exp,
-          `total=${total} (want ${want.size}); missing [${missing.map(label).join(', ')}]; extra [${extra.map(label).join(', ')}]`,
+
+      /** All pages of a list, restricted to the seeded records the search selects. */
+      async function checkList(
+        c: Case,
+        exp: Expected,
+        collection: Collection,
+        query: Record<string, string>,
+      ) {
+        const login = loginOf(c.role);
+        const catalogue = new Map<number, { listed: Listed; label: string }>();
+        if (collection === 'categories' || collection === 'tags') {
+          for (const use of ['published-event', 'draft-event', 'unused'] as const) {
+            catalogue.set(terms[collection][use], { listed: { use }, label: use });
+          }
+        } else {
+          const kind = KIND[collection];
+          Object.assign(query, { search: 'mxseed', per_page: '50' });
+          if (c.state.type === 'list' && c.state.status !== undefined)
+            query.status = c.state.status;
+          for (const seed of seeds.values()) {
+            if (seed.kind !== kind) continue;
+            catalogue.set(seed.id, {
+              listed: { condition: seed.condition, own: seed.ownerLogin === login },
+              label: `${seed.condition}/${seed.ownerLogin}`,
+            });
+          }
+        }
+        const got = new Set<number>();
+        let total: number | undefined;
+        for (let page = 1; ; page++) {
+          const res = await send('GET', `/${collection}`, login).query({
+            ...query,
+            page: String(page),
+          });
+          if (res.status !== exp.status || (exp.code && res.body?.code !== exp.code)) {
+            report(c, exp, `${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+            return;
+          }
+          if (res.status !== 200) return;
+          total = res.body.total as number;
+          for (const item of res.body[collection] as Array<{ id: number }>) got.add(item.id);
+          if (page >= (res.body.total_pages as number)) break;
+        }
+        const want = new Set(
+          [...catalogue].filter(([, v]) => exp.sees!(v.listed)).map(([id]) => id),
         );
+        const missing = [...want].filter((id) => !got.has(id));
+        const extra = [...got].filter((id) => !want.has(id));
+        const label = (id: number) => catalogue.get(id)?.label ?? `#${id}`;
+        if (missing.length || extra.length || total !== want.size) {
+          report(
+            c,
+            exp,
+            `total=${total} (want ${want.size}); missing [${missing.map(label).join(', ')}]; extra [${extra.map(label).join(', ')}]`,
+          );
+        }
       }
-    }
 
-    // Cases that address one shared record run one after the other (a wrong success is restored
-    // before the next case); the groups run concurrently.
-    const groups = new Map<string, Case[]>();
-    cases.forEach((c, i) => {
-      const target = targetOf(c);
-      const key = target ? `seed:${target.id}` : `case:${i}`;
-      groups.set(key, [...(groups.get(key) ?? []), c]);
-    });
-    await pool([...groups.values()], CONCURRENCY, async (group) => {
-      for (const c of group) await runCase(c);
-    });
+      // Cases that address one shared record run one after the other (a wrong success is restored
+      // before the next case); the groups run concurrently.
+      const groups = new Map<string, Case[]>();
+      cases.forEach((c, i) => {
+        const target = targetOf(c);
+        const key = target ? `seed:${target.id}` : `case:${i}`;
+        groups.set(key, [...(groups.get(key) ?? []), c]);
+      });
+      await pool([...groups.values()], CONCURRENCY, async (group) => {
+        for (const c of group) await runCase(c);
+      });
 
-    const summary = `authorization matrix: ${cases.length} cases, ${violations.length} violations`;
-    console.log(summary);
-    if (violations.length) {
-      const lines = violations.map(
-        (v) =>
-          `${v.method} ${v.route} as ${v.role} [${v.state}]: expected ${v.expected}, got ${v.got}`,
-      );
-      throw new Error(`${summary}\n${lines.join('\n')}`);
-    }
-  }, 180_000);
-});
+      const summary = `authorization matrix (${part}): ${cases.length} cases, ${violations.length} violations`;
+      console.log(summary);
+      if (violations.length) {
+        const lines = violations.map(
+          (v) =>
+            `${v.method} ${v.route} as ${v.role} [${v.state}]: expected ${v.expected}, got ${v.got}`,
+        );
+        throw new Error(`${summary}\n${lines.join('\n')}`);
+      }
+    }, 180_000);
+  });
+}
