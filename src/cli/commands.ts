@@ -3,7 +3,7 @@ import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
 import { ROLES } from '../auth/users/roles.js';
 import type { PublicUser, UsersService } from '../auth/users/users.service.js';
 import { parseAge, purgeTrash } from '../common/posts/purge-trash.js';
-import { nowUtcSql } from '../database/columns.js';
+import { nowUtcSql } from '../database/utc-sql.js';
 
 /** A mistake in the command line itself: printed with the command's help, exit code 2. */
 export class UsageError extends Error {

@@ -26,4 +26,5 @@ export function FlagColumn(name: string, options: Partial<ColumnOptions> = {}) {
   });
 }
 
-export const nowUtcSql = (date = new Date()) => date.toISOString().slice(0, 19).replace('T', ' ');
+// Re-exported for the modules that import it from here; defined without TypeORM (see utc-sql.ts).
+export { nowUtcSql } from './utc-sql.js';
