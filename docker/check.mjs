@@ -522,10 +522,15 @@ async function smokeRun(df) {
   // The runtime layout: what the runtime stage copies; node_modules linked (ours has dev packages too).
   const app = path.join(TMP, 'app');
   fs.mkdirSync(app);
-  for (const { rel } of df.copies) {
-    if (rel === 'node_modules')
-      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(app, rel), 'dir');
-    else fs.cpSync(path.join(ROOT, rel), path.join(app, rel), { recursive: true });
+  for (const { ins, src, rel } of df.copies) {
+    // A build-stage path under its WORKDIR (/app) is what `npm ci` / `npm run build` made here.
+    const from = path.join(ROOT, ins.from ? path.posix.relative('/app', src) : src);
+    const to = path.join(app, rel);
+    if (!fs.existsSync(from))
+      return FAIL(`runtime COPY ${src}: nothing at ${path.relative(ROOT, from)}`);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    if (rel === 'node_modules') fs.symlinkSync(from, to, 'dir');
+    else fs.cpSync(from, to, { recursive: true });
   }
   const port = await freePort();
   const dbFile = path.join(TMP, 'data', 'cal.sqlite');
