@@ -78,7 +78,7 @@ describe('glossary patterns', () => {
     const text = `${'a'.repeat(100_000)} ${'punct '.repeat(20_000)}`;
     const started = process.hrtime.bigint();
     for (const p of ['*bejegyzés-azonosító*', 'punct* final*', 'a* b*']) compile(p).test(text);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(500);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000); // quadratic would take minutes
   });
 
   it('leave code out of the prose and find the names a translation must keep', () => {

@@ -22,6 +22,6 @@ describe('isEmail', () => {
   it('stays fast on long hostile input', () => {
     const started = process.hrtime.bigint();
     isEmail(`${'a.'.repeat(50_000)}@${'b-'.repeat(50_000)}`);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000); // quadratic would take minutes; no tight timing here
   });
 });

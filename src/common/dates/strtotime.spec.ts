@@ -225,7 +225,8 @@ describe('parseDateTime bounds its input (outside security probe)', () => {
     expect(parseDateTime(input, 'Europe/Budapest', now)).toBeNull();
     expect(dateProblem(input)).toBe('too_long');
     expect(eventWallClock(input, 'UTC', now)).toBeNull();
-    expect(cpuMs(() => parseDateTime(input, 'Europe/Budapest', now))).toBeLessThan(5);
+    // Refused before parsing: the probe's inputs took 1.7-9.6 s; the bound leaves room for a busy machine.
+    expect(cpuMs(() => parseDateTime(input, 'Europe/Budapest', now))).toBeLessThan(250);
   });
 
   it('reads text of exactly the maximum length, and refuses one character more', () => {
@@ -256,7 +257,7 @@ describe('parseDateTime bounds its input (outside security probe)', () => {
     ];
     for (const input of worst) {
       expect(input.length).toBeLessThanOrEqual(MAX_DATE_LENGTH);
-      expect(cpuMs(() => parseDateTime(input, 'Europe/Budapest', now))).toBeLessThan(50);
+      expect(cpuMs(() => parseDateTime(input, 'Europe/Budapest', now))).toBeLessThan(250);
     }
   });
 
@@ -285,10 +286,10 @@ describe('the date patterns are linear', () => {
   ];
 
   it.each(Object.entries(DATE_TEXT_PATTERNS))(
-    '%s runs on 50 KB of input in under 50 ms',
+    '%s runs on 50 KB of input in well under a second (quadratic took seconds)',
     (_name, pattern) => {
       for (const input of LONG) {
-        expect(cpuMs(() => pattern.exec(input))).toBeLessThan(50);
+        expect(cpuMs(() => pattern.exec(input))).toBeLessThan(250);
       }
     },
   );

@@ -23,7 +23,8 @@ describe('limits', () => {
     const organizers = Array.from({ length: 8000 }, (_, i) => ({ organizer: `O${i}` }));
     const start = performance.now();
     const message = LIMIT_CHECKS.maxItems(organizers, [100, undefined, 'references']);
-    expect(performance.now() - start).toBeLessThan(5);
+    // Counting only: a per-item check of 8,000 records took seconds; the bound leaves room for a busy machine.
+    expect(performance.now() - start).toBeLessThan(250);
     expect(message).toBe('limit:too_many_items:100');
   });
 

@@ -43,6 +43,6 @@ describe('redactUrl', () => {
     const name = '['.repeat(50_000) + 'a'.repeat(50_000);
     const started = process.hrtime.bigint();
     expect(redactUrl(`/e?${name}=1`)).toBe(`/e?${name}=1`);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(100);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000); // quadratic would take minutes
   });
 });
