@@ -53,9 +53,6 @@ export function configureApp(
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
   app.use(rejectDeepJson);
-  // Read by the @Ctx() decorator, which has no injector.
-  (app.getHttpAdapter().getInstance() as { locals: Record<string, unknown> }).locals.calConfig =
-    config;
   app.use(jsonContentType);
   // Express 5 no longer parses `categories[]=1&categories[]=2` by default.
   app.set('query parser', 'extended');
