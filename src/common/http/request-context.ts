@@ -48,8 +48,8 @@ export class RequestContextPipe implements PipeTransform<Request, RequestContext
   }
 }
 
-const currentRequest = createParamDecorator(
-  (_: unknown, context: ExecutionContext): Request => context.switchToHttp().getRequest<Request>(),
+const currentRequest = createParamDecorator((_: unknown, context: ExecutionContext): Request =>
+  context.switchToHttp().getRequest<Request>(),
 );
 
 /** `@Ctx() ctx: RequestContext` in a handler. */
