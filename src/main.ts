@@ -22,7 +22,7 @@ async function bootstrap(config: AppConfig) {
   const logger = createLogger();
   // abortOnError: false lets a failed start reach the catch below instead of process.abort().
   const app = await NestFactory.create<import('@nestjs/platform-express').NestExpressApplication>(
-    AppModule,
+    AppModule.withConfig(config),
     { logger: new AppLogger(logger), abortOnError: false },
   );
   app.enableShutdownHooks();
@@ -31,15 +31,20 @@ async function bootstrap(config: AppConfig) {
   console.log(startupSummary(config));
 }
 
-let config: AppConfig;
-try {
-  config = loadConfig(process.env);
-  prepareSqliteDirectory(config.database);
-} catch (error) {
-  // One clear line naming the variable, no stack trace.
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
+/** The configuration, loaded and checked once, before anything else is loaded. */
+function loadConfigOrFail(): AppConfig {
+  try {
+    const loaded = loadConfig(process.env);
+    prepareSqliteDirectory(loaded.database);
+    return loaded;
+  } catch (error) {
+    // One clear line naming the variable, no stack trace.
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
 }
+
+const config = loadConfigOrFail();
 bootstrap(config).catch((error: unknown) => {
   fail(
     describeStartupError(error, config) ??
