@@ -102,6 +102,7 @@ export function requestLogger(logger: Logger, logRequests: boolean) {
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessObject: requestLine,
     customErrorObject: requestLine,
+    // No `msg`: the request line keeps exactly the fields it always had.
     customSuccessMessage: () => undefined as unknown as string,
     customErrorMessage: () => undefined as unknown as string,
   });
