@@ -20,6 +20,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads BENCH_ROUTES (off by default) and retries the database only outside tests', () => {
+    expect(loadConfig({}).benchRoutes).toBe(false);
+    expect(loadConfig({ BENCH_ROUTES: 'true' }).benchRoutes).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).databaseRetries).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'production' }).databaseRetries).toBe(5);
+  });
+
   it('reads RESPONSE_CACHE_TTL_MS, 0 turning the response cache off', () => {
     expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '0' }).responseCacheTtlMs).toBe(0);
     expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '250' }).responseCacheTtlMs).toBe(250);

@@ -42,6 +42,10 @@ export interface AppConfig {
   /** Express `trust proxy`: whether and which proxies' `X-Forwarded-For` gives the client address. */
   trustProxy: TrustProxy;
   loginThrottle: LoginThrottleConfig;
+  /** BENCH_ROUTES: the framework-ceiling route of `npm run bench` (never in a deployment). */
+  benchRoutes: boolean;
+  /** Connection attempts after the first failed one at start; none under test (NODE_ENV=test). */
+  databaseRetries: number;
 }
 
 /** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
@@ -369,6 +373,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       }),
       trustedForMs: parseDuration('LOGIN_TRUSTED_FOR', env.LOGIN_TRUSTED_FOR, 30 * 86_400_000),
     },
+    benchRoutes: parseBool('BENCH_ROUTES', env.BENCH_ROUTES, false),
+    // Under test a bad connection must fail at once, not after minutes of retries.
+    databaseRetries: env.NODE_ENV === 'test' ? 0 : 5,
   };
 }
 
