@@ -1,5 +1,3 @@
-import type { OpenAPIObject } from '@nestjs/swagger';
-
 /**
  * The OpenAPI documents are committed under `docs/openapi/{lang}.json` (`npm run docs:openapi`
  * writes them, test/openapi-drift.e2e-spec.ts fails when the served ones differ), so that a
@@ -20,6 +18,6 @@ export const OPENAPI_FILE_ENV: Readonly<Record<string, string>> = {
  * order the server writes them (the plugin's order, BEHAVIOR §3), which is deterministic, so the
  * text is stable and a reordering is a visible change too.
  */
-export function serializeOpenApi(document: OpenAPIObject | unknown): string {
+export function serializeOpenApi(document: unknown): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
