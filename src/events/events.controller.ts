@@ -11,7 +11,7 @@ import {
   Query,
   Req,
 } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -37,18 +37,12 @@ export class EventsController {
 
   @Get()
   @ApiOperation({ summary: d('op.list') })
-  @ApiResponse({ status: 200, description: d('res.list_200') })
-  @ApiResponse({ status: 400, description: d('res.list_400') })
-  @ApiResponse({ status: 404, description: d('res.list_404') })
   list(@Query() query: ListEventsQuery, @Ctx() ctx: RequestContext, @Req() req: Request) {
     return this.events.list(query, ctx, new Set(Object.keys(req.query as object)));
   }
 
   @Post()
   @ApiOperation({ summary: d('op.create') })
-  @ApiResponse({ status: 201, description: d('res.create_201') })
-  @ApiResponse({ status: 400, description: d('res.write_400') })
-  @ApiResponse({ status: 403, description: d('res.create_403') })
   create(@Body() dto: CreateEventDto, @Ctx() ctx: RequestContext) {
     return this.events.create(dto, ctx);
   }
@@ -56,10 +50,6 @@ export class EventsController {
   @Get(':id')
   @ApiOperation({ summary: d('op.get') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: d('res.get_200') })
-  @ApiResponse({ status: 400, description: d('res.get_400') })
-  @ApiResponse({ status: 403, description: d('res.get_403') })
-  @ApiResponse({ status: 404, description: d('res.get_404') })
   get(
     @Param('id', RouteIdPipe) id: number,
     @Query() query: EventReadQuery,
@@ -71,10 +61,6 @@ export class EventsController {
   @Delete(':id')
   @ApiOperation({ summary: d('op.delete') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: d('res.delete_200') })
-  @ApiResponse({ status: 400, description: d('res.delete_400') })
-  @ApiResponse({ status: 403, description: d('res.delete_403') })
-  @ApiResponse({ status: 410, description: d('res.delete_410') })
   remove(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.events.remove(id, ctx);
   }
@@ -83,8 +69,6 @@ export class EventsController {
   @HttpCode(200)
   @ApiOperation({ summary: d('op.update') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: d('res.update_200') })
-  @ApiResponse({ status: 400, description: d('res.write_400') })
   updatePost(
     @Param('id', RouteIdPipe) id: number,
     @Body() dto: UpdateEventDto,

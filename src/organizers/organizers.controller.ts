@@ -10,7 +10,7 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -38,18 +38,12 @@ export class OrganizersController {
 
   @Get()
   @ApiOperation({ summary: odoc('list.summary') })
-  @ApiResponse({ status: 200, description: odoc('list.200') })
-  @ApiResponse({ status: 400, description: odoc('list.400') })
-  @ApiResponse({ status: 404, description: odoc('list.404') })
   list(@Query() query: ListOrganizersQuery, @Ctx() ctx: RequestContext) {
     return this.organizers.list(query, ctx);
   }
 
   @Post()
   @ApiOperation({ summary: odoc('create.summary') })
-  @ApiResponse({ status: 201, description: odoc('post.201') })
-  @ApiResponse({ status: 400, description: odoc('post.400') })
-  @ApiResponse({ status: 403, description: odoc('post.403') })
   create(@Body() body: CreateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.create(body, ctx);
   }
@@ -57,10 +51,6 @@ export class OrganizersController {
   @Get('by-slug/:slug')
   @ApiOperation({ summary: odoc('get.summary') })
   @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: odoc('get.200') })
-  @ApiResponse({ status: 400, description: odoc('get.400') })
-  @ApiResponse({ status: 403, description: odoc('get.403') })
-  @ApiResponse({ status: 404, description: odoc('get.404') })
   getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.organizers.getBySlug(slug, ctx, u);
   }
@@ -68,11 +58,6 @@ export class OrganizersController {
   @Delete('by-slug/:slug')
   @ApiOperation({ summary: odoc('delete.summary') })
   @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: odoc('delete.200') })
-  @ApiResponse({ status: 400, description: odoc('delete.400') })
-  @ApiResponse({ status: 403, description: odoc('delete.403') })
-  @ApiResponse({ status: 410, description: odoc('delete.410') })
-  @ApiResponse({ status: 500, description: odoc('delete.500') })
   trashBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.organizers.trashBySlug(slug, ctx, u);
   }
@@ -81,9 +66,6 @@ export class OrganizersController {
   @HttpCode(200)
   @ApiOperation({ summary: odoc('update.summary') })
   @ApiParam(SLUG)
-  @ApiResponse({ status: 201, description: odoc('post.201') })
-  @ApiResponse({ status: 400, description: odoc('post.400') })
-  @ApiResponse({ status: 403, description: odoc('post.403') })
   updateBySlug(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
@@ -117,10 +99,6 @@ export class OrganizersController {
   @Get(':id')
   @ApiOperation({ summary: odoc('get.summary') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: odoc('get.200') })
-  @ApiResponse({ status: 400, description: odoc('get.400') })
-  @ApiResponse({ status: 403, description: odoc('get.403') })
-  @ApiResponse({ status: 404, description: odoc('get.404') })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.organizers.getById(id, ctx, u);
   }
@@ -128,11 +106,6 @@ export class OrganizersController {
   @Delete(':id')
   @ApiOperation({ summary: odoc('delete.summary') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: odoc('delete.200') })
-  @ApiResponse({ status: 400, description: odoc('delete.400') })
-  @ApiResponse({ status: 403, description: odoc('delete.403') })
-  @ApiResponse({ status: 410, description: odoc('delete.410') })
-  @ApiResponse({ status: 500, description: odoc('delete.500') })
   trash(
     @Param('id', RouteIdPipe) id: number,
     @Ctx() ctx: RequestContext,
@@ -145,9 +118,6 @@ export class OrganizersController {
   @HttpCode(200)
   @ApiOperation({ summary: odoc('update.summary') })
   @ApiParam(ID)
-  @ApiResponse({ status: 201, description: odoc('post.201') })
-  @ApiResponse({ status: 400, description: odoc('post.400') })
-  @ApiResponse({ status: 403, description: odoc('post.403') })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,

@@ -11,21 +11,7 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiExcludeEndpoint,
-  ApiExtraModels,
-  ApiForbiddenResponse,
-  ApiGoneResponse,
-  ApiInternalServerErrorResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -33,16 +19,12 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { ListCategoriesQuery } from './dto/list-terms.query.js';
 import { termDoc } from './dto/term-docs.js';
-import { Term } from './dto/term.schema.js';
 import { CreateCategoryDto, UpdateCategoryDto } from './dto/write-term.dto.js';
 import { withLocation } from './location.js';
 import { TermsService } from './terms.service.js';
 
-const TERM = { $ref: getSchemaPath(Term) };
-
 /** `cal/events/v1/categories` (BEHAVIOR §5.4, §6.3, §7.6). No by-slug routes. */
 @ApiTags('categories')
-@ApiExtraModels(Term)
 @CachedReads()
 @Controller(`${NAMESPACE}/categories`)
 export class CategoriesController {
@@ -50,21 +32,12 @@ export class CategoriesController {
 
   @Get()
   @ApiOperation({ summary: termDoc('categories.list') })
-  @ApiOkResponse({
-    description: termDoc('categories.list_ok'),
-    schema: { title: 'categories', type: 'array', items: TERM },
-  })
-  @ApiBadRequestResponse({ description: termDoc('common.list_bad_request') })
-  @ApiNotFoundResponse({ description: termDoc('categories.list_not_found') })
   list(@Query() query: ListCategoriesQuery, @Ctx() ctx: RequestContext) {
     return this.terms.list('category', query, ctx);
   }
 
   @Post()
   @ApiOperation({ summary: termDoc('categories.create') })
-  @ApiCreatedResponse({ description: termDoc('categories.created'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('common.write_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('categories.write_forbidden') })
   async create(
     @Body() body: CreateCategoryDto,
     @Ctx() ctx: RequestContext,
@@ -76,9 +49,6 @@ export class CategoriesController {
   @Get(':id')
   @ApiOperation({ summary: termDoc('categories.get') })
   @ApiParam({ name: 'id', type: 'integer', description: termDoc('categories.id') })
-  @ApiOkResponse({ description: termDoc('categories.get_ok'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('categories.get_bad_request') })
-  @ApiNotFoundResponse({ description: termDoc('categories.get_not_found') })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.get('category', id, ctx);
   }
@@ -88,10 +58,6 @@ export class CategoriesController {
   @HttpCode(200)
   @ApiOperation({ summary: termDoc('categories.update') })
   @ApiParam({ name: 'id', type: 'integer', description: termDoc('categories.id') })
-  @ApiOkResponse({ description: termDoc('categories.update_ok'), schema: TERM })
-  @ApiCreatedResponse({ description: termDoc('categories.created'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('common.write_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('categories.write_forbidden') })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateCategoryDto,
@@ -124,11 +90,6 @@ export class CategoriesController {
   @Delete(':id')
   @ApiOperation({ summary: termDoc('categories.delete') })
   @ApiParam({ name: 'id', type: 'integer', description: termDoc('categories.id') })
-  @ApiOkResponse({ description: termDoc('categories.delete_ok'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('categories.delete_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('categories.delete_forbidden') })
-  @ApiGoneResponse({ description: termDoc('categories.delete_gone') })
-  @ApiInternalServerErrorResponse({ description: termDoc('categories.delete_error') })
   delete(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.delete('category', id, ctx);
   }

@@ -11,21 +11,7 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiExcludeEndpoint,
-  ApiExtraModels,
-  ApiForbiddenResponse,
-  ApiGoneResponse,
-  ApiInternalServerErrorResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -33,16 +19,12 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { ListTagsQuery } from './dto/list-terms.query.js';
 import { termDoc } from './dto/term-docs.js';
-import { Term } from './dto/term.schema.js';
 import { CreateTagDto, UpdateTagDto } from './dto/write-term.dto.js';
 import { withLocation } from './location.js';
 import { TermsService } from './terms.service.js';
 
-const TERM = { $ref: getSchemaPath(Term) };
-
 /** `cal/events/v1/tags` (BEHAVIOR §5.4, §6.3, §7.6). No by-slug routes. */
 @ApiTags('tags')
-@ApiExtraModels(Term)
 @CachedReads()
 @Controller(`${NAMESPACE}/tags`)
 export class TagsController {
@@ -50,21 +32,12 @@ export class TagsController {
 
   @Get()
   @ApiOperation({ summary: termDoc('tags.list') })
-  @ApiOkResponse({
-    description: termDoc('tags.list_ok'),
-    schema: { title: 'tags', type: 'array', items: TERM },
-  })
-  @ApiBadRequestResponse({ description: termDoc('common.list_bad_request') })
-  @ApiNotFoundResponse({ description: termDoc('tags.list_not_found') })
   list(@Query() query: ListTagsQuery, @Ctx() ctx: RequestContext) {
     return this.terms.list('tag', query, ctx);
   }
 
   @Post()
   @ApiOperation({ summary: termDoc('tags.create') })
-  @ApiCreatedResponse({ description: termDoc('tags.created'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('common.write_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('tags.write_forbidden') })
   async create(
     @Body() body: CreateTagDto,
     @Ctx() ctx: RequestContext,
@@ -76,9 +49,6 @@ export class TagsController {
   @Get(':id')
   @ApiOperation({ summary: termDoc('tags.get') })
   @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
-  @ApiOkResponse({ description: termDoc('tags.get_ok'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('tags.get_bad_request') })
-  @ApiNotFoundResponse({ description: termDoc('tags.get_not_found') })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.get('tag', id, ctx);
   }
@@ -88,10 +58,6 @@ export class TagsController {
   @HttpCode(200)
   @ApiOperation({ summary: termDoc('tags.update') })
   @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
-  @ApiOkResponse({ description: termDoc('tags.update_ok'), schema: TERM })
-  @ApiCreatedResponse({ description: termDoc('tags.created'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('common.write_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('tags.write_forbidden') })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTagDto,
@@ -124,11 +90,6 @@ export class TagsController {
   @Delete(':id')
   @ApiOperation({ summary: termDoc('tags.delete') })
   @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
-  @ApiOkResponse({ description: termDoc('tags.delete_ok'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('tags.delete_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('tags.delete_forbidden') })
-  @ApiGoneResponse({ description: termDoc('tags.delete_gone') })
-  @ApiInternalServerErrorResponse({ description: termDoc('tags.delete_error') })
   delete(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.delete('tag', id, ctx);
   }

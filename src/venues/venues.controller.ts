@@ -10,7 +10,7 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -38,18 +38,12 @@ export class VenuesController {
 
   @Get()
   @ApiOperation({ summary: vdoc('list.summary') })
-  @ApiResponse({ status: 200, description: vdoc('list.200') })
-  @ApiResponse({ status: 400, description: vdoc('list.400') })
-  @ApiResponse({ status: 404, description: vdoc('list.404') })
   list(@Query() query: ListVenuesQuery, @Ctx() ctx: RequestContext) {
     return this.venues.list(query, ctx);
   }
 
   @Post()
   @ApiOperation({ summary: vdoc('create.summary') })
-  @ApiResponse({ status: 201, description: vdoc('post.201') })
-  @ApiResponse({ status: 400, description: vdoc('post.400') })
-  @ApiResponse({ status: 403, description: vdoc('post.403') })
   create(@Body() body: CreateVenueDto, @Ctx() ctx: RequestContext) {
     return this.venues.create(body, ctx);
   }
@@ -57,10 +51,6 @@ export class VenuesController {
   @Get('by-slug/:slug')
   @ApiOperation({ summary: vdoc('get.summary') })
   @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: vdoc('get.200') })
-  @ApiResponse({ status: 400, description: vdoc('get.400') })
-  @ApiResponse({ status: 403, description: vdoc('get.403') })
-  @ApiResponse({ status: 404, description: vdoc('get.404') })
   getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.venues.getBySlug(slug, ctx, u);
   }
@@ -68,11 +58,6 @@ export class VenuesController {
   @Delete('by-slug/:slug')
   @ApiOperation({ summary: vdoc('delete.summary') })
   @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: vdoc('delete.200') })
-  @ApiResponse({ status: 400, description: vdoc('delete.400') })
-  @ApiResponse({ status: 403, description: vdoc('delete.403') })
-  @ApiResponse({ status: 410, description: vdoc('delete.410') })
-  @ApiResponse({ status: 500, description: vdoc('delete.500') })
   trashBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.venues.trashBySlug(slug, ctx, u);
   }
@@ -81,10 +66,6 @@ export class VenuesController {
   @HttpCode(200)
   @ApiOperation({ summary: vdoc('update.summary') })
   @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: vdoc('post.200') })
-  @ApiResponse({ status: 201, description: vdoc('post.201') })
-  @ApiResponse({ status: 400, description: vdoc('post.400') })
-  @ApiResponse({ status: 403, description: vdoc('post.403') })
   updateBySlug(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
@@ -114,10 +95,6 @@ export class VenuesController {
   @Get(':id')
   @ApiOperation({ summary: vdoc('get.summary') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: vdoc('get.200') })
-  @ApiResponse({ status: 400, description: vdoc('get.400') })
-  @ApiResponse({ status: 403, description: vdoc('get.403') })
-  @ApiResponse({ status: 404, description: vdoc('get.404') })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.venues.getById(id, ctx, u);
   }
@@ -125,11 +102,6 @@ export class VenuesController {
   @Delete(':id')
   @ApiOperation({ summary: vdoc('delete.summary') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: vdoc('delete.200') })
-  @ApiResponse({ status: 400, description: vdoc('delete.400') })
-  @ApiResponse({ status: 403, description: vdoc('delete.403') })
-  @ApiResponse({ status: 410, description: vdoc('delete.410') })
-  @ApiResponse({ status: 500, description: vdoc('delete.500') })
   trash(
     @Param('id', RouteIdPipe) id: number,
     @Ctx() ctx: RequestContext,
@@ -142,10 +114,6 @@ export class VenuesController {
   @HttpCode(200)
   @ApiOperation({ summary: vdoc('update.summary') })
   @ApiParam(ID)
-  @ApiResponse({ status: 200, description: vdoc('post.200') })
-  @ApiResponse({ status: 201, description: vdoc('post.201') })
-  @ApiResponse({ status: 400, description: vdoc('post.400') })
-  @ApiResponse({ status: 403, description: vdoc('post.403') })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
