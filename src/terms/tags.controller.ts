@@ -1,17 +1,5 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Res,
-} from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -22,6 +10,7 @@ import { termDoc } from './dto/term-docs.js';
 import { CreateTagDto, UpdateTagDto } from './dto/write-term.dto.js';
 import { withLocation } from './location.js';
 import { TermsService } from './terms.service.js';
+import { Endpoint } from '../docs/endpoint.js';
 
 /** `cal/events/v1/tags` (BEHAVIOR §5.4, §6.3, §7.6). No by-slug routes. */
 @ApiTags('tags')
@@ -30,14 +19,12 @@ import { TermsService } from './terms.service.js';
 export class TagsController {
   constructor(private readonly terms: TermsService) {}
 
-  @Get()
-  @ApiOperation({ summary: termDoc('tags.list') })
+  @Endpoint('GET', undefined, { summary: termDoc('tags.list') })
   list(@Query() query: ListTagsQuery, @Ctx() ctx: RequestContext) {
     return this.terms.list('tag', query, ctx);
   }
 
-  @Post()
-  @ApiOperation({ summary: termDoc('tags.create') })
+  @Endpoint('POST', undefined, { summary: termDoc('tags.create') })
   async create(
     @Body() body: CreateTagDto,
     @Ctx() ctx: RequestContext,
@@ -46,18 +33,20 @@ export class TagsController {
     return withLocation(res, await this.terms.create('tag', body, ctx));
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: termDoc('tags.get') })
-  @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
+  @Endpoint('GET', ':id', {
+    summary: termDoc('tags.get'),
+    param: { name: 'id', type: 'integer', description: termDoc('tags.id') },
+  })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.get('tag', id, ctx);
   }
 
   // The plugin documents POST on the item as both update (200) and create (201) (BEHAVIOR §3).
-  @Post(':id')
-  @HttpCode(200)
-  @ApiOperation({ summary: termDoc('tags.update') })
-  @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
+  @Endpoint('POST', ':id', {
+    summary: termDoc('tags.update'),
+    param: { name: 'id', type: 'integer', description: termDoc('tags.id') },
+    status: 200,
+  })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTagDto,
@@ -67,8 +56,7 @@ export class TagsController {
   }
 
   // PUT and PATCH behave as POST and are not documented separately (BEHAVIOR §3).
-  @Put(':id')
-  @ApiExcludeEndpoint()
+  @Endpoint('PUT', ':id')
   put(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTagDto,
@@ -77,8 +65,7 @@ export class TagsController {
     return this.terms.update('tag', id, body, ctx);
   }
 
-  @Patch(':id')
-  @ApiExcludeEndpoint()
+  @Endpoint('PATCH', ':id')
   patch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTagDto,
@@ -87,9 +74,10 @@ export class TagsController {
     return this.terms.update('tag', id, body, ctx);
   }
 
-  @Delete(':id')
-  @ApiOperation({ summary: termDoc('tags.delete') })
-  @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
+  @Endpoint('DELETE', ':id', {
+    summary: termDoc('tags.delete'),
+    param: { name: 'id', type: 'integer', description: termDoc('tags.id') },
+  })
   delete(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.delete('tag', id, ctx);
   }
