@@ -126,11 +126,14 @@ const CITIES = ['Budapest', 'Cluj-Napoca', 'Debrecen', 'Timișoara', 'Szeged', '
 /**
  * Seeds a calendar straight into the migrated schema: `counts` of venues, organizers, categories,
  * tags and events, with events spread from one year back to two years ahead, 90% with a venue,
- * 1-2 organizers, 1-3 categories and 0-3 tags each. Returns probes for the filter scenarios.
+ * 1-2 organizers, 1-3 categories and 0-3 tags each; venues spread over a continent. Returns
+ * probes for the filter scenarios (`geo`: a venue's coordinates, the geofenced list's centre).
  */
 export async function seed(url, counts) {
   const db = await openDb(url);
   const rnd = mulberry32(42);
+  const geoRnd = mulberry32(20);
+  const round6 = (x) => Math.round(x * 1e6) / 1e6;
   const pick = (list) => list[Math.floor(rnd() * list.length)];
   const now = Date.now();
   const published = sql(new Date(now - 86400000 * 400));
@@ -141,8 +144,15 @@ export async function seed(url, counts) {
   for (let v = 0; v < counts.venues; v++) {
     const row = post(`Venue ${v}`, `venue-${v}`);
     postIds.push([row[0], 'venue']);
-    venues.push([...row, `${v} Main Street`, pick(CITIES), 'Hungary', '', '', String(1000 + (v % 9000)), '+36 1 555 0000', '', '', 1, 1]);
+    // Spread over Europe (36-70 °N, 10 °W-40 °E), one in twenty without coordinates; from a
+    // generator of their own, so that the rest of the calendar stays as it was.
+    const located = geoRnd() < 0.95;
+    const lat = located ? round6(36 + geoRnd() * 34) : null;
+    const lng = located ? round6(-10 + geoRnd() * 50) : null;
+    venues.push([...row, `${v} Main Street`, pick(CITIES), 'Hungary', '', '', String(1000 + (v % 9000)), '+36 1 555 0000', '', '', 1, 1, lat, lng]);
   }
+  const centre = venues.find((v) => v.at(-2) !== null);
+  const geo = { lat: centre.at(-2), lng: centre.at(-1) };
   const organizers = [];
   for (let o = 0; o < counts.organizers; o++) {
     const row = post(`Organizer ${o}`, `organizer-${o}`);
@@ -177,7 +187,7 @@ export async function seed(url, counts) {
     }
   }
   await db.many('post_ids', ['id', 'kind'], postIds);
-  await db.many('venues', [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map', 'show_map_link'], venues);
+  await db.many('venues', [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng'], venues);
   await db.many('organizers', [...POST_COLUMNS, 'phone', 'website', 'email'], organizers);
   await db.many('events', [...POST_COLUMNS, 'start_date', 'end_date', 'start_utc', 'end_utc', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_position', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'post_parent'], events);
   await db.many('terms', ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'], terms);
@@ -185,7 +195,7 @@ export async function seed(url, counts) {
   await db.many('event_organizers', ['event_id', 'organizer_id', 'position'], eventOrganizers);
   await db.analyze();
   await db.close();
-  return { probe, firstEvent: events[0][0], firstEventSlug: events[0][4], lastId: id };
+  return { probe, geo, firstEvent: events[0][0], firstEventSlug: events[0][4], lastId: id };
 }
 
 export function startServer(url, port, extraEnv = {}) {

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { I18nModule } from 'nestjs-i18n';
@@ -28,51 +28,69 @@ import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
 import { I18N_DIR } from './paths.js';
 
-@Module({
-  imports: [
-    ConfigModule,
-    TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(config),
-        // Under test a bad connection must fail at once, not after minutes of retries.
-        retryAttempts: process.env.NODE_ENV === 'test' ? 0 : 5,
-        retryDelay: 2000,
-        // A missing database or a refused login will not appear by waiting: say so at once.
-        toRetry: (error: unknown) => !isPermanentDatabaseError(error),
-      }),
+/** Everything but the configuration and the bench route. */
+const FEATURES = [
+  TypeOrmModule.forRootAsync({
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => ({
+      ...dataSourceOptions(config),
+      retryAttempts: config.databaseRetries,
+      retryDelay: 2000,
+      // A missing database or a refused login will not appear by waiting: say so at once.
+      toRetry: (error: unknown) => !isPermanentDatabaseError(error),
     }),
-    I18nModule.forRoot({
-      fallbackLanguage: 'en',
-      loaderOptions: { path: I18N_DIR, watch: false },
-      resolvers: [CalLanguageResolver],
-      throwOnMissingKey: false,
-      logging: false,
-    }),
-    DatabaseModule,
-    AuthModule,
-    DocsModule,
-    HealthModule,
-    EventsModule,
-    VenuesModule,
-    OrganizersModule,
-    TermsModule,
-    // The framework-ceiling route of `npm run bench`; never part of a normal deployment.
-    ...(process.env.BENCH_ROUTES === 'true' ? [BenchModule] : []),
-  ],
-  providers: [
-    { provide: APP_FILTER, useClass: WpErrorFilter },
-    { provide: APP_INTERCEPTOR, useClass: DatabaseAvailabilityInterceptor },
-    // Outside ArchiveHeadersInterceptor, so that it stores the list headers with the body.
-    ResponseCache,
-    { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
-    { provide: APP_PIPE, useFactory: createValidationPipe },
-    // Order matters: an outage answers first, then credentials are checked before parameters
-    // (BEHAVIOR §1.1).
-    { provide: APP_GUARD, useClass: DatabaseAvailableGuard },
-    { provide: APP_GUARD, useClass: BasicAuthGuard },
-    { provide: APP_GUARD, useClass: LanguageGuard },
-  ],
-})
-export class AppModule {}
+  }),
+  I18nModule.forRoot({
+    fallbackLanguage: 'en',
+    loaderOptions: { path: I18N_DIR, watch: false },
+    resolvers: [CalLanguageResolver],
+    throwOnMissingKey: false,
+    logging: false,
+  }),
+  DatabaseModule,
+  AuthModule,
+  DocsModule,
+  HealthModule,
+  EventsModule,
+  VenuesModule,
+  OrganizersModule,
+  TermsModule,
+];
+
+const PROVIDERS = [
+  { provide: APP_FILTER, useClass: WpErrorFilter },
+  { provide: APP_INTERCEPTOR, useClass: DatabaseAvailabilityInterceptor },
+  // Outside ArchiveHeadersInterceptor, so that it stores the list headers with the body.
+  ResponseCache,
+  { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },
+  { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
+  { provide: APP_PIPE, useFactory: createValidationPipe },
+  // Order matters: an outage answers first, then credentials are checked before parameters
+  // (BEHAVIOR §1.1).
+  { provide: APP_GUARD, useClass: DatabaseAvailableGuard },
+  { provide: APP_GUARD, useClass: BasicAuthGuard },
+  { provide: APP_GUARD, useClass: LanguageGuard },
+];
+
+/**
+ * The application. Imported as is (tests), it loads its configuration from the environment;
+ * main.ts builds it with `AppModule.withConfig(config)` from the configuration it loaded.
+ */
+@Module({ imports: [ConfigModule, ...FEATURES], providers: PROVIDERS })
+export class AppModule {
+  static withConfig(config: AppConfig): DynamicModule {
+    return {
+      module: ConfiguredAppModule,
+      imports: [
+        ConfigModule.withValue(config),
+        ...FEATURES,
+        // The framework-ceiling route of `npm run bench`; never part of a normal deployment.
+        ...(config.benchRoutes ? [BenchModule] : []),
+      ],
+      providers: PROVIDERS,
+    };
+  }
+}
+
+@Module({})
+class ConfiguredAppModule {}

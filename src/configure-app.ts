@@ -5,7 +5,8 @@ import helmet from 'helmet';
 import { I18nService } from 'nestjs-i18n';
 import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
 import { rejectDeepJson } from './common/http/json-depth.js';
-import { requestLogger, type LogSink } from './common/http/request-logger.js';
+import type { Logger } from 'pino';
+import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
 import { NAMESPACE, restBase } from './common/http/links.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
@@ -15,7 +16,7 @@ import { doc } from './common/i18n/doc-key.js';
 /** Everything that needs the app object; shared by main.ts and the e2e tests. */
 export function configureApp(
   app: NestExpressApplication,
-  options: { logSink?: LogSink } = {},
+  options: { logger?: Logger; logSink?: LogSink } = {},
 ): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
   // Express `trust proxy` (TRUST_PROXY): req.ip, and so the login throttle's client address, comes
@@ -28,9 +29,9 @@ export function configureApp(
   answerClientErrors(app.getHttpServer(), app.get(I18nService), config, () =>
     express.get('query parser fn'),
   );
-  if (config.logRequests) {
-    app.use(requestLogger(options.logSink ?? ((line) => process.stdout.write(`${line}\n`))));
-  }
+  // The request id and the request's logger always; the request lines when LOG_REQUESTS is on.
+  const logger = options.logger ?? createLogger(options.logSink);
+  app.use(requestLogger(logger, config.logRequests));
   app.use(
     helmet({
       // Swagger UI needs its inline styles and data: images; plain-http deployments must not be
@@ -53,9 +54,6 @@ export function configureApp(
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
   app.use(rejectDeepJson);
-  // Read by the @Ctx() decorator, which has no injector.
-  (app.getHttpAdapter().getInstance() as { locals: Record<string, unknown> }).locals.calConfig =
-    config;
   app.use(jsonContentType);
   // Express 5 no longer parses `categories[]=1&categories[]=2` by default.
   app.set('query parser', 'extended');

@@ -10,32 +10,41 @@ function fail(line: string): never {
 async function bootstrap(config: AppConfig) {
   // Loaded after the configuration is checked, so that a bad variable is reported at once.
   await import('reflect-metadata');
-  const [{ NestFactory }, { AppModule }, { configureApp }, { StartupLogger }] = await Promise.all([
-    import('@nestjs/core'),
-    import('./app.module.js'),
-    import('./configure-app.js'),
-    import('./config/startup-logger.js'),
-  ]);
+  const [{ NestFactory }, { AppModule }, { configureApp }, { AppLogger }, { createLogger }] =
+    await Promise.all([
+      import('@nestjs/core'),
+      import('./app.module.js'),
+      import('./configure-app.js'),
+      import('./config/startup-logger.js'),
+      import('./common/http/request-logger.js'),
+    ]);
+  // One pino logger for the request lines and the application's messages (one format).
+  const logger = createLogger();
   // abortOnError: false lets a failed start reach the catch below instead of process.abort().
   const app = await NestFactory.create<import('@nestjs/platform-express').NestExpressApplication>(
-    AppModule,
-    { logger: new StartupLogger(), abortOnError: false },
+    AppModule.withConfig(config),
+    { logger: new AppLogger(logger), abortOnError: false },
   );
   app.enableShutdownHooks();
-  configureApp(app);
+  configureApp(app, { logger });
   await app.listen(config.port, config.host);
   console.log(startupSummary(config));
 }
 
-let config: AppConfig;
-try {
-  config = loadConfig(process.env);
-  prepareSqliteDirectory(config.database);
-} catch (error) {
-  // One clear line naming the variable, no stack trace.
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
+/** The configuration, loaded and checked once, before anything else is loaded. */
+function loadConfigOrFail(): AppConfig {
+  try {
+    const loaded = loadConfig(process.env);
+    prepareSqliteDirectory(loaded.database);
+    return loaded;
+  } catch (error) {
+    // One clear line naming the variable, no stack trace.
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
 }
+
+const config = loadConfigOrFail();
 bootstrap(config).catch((error: unknown) => {
   fail(
     describeStartupError(error, config) ??

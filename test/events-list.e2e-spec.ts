@@ -240,12 +240,11 @@ describe('events list (e2e)', () => {
     expect(foo.body.data.params).toEqual({ ticketed: 'ticketed is not of type boolean.' });
   });
 
-  it('accepts and ignores the geolocation filters', async () => {
-    expect(await listed('?geoloc=1&geoloc_lat=47.5&geoloc_lng=19.04')).toEqual([
-      ids.yesterday,
-      ids.soon,
-      ids.later,
-    ]);
+  it('applies the geolocation filters: venues without coordinates are not listed (issue 20)', async () => {
+    // The fixtures' venues have no coordinates; test/geoloc.e2e-spec.ts covers the rest.
+    expect(await listed('?geoloc=0')).toEqual([ids.yesterday, ids.soon, ids.later]);
+    expect(await listed('?geoloc=1')).toEqual([]);
+    expect(await listed('?geoloc=1&geoloc_lat=47.5&geoloc_lng=19.04')).toEqual([]);
   });
 
   it('pages with links, clamps per_page and 404s past the last page', async () => {

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 interface Entry {
   userId: number;
@@ -14,12 +15,15 @@ interface Entry {
  */
 export class CredentialCache {
   private readonly secret = randomBytes(32);
-  private readonly entries = new Map<string, Entry>();
+  /** At most maxEntries verifications; the least recently used go first. */
+  private readonly entries: LRUCache<string, Entry>;
 
   constructor(
     private readonly ttlMs = 5 * 60_000,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   key(login: string, password: string): string {
     return createHmac('sha256', this.secret)
@@ -44,11 +48,6 @@ export class CredentialCache {
   }
 
   remember(key: string, user: { id: number; passwordHash: string }, now = Date.now()): void {
-    if (this.entries.size >= this.maxEntries) {
-      // Drop the oldest insertion (Map keeps insertion order).
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(key, {
       userId: user.id,
       passwordHash: user.passwordHash,
@@ -57,6 +56,7 @@ export class CredentialCache {
   }
 
   forgetUser(userId: number): void {
-    for (const [key, entry] of this.entries) if (entry.userId === userId) this.entries.delete(key);
+    for (const [key, entry] of this.entries.entries())
+      if (entry.userId === userId) this.entries.delete(key);
   }
 }

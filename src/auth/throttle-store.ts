@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** A counter that lives until `expiresAt` (milliseconds since the epoch). */
 export interface Counter {
   count: number;
@@ -24,18 +26,16 @@ export interface ThrottleStore {
 }
 
 /**
- * The in-process store: a Map holding at most `maxEntries` keys. When it is full, the key written
- * longest ago is dropped (Map iteration follows insertion order, and every write re-inserts), so
- * any number of distinct made-up logins costs bounded memory; expired keys are dropped when met.
+ * The in-process store: an LRU cache holding at most `maxEntries` keys. When it is full, the key
+ * written longest ago is dropped (reads use `peek`, which leaves the order alone, and every write
+ * re-inserts), so any number of distinct made-up logins costs bounded memory; expired keys are
+ * dropped when met.
  */
 export class MemoryThrottleStore implements ThrottleStore {
-  private readonly entries = new Map<string, Counter>();
-  private cursor: MapIterator<string> = this.entries.keys();
-
-  private readonly maxEntries: number;
+  private readonly entries: LRUCache<string, Counter>;
 
   constructor(maxEntries: number) {
-    this.maxEntries = Math.max(1, maxEntries);
+    this.entries = new LRUCache({ max: Math.max(1, maxEntries) });
   }
 
   get size(): number {
@@ -53,14 +53,14 @@ export class MemoryThrottleStore implements ThrottleStore {
         const next = current
           ? { count: current.count + 1, expiresAt: current.expiresAt }
           : { count: 1, expiresAt: now + ttlMs };
-        this.write(key, next);
+        this.entries.set(key, next);
         return { ...next };
       }),
     );
   }
 
   set(key: string, ttlMs: number, now: number): Promise<void> {
-    this.write(key, { count: 1, expiresAt: now + ttlMs });
+    this.entries.set(key, { count: 1, expiresAt: now + ttlMs });
     return Promise.resolve();
   }
 
@@ -70,32 +70,12 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 
   private live(key: string, now: number): Counter | null {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (!entry) return null;
     if (entry.expiresAt <= now) {
       this.entries.delete(key);
       return null;
     }
     return entry;
-  }
-
-  private write(key: string, counter: Counter): void {
-    this.entries.delete(key);
-    while (this.entries.size >= this.maxEntries) this.entries.delete(this.oldest());
-    this.entries.set(key, counter);
-  }
-
-  /**
-   * The key written longest ago. One iterator is kept across calls: a fresh `keys()` would step
-   * again over every slot deleted at the front of the Map since its last compaction, which made
-   * evictions cost hundreds of microseconds once the store was full.
-   */
-  private oldest(): string {
-    let next = this.cursor.next();
-    if (next.done) {
-      this.cursor = this.entries.keys();
-      next = this.cursor.next();
-    }
-    return next.value as string;
   }
 }

@@ -17,7 +17,24 @@ describe('loadConfig', () => {
       corsOrigins: '*',
       maxPerPage: 50,
       responseCacheTtlMs: 1000,
+      geofence: { radius: 25, unit: 'mi', radiusKm: 25 * 1.609344 },
     });
+  });
+
+  it('reads BENCH_ROUTES (off by default) and retries the database only outside tests', () => {
+    expect(loadConfig({}).benchRoutes).toBe(false);
+    expect(loadConfig({ BENCH_ROUTES: 'true' }).benchRoutes).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).databaseRetries).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'production' }).databaseRetries).toBe(5);
+  });
+
+  it('reads GEOFENCE_RADIUS in GEOFENCE_UNIT', () => {
+    expect(loadConfig({ GEOFENCE_RADIUS: '40.5', GEOFENCE_UNIT: 'KM' }).geofence).toEqual({
+      radius: 40.5,
+      unit: 'km',
+      radiusKm: 40.5,
+    });
+    expect(loadConfig({ GEOFENCE_RADIUS: '10' }).geofence.radiusKm).toBeCloseTo(16.09344, 9);
   });
 
   it('reads RESPONSE_CACHE_TTL_MS, 0 turning the response cache off', () => {
@@ -51,6 +68,10 @@ describe('loadConfig', () => {
     [{ DEFAULT_LANGUAGE: 'fr' }, 'DEFAULT_LANGUAGE'],
     [{ MIGRATIONS_RUN: 'perhaps' }, 'MIGRATIONS_RUN'],
     [{ MAX_PER_PAGE: '0' }, 'MAX_PER_PAGE'],
+    [{ GEOFENCE_RADIUS: '0' }, 'GEOFENCE_RADIUS'],
+    [{ GEOFENCE_RADIUS: '-5' }, 'GEOFENCE_RADIUS'],
+    [{ GEOFENCE_RADIUS: '25mi' }, 'GEOFENCE_RADIUS'],
+    [{ GEOFENCE_UNIT: 'miles' }, 'GEOFENCE_UNIT'],
     [{ RESPONSE_CACHE_TTL_MS: '-1' }, 'RESPONSE_CACHE_TTL_MS'],
     [{ RESPONSE_CACHE_TTL_MS: '1s' }, 'RESPONSE_CACHE_TTL_MS'],
     [{ SITE_URL: 'ftp://x' }, 'SITE_URL'],

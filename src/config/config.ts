@@ -1,6 +1,7 @@
 import { isIP, isIPv4 } from 'node:net';
 import { IANAZone } from 'luxon';
 import { MIN_PASSWORD_LENGTH, passwordLength } from '../auth/password.js';
+import { KM_PER_MILE } from '../events/geofence.js';
 
 export const LANGUAGES = ['en', 'hu', 'ro'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -42,6 +43,12 @@ export interface AppConfig {
   /** Express `trust proxy`: whether and which proxies' `X-Forwarded-For` gives the client address. */
   trustProxy: TrustProxy;
   loginThrottle: LoginThrottleConfig;
+  /** BENCH_ROUTES: the framework-ceiling route of `npm run bench` (never in a deployment). */
+  benchRoutes: boolean;
+  /** Connection attempts after the first failed one at start; none under test (NODE_ENV=test). */
+  databaseRetries: number;
+  /** The events list's geofence (`geoloc_lat` + `geoloc_lng`): its radius as set, and in km. */
+  geofence: { radius: number; unit: 'mi' | 'km'; radiusKm: number };
 }
 
 /** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
@@ -134,6 +141,26 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
     throw new ConfigError(name, `must be a positive integer, got "${raw}"`);
   }
   return Number(raw);
+}
+
+/**
+ * GEOFENCE_RADIUS (a positive decimal, default 25) in GEOFENCE_UNIT (`mi` or `km`, default `mi`):
+ * the premium extension's "map view search distance limit" and its unit.
+ */
+function parseGeofence(env: Env): AppConfig['geofence'] {
+  const rawUnit = env.GEOFENCE_UNIT?.trim().toLowerCase() || 'mi';
+  if (rawUnit !== 'mi' && rawUnit !== 'km') {
+    throw new ConfigError('GEOFENCE_UNIT', `must be mi or km, got "${env.GEOFENCE_UNIT}"`);
+  }
+  const raw = env.GEOFENCE_RADIUS?.trim() ?? '';
+  const radius = raw === '' ? 25 : /^\d{1,9}(?:\.\d{1,9})?$/.test(raw) ? Number(raw) : NaN;
+  if (!(radius > 0)) {
+    throw new ConfigError(
+      'GEOFENCE_RADIUS',
+      `must be a positive number of ${rawUnit === 'mi' ? 'miles' : 'kilometres'}, got "${env.GEOFENCE_RADIUS}"`,
+    );
+  }
+  return { radius, unit: rawUnit, radiusKm: rawUnit === 'mi' ? radius * KM_PER_MILE : radius };
 }
 
 function parseNonNegativeInt(name: string, raw: string | undefined, fallback: number): number {
@@ -369,6 +396,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       }),
       trustedForMs: parseDuration('LOGIN_TRUSTED_FOR', env.LOGIN_TRUSTED_FOR, 30 * 86_400_000),
     },
+    benchRoutes: parseBool('BENCH_ROUTES', env.BENCH_ROUTES, false),
+    // Under test a bad connection must fail at once, not after minutes of retries.
+    databaseRetries: env.NODE_ENV === 'test' ? 0 : 5,
+    geofence: parseGeofence(env),
   };
 }
 

@@ -1,4 +1,6 @@
-import { ConsoleLogger } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { requestLogs } from '../common/http/request-logger.js';
 
 /** Framework messages that say nothing a user needs at every start (route mappings, module init). */
 const QUIET_CONTEXTS = new Set([
@@ -11,31 +13,71 @@ const QUIET_CONTEXTS = new Set([
 /** Contexts whose errors main.ts reports itself, in one line (describeStartupError). */
 const REPORTED_BY_MAIN = new Set(['ExceptionHandler', 'NestApplication']);
 
+type Level = 'info' | 'warn' | 'error' | 'debug' | 'trace' | 'fatal';
+
 /**
- * The server's logger: keeps the application's own messages and warnings, drops the framework's
- * start-up chatter, and shortens the database retry messages to one line each.
+ * The server's Nest logger, writing through pino in the format of the request log (one JSON line,
+ * `level`, `time`, `context`, `msg`). A message logged while a request is served goes through that
+ * request's logger and so carries its `reqId` (the error filter's 500s and database outages).
+ * It drops the framework's start-up chatter and shortens the database retry messages to one line
+ * each. (What nestjs-pino would give, which we cannot use: its 4.x declares @nestjs/common up to
+ * ^11 and its 5.x needs Node >= 22.12, while we run Nest 12 on Node >= 20.19.)
  */
-export class StartupLogger extends ConsoleLogger {
-  override log(message: unknown, ...rest: unknown[]): void {
-    if (QUIET_CONTEXTS.has(contextOf(rest, this.context))) return;
-    super.log(message, ...rest);
+export class AppLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    if (QUIET_CONTEXTS.has(contextOf(rest))) return;
+    this.write('info', message, rest);
   }
 
-  override error(message: unknown, ...rest: unknown[]): void {
-    const context = contextOf(rest, this.context);
+  error(message: unknown, ...rest: unknown[]): void {
+    const context = contextOf(rest);
     if (REPORTED_BY_MAIN.has(context)) return;
     if (context === 'TypeOrmModule') {
       // "Unable to connect to the database. Retrying (1)..." plus the error's first line, no stack.
       const stack = typeof rest[0] === 'string' && rest.length > 1 ? rest[0] : '';
       const reason = stack.split('\n')[0];
-      super.error(`${String(message)}${reason ? ` ${reason}` : ''}`, context);
+      this.write('error', `${String(message)}${reason ? ` ${reason}` : ''}`, [context]);
       return;
     }
-    super.error(message, ...rest);
+    this.write('error', message, rest);
+  }
+
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+
+  private write(level: Level, message: unknown, rest: unknown[]): void {
+    const logger = requestLogs.getStore() ?? this.logger;
+    const context = contextOf(rest) || undefined;
+    // error(message, stack, context): the stack, when Nest passes one.
+    const stack =
+      level === 'error' && rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
+    if (message instanceof Error) {
+      logger[level]({ context, err: message }, message.message);
+    } else {
+      logger[level](
+        { context, stack },
+        typeof message === 'string' ? message : JSON.stringify(message),
+      );
+    }
   }
 }
 
-const contextOf = (rest: unknown[], fallback: string | undefined): string => {
+const contextOf = (rest: unknown[]): string => {
   const last = rest[rest.length - 1];
-  return typeof last === 'string' ? last : (fallback ?? '');
+  return typeof last === 'string' && rest.length > 0 ? last : '';
 };

@@ -4,6 +4,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
+import { ensureMathFunctions, type SqliteConnection } from './sqlite-math.js';
 
 /** The options shared by the app, the CLI, the migration script and the tests. */
 export function dataSourceOptions(
@@ -36,6 +37,10 @@ export function dataSourceOptions(
       // WAL lets the CLI write while the server runs on the same file (CONTRACT §2).
       enableWAL: !memory,
       timeout: 5000,
+      // The events list's geofence needs sin, cos and radians in SQL (issue 20).
+      prepareDatabase: (connection: SqliteConnection) => {
+        ensureMathFunctions(connection);
+      },
     };
   }
   return {

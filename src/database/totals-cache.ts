@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { writeVersion } from './write-version.js';
 
 interface Entry {
@@ -17,7 +18,8 @@ interface Entry {
  * was the same), so an expiring entry does not send every request in flight to the database.
  */
 export class TotalsCache {
-  private readonly entries = new Map<string, Entry>();
+  /** At most maxEntries totals; the least recently used go first. */
+  private readonly entries: LRUCache<string, Entry>;
   private readonly inflight = new Map<
     string,
     { version: number; total: Promise<number | undefined> }
@@ -25,8 +27,10 @@ export class TotalsCache {
 
   constructor(
     private readonly ttlMs = 1_000,
-    private readonly maxEntries = 1_000,
-  ) {}
+    maxEntries = 1_000,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   async get(key: string, count: () => Promise<number>): Promise<number> {
     const totals = await this.getMany([key], async () => new Map([[key, await count()]]));
@@ -80,14 +84,14 @@ export class TotalsCache {
   /** The cached total of `key`, if still valid. */
   peek(key: string): number | undefined {
     const hit = this.entries.get(key);
-    return hit && hit.version === writeVersion() && hit.expires > Date.now()
-      ? hit.total
-      : undefined;
+    if (!hit) return undefined;
+    if (hit.version === writeVersion() && hit.expires > Date.now()) return hit.total;
+    this.entries.delete(key);
+    return undefined;
   }
 
   /** Stores a total counted while writeVersion() was `version` (read before counting). */
   private put(key: string, version: number, total: number): void {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { version, expires: Date.now() + this.ttlMs, total });
   }
 }

@@ -1,5 +1,5 @@
-import { Controller, Get, Inject, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Inject, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { NAMESPACE, restBase } from '../common/http/links.js';
@@ -7,6 +7,7 @@ import { languageOf } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { DocsService } from './docs.service.js';
 import { doc } from '../common/i18n/doc-key.js';
+import { Endpoint } from './endpoint.js';
 
 @ApiTags('doc')
 // Served from memory: answers during a database outage too.
@@ -18,8 +19,7 @@ export class DocController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get('doc')
-  @ApiOperation({ summary: doc('doc.summary') })
+  @Endpoint('GET', 'doc', { summary: doc('doc.summary') })
   // Responses: src/docs/responses.ts.
   document(@Req() req: Request) {
     return this.docs.forRequest(languageOf(req), restBase(this.config, req), req.secure);

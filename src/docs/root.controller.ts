@@ -1,5 +1,5 @@
-import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Inject, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -9,6 +9,7 @@ import { WithoutDatabase } from '../database/database-availability.js';
 import { defaultWindow } from '../events/event-filters.js';
 import { DocsService } from './docs.service.js';
 import { doc } from '../common/i18n/doc-key.js';
+import { Endpoint } from './endpoint.js';
 
 @ApiTags('index')
 // Served from memory: answers during a database outage too.
@@ -21,20 +22,22 @@ export class RootController {
   ) {}
 
   /** The namespace index WordPress generates (BEHAVIOR §2). */
-  @Get()
-  @ApiOperation({ summary: doc('root.summary') })
-  // Swagger applies decorators bottom-up: `context` is listed after `namespace`.
-  @ApiQuery({
-    name: 'context',
-    required: false,
-    description: doc('root.context'),
-    schema: { type: 'string', default: 'view' },
-  })
-  @ApiQuery({
-    name: 'namespace',
-    required: false,
-    description: doc('root.namespace'),
-    schema: { type: 'string', default: NAMESPACE },
+  @Endpoint('GET', undefined, {
+    summary: doc('root.summary'),
+    queries: [
+      {
+        name: 'namespace',
+        required: false,
+        description: doc('root.namespace'),
+        schema: { type: 'string', default: NAMESPACE },
+      },
+      {
+        name: 'context',
+        required: false,
+        description: doc('root.context'),
+        schema: { type: 'string', default: 'view' },
+      },
+    ],
   })
   // Responses: src/docs/responses.ts.
   index(@Req() req: Request, @Query('namespace') namespace?: unknown) {

@@ -226,13 +226,21 @@ export const SERVICE_SCHEMAS: Record<string, Schema> = {
         {
           status: integer('error.status'),
           params: prop('object', 'error.params', { additionalProperties: { type: 'string' } }),
-          details: prop('object', 'error.details', {
-            additionalProperties: object({
-              code: string('error.detail_code'),
-              message: string('error.detail_message'),
-              data: prop('object', 'error.detail_data'),
-            }),
-          }),
+          // An object of structured reasons, or an empty array when there is none (BEHAVIOR §1.5).
+          details: {
+            description: doc('schemas.error.details'),
+            oneOf: [
+              {
+                type: 'object',
+                additionalProperties: object({
+                  code: string('error.detail_code'),
+                  message: string('error.detail_message'),
+                  data: prop('object', 'error.detail_data'),
+                }),
+              },
+              { type: 'array', maxItems: 0, items: {} },
+            ],
+          },
         },
         { required: ['status'], description: doc('schemas.error.data') },
       ),

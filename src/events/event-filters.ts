@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { formatSql, parseDateTime } from '../common/dates/index.js';
 import type { PostStatus } from '../common/posts/post-status.js';
+import type { Geofence } from './geofence.js';
 
 /**
  * The events archive query (BEHAVIOR §5.2) as plain data: what the repository turns into SQL.
@@ -28,6 +29,10 @@ export interface EventFilters {
   statuses: PostStatus[];
   include?: number[];
   postParent?: number;
+  /** `geoloc` truthy: only events whose venue has both coordinates. */
+  hasGeo?: boolean;
+  /** `geoloc_lat` + `geoloc_lng`: only events whose venue lies within the fence. */
+  geofence?: Geofence;
 }
 
 export interface SearchTerms {
@@ -185,4 +190,17 @@ export function parseSearch(search: string): SearchTerms | undefined {
     (negative ? exclude : include).push(word);
   }
   return include.length || exclude.length ? { include, exclude } : undefined;
+}
+
+/**
+ * A coordinate parameter (`geoloc_lat`, `geoloc_lng`): a decimal number as WordPress's
+ * `is_numeric` reads it (surrounding spaces, a sign, a fraction, an exponent), else undefined.
+ */
+export function parseCoordinate(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (!/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
 }

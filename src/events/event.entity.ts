@@ -17,6 +17,8 @@ import { DateTimeColumn, FlagColumn } from '../database/columns.js';
   'endDate',
   'dateUtc',
   'authorId',
+  // geoloc=1 and venue= test the venue of each listed event from the index (issue 20).
+  'venueId',
 ])
 @Index('IDX_events_slug', ['language', 'slug'], { unique: true })
 @Index('IDX_events_translation', ['translationGroup', 'language'], { unique: true })

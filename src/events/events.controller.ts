@@ -1,17 +1,5 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-} from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -23,6 +11,7 @@ import { EventReadQuery } from './dto/event-read.query.js';
 import { ListEventsQuery } from './dto/list-events.query.js';
 import { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventsService } from './events.service.js';
+import { Endpoint } from '../docs/endpoint.js';
 
 const d = resourceDoc('events');
 const ID = { name: 'id', type: 'integer', description: d('id') } as const;
@@ -35,31 +24,17 @@ const SLUG = { name: 'slug', type: 'string', description: d('slug_path') } as co
 export class EventsController {
   constructor(private readonly events: EventsService) {}
 
-  @Get()
-  @ApiOperation({ summary: d('op.list') })
-  @ApiResponse({ status: 200, description: d('res.list_200') })
-  @ApiResponse({ status: 400, description: d('res.list_400') })
-  @ApiResponse({ status: 404, description: d('res.list_404') })
+  @Endpoint('GET', undefined, { summary: d('op.list') })
   list(@Query() query: ListEventsQuery, @Ctx() ctx: RequestContext, @Req() req: Request) {
     return this.events.list(query, ctx, new Set(Object.keys(req.query as object)));
   }
 
-  @Post()
-  @ApiOperation({ summary: d('op.create') })
-  @ApiResponse({ status: 201, description: d('res.create_201') })
-  @ApiResponse({ status: 400, description: d('res.write_400') })
-  @ApiResponse({ status: 403, description: d('res.create_403') })
+  @Endpoint('POST', undefined, { summary: d('op.create') })
   create(@Body() dto: CreateEventDto, @Ctx() ctx: RequestContext) {
     return this.events.create(dto, ctx);
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: d('op.get') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: d('res.get_200') })
-  @ApiResponse({ status: 400, description: d('res.get_400') })
-  @ApiResponse({ status: 403, description: d('res.get_403') })
-  @ApiResponse({ status: 404, description: d('res.get_404') })
+  @Endpoint('GET', ':id', { summary: d('op.get'), param: ID })
   get(
     @Param('id', RouteIdPipe) id: number,
     @Query() query: EventReadQuery,
@@ -68,23 +43,12 @@ export class EventsController {
     return this.events.get(id, query.password, ctx);
   }
 
-  @Delete(':id')
-  @ApiOperation({ summary: d('op.delete') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: d('res.delete_200') })
-  @ApiResponse({ status: 400, description: d('res.delete_400') })
-  @ApiResponse({ status: 403, description: d('res.delete_403') })
-  @ApiResponse({ status: 410, description: d('res.delete_410') })
+  @Endpoint('DELETE', ':id', { summary: d('op.delete'), param: ID })
   remove(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.events.remove(id, ctx);
   }
 
-  @Post(':id')
-  @HttpCode(200)
-  @ApiOperation({ summary: d('op.update') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: d('res.update_200') })
-  @ApiResponse({ status: 400, description: d('res.write_400') })
+  @Endpoint('POST', ':id', { summary: d('op.update'), param: ID, status: 200 })
   updatePost(
     @Param('id', RouteIdPipe) id: number,
     @Body() dto: UpdateEventDto,
@@ -93,9 +57,7 @@ export class EventsController {
     return this.events.update(id, dto, ctx);
   }
 
-  @Put(':id')
-  @ApiOperation({ summary: d('op.update') })
-  @ApiParam(ID)
+  @Endpoint('PUT', ':id', { summary: d('op.update'), param: ID })
   updatePut(
     @Param('id', RouteIdPipe) id: number,
     @Body() dto: UpdateEventDto,
@@ -104,9 +66,7 @@ export class EventsController {
     return this.events.update(id, dto, ctx);
   }
 
-  @Patch(':id')
-  @ApiOperation({ summary: d('op.update') })
-  @ApiParam(ID)
+  @Endpoint('PATCH', ':id', { summary: d('op.update'), param: ID })
   updatePatch(
     @Param('id', RouteIdPipe) id: number,
     @Body() dto: UpdateEventDto,
@@ -115,9 +75,7 @@ export class EventsController {
     return this.events.update(id, dto, ctx);
   }
 
-  @Get('by-slug/:slug')
-  @ApiOperation({ summary: d('op.get_slug') })
-  @ApiParam(SLUG)
+  @Endpoint('GET', 'by-slug/:slug', { summary: d('op.get_slug'), param: SLUG })
   getBySlug(
     @Param('slug') slug: string,
     @Query() query: EventReadQuery,
@@ -126,17 +84,12 @@ export class EventsController {
     return this.events.getBySlug(slug, query.password, ctx);
   }
 
-  @Delete('by-slug/:slug')
-  @ApiOperation({ summary: d('op.delete') })
-  @ApiParam(SLUG)
+  @Endpoint('DELETE', 'by-slug/:slug', { summary: d('op.delete'), param: SLUG })
   removeBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext) {
     return this.events.removeBySlug(slug, ctx);
   }
 
-  @Post('by-slug/:slug')
-  @HttpCode(200)
-  @ApiOperation({ summary: d('op.update') })
-  @ApiParam(SLUG)
+  @Endpoint('POST', 'by-slug/:slug', { summary: d('op.update'), param: SLUG, status: 200 })
   updateBySlugPost(
     @Param('slug') slug: string,
     @Body() dto: UpdateEventDto,
@@ -145,9 +98,7 @@ export class EventsController {
     return this.events.updateBySlug(slug, dto, ctx);
   }
 
-  @Put('by-slug/:slug')
-  @ApiOperation({ summary: d('op.update') })
-  @ApiParam(SLUG)
+  @Endpoint('PUT', 'by-slug/:slug', { summary: d('op.update'), param: SLUG })
   updateBySlugPut(
     @Param('slug') slug: string,
     @Body() dto: UpdateEventDto,
@@ -156,9 +107,7 @@ export class EventsController {
     return this.events.updateBySlug(slug, dto, ctx);
   }
 
-  @Patch('by-slug/:slug')
-  @ApiOperation({ summary: d('op.update') })
-  @ApiParam(SLUG)
+  @Endpoint('PATCH', 'by-slug/:slug', { summary: d('op.update'), param: SLUG })
   updateBySlugPatch(
     @Param('slug') slug: string,
     @Body() dto: UpdateEventDto,

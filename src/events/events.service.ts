@@ -57,7 +57,8 @@ import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventEntity } from './event.entity.js';
-import { dateWindow, parseSearch, type EventFilters } from './event-filters.js';
+import { dateWindow, parseCoordinate, parseSearch, type EventFilters } from './event-filters.js';
+import type { Geofence } from './geofence.js';
 import { toTecEvent, type EventLinks } from './event.mapper.js';
 import { EventsRepository } from './events.repository.js';
 
@@ -156,7 +157,10 @@ export class EventsService {
         };
       }
     }
+    const geofence = this.geofenceOf(query, ctx, errors);
     if (Object.keys(errors).length) throw invalidParams(errors, details);
+    if (query.geoloc) filters.hasGeo = true;
+    if (geofence) filters.geofence = geofence;
 
     const now = new Date();
     const window = dateWindow(query, presentInQuery, {
@@ -196,19 +200,49 @@ export class EventsService {
         organizer: query.organizer?.join(','),
         // Service D16: featured=false is echoed as 0.
         featured: query.featured === undefined ? undefined : query.featured ? 1 : 0,
-        ...(query.geoloc
-          ? {
-              geoloc: 1,
-              geoloc_lat: String(query.geoloc_lat ?? ''),
-              geoloc_lng: String(query.geoloc_lng ?? ''),
-            }
-          : {}),
+        // BEHAVIOR §5.2.6 with issue 20: the filters in force, so that paging keeps them.
+        geoloc: query.geoloc ? 1 : undefined,
+        geoloc_lat: geofence?.lat,
+        geoloc_lng: geofence?.lng,
         include: query.include?.join(','),
         post_parent: query.post_parent,
         ticketed: query.ticketed === undefined ? undefined : String(query.ticketed),
         status: statusEcho(ctx.actor, query.status, filters.statuses),
       },
     });
+  }
+
+  /**
+   * `geoloc_lat` + `geoloc_lng` (issue 20): both or neither, each a number within ±90 / ±180;
+   * the fence's radius is the GEOFENCE_RADIUS setting. Problems go to `errors`.
+   */
+  private geofenceOf(
+    query: ListEventsQuery,
+    ctx: RequestContext,
+    errors: Record<string, Text>,
+  ): Geofence | undefined {
+    const names = { geoloc_lat: 'geoloc_lng', geoloc_lng: 'geoloc_lat' } as const;
+    const limits = { geoloc_lat: 90, geoloc_lng: 180 } as const;
+    const values: Partial<Record<keyof typeof names, number>> = {};
+    for (const name of ['geoloc_lat', 'geoloc_lng'] as const) {
+      const raw = query[name];
+      if (raw === undefined) {
+        if (query[names[name]] !== undefined)
+          errors[name] = t('validation.coordinate_pair', { name, other: names[name] });
+        continue;
+      }
+      const value = parseCoordinate(raw);
+      if (value === undefined) errors[name] = t('validation.type', { name, type: 'number' });
+      else if (Math.abs(value) > limits[name])
+        errors[name] = t('validation.coordinate_range', { name, max: limits[name] });
+      else values[name] = value;
+    }
+    if (values.geoloc_lat === undefined || values.geoloc_lng === undefined) return undefined;
+    return {
+      lat: values.geoloc_lat,
+      lng: values.geoloc_lng,
+      radiusKm: ctx.config.geofence.radiusKm,
+    };
   }
 
   // ---------------------------------------------------------------- reads

@@ -1,16 +1,5 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -20,6 +9,7 @@ import { UnlockParams, type Unlock } from '../linked/unlock.decorator.js';
 import { CreateOrganizerDto, UpdateOrganizerDto } from './dto/organizer-fields.dto.js';
 import { ListOrganizersQuery } from './dto/list-organizers.query.js';
 import { OrganizersService } from './organizers.service.js';
+import { Endpoint } from '../docs/endpoint.js';
 
 const odoc = resourceDoc('organizers');
 const ID = { name: 'id', type: 'integer', required: true, description: odoc('id') } as const;
@@ -36,54 +26,27 @@ const SLUG = { name: 'slug', type: 'string', required: true, description: odoc('
 export class OrganizersController {
   constructor(private readonly organizers: OrganizersService) {}
 
-  @Get()
-  @ApiOperation({ summary: odoc('list.summary') })
-  @ApiResponse({ status: 200, description: odoc('list.200') })
-  @ApiResponse({ status: 400, description: odoc('list.400') })
-  @ApiResponse({ status: 404, description: odoc('list.404') })
+  @Endpoint('GET', undefined, { summary: odoc('list.summary') })
   list(@Query() query: ListOrganizersQuery, @Ctx() ctx: RequestContext) {
     return this.organizers.list(query, ctx);
   }
 
-  @Post()
-  @ApiOperation({ summary: odoc('create.summary') })
-  @ApiResponse({ status: 201, description: odoc('post.201') })
-  @ApiResponse({ status: 400, description: odoc('post.400') })
-  @ApiResponse({ status: 403, description: odoc('post.403') })
+  @Endpoint('POST', undefined, { summary: odoc('create.summary') })
   create(@Body() body: CreateOrganizerDto, @Ctx() ctx: RequestContext) {
     return this.organizers.create(body, ctx);
   }
 
-  @Get('by-slug/:slug')
-  @ApiOperation({ summary: odoc('get.summary') })
-  @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: odoc('get.200') })
-  @ApiResponse({ status: 400, description: odoc('get.400') })
-  @ApiResponse({ status: 403, description: odoc('get.403') })
-  @ApiResponse({ status: 404, description: odoc('get.404') })
+  @Endpoint('GET', 'by-slug/:slug', { summary: odoc('get.summary'), param: SLUG })
   getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.organizers.getBySlug(slug, ctx, u);
   }
 
-  @Delete('by-slug/:slug')
-  @ApiOperation({ summary: odoc('delete.summary') })
-  @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: odoc('delete.200') })
-  @ApiResponse({ status: 400, description: odoc('delete.400') })
-  @ApiResponse({ status: 403, description: odoc('delete.403') })
-  @ApiResponse({ status: 410, description: odoc('delete.410') })
-  @ApiResponse({ status: 500, description: odoc('delete.500') })
+  @Endpoint('DELETE', 'by-slug/:slug', { summary: odoc('delete.summary'), param: SLUG })
   trashBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.organizers.trashBySlug(slug, ctx, u);
   }
 
-  @Post('by-slug/:slug')
-  @HttpCode(200)
-  @ApiOperation({ summary: odoc('update.summary') })
-  @ApiParam(SLUG)
-  @ApiResponse({ status: 201, description: odoc('post.201') })
-  @ApiResponse({ status: 400, description: odoc('post.400') })
-  @ApiResponse({ status: 403, description: odoc('post.403') })
+  @Endpoint('POST', 'by-slug/:slug', { summary: odoc('update.summary'), param: SLUG, status: 200 })
   updateBySlug(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
@@ -92,9 +55,7 @@ export class OrganizersController {
     return this.organizers.updateBySlug(slug, body, ctx);
   }
 
-  @Put('by-slug/:slug')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PUT', 'by-slug/:slug', { status: 200 })
   putBySlug(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
@@ -103,9 +64,7 @@ export class OrganizersController {
     return this.organizers.updateBySlug(slug, body, ctx);
   }
 
-  @Patch('by-slug/:slug')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PATCH', 'by-slug/:slug', { status: 200 })
   patchBySlug(
     @Param('slug') slug: string,
     @Body() body: UpdateOrganizerDto,
@@ -114,25 +73,12 @@ export class OrganizersController {
     return this.organizers.updateBySlug(slug, body, ctx);
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: odoc('get.summary') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: odoc('get.200') })
-  @ApiResponse({ status: 400, description: odoc('get.400') })
-  @ApiResponse({ status: 403, description: odoc('get.403') })
-  @ApiResponse({ status: 404, description: odoc('get.404') })
+  @Endpoint('GET', ':id', { summary: odoc('get.summary'), param: ID })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.organizers.getById(id, ctx, u);
   }
 
-  @Delete(':id')
-  @ApiOperation({ summary: odoc('delete.summary') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: odoc('delete.200') })
-  @ApiResponse({ status: 400, description: odoc('delete.400') })
-  @ApiResponse({ status: 403, description: odoc('delete.403') })
-  @ApiResponse({ status: 410, description: odoc('delete.410') })
-  @ApiResponse({ status: 500, description: odoc('delete.500') })
+  @Endpoint('DELETE', ':id', { summary: odoc('delete.summary'), param: ID })
   trash(
     @Param('id', RouteIdPipe) id: number,
     @Ctx() ctx: RequestContext,
@@ -141,13 +87,7 @@ export class OrganizersController {
     return this.organizers.trashById(id, ctx, u);
   }
 
-  @Post(':id')
-  @HttpCode(200)
-  @ApiOperation({ summary: odoc('update.summary') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 201, description: odoc('post.201') })
-  @ApiResponse({ status: 400, description: odoc('post.400') })
-  @ApiResponse({ status: 403, description: odoc('post.403') })
+  @Endpoint('POST', ':id', { summary: odoc('update.summary'), param: ID, status: 200 })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
@@ -156,9 +96,7 @@ export class OrganizersController {
     return this.organizers.updateById(id, body, ctx);
   }
 
-  @Put(':id')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PUT', ':id', { status: 200 })
   put(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,
@@ -167,9 +105,7 @@ export class OrganizersController {
     return this.organizers.updateById(id, body, ctx);
   }
 
-  @Patch(':id')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PATCH', ':id', { status: 200 })
   patch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateOrganizerDto,

@@ -1,31 +1,5 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiExcludeEndpoint,
-  ApiExtraModels,
-  ApiForbiddenResponse,
-  ApiGoneResponse,
-  ApiInternalServerErrorResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -33,38 +7,24 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { ListTagsQuery } from './dto/list-terms.query.js';
 import { termDoc } from './dto/term-docs.js';
-import { Term } from './dto/term.schema.js';
 import { CreateTagDto, UpdateTagDto } from './dto/write-term.dto.js';
 import { withLocation } from './location.js';
 import { TermsService } from './terms.service.js';
-
-const TERM = { $ref: getSchemaPath(Term) };
+import { Endpoint } from '../docs/endpoint.js';
 
 /** `cal/events/v1/tags` (BEHAVIOR §5.4, §6.3, §7.6). No by-slug routes. */
 @ApiTags('tags')
-@ApiExtraModels(Term)
 @CachedReads()
 @Controller(`${NAMESPACE}/tags`)
 export class TagsController {
   constructor(private readonly terms: TermsService) {}
 
-  @Get()
-  @ApiOperation({ summary: termDoc('tags.list') })
-  @ApiOkResponse({
-    description: termDoc('tags.list_ok'),
-    schema: { title: 'tags', type: 'array', items: TERM },
-  })
-  @ApiBadRequestResponse({ description: termDoc('common.list_bad_request') })
-  @ApiNotFoundResponse({ description: termDoc('tags.list_not_found') })
+  @Endpoint('GET', undefined, { summary: termDoc('tags.list') })
   list(@Query() query: ListTagsQuery, @Ctx() ctx: RequestContext) {
     return this.terms.list('tag', query, ctx);
   }
 
-  @Post()
-  @ApiOperation({ summary: termDoc('tags.create') })
-  @ApiCreatedResponse({ description: termDoc('tags.created'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('common.write_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('tags.write_forbidden') })
+  @Endpoint('POST', undefined, { summary: termDoc('tags.create') })
   async create(
     @Body() body: CreateTagDto,
     @Ctx() ctx: RequestContext,
@@ -73,25 +33,20 @@ export class TagsController {
     return withLocation(res, await this.terms.create('tag', body, ctx));
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: termDoc('tags.get') })
-  @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
-  @ApiOkResponse({ description: termDoc('tags.get_ok'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('tags.get_bad_request') })
-  @ApiNotFoundResponse({ description: termDoc('tags.get_not_found') })
+  @Endpoint('GET', ':id', {
+    summary: termDoc('tags.get'),
+    param: { name: 'id', type: 'integer', description: termDoc('tags.id') },
+  })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.get('tag', id, ctx);
   }
 
   // The plugin documents POST on the item as both update (200) and create (201) (BEHAVIOR §3).
-  @Post(':id')
-  @HttpCode(200)
-  @ApiOperation({ summary: termDoc('tags.update') })
-  @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
-  @ApiOkResponse({ description: termDoc('tags.update_ok'), schema: TERM })
-  @ApiCreatedResponse({ description: termDoc('tags.created'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('common.write_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('tags.write_forbidden') })
+  @Endpoint('POST', ':id', {
+    summary: termDoc('tags.update'),
+    param: { name: 'id', type: 'integer', description: termDoc('tags.id') },
+    status: 200,
+  })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTagDto,
@@ -101,8 +56,7 @@ export class TagsController {
   }
 
   // PUT and PATCH behave as POST and are not documented separately (BEHAVIOR §3).
-  @Put(':id')
-  @ApiExcludeEndpoint()
+  @Endpoint('PUT', ':id')
   put(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTagDto,
@@ -111,8 +65,7 @@ export class TagsController {
     return this.terms.update('tag', id, body, ctx);
   }
 
-  @Patch(':id')
-  @ApiExcludeEndpoint()
+  @Endpoint('PATCH', ':id')
   patch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateTagDto,
@@ -121,14 +74,10 @@ export class TagsController {
     return this.terms.update('tag', id, body, ctx);
   }
 
-  @Delete(':id')
-  @ApiOperation({ summary: termDoc('tags.delete') })
-  @ApiParam({ name: 'id', type: 'integer', description: termDoc('tags.id') })
-  @ApiOkResponse({ description: termDoc('tags.delete_ok'), schema: TERM })
-  @ApiBadRequestResponse({ description: termDoc('tags.delete_bad_request') })
-  @ApiForbiddenResponse({ description: termDoc('tags.delete_forbidden') })
-  @ApiGoneResponse({ description: termDoc('tags.delete_gone') })
-  @ApiInternalServerErrorResponse({ description: termDoc('tags.delete_error') })
+  @Endpoint('DELETE', ':id', {
+    summary: termDoc('tags.delete'),
+    param: { name: 'id', type: 'integer', description: termDoc('tags.id') },
+  })
   delete(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.terms.delete('tag', id, ctx);
   }

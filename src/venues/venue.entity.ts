@@ -9,6 +9,8 @@ import { PostColumns } from '../common/posts/post-columns.js';
 // Archive order with the visibility columns: a page's ids come from the index alone.
 @Index('IDX_venues_archive', ['language', 'date', 'id', 'status', 'dateUtc', 'authorId'])
 @Index('IDX_venues_author', ['authorId'])
+// The events list's geofence: the venues of a bounding box (issue 20).
+@Index('IDX_venues_geo', ['geoLat', 'geoLng'])
 export class VenueEntity extends PostColumns {
   @Column({ type: 'varchar', length: 255, default: '' })
   address!: string;

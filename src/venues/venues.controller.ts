@@ -1,16 +1,5 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { CachedReads } from '../common/http/response-cache.js';
@@ -20,6 +9,7 @@ import { UnlockParams, type Unlock } from '../linked/unlock.decorator.js';
 import { CreateVenueDto, UpdateVenueDto } from './dto/venue-fields.dto.js';
 import { ListVenuesQuery } from './dto/list-venues.query.js';
 import { VenuesService } from './venues.service.js';
+import { Endpoint } from '../docs/endpoint.js';
 
 const vdoc = resourceDoc('venues');
 const ID = { name: 'id', type: 'integer', required: true, description: vdoc('id') } as const;
@@ -36,55 +26,27 @@ const SLUG = { name: 'slug', type: 'string', required: true, description: vdoc('
 export class VenuesController {
   constructor(private readonly venues: VenuesService) {}
 
-  @Get()
-  @ApiOperation({ summary: vdoc('list.summary') })
-  @ApiResponse({ status: 200, description: vdoc('list.200') })
-  @ApiResponse({ status: 400, description: vdoc('list.400') })
-  @ApiResponse({ status: 404, description: vdoc('list.404') })
+  @Endpoint('GET', undefined, { summary: vdoc('list.summary') })
   list(@Query() query: ListVenuesQuery, @Ctx() ctx: RequestContext) {
     return this.venues.list(query, ctx);
   }
 
-  @Post()
-  @ApiOperation({ summary: vdoc('create.summary') })
-  @ApiResponse({ status: 201, description: vdoc('post.201') })
-  @ApiResponse({ status: 400, description: vdoc('post.400') })
-  @ApiResponse({ status: 403, description: vdoc('post.403') })
+  @Endpoint('POST', undefined, { summary: vdoc('create.summary') })
   create(@Body() body: CreateVenueDto, @Ctx() ctx: RequestContext) {
     return this.venues.create(body, ctx);
   }
 
-  @Get('by-slug/:slug')
-  @ApiOperation({ summary: vdoc('get.summary') })
-  @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: vdoc('get.200') })
-  @ApiResponse({ status: 400, description: vdoc('get.400') })
-  @ApiResponse({ status: 403, description: vdoc('get.403') })
-  @ApiResponse({ status: 404, description: vdoc('get.404') })
+  @Endpoint('GET', 'by-slug/:slug', { summary: vdoc('get.summary'), param: SLUG })
   getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.venues.getBySlug(slug, ctx, u);
   }
 
-  @Delete('by-slug/:slug')
-  @ApiOperation({ summary: vdoc('delete.summary') })
-  @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: vdoc('delete.200') })
-  @ApiResponse({ status: 400, description: vdoc('delete.400') })
-  @ApiResponse({ status: 403, description: vdoc('delete.403') })
-  @ApiResponse({ status: 410, description: vdoc('delete.410') })
-  @ApiResponse({ status: 500, description: vdoc('delete.500') })
+  @Endpoint('DELETE', 'by-slug/:slug', { summary: vdoc('delete.summary'), param: SLUG })
   trashBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.venues.trashBySlug(slug, ctx, u);
   }
 
-  @Post('by-slug/:slug')
-  @HttpCode(200)
-  @ApiOperation({ summary: vdoc('update.summary') })
-  @ApiParam(SLUG)
-  @ApiResponse({ status: 200, description: vdoc('post.200') })
-  @ApiResponse({ status: 201, description: vdoc('post.201') })
-  @ApiResponse({ status: 400, description: vdoc('post.400') })
-  @ApiResponse({ status: 403, description: vdoc('post.403') })
+  @Endpoint('POST', 'by-slug/:slug', { summary: vdoc('update.summary'), param: SLUG, status: 200 })
   updateBySlug(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
@@ -93,16 +55,12 @@ export class VenuesController {
     return this.venues.updateBySlug(slug, body, ctx);
   }
 
-  @Put('by-slug/:slug')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PUT', 'by-slug/:slug', { status: 200 })
   putBySlug(@Param('slug') slug: string, @Body() body: UpdateVenueDto, @Ctx() ctx: RequestContext) {
     return this.venues.updateBySlug(slug, body, ctx);
   }
 
-  @Patch('by-slug/:slug')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PATCH', 'by-slug/:slug', { status: 200 })
   patchBySlug(
     @Param('slug') slug: string,
     @Body() body: UpdateVenueDto,
@@ -111,25 +69,12 @@ export class VenuesController {
     return this.venues.updateBySlug(slug, body, ctx);
   }
 
-  @Get(':id')
-  @ApiOperation({ summary: vdoc('get.summary') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: vdoc('get.200') })
-  @ApiResponse({ status: 400, description: vdoc('get.400') })
-  @ApiResponse({ status: 403, description: vdoc('get.403') })
-  @ApiResponse({ status: 404, description: vdoc('get.404') })
+  @Endpoint('GET', ':id', { summary: vdoc('get.summary'), param: ID })
   get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
     return this.venues.getById(id, ctx, u);
   }
 
-  @Delete(':id')
-  @ApiOperation({ summary: vdoc('delete.summary') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: vdoc('delete.200') })
-  @ApiResponse({ status: 400, description: vdoc('delete.400') })
-  @ApiResponse({ status: 403, description: vdoc('delete.403') })
-  @ApiResponse({ status: 410, description: vdoc('delete.410') })
-  @ApiResponse({ status: 500, description: vdoc('delete.500') })
+  @Endpoint('DELETE', ':id', { summary: vdoc('delete.summary'), param: ID })
   trash(
     @Param('id', RouteIdPipe) id: number,
     @Ctx() ctx: RequestContext,
@@ -138,14 +83,7 @@ export class VenuesController {
     return this.venues.trashById(id, ctx, u);
   }
 
-  @Post(':id')
-  @HttpCode(200)
-  @ApiOperation({ summary: vdoc('update.summary') })
-  @ApiParam(ID)
-  @ApiResponse({ status: 200, description: vdoc('post.200') })
-  @ApiResponse({ status: 201, description: vdoc('post.201') })
-  @ApiResponse({ status: 400, description: vdoc('post.400') })
-  @ApiResponse({ status: 403, description: vdoc('post.403') })
+  @Endpoint('POST', ':id', { summary: vdoc('update.summary'), param: ID, status: 200 })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
@@ -154,9 +92,7 @@ export class VenuesController {
     return this.venues.updateById(id, body, ctx);
   }
 
-  @Put(':id')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PUT', ':id', { status: 200 })
   put(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,
@@ -165,9 +101,7 @@ export class VenuesController {
     return this.venues.updateById(id, body, ctx);
   }
 
-  @Patch(':id')
-  @HttpCode(200)
-  @ApiExcludeEndpoint()
+  @Endpoint('PATCH', ':id', { status: 200 })
   patch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateVenueDto,

@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/configure-app.js';
 import { resetDatabase, testDatabaseUrl } from './database.js';
+import { forgetOpenApi, judgeByOpenApi } from './openapi-contract.js';
 
 export interface TestAppOptions {
   env?: Record<string, string>;
@@ -36,10 +37,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
   const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error'] });
   configureApp(app, { logSink: options.logSink });
   await app.init();
+  // Every supertest response of this app is validated against the app's own OpenAPI document.
+  judgeByOpenApi(app);
   return app;
 }
 
 export async function closeApp(app: INestApplication | undefined): Promise<void> {
+  if (app) forgetOpenApi(app);
   await app?.close();
   process.env = { ...BASE_ENV };
 }

@@ -1,4 +1,5 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Time-zone strings accepted by the plugin (`Tribe__Timezones::is_valid_timezone`): any IANA name,
@@ -318,7 +319,8 @@ const LETTERED_BY_ZONE = new Map<string, readonly [string, string]>(
   ),
 );
 
-const enUsFormatters = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per zone; bounded, though only valid IANA names (a few hundred) reach it. */
+const enUsFormatters = new LRUCache<string, Intl.DateTimeFormat>({ max: 1_000 });
 
 /** ICU's canonical spelling of an IANA name, lower-cased (`asia/kolkata` → `asia/calcutta`). */
 function canonicalName(tz: string): string {

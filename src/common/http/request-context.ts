@@ -1,8 +1,14 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import {
+  createParamDecorator,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  type PipeTransform,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import { ANONYMOUS, type Actor } from '../../auth/actor.js';
 import type { AuthRequest } from '../../auth/auth.decorator.js';
-import type { AppConfig, Language } from '../../config/config.js';
+import { APP_CONFIG, type AppConfig, type Language } from '../../config/config.js';
 import { languageOf } from '../i18n/language.js';
 import { restBase } from './links.js';
 
@@ -29,10 +35,22 @@ export function buildRequestContext(req: Request, config: AppConfig): RequestCon
   };
 }
 
+/**
+ * Builds the RequestContext with the configuration loaded at start (APP_CONFIG), injected: a
+ * parameter decorator has no injector, so @Ctx() hands the request to this pipe.
+ */
+@Injectable()
+export class RequestContextPipe implements PipeTransform<Request, RequestContext> {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  transform(req: Request): RequestContext {
+    return buildRequestContext(req, this.config);
+  }
+}
+
+const currentRequest = createParamDecorator((_: unknown, context: ExecutionContext): Request =>
+  context.switchToHttp().getRequest<Request>(),
+);
+
 /** `@Ctx() ctx: RequestContext` in a handler. */
-export const Ctx = createParamDecorator((_: unknown, context: ExecutionContext): RequestContext => {
-  const req = context.switchToHttp().getRequest<Request>();
-  const config = (req.app as unknown as { locals: { calConfig?: AppConfig } }).locals.calConfig;
-  if (!config) throw new Error('configureApp() must run before requests are served');
-  return buildRequestContext(req, config);
-});
+export const Ctx = (): ParameterDecorator => currentRequest(RequestContextPipe);

@@ -1,5 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { pino, stdTimeFunctions, type Logger, type LoggerOptions } from 'pino';
+import { pinoHttp } from 'pino-http';
 
 export type LogSink = (line: string) => void;
 
@@ -45,31 +49,76 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * One JSON line per request (method, URL, status, duration, request id, user when known).
- * Headers and bodies are never logged, so neither `Authorization` nor a password can leak; the
- * request id comes from `X-Request-Id` when the client sends a sane one and is echoed back.
+ * The logger of the whole server: pino, one JSON object per line with `level` as a word
+ * (`info`, `error`) and `time` as an ISO date, no host name or process id. Lines go to standard
+ * output, or to `sink` (tests capture them there).
  */
-export function requestLogger(sink: LogSink) {
+export function createLogger(sink?: LogSink): Logger {
+  const options: LoggerOptions = {
+    base: null,
+    timestamp: stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (!sink) return pino(options);
+  return pino(options, { write: (line: string) => sink(line.replace(/\n$/, '')) });
+}
+
+/**
+ * The logger of the request being served (a child carrying its `reqId`): the Nest logger
+ * (AppLogger) writes through it, so that an error logged while serving a request, by the error
+ * filter or anywhere else, names the request.
+ */
+export const requestLogs = new AsyncLocalStorage<Logger>();
+
+const started = Symbol('started');
+type LoggedRequest = IncomingMessage & {
+  originalUrl?: string;
+  actor?: { user: { login: string } | null };
+  [started]?: bigint;
+};
+
+/**
+ * One JSON line per request (method, URL, status, duration, request id, user when known), by
+ * pino-http. Headers and bodies are never logged, so neither `Authorization` nor a password can
+ * leak; the request id comes from `X-Request-Id` when the client sends a sane one and is echoed
+ * back. With `logRequests` false the request lines are left out, but the request id and the
+ * request's logger are still set up for the errors logged while serving it.
+ */
+export function requestLogger(logger: Logger, logRequests: boolean) {
+  const http = pinoHttp<LoggedRequest>({
+    logger,
+    autoLogging: logRequests,
+    // Only `reqId` is bound to req.log; the request line has its own fields, below.
+    quietReqLogger: true,
+    quietResLogger: true,
+    genReqId: (req, res) => {
+      req[started] = process.hrtime.bigint();
+      const incoming = req.headers['x-request-id'];
+      const id =
+        typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessObject: requestLine,
+    customErrorObject: requestLine,
+    // No `msg`: the request line keeps exactly the fields it always had.
+    customSuccessMessage: () => undefined as unknown as string,
+    customErrorMessage: () => undefined as unknown as string,
+  });
   return (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader('X-Request-Id', id);
-    res.on('finish', () => {
-      const actor = (req as Request & { actor?: { user: { login: string } | null } }).actor;
-      sink(
-        JSON.stringify({
-          level: res.statusCode >= 500 ? 'error' : 'info',
-          time: new Date().toISOString(),
-          reqId: id,
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-          user: actor?.user?.login ?? null,
-        }),
-      );
-    });
-    next();
+    http(req, res);
+    requestLogs.run(req.log, next);
+  };
+}
+
+function requestLine(req: LoggedRequest, res: ServerResponse) {
+  const ms = req[started] === undefined ? 0 : Number(process.hrtime.bigint() - req[started]) / 1e6;
+  return {
+    method: req.method,
+    url: redactUrl(req.originalUrl ?? req.url ?? ''),
+    status: res.statusCode,
+    ms,
+    user: req.actor?.user?.login ?? null,
   };
 }

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { writeVersion } from '../../database/write-version.js';
@@ -41,11 +42,17 @@ interface Entry {
  */
 @Injectable()
 export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
   readonly ttlMs: number;
   readonly maxEntries = 2_000;
   readonly maxBytes = 64 * 1024 * 1024;
+  /** Bounded by entries and by the bytes of the stored bodies; least recently used go first. */
+  private readonly entries = new LRUCache<string, Entry>({
+    max: this.maxEntries,
+    maxSize: this.maxBytes,
+    // A body larger than maxEntrySize is not stored at all.
+    maxEntrySize: this.maxBytes / 16,
+    sizeCalculation: (entry) => Math.max(1, entry.body.length),
+  });
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'responseCacheTtlMs'>) {
     this.ttlMs = config.responseCacheTtlMs;
@@ -58,32 +65,20 @@ export class ResponseCache {
   get(key: string, now = Date.now()): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.remove(key, entry);
-    if (entry.version !== writeVersion() || entry.expires <= now) return undefined;
-    this.entries.set(key, entry); // most recently used last
-    this.bytes += entry.body.length;
+    if (entry.version !== writeVersion() || entry.expires <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
     return entry;
   }
 
   set(key: string, entry: Omit<Entry, 'expires'>, now = Date.now()): void {
     if (entry.body.length > this.maxBytes / 16) return;
-    const old = this.entries.get(key);
-    if (old) this.remove(key, old);
     this.entries.set(key, { ...entry, expires: now + this.ttlMs });
-    this.bytes += entry.body.length;
-    for (const [oldest, e] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.remove(oldest, e);
-    }
   }
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private remove(key: string, entry: Entry) {
-    this.entries.delete(key);
-    this.bytes -= entry.body.length;
   }
 }
 

@@ -35,7 +35,7 @@ describe('memoizeText', () => {
     expect(memo('a')).toBe('A');
     expect(fn).toHaveBeenCalledTimes(1);
     for (const s of ['b', 'c', 'd', 'e']) memo(s);
-    // Full at 4: the oldest half ('a', 'b') was dropped to make room for 'e'.
+    // Full at 4: the least recently used ('a') was dropped to make room for 'e'.
     fn.mockClear();
     expect(memo('e')).toBe('E');
     expect(memo('c')).toBe('C');
@@ -46,5 +46,18 @@ describe('memoizeText', () => {
     memo(long);
     memo(long);
     expect(fn).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps at most maxChars characters of inputs and results, dropping the least recently used', () => {
+    const fn = jest.fn((s: string) => s.toUpperCase());
+    // Each 5-character input costs 10 (input and result): two fit in 25, not three.
+    const memo = memoizeText(fn, 100, 10, 25);
+    for (const s of ['aaaaa', 'bbbbb', 'aaaaa', 'ccccc']) memo(s);
+    fn.mockClear();
+    memo('aaaaa');
+    memo('ccccc');
+    expect(fn).not.toHaveBeenCalled();
+    memo('bbbbb');
+    expect(fn).toHaveBeenCalledTimes(1);
   });
 });

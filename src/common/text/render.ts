@@ -5,33 +5,32 @@
  * that shows a record (an event's venue on each of its events), so results are memoized: the
  * filters were about a tenth of the CPU time of a list request.
  */
+import { LRUCache } from 'lru-cache';
 import { autop } from './autop.js';
 import { phpTrim } from './sanitize.js';
 import { texturize } from './texturize.js';
 
 /**
  * A bounded memo of a string function: up to `maxEntries` results of inputs of at most
- * `maxInput` characters (longer ones are computed each time); the oldest half is dropped when
- * full, so hot strings stay.
+ * `maxInput` characters (longer ones are computed each time), and at most `maxChars` characters
+ * of inputs and results together; the least recently used go first, so hot strings stay.
  */
 export function memoizeText(
   fn: (s: string) => string,
   maxEntries = 20_000,
   maxInput = 16_384,
+  maxChars = 16 * 1024 * 1024,
 ): (s: string) => string {
-  const cache = new Map<string, string>();
+  const cache = new LRUCache<string, string>({
+    max: maxEntries,
+    maxSize: maxChars,
+    sizeCalculation: (out, s) => Math.max(1, s.length + out.length),
+  });
   return (s: string) => {
     if (s.length > maxInput) return fn(s);
     const hit = cache.get(s);
     if (hit !== undefined) return hit;
     const out = fn(s);
-    if (cache.size >= maxEntries) {
-      let drop = maxEntries >> 1;
-      for (const key of cache.keys()) {
-        cache.delete(key);
-        if (--drop === 0) break;
-      }
-    }
     cache.set(s, out);
     return out;
   };

@@ -5,6 +5,7 @@ import { WriteLocks1764100000000 } from './1764100000000-write-locks.js';
 import { LinkedArchiveIndex1764200000000 } from './1764200000000-linked-archive-index.js';
 import { Images1764300000000 } from './1764300000000-images.js';
 import { CurrencySymbolWidth1764360000000 } from './1764360000000-currency-symbol-width.js';
+import { GeoIndexes1764400000000 } from './1764400000000-geo-indexes.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   LinkedArchiveIndex1764200000000,
   Images1764300000000,
   CurrencySymbolWidth1764360000000,
+  GeoIndexes1764400000000,
 ];
