@@ -3,8 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { basic } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
-import { assertBuilt, CLI, MIGRATE, run, tempSqliteUrl } from './helpers/spawn.js';
+import { resetDatabase } from './helpers/database.js';
+import { assertBuilt, CLI, MIGRATE, run, sharedDatabaseUrl } from './helpers/spawn.js';
 import { migrationLabel } from '../src/database/migration-label.js';
 import { migrations } from '../src/database/migrations/index.js';
 
@@ -16,7 +16,6 @@ const LAST = migrationLabel(migrations[migrations.length - 1].name);
  * records:purge-trash and the migration commands. The CLI and the app share one database.
  */
 const BASE = '/cal/events/v1';
-const sharedDatabaseUrl = () => (isMysql() ? testDatabaseUrl() : tempSqliteUrl());
 const lastLine = (text: string) => text.trim().split('\n').pop()!;
 
 describe('the CLI', () => {

@@ -1,22 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
-import { assertBuilt, CLI, MAIN, run } from './helpers/spawn.js';
+import { resetDatabase } from './helpers/database.js';
+import { assertBuilt, CLI, MAIN, run, sharedDatabaseUrl } from './helpers/spawn.js';
 
 /**
  * The program as users run it (compiled by the suite's global setup): configuration errors, the user
  * CLI, and ADMIN_LOGIN bootstrap. The CLI and the app share one database here.
  */
-/** A database both the CLI process and the in-test app can open. */
-const sharedDatabaseUrl = () =>
-  isMysql()
-    ? testDatabaseUrl()
-    : `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-cli-')), 'cal.sqlite')}`;
 
 describe('the built program', () => {
   beforeAll(assertBuilt);

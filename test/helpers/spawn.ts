@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMysql, testDatabaseUrl } from './database.js';
 
 /**
  * The program as users run it, compiled by the test global setup with swc
@@ -107,3 +108,6 @@ export function freePort(): Promise<number> {
 
 export const tempSqliteUrl = () =>
   `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-proc-')), 'cal.sqlite')}`;
+
+/** A database both a spawned program (the CLI) and the in-test app can open. */
+export const sharedDatabaseUrl = () => (isMysql() ? testDatabaseUrl() : tempSqliteUrl());
