@@ -24,13 +24,21 @@ export function rejectDeepJson(req: Request, _res: Response, next: NextFunction)
 }
 
 /** Whether arrays/objects nest more than `max` levels (iterative: no recursion to overflow). */
-export function depthExceeds(value: unknown, max: number): boolean {
+export const depthExceeds = (value: unknown, max: number) => exceedsShape(value, max);
+
+/**
+ * Whether arrays/objects nest more than `maxDepth` levels or hold more than `maxEntries` array
+ * items and object entries in all; one iterative walk that stops at the first excess.
+ */
+export function exceedsShape(value: unknown, maxDepth: number, maxEntries = Infinity): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];
+  let entries = 0;
   while (stack.length) {
     const [node, depth] = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
-    if (depth + 1 > max) return true;
+    if (depth + 1 > maxDepth) return true;
     for (const child of Object.values(node)) {
+      if (++entries > maxEntries) return true;
       if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
     }
   }

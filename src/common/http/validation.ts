@@ -8,6 +8,7 @@ import {
   type ApiErrorData,
   type Text,
 } from '../errors/api-error.js';
+import { exceedsShape } from './json-depth.js';
 import { LIMIT_CHECKS } from './limits.js';
 
 /**
@@ -169,7 +170,7 @@ function checkedEarly(value: unknown, metatype: NonNullable<ArgumentMetadata['me
     // Every list has its own limit above; a declared field wider than any list may be is
     // invalid whatever its type, and answered before class-transformer walks it (45,000
     // numbers in a name field cost it a third of a second: found by the fuzzer).
-    if (holdsMoreThan(input[key], MAX_FIELD_VALUES)) {
+    if (exceedsShape(input[key], Infinity, MAX_FIELD_VALUES)) {
       throw toWpValidationError([{ property: key, constraints: { width: 'too_wide' } }]);
     }
     declared[key] = input[key];
@@ -179,21 +180,6 @@ function checkedEarly(value: unknown, metatype: NonNullable<ArgumentMetadata['me
 
 /** Most nested values one field may hold: 100 inline records of a few dozen fields each. */
 const MAX_FIELD_VALUES = 5_000;
-
-/** Whether `value` holds more than `max` nested array items and object entries in all. */
-function holdsMoreThan(value: unknown, max: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  const stack: object[] = [value];
-  let count = 0;
-  while (stack.length) {
-    const node = stack.pop()!;
-    for (const child of Object.values(node)) {
-      if (++count > max) return true;
-      if (child !== null && typeof child === 'object') stack.push(child);
-    }
-  }
-  return false;
-}
 
 /**
  * A JSON `null` is an absent parameter, as in WordPress (`get_param()` answers null for both, a

@@ -40,7 +40,7 @@ const PRE_SLOT = '<ul \uFDD3></ul>';
 const STAND_INS = /[\uFDD0-\uFDD3]/g;
 
 /** Longest whitespace run a pattern may have to walk. */
-export const RUN = 32;
+const RUN = 32;
 
 /** WordPress `wpautop()` with line breaks; the trailing newline it adds is dropped. */
 export function autop(input: string): string {
