@@ -18,6 +18,7 @@ import {
   DatabaseAvailableGuard,
 } from './database/database-availability.js';
 import { DatabaseModule } from './database/database.module.js';
+import { WritesModule } from './database/writes.module.js';
 import { DocsModule } from './docs/docs.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
@@ -48,6 +49,7 @@ const FEATURES = [
     logging: false,
   }),
   DatabaseModule,
+  WritesModule,
   AuthModule,
   DocsModule,
   HealthModule,

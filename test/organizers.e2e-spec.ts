@@ -2,7 +2,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../src/auth/actor.js';
-import { allocatePostId } from '../src/common/posts/post-ids.js';
+import { PostStore } from '../src/common/posts/post-store.js';
+import { Writes } from '../src/database/writes.js';
 import type { RequestContext } from '../src/common/http/request-context.js';
 import { APP_CONFIG, type AppConfig, type Language } from '../src/config/config.js';
 import { OrganizersService } from '../src/organizers/organizers.service.js';
@@ -23,7 +24,7 @@ async function insertEvent(
   ds: DataSource,
   o: { organizers?: number[]; status?: string; start?: string; language?: Language } = {},
 ): Promise<number> {
-  const id = await allocatePostId(ds.manager, 'event');
+  const id = await new PostStore(ds).allocateId(ds.manager, 'event');
   const start = o.start ?? FUTURE;
   await ds.query(
     `INSERT INTO events (id, author_id, status, title, slug, description, excerpt, date, date_utc,
@@ -455,7 +456,7 @@ describe('organizers (e2e)', () => {
         [a.id, { organizer: 'Inline org', email: 'in@example.org' }, { id: a.id }, String(b.id)],
         ctx,
       );
-      const ids = await ds.transaction((m) => service.applyPlan(plan, ctx, m));
+      const ids = await app.get(Writes).run((scope) => service.applyPlan(plan, ctx, scope));
       expect(ids).toHaveLength(3);
       expect(ids[0]).toBe(a.id);
       expect(ids[2]).toBe(b.id);

@@ -2,6 +2,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { PostIdEntity } from '../src/common/posts/post-id.entity.js';
+import { Writes } from '../src/database/writes.js';
+import { EventsRepository } from '../src/events/events.repository.js';
 import { coldCaches } from './helpers/query-counter.js';
 import { TermsService } from '../src/terms/terms.service.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
@@ -1120,23 +1122,25 @@ describe('categories and tags (e2e)', () => {
       const existing = await createTag({ name: uniq('Existing') });
       const cat = await createCategory({ name: uniq('NotATag') });
       const newName = uniq('Brand new');
-      const ids = await ds.transaction((manager) =>
-        terms.resolveForWrite(
-          'tag',
-          [
-            existing.id,
-            cat.id,
-            999992,
-            existing.slug,
-            existing.name.toUpperCase(),
-            newName,
-            newName.toLowerCase(),
-            'Tom & Jerry',
-          ],
-          'en',
-          manager,
-        ),
-      );
+      const ids = await app
+        .get(Writes)
+        .run((scope) =>
+          terms.resolveForWrite(
+            'tag',
+            [
+              existing.id,
+              cat.id,
+              999992,
+              existing.slug,
+              existing.name.toUpperCase(),
+              newName,
+              newName.toLowerCase(),
+              'Tom & Jerry',
+            ],
+            'en',
+            scope,
+          ),
+        );
       expect(ids[0]).toBe(existing.id);
       expect(ids).toHaveLength(3);
       const created = await http().get(`${TAGS}/${ids[1]}`).expect(200);
@@ -1144,15 +1148,15 @@ describe('categories and tags (e2e)', () => {
       const tom = await http().get(`${TAGS}/${ids[2]}`).expect(200);
       expect(tom.body).toMatchObject({ name: 'Tom &amp; Jerry', slug: 'tom-jerry' });
       // Resolving again finds them by name.
-      const again = await ds.transaction((manager) =>
-        terms.resolveForWrite('tag', ['tom & jerry'], 'en', manager),
-      );
+      const again = await app
+        .get(Writes)
+        .run((scope) => terms.resolveForWrite('tag', ['tom & jerry'], 'en', scope));
       expect(again).toEqual([ids[2]]);
       // Nothing is written when the caller's transaction fails.
       const rolledBack = uniq('Rolled back');
       await expect(
-        ds.transaction(async (manager) => {
-          await terms.resolveForWrite('category', [rolledBack], 'en', manager);
+        app.get(Writes).run(async (scope) => {
+          await terms.resolveForWrite('category', [rolledBack], 'en', scope);
           throw new Error('abort');
         }),
       ).rejects.toThrow('abort');
@@ -1186,13 +1190,14 @@ describe('categories and tags (e2e)', () => {
       const tag = await createTag({ name: uniq('SetTag') });
       const tag2 = await createTag({ name: uniq('SetTag') });
       const event = await insertEvent({ terms: [cat.id, tag.id] });
+      const events = app.get(EventsRepository);
       await ds.transaction((manager) =>
-        terms.setEventTerms(event, 'tag', [tag2.id, tag2.id], manager),
+        events.setTerms(manager, event, 'post_tag', [tag2.id, tag2.id]),
       );
       const map = await terms.embeddedTermsForEvents([event], ctx as never);
       expect(map.get(event)!.categories.map((c) => c.id)).toEqual([cat.id]);
       expect(map.get(event)!.tags.map((t) => t.id)).toEqual([tag2.id]);
-      await ds.transaction((manager) => terms.setEventTerms(event, 'category', [], manager));
+      await ds.transaction((manager) => events.setTerms(manager, event, 'cal_events_cat', []));
       expect((await terms.embeddedTermsForEvents([event], ctx as never)).get(event)).toMatchObject({
         categories: [],
       });

@@ -2,7 +2,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../src/auth/actor.js';
-import { allocatePostId } from '../src/common/posts/post-ids.js';
+import { PostStore } from '../src/common/posts/post-store.js';
+import { Writes } from '../src/database/writes.js';
 import type { RequestContext } from '../src/common/http/request-context.js';
 import { APP_CONFIG, type AppConfig, type Language } from '../src/config/config.js';
 import { VenuesService } from '../src/venues/venues.service.js';
@@ -29,7 +30,7 @@ async function insertEvent(
     language?: Language;
   } = {},
 ): Promise<number> {
-  const id = await allocatePostId(ds.manager, 'event');
+  const id = await new PostStore(ds).allocateId(ds.manager, 'event');
   const start = o.start ?? FUTURE;
   await ds.query(
     `INSERT INTO events (id, author_id, status, title, slug, description, excerpt, date, date_utc,
@@ -1073,7 +1074,7 @@ describe('venues (e2e)', () => {
       const before = Number((await ds.query('SELECT COUNT(*) AS n FROM venues'))[0].n);
       const plan = await service.planReferences({ venue: 'Inline venue', city: 'Tata' }, ctx);
       expect(Number((await ds.query('SELECT COUNT(*) AS n FROM venues'))[0].n)).toBe(before);
-      const ids = await ds.transaction((m) => service.applyPlan(plan, ctx, m));
+      const ids = await app.get(Writes).run((scope) => service.applyPlan(plan, ctx, scope));
       expect(ids).toHaveLength(1);
       const created = await http().get(`${API}/venues/${ids[0]}`).set(as(users.editor));
       expect(created.body).toMatchObject({
@@ -1084,7 +1085,9 @@ describe('venues (e2e)', () => {
       });
       // The same inline venue again reuses it (duplicate rule).
       const again = await service.planReferences({ venue: 'inline venue' }, ctx);
-      expect(await ds.transaction((m) => service.applyPlan(again, ctx, m))).toEqual(ids);
+      expect(await app.get(Writes).run((scope) => service.applyPlan(again, ctx, scope))).toEqual(
+        ids,
+      );
     });
 
     it('rejects invalid references with the field name, several venues with could-not-create-venue', async () => {

@@ -3,9 +3,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ConfigModule } from '../config/config.module.js';
+import { PostsModule } from '../common/posts/posts.module.js';
 import { dataSourceOptions } from '../database/data-source.js';
+import { WritesModule } from '../database/writes.module.js';
 
-/** What the CLI needs: configuration, the database and the users service, no HTTP. */
+/** What the CLI needs: configuration, the database, users and the trash purge, no HTTP. */
 @Module({
   imports: [
     ConfigModule,
@@ -14,6 +16,8 @@ import { dataSourceOptions } from '../database/data-source.js';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 0 }),
     }),
     AuthModule,
+    WritesModule,
+    PostsModule,
   ],
 })
 export class CliModule {}

@@ -1,8 +1,7 @@
-import type { DataSource } from 'typeorm';
 import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
 import { ROLES } from '../auth/users/roles.js';
 import type { PublicUser, UsersService } from '../auth/users/users.service.js';
-import { parseAge, purgeTrash } from '../common/posts/purge-trash.js';
+import { parseAge, type TrashPurger } from '../common/posts/purge-trash.js';
 import { nowUtcSql } from '../database/utc-sql.js';
 
 /** A mistake in the command line itself: printed with the command's help, exit code 2. */
@@ -204,7 +203,7 @@ const str = (v: string | true | undefined) => (typeof v === 'string' ? v : undef
 /** What the commands run against. */
 export interface CliContext {
   users: UsersService;
-  dataSource: DataSource;
+  trash: TrashPurger;
   now?: () => Date;
 }
 
@@ -253,7 +252,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         }
         before = nowUtcSql(new Date((ctx.now?.() ?? new Date()).getTime() - ms));
       }
-      const counts = await purgeTrash(ctx.dataSource, before);
+      const counts = await ctx.trash.purge(before);
       const total = counts.events + counts.venues + counts.organizers;
       const scope = age ? ` (trashed more than ${age} ago)` : '';
       return [

@@ -29,11 +29,11 @@ async function main(argv: string[]): Promise<number> {
 async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number> {
   // Loaded only now, so that --help and usage errors answer at once.
   await import('reflect-metadata');
-  const [{ NestFactory }, { CliModule }, { UsersService }, { DataSource }] = await Promise.all([
+  const [{ NestFactory }, { CliModule }, { UsersService }, { TrashPurger }] = await Promise.all([
     import('@nestjs/core'),
     import('./cli.module.js'),
     import('../auth/users/users.service.js'),
-    import('typeorm'),
+    import('../common/posts/purge-trash.js'),
   ]);
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
   try {
@@ -50,7 +50,7 @@ async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number
   try {
     const lines = await runCommand(parsed, {
       users: app.get(UsersService),
-      dataSource: app.get(DataSource),
+      trash: app.get(TrashPurger),
     });
     for (const line of lines) console.log(line);
     return 0;

@@ -1,3 +1,3 @@
-import { EventEntity, EventOrganizerEntity } from './event.entity.js';
+import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';
 
-export const eventsEntities = [EventEntity, EventOrganizerEntity];
+export const eventsEntities = [EventEntity, EventOrganizerEntity, EventTermEntity];

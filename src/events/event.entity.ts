@@ -96,3 +96,27 @@ export class EventOrganizerEntity {
   @Column({ type: 'integer', default: 0 })
   position!: number;
 }
+
+/** Which event carries which term (WordPress `wp_term_relationships`). */
+@Entity('event_terms')
+@Index('IDX_event_terms_count', ['termId', 'eventLanguage', 'eventStatus', 'eventDateUtc'])
+export class EventTermEntity {
+  @PrimaryColumn({ name: 'event_id', type: 'integer' })
+  eventId!: number;
+
+  @Index('IDX_event_terms_term')
+  @PrimaryColumn({ name: 'term_id', type: 'integer' })
+  termId!: number;
+
+  /** Copy of the event's status, kept in step by every event write (EventsRepository.syncTermLinks): counts need no join. */
+  @Column({ name: 'event_status', type: 'varchar', length: 20, default: 'draft' })
+  eventStatus!: string;
+
+  /** Copy of the event's `date_utc` (a `future` event counts once it has passed). */
+  @Column({ name: 'event_date_utc', type: 'varchar', length: 19, nullable: true })
+  eventDateUtc!: string | null;
+
+  /** Copy of the event's language: a term counts only the events of its own language. */
+  @Column({ name: 'event_language', type: 'varchar', length: 5, default: '' })
+  eventLanguage!: string;
+}

@@ -1,15 +1,19 @@
 import { Module } from '@nestjs/common';
+import { PostsModule } from '../common/posts/posts.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
+import { EventQueryResolver } from './event-query.resolver.js';
+import { EventPresenter } from './event.presenter.js';
 
 @Module({
-  imports: [VenuesModule, OrganizersModule, TermsModule],
+  imports: [PostsModule, VenuesModule, OrganizersModule, TermsModule],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository],
-  exports: [EventsService],
+  providers: [EventsService, EventsRepository, EventQueryResolver, EventPresenter],
+  // The resolver and the presenter are for other readers of events (feeds, pages, importers).
+  exports: [EventsService, EventQueryResolver, EventPresenter],
 })
 export class EventsModule {}

@@ -4,21 +4,26 @@ import { Brackets, DataSource, EntityManager, In, type SelectQueryBuilder } from
 import type { Actor } from '../auth/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
+import type { PostKind } from '../common/posts/post-id.entity.js';
+import { PostStore } from '../common/posts/post-store.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
 import { deferredPage, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
-import { EventEntity, EventOrganizerEntity } from './event.entity.js';
+import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
 import { boundingBox, haversineLimit, type Geofence } from './geofence.js';
 
-/** Every query on `events` and `event_organizers`. */
+/** Every query and write on `events`, `event_organizers` and `event_terms`. */
 @Injectable()
 export class EventsRepository {
   /** Any committed write invalidates it at once. */
   private readonly totals = new TotalsCache();
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly posts: PostStore,
+  ) {}
 
   private repo(manager?: EntityManager) {
     return (manager ?? this.ds.manager).getRepository(EventEntity);
@@ -137,6 +142,87 @@ export class EventsRepository {
     return out;
   }
 
+  // ------------------------------------------------------------------ writes (caller's transaction)
+
+  /** A new id of the shared post sequence for an event. */
+  allocateId(manager: EntityManager): Promise<number> {
+    return this.posts.allocateId(manager, 'event');
+  }
+
+  /** The kind of record behind a post id (events share the sequence with the other posts). */
+  kindOf(id: number): Promise<PostKind | null> {
+    return this.posts.kindOf(id);
+  }
+
+  /** Writes a new event row once, with its image record. */
+  async insert(manager: EntityManager, event: EventEntity): Promise<void> {
+    event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
+    await manager.insert(EventEntity, event);
+  }
+
+  /** Writes an existing event's row once, with its image record. */
+  async save(manager: EntityManager, event: EventEntity): Promise<void> {
+    event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
+    await manager.save(EventEntity, event);
+  }
+
+  /** Gives the event a unique slug (per language) from `base`; returns it. */
+  assignSlug(manager: EntityManager, event: EventEntity, base: string): Promise<string> {
+    return this.posts.assignSlug(manager, EventEntity, event.id, base, event.language);
+  }
+
+  /** Moves an event to the trash (CONTRACT §3), dated `modified`. */
+  async trash(
+    manager: EntityManager,
+    id: number,
+    modified: { local: string; utc: string },
+  ): Promise<void> {
+    await manager.update(
+      EventEntity,
+      { id },
+      { status: 'trash', modified: modified.local, modifiedUtc: modified.utc },
+    );
+  }
+
+  /**
+   * Copies the event's status, date and language onto its term links, which makes term counts
+   * index-only (caller's transaction; every event write calls it).
+   */
+  async syncTermLinks(
+    manager: EntityManager,
+    event: { id: number; status: string; dateUtc: string | null; language: Language },
+  ): Promise<void> {
+    await manager.update(
+      EventTermEntity,
+      { eventId: event.id },
+      { eventStatus: event.status, eventDateUtc: event.dateUtc, eventLanguage: event.language },
+    );
+  }
+
+  /** Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction). */
+  async setTerms(
+    manager: EntityManager,
+    eventId: number,
+    wpTaxonomy: string,
+    termIds: number[],
+  ): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(EventTermEntity)
+      .where('event_id = :eventId', { eventId })
+      .andWhere('term_id IN (SELECT id FROM terms WHERE taxonomy = :taxonomy)', {
+        taxonomy: wpTaxonomy,
+      })
+      .execute();
+    const ids = [...new Set(termIds)];
+    if (ids.length) {
+      await manager.insert(
+        EventTermEntity,
+        ids.map((termId) => ({ eventId, termId })),
+      );
+    }
+  }
   async setOrganizers(
     eventId: number,
     organizerIds: number[],

@@ -10,11 +10,11 @@ import { In } from 'typeorm';
 import type { Actor } from '../auth/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
+import type { PostKind } from '../common/posts/post-id.entity.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
 import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
-import { imageIdFor } from '../common/posts/images.js';
-import { assignUniqueSlug } from '../common/posts/slugs.js';
+import type { PostStore } from '../common/posts/post-store.js';
 import { deferredPage, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
 
@@ -49,7 +49,13 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
 
   private readonly totals = new TotalsCache();
 
-  constructor(protected readonly dataSource: DataSource) {}
+  constructor(
+    protected readonly dataSource: DataSource,
+    protected readonly posts: PostStore,
+  ) {}
+
+  /** The kind of the table's records in the shared post id sequence. */
+  protected abstract readonly kind: PostKind;
 
   /**
    * Restricts `sub` (`SELECT 1 FROM events e`) to the events linked to the outer record
@@ -187,16 +193,26 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
 
   /** Gives record `id` a unique slug derived from `base` (concurrency-safe, §7.1.8). */
   assignSlug(manager: EntityManager, id: number, base: string, language: Language) {
-    return assignUniqueSlug(manager, this.entity, id, base, language);
+    return this.posts.assignSlug(manager, this.entity, id, base, language);
+  }
+
+  /** A new id of the shared post sequence for a record of this table (caller's transaction). */
+  allocateId(manager: EntityManager): Promise<number> {
+    return this.posts.allocateId(manager, this.kind);
+  }
+
+  /** Is `id` an event's? (the `event` list filter, BEHAVIOR §5.3) */
+  async isEvent(id: number): Promise<boolean> {
+    return (await this.posts.kindOf(id)) === 'event';
   }
 
   async insert(manager: EntityManager, record: E): Promise<void> {
-    record.imageId = await imageIdFor(manager, record.imageUrl);
+    record.imageId = await this.posts.imageIdFor(manager, record.imageUrl);
     await this.repo(manager).insert(record as never);
   }
 
   async save(manager: EntityManager, record: E): Promise<void> {
-    record.imageId = await imageIdFor(manager, record.imageUrl);
+    record.imageId = await this.posts.imageIdFor(manager, record.imageUrl);
     await this.repo(manager).save(record as never);
   }
 }

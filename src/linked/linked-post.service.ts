@@ -1,6 +1,5 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../auth/actor.js';
 import {
   canCreatePosts,
@@ -26,7 +25,6 @@ import { nestedLimitError } from '../common/http/validation.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
-import { allocatePostId, postKindOf } from '../common/posts/post-ids.js';
 import {
   effectiveStatus,
   isWritableStatus,
@@ -36,15 +34,10 @@ import {
   type PostStatus,
   type WritableStatus,
 } from '../common/posts/post-status.js';
-import { isUniqueViolation } from '../common/posts/slugs.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
+import type { TranslationStore } from '../common/posts/translation-store.js';
 import {
-  joinTranslations,
-  languageChangeProblem,
   languageTakenReason,
-  leaveTranslations,
-  loadTranslations,
-  mayMoveLanguage,
-  translationOfProblem,
   translationsForbidden,
   type Translations,
   type TranslationViewer,
@@ -52,7 +45,7 @@ import {
 import type { Language } from '../config/config.js';
 import { contentFilter } from '../common/text/index.js';
 import { nowUtcSql } from '../database/columns.js';
-import { writeTransaction } from '../database/transaction.js';
+import type { WriteScope, Writes } from '../database/writes.js';
 import { lockKey } from '../database/write-lock.js';
 import type { LinkedKind } from './linked-kind.js';
 import type { MapContext, MapOptions } from './linked-mapper.js';
@@ -136,7 +129,8 @@ export abstract class LinkedPostService<
   protected abstract readonly multiple: boolean;
 
   constructor(
-    protected readonly dataSource: DataSource,
+    protected readonly writes: Writes,
+    protected readonly translations: TranslationStore,
     protected readonly repository: LinkedPostRepository<E>,
     protected readonly users: UsersService,
   ) {}
@@ -234,9 +228,7 @@ export abstract class LinkedPostService<
     await this.checkInput(input, ctx);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
     this.authorizeAuthor(input, ctx);
-    const id = await writeTransaction(this.dataSource, (manager) =>
-      this.createRecord(input, ctx, manager),
-    );
+    const id = await this.writes.run((scope) => this.createRecord(input, ctx, scope));
     return this.presentOne(await this.mustFindById(id), ctx, unlockOf(ctx.query), false);
   }
 
@@ -257,8 +249,7 @@ export abstract class LinkedPostService<
     }
     if (
       input.language !== undefined &&
-      !(await mayMoveLanguage(
-        this.dataSource.manager,
+      !(await this.translations.mayMoveLanguage(
         this.kind.translations,
         record,
         input.language,
@@ -267,7 +258,8 @@ export abstract class LinkedPostService<
     ) {
       throw translationsForbidden();
     }
-    await writeTransaction(this.dataSource, async (manager) => {
+    await this.writes.run(async ({ manager, changed }) => {
+      changed(this.kind.kind, record.id, 'updated');
       // Slugs are unique per language: a moved record takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
       const moving = input.language !== undefined && input.language !== record.language;
@@ -315,13 +307,14 @@ export abstract class LinkedPostService<
       throw forbidden(!!ctx.actor.user);
     }
     if (record.status === 'trash') throw new ApiError(`${this.kind.kind}-is-in-trash`, 410);
-    await writeTransaction(this.dataSource, async (manager) => {
+    await this.writes.run(async ({ manager, changed }) => {
+      changed(this.kind.kind, record.id, 'trashed');
       record.status = 'trash';
       this.touch(record, ctx);
       await this.repository.save(manager, record);
       await this.repository.unlinkFromEvents(manager, record.id);
       // A trashed record is no translation any more; its translations stay linked (CONTRACT §5).
-      await leaveTranslations(manager, this.kind.translations, record);
+      await this.translations.leave(manager, this.kind.translations, record);
     });
     return this.present(record, ctx, unlock, false);
   }
@@ -401,7 +394,7 @@ export abstract class LinkedPostService<
    * path as `POST /{collection}` (duplicate rule, contributor statuses). Returns the linked ids in
    * order, duplicates removed.
    */
-  async applyPlan(plan: LinkedPlan, ctx: RequestContext, manager: EntityManager) {
+  async applyPlan(plan: LinkedPlan, ctx: RequestContext, scope: WriteScope) {
     const ids: number[] = [];
     for (const item of plan) {
       if (!item) continue;
@@ -411,7 +404,7 @@ export abstract class LinkedPostService<
         throw new Error(`a ${item.create.kind} plan given to the ${this.kind.kind} service`);
       } else {
         this.authorizeAuthor(item.create.fields, ctx);
-        id = await this.createRecord(item.create.fields as C, ctx, manager);
+        id = await this.createRecord(item.create.fields as C, ctx, scope);
       }
       if (!ids.includes(id)) ids.push(id);
     }
@@ -432,7 +425,8 @@ export abstract class LinkedPostService<
    * case-insensitively. A reused record takes the given details (partially, CONTRACT §6) when the
    * caller may edit it, and is linked unchanged otherwise. No permission check: callers check.
    */
-  protected async createRecord(input: C, ctx: RequestContext, manager: EntityManager) {
+  protected async createRecord(input: C, ctx: RequestContext, scope: WriteScope) {
+    const { manager } = scope;
     const nowUtc = nowUtcSql();
     // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
     const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
@@ -462,13 +456,14 @@ export abstract class LinkedPostService<
         this.applyDetails(duplicate, input, 'update');
         this.touch(duplicate, ctx, nowUtc);
         await this.repository.save(manager, duplicate);
+        scope.changed(this.kind.kind, duplicate.id, 'updated');
       }
       return duplicate.id;
     }
 
     const siteZone = ctx.config.siteTimezone;
     const record = this.newRecord();
-    record.id = await allocatePostId(manager, this.kind.kind);
+    record.id = await this.repository.allocateId(manager);
     record.authorId = input.author ?? ctx.actor.user?.id ?? 0;
     record.title = name;
     record.description = description ?? '';
@@ -487,8 +482,9 @@ export abstract class LinkedPostService<
     this.touch(record, ctx, nowUtc);
     this.applyDetails(record, input, 'create');
     await this.repository.insert(manager, record);
+    scope.changed(this.kind.kind, record.id, 'created');
     if (input.translation_of !== undefined) {
-      await joinTranslations(
+      await this.translations.join(
         manager,
         this.kind.translations,
         record.id,
@@ -565,11 +561,9 @@ export abstract class LinkedPostService<
     // BEHAVIOR §7.1.5: an image URL needs the upload right (author and above).
     if (input.image && !canUpload(ctx.actor)) problems.image = t('validation.invalid');
     // CONTRACT §5. Only the create DTO declares `translation_of`, only the update DTO `language`.
-    const manager = this.dataSource.manager;
     const scope = this.kind.translations;
     if (input.translation_of !== undefined) {
-      const problem = await translationOfProblem(
-        manager,
+      const problem = await this.translations.translationOfProblem(
         scope,
         input.translation_of,
         ctx.language,
@@ -578,8 +572,7 @@ export abstract class LinkedPostService<
       if (problem) problems.translation_of = problem;
     }
     if (record && input.language !== undefined) {
-      const problem = await languageChangeProblem(
-        manager,
+      const problem = await this.translations.languageChangeProblem(
         scope,
         record,
         input.language,
@@ -638,7 +631,7 @@ export abstract class LinkedPostService<
 
   /** The translations of a page of records that the caller may read, in one query. */
   private translationsOf(records: E[], ctx: RequestContext, nowUtc: string) {
-    return loadTranslations(this.dataSource.manager, this.kind.translations, records, {
+    return this.translations.load(this.kind.translations, records, {
       actor: ctx.actor,
       nowUtc,
     });
@@ -667,6 +660,6 @@ export abstract class LinkedPostService<
   }
 
   private async isEvent(id: number): Promise<boolean> {
-    return (await postKindOf(this.dataSource.manager, id)) === 'event';
+    return this.repository.isEvent(id);
   }
 }

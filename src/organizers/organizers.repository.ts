@@ -5,12 +5,14 @@ import {
   type ObjectLiteral,
   type SelectQueryBuilder,
 } from 'typeorm';
+import { PostStore } from '../common/posts/post-store.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
 import { OrganizerEntity } from './organizer.entity.js';
 
 @Injectable()
 export class OrganizersRepository extends LinkedPostRepository<OrganizerEntity> {
   protected readonly entity = OrganizerEntity;
+  protected readonly kind = 'organizer' as const;
   protected readonly alias = 'o';
   /** BEHAVIOR §5.3. */
   protected readonly searchColumns = [
@@ -24,8 +26,8 @@ export class OrganizersRepository extends LinkedPostRepository<OrganizerEntity> 
 
   // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
   // oxlint-disable-next-line no-useless-constructor
-  constructor(dataSource: DataSource) {
-    super(dataSource);
+  constructor(dataSource: DataSource, posts: PostStore) {
+    super(dataSource, posts);
   }
 
   protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TranslationStore } from '../common/posts/translation-store.js';
+import { Writes } from '../database/writes.js';
 import { UsersService } from '../auth/users/users.service.js';
 import { asText } from '../common/text/index.js';
 import { ORGANIZER_KIND } from '../linked/linked-kind.js';
@@ -23,8 +24,13 @@ export class OrganizersService extends LinkedPostService<
 
   // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
   // oxlint-disable-next-line no-useless-constructor
-  constructor(dataSource: DataSource, repository: OrganizersRepository, users: UsersService) {
-    super(dataSource, repository, users);
+  constructor(
+    writes: Writes,
+    translations: TranslationStore,
+    repository: OrganizersRepository,
+    users: UsersService,
+  ) {
+    super(writes, translations, repository, users);
   }
 
   protected toTec(record: OrganizerEntity, ctx: MapContext, options: MapOptions) {

@@ -1,84 +1,10 @@
-import { Body, Controller, Param, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { NAMESPACE } from '../common/http/links.js';
-import { CachedReads } from '../common/http/response-cache.js';
-import { Ctx, type RequestContext } from '../common/http/request-context.js';
-import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { ListCategoriesQuery } from './dto/list-terms.query.js';
-import { termDoc } from './dto/term-docs.js';
 import { CreateCategoryDto, UpdateCategoryDto } from './dto/write-term.dto.js';
-import { withLocation } from './location.js';
-import { TermsService } from './terms.service.js';
-import { Endpoint } from '../docs/endpoint.js';
+import { termController } from './term.controller.js';
 
-/** `cal/events/v1/categories` (BEHAVIOR §5.4, §6.3, §7.6). No by-slug routes. */
-@ApiTags('categories')
-@CachedReads()
-@Controller(`${NAMESPACE}/categories`)
-export class CategoriesController {
-  constructor(private readonly terms: TermsService) {}
-
-  @Endpoint('GET', undefined, { summary: termDoc('categories.list') })
-  list(@Query() query: ListCategoriesQuery, @Ctx() ctx: RequestContext) {
-    return this.terms.list('category', query, ctx);
-  }
-
-  @Endpoint('POST', undefined, { summary: termDoc('categories.create') })
-  async create(
-    @Body() body: CreateCategoryDto,
-    @Ctx() ctx: RequestContext,
-    @Res({ passthrough: true }) res: Response,
-  ) {
-    return withLocation(res, await this.terms.create('category', body, ctx));
-  }
-
-  @Endpoint('GET', ':id', {
-    summary: termDoc('categories.get'),
-    param: { name: 'id', type: 'integer', description: termDoc('categories.id') },
-  })
-  get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
-    return this.terms.get('category', id, ctx);
-  }
-
-  // The plugin documents POST on the item as both update (200) and create (201) (BEHAVIOR §3).
-  @Endpoint('POST', ':id', {
-    summary: termDoc('categories.update'),
-    param: { name: 'id', type: 'integer', description: termDoc('categories.id') },
-    status: 200,
-  })
-  update(
-    @Param('id', RouteIdPipe) id: number,
-    @Body() body: UpdateCategoryDto,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return this.terms.update('category', id, body, ctx);
-  }
-
-  // PUT and PATCH behave as POST and are not documented separately (BEHAVIOR §3).
-  @Endpoint('PUT', ':id')
-  put(
-    @Param('id', RouteIdPipe) id: number,
-    @Body() body: UpdateCategoryDto,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return this.terms.update('category', id, body, ctx);
-  }
-
-  @Endpoint('PATCH', ':id')
-  patch(
-    @Param('id', RouteIdPipe) id: number,
-    @Body() body: UpdateCategoryDto,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return this.terms.update('category', id, body, ctx);
-  }
-
-  @Endpoint('DELETE', ':id', {
-    summary: termDoc('categories.delete'),
-    param: { name: 'id', type: 'integer', description: termDoc('categories.id') },
-  })
-  delete(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
-    return this.terms.delete('category', id, ctx);
-  }
-}
+/** `cal/events/v1/categories` (BEHAVIOR §5.4, §6.3, §7.6). */
+export class CategoriesController extends termController('category', {
+  listQuery: ListCategoriesQuery,
+  createDto: CreateCategoryDto,
+  updateDto: UpdateCategoryDto,
+}) {}

@@ -1,3 +1,3 @@
-import { EventTermEntity, TermEntity } from './term.entity.js';
+import { TermEntity } from './term.entity.js';
 
-export const termsEntities: Function[] = [TermEntity, EventTermEntity];
+export const termsEntities: Function[] = [TermEntity];

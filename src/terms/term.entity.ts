@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { Language } from '../config/config.js';
 
 /**
@@ -40,28 +40,4 @@ export class TermEntity {
   /** Translations share a group id (the id of one of them); NULL while the term has none. */
   @Column({ name: 'translation_group', type: 'integer', nullable: true })
   translationGroup!: number | null;
-}
-
-/** Which event carries which term (WordPress `wp_term_relationships`). */
-@Entity('event_terms')
-@Index('IDX_event_terms_count', ['termId', 'eventLanguage', 'eventStatus', 'eventDateUtc'])
-export class EventTermEntity {
-  @PrimaryColumn({ name: 'event_id', type: 'integer' })
-  eventId!: number;
-
-  @Index('IDX_event_terms_term')
-  @PrimaryColumn({ name: 'term_id', type: 'integer' })
-  termId!: number;
-
-  /** Copy of the event's status, kept in step by EventsService: counts need no join. */
-  @Column({ name: 'event_status', type: 'varchar', length: 20, default: 'draft' })
-  eventStatus!: string;
-
-  /** Copy of the event's `date_utc` (a `future` event counts once it has passed). */
-  @Column({ name: 'event_date_utc', type: 'varchar', length: 19, nullable: true })
-  eventDateUtc!: string | null;
-
-  /** Copy of the event's language: a term counts only the events of its own language. */
-  @Column({ name: 'event_language', type: 'varchar', length: 5, default: '' })
-  eventLanguage!: string;
 }

@@ -5,9 +5,9 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
-import { isUniqueViolation } from '../common/posts/slugs.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
 import { uniqueSlug } from '../common/text/index.js';
-import { EventTermEntity, TermEntity } from './term.entity.js';
+import { TermEntity } from './term.entity.js';
 import type { TermListFilters } from './term-filters.js';
 import type { TermRecord } from './term.mapper.js';
 import { TAXONOMIES } from './taxonomy.js';
@@ -70,7 +70,11 @@ function toRecord(row: RawTermRow): TermRecord {
   };
 }
 
-/** Every query on `terms` and `event_terms`; services never build SQL. */
+/**
+ * Every query on `terms`; services never build SQL. The events module owns `event_terms` (the
+ * links); the queries here read it, by table name, for counts and embedded terms, and drop the
+ * links of a deleted term.
+ */
 @Injectable()
 export class TermsRepository {
   /** List totals, until the next write (any term or event write can change them). */
@@ -427,7 +431,7 @@ export class TermsRepository {
    * its parent (WordPress `wp_delete_term`). Runs inside the caller's transaction.
    */
   async delete(manager: EntityManager, term: TermEntity): Promise<void> {
-    await manager.delete(EventTermEntity, { termId: term.id });
+    await manager.query('DELETE FROM event_terms WHERE term_id = ?', [term.id]);
     await manager.update(
       TermEntity,
       { parent: term.id, taxonomy: term.taxonomy },
@@ -447,7 +451,7 @@ export class TermsRepository {
     if (!eventIds.length) return [];
     const rows = await this.selectColumns(this.terms(this.manager))
       .addSelect('et.event_id', 'event_id')
-      .innerJoin(EventTermEntity, 'et', 'et.term_id = t.id')
+      .innerJoin('event_terms', 'et', 'et.term_id = t.id')
       .where('et.event_id IN (:...eventIds)', { eventIds })
       .orderBy(this.nameOrder, 'ASC')
       .addOrderBy('t.id', 'ASC')
@@ -460,42 +464,5 @@ export class TermsRepository {
       eventId: Number(r.event_id),
       term: toRecord({ ...r, count: counts.get(Number(r.id)) }),
     }));
-  }
-
-  /** Copies the event's status, date and language onto its term links (caller's transaction). */
-  async syncEventState(
-    manager: EntityManager,
-    event: { id: number; status: string; dateUtc: string | null; language: Language },
-  ): Promise<void> {
-    await manager.update(
-      EventTermEntity,
-      { eventId: event.id },
-      { eventStatus: event.status, eventDateUtc: event.dateUtc, eventLanguage: event.language },
-    );
-  }
-
-  /** Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction). */
-  async setEventTerms(
-    manager: EntityManager,
-    eventId: number,
-    wpTaxonomy: string,
-    termIds: number[],
-  ): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .delete()
-      .from(EventTermEntity)
-      .where('event_id = :eventId', { eventId })
-      .andWhere('term_id IN (SELECT id FROM terms WHERE taxonomy = :taxonomy)', {
-        taxonomy: wpTaxonomy,
-      })
-      .execute();
-    const ids = [...new Set(termIds)];
-    if (ids.length) {
-      await manager.insert(
-        EventTermEntity,
-        ids.map((termId) => ({ eventId, termId })),
-      );
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { canManageTerms } from '../auth/post-policy.js';
 import {
   ApiError,
@@ -14,16 +14,12 @@ import { buildArchive, pageOf, type Archive } from '../common/pagination/paginat
 import { basicInlineHtml, sanitizeTitle, termName } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
-import { writeTransaction } from '../database/transaction.js';
-import { isUniqueViolation } from '../common/posts/slugs.js';
+import { Writes, type WriteScope } from '../database/writes.js';
+import { TranslationStore } from '../common/posts/translation-store.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
 import {
-  joinTranslations,
-  languageChangeProblem,
   languageTakenReason,
-  leaveTranslations,
-  loadTranslations,
   termTranslations,
-  translationOfProblem,
   type TranslationScope,
 } from '../common/posts/translations.js';
 import type { ListCategoriesQuery, ListTermsQuery } from './dto/list-terms.query.js';
@@ -69,7 +65,8 @@ export interface EventTerms {
 export class TermsService {
   constructor(
     private readonly repo: TermsRepository,
-    private readonly dataSource: DataSource,
+    private readonly writes: Writes,
+    private readonly translations: TranslationStore,
   ) {}
 
   // ---------------------------------------------------------------------------------- reads
@@ -144,11 +141,11 @@ export class TermsService {
       invalid.parent = t('validation.invalid');
     }
     if (body.translation_of !== undefined) {
-      const problem = await translationOfProblem(
-        this.dataSource.manager,
+      const problem = await this.translations.translationOfProblem(
         scopeOf(taxonomy),
         body.translation_of,
         ctx.language,
+        undefined,
       );
       if (problem) invalid.translation_of = problem;
     }
@@ -157,7 +154,7 @@ export class TermsService {
     this.rejectTagParent(taxonomy, body);
     const name = this.storedName(body.name);
     const slug = body.slug === undefined ? '' : sanitizeTitle(body.slug);
-    const id = await writeTransaction(this.dataSource, async (manager) => {
+    const id = await this.writes.run(async ({ manager, changed }) => {
       await this.rejectExisting(manager, taxonomy, ctx.language, name, slug, parent ?? 0);
       const term = await this.repo.insert(
         manager,
@@ -170,8 +167,9 @@ export class TermsService {
         },
         slug || sanitizeTitle(name),
       );
+      changed(taxonomy, term.id, 'created');
       if (body.translation_of !== undefined) {
-        await joinTranslations(
+        await this.translations.join(
           manager,
           scopeOf(taxonomy),
           term.id,
@@ -192,7 +190,7 @@ export class TermsService {
     ctx: RequestContext,
   ): Promise<TecTerm> {
     const info = TAXONOMIES[taxonomy];
-    const term = await writeTransaction(this.dataSource, async (manager) => {
+    const term = await this.writes.run(async ({ manager, changed }) => {
       const existing = await this.repo.find(info.wpName, id, manager);
       const parent = info.hierarchical ? (body as UpdateCategoryDto).parent : undefined;
       const invalid: Record<string, Text> = {};
@@ -202,17 +200,19 @@ export class TermsService {
       }
       // CONTRACT §5: a translation moves only to a language its group has no member in.
       if (existing && body.language !== undefined) {
-        const problem = await languageChangeProblem(
-          manager,
+        const problem = await this.translations.languageChangeProblem(
           scopeOf(taxonomy),
           existing,
           body.language,
+          undefined,
+          manager,
         );
         if (problem) invalid.language = problem;
       }
       if (!existing || Object.keys(invalid).length) throw invalidParams(invalid);
       this.authorize(ctx);
       this.rejectTagParent(taxonomy, body);
+      changed(taxonomy, existing.id, 'updated');
 
       const patch: Partial<
         Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent' | 'language'>
@@ -279,11 +279,12 @@ export class TermsService {
     const term = await this.requireTerm(taxonomy, id);
     this.authorize(ctx);
     const before = await this.presentOne(term.id, ctx);
-    await writeTransaction(this.dataSource, async (manager) => {
+    await this.writes.run(async ({ manager, changed }) => {
       const current = await this.repo.find(term.taxonomy, term.id, manager);
       if (!current) throw invalidParam('id');
+      changed(taxonomy, current.id, 'deleted');
       // Its translations stay linked to each other (CONTRACT §5).
-      await leaveTranslations(manager, scopeOf(taxonomy), current);
+      await this.translations.leave(manager, scopeOf(taxonomy), current);
       await this.repo.delete(manager, current);
     });
     return before;
@@ -328,9 +329,10 @@ export class TermsService {
     taxonomy: Taxonomy,
     items: Array<number | string>,
     language: Language,
-    manager: EntityManager,
+    scope: WriteScope,
   ): Promise<number[]> {
     if (!items.length) return [];
+    const { manager } = scope;
     const info = TAXONOMIES[taxonomy];
     const found = await this.repo.findRefs(info.wpName, refsOf(items), language, manager);
     const ids: number[] = [];
@@ -358,6 +360,7 @@ export class TermsService {
         );
         id = term.id;
         created.set(key, id);
+        scope.changed(taxonomy, id, 'created');
       }
       ids.push(id);
     }
@@ -392,27 +395,6 @@ export class TermsService {
     }
     const unique = [...new Set(ids)];
     return info.hierarchical ? this.repo.withDescendants(unique) : unique;
-  }
-
-  /** Replaces an event's terms of one taxonomy inside the caller's transaction. */
-  async setEventTerms(
-    eventId: number,
-    taxonomy: Taxonomy,
-    termIds: number[],
-    manager: EntityManager,
-  ): Promise<void> {
-    await this.repo.setEventTerms(manager, eventId, TAXONOMIES[taxonomy].wpName, termIds);
-  }
-
-  /**
-   * Keeps the event's status, publication date and language copied on its term links (they
-   * make term counts index-only); called by every event write, in its transaction.
-   */
-  async syncEventState(
-    event: { id: number; status: string; dateUtc: string | null; language: Language },
-    manager: EntityManager,
-  ): Promise<void> {
-    await this.repo.syncEventState(manager, event);
   }
 
   // -------------------------------------------------------------------------------- helpers
@@ -494,7 +476,7 @@ export class TermsService {
     const [chains, translations] = await Promise.all([
       this.repo.chains(records.map((r) => r.parent)),
       // Members of a group share the taxonomy: the first record's names the scope.
-      loadTranslations(this.dataSource.manager, scopeOf(taxonomyOf(records[0]!.taxonomy)), records),
+      this.translations.load(scopeOf(taxonomyOf(records[0]!.taxonomy)), records),
     ]);
     return records.map((record) =>
       toTecTerm(record, ancestorSlugs(record.parent, chains), ctx, translations.get(record.id)),

@@ -5,12 +5,14 @@ import {
   type ObjectLiteral,
   type SelectQueryBuilder,
 } from 'typeorm';
+import { PostStore } from '../common/posts/post-store.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
 import { VenueEntity } from './venue.entity.js';
 
 @Injectable()
 export class VenuesRepository extends LinkedPostRepository<VenueEntity> {
   protected readonly entity = VenueEntity;
+  protected readonly kind = 'venue' as const;
   protected readonly alias = 'v';
   /** BEHAVIOR §5.3: not country, not website. */
   protected readonly searchColumns = [
@@ -28,8 +30,8 @@ export class VenuesRepository extends LinkedPostRepository<VenueEntity> {
 
   // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
   // oxlint-disable-next-line no-useless-constructor
-  constructor(dataSource: DataSource) {
-    super(dataSource);
+  constructor(dataSource: DataSource, posts: PostStore) {
+    super(dataSource, posts);
   }
 
   protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TranslationStore } from '../common/posts/translation-store.js';
+import { Writes } from '../database/writes.js';
 import { UsersService } from '../auth/users/users.service.js';
 import { isTruthy } from '../common/http/transforms.js';
 import { asText } from '../common/text/index.js';
@@ -22,8 +23,13 @@ export class VenuesService extends LinkedPostService<VenueEntity, CreateVenueDto
 
   // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
   // oxlint-disable-next-line no-useless-constructor
-  constructor(dataSource: DataSource, repository: VenuesRepository, users: UsersService) {
-    super(dataSource, repository, users);
+  constructor(
+    writes: Writes,
+    translations: TranslationStore,
+    repository: VenuesRepository,
+    users: UsersService,
+  ) {
+    super(writes, translations, repository, users);
   }
 
   protected toTec(record: VenueEntity, ctx: MapContext, options: MapOptions) {

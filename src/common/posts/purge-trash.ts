@@ -1,9 +1,10 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Language } from '../../config/config.js';
-import { writeTransaction } from '../../database/transaction.js';
+import { Writes, type RecordKind } from '../../database/writes.js';
+import { TranslationStore } from './translation-store.js';
 import {
   EVENT_TRANSLATIONS,
-  leaveTranslations,
   ORGANIZER_TRANSLATIONS,
   VENUE_TRANSLATIONS,
   type TranslationScope,
@@ -18,10 +19,10 @@ export interface PurgeCounts {
 /** Ids per statement: well below the bound-parameter limits of SQLite and MySQL. */
 const CHUNK = 500;
 
-const KINDS: Array<{ key: keyof PurgeCounts; scope: TranslationScope }> = [
-  { key: 'events', scope: EVENT_TRANSLATIONS },
-  { key: 'venues', scope: VENUE_TRANSLATIONS },
-  { key: 'organizers', scope: ORGANIZER_TRANSLATIONS },
+const KINDS: Array<{ key: keyof PurgeCounts; kind: RecordKind; scope: TranslationScope }> = [
+  { key: 'events', kind: 'event', scope: EVENT_TRANSLATIONS },
+  { key: 'venues', kind: 'venue', scope: VENUE_TRANSLATIONS },
+  { key: 'organizers', kind: 'organizer', scope: ORGANIZER_TRANSLATIONS },
 ];
 
 /**
@@ -33,38 +34,44 @@ const KINDS: Array<{ key: keyof PurgeCounts; scope: TranslationScope }> = [
  * `trashedBeforeUtc` (`YYYY-MM-DD HH:MM:SS`) keeps records trashed later (their `modified_utc`
  * is the time of the trash, the last write a trashed record receives).
  */
-export async function purgeTrash(
-  ds: DataSource,
-  trashedBeforeUtc: string | null,
-): Promise<PurgeCounts> {
-  return writeTransaction(ds, async (manager) => {
-    const counts: PurgeCounts = { events: 0, venues: 0, organizers: 0 };
-    for (const { key, scope } of KINDS) {
-      const rows: Array<{
-        id: number | string;
-        language: Language;
-        tgroup: number | string | null;
-      }> = await manager.query(
-        `SELECT id, language, translation_group AS tgroup FROM ${scope.table}
+@Injectable()
+export class TrashPurger {
+  constructor(
+    private readonly writes: Writes,
+    private readonly translations: TranslationStore,
+  ) {}
+
+  purge(trashedBeforeUtc: string | null): Promise<PurgeCounts> {
+    return this.writes.run(async ({ manager, changed }) => {
+      const counts: PurgeCounts = { events: 0, venues: 0, organizers: 0 };
+      for (const { key, kind, scope } of KINDS) {
+        const rows: Array<{
+          id: number | string;
+          language: Language;
+          tgroup: number | string | null;
+        }> = await manager.query(
+          `SELECT id, language, translation_group AS tgroup FROM ${scope.table}
            WHERE status = 'trash'${trashedBeforeUtc ? ' AND modified_utc < ?' : ''} ORDER BY id`,
-        trashedBeforeUtc ? [trashedBeforeUtc] : [],
-      );
-      // Trash already leaves translation groups; rows trashed by older versions may not have.
-      for (const row of rows.filter((r) => r.tgroup !== null)) {
-        await leaveTranslations(manager, scope, {
-          id: Number(row.id),
-          language: row.language,
-          translationGroup: Number(row.tgroup),
-        });
+          trashedBeforeUtc ? [trashedBeforeUtc] : [],
+        );
+        // Trash already leaves translation groups; rows trashed by older versions may not have.
+        for (const row of rows.filter((r) => r.tgroup !== null)) {
+          await this.translations.leave(manager, scope, {
+            id: Number(row.id),
+            language: row.language,
+            translationGroup: Number(row.tgroup),
+          });
+        }
+        const ids = rows.map((r) => Number(r.id));
+        for (let i = 0; i < ids.length; i += CHUNK) {
+          await deleteRecords(manager, key, ids.slice(i, i + CHUNK));
+        }
+        for (const id of ids) changed(kind, id, 'deleted');
+        counts[key] = ids.length;
       }
-      const ids = rows.map((r) => Number(r.id));
-      for (let i = 0; i < ids.length; i += CHUNK) {
-        await deleteRecords(manager, key, ids.slice(i, i + CHUNK));
-      }
-      counts[key] = ids.length;
-    }
-    return counts;
-  });
+      return counts;
+    });
+  }
 }
 
 async function deleteRecords(manager: EntityManager, key: keyof PurgeCounts, ids: number[]) {

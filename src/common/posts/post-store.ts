@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import type { Language } from '../../config/config.js';
+import { escapeLike, LIKE_ESCAPE } from '../../database/like.js';
+import { isUniqueViolation } from '../../database/unique-violation.js';
+import { sanitizeTitle, uniqueSlug } from '../text/slug.js';
+import { ImageEntity } from './image.entity.js';
+import { PostIdEntity, type PostKind } from './post-id.entity.js';
+
+export const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('hex');
+
+/**
+ * What every kind of post shares in the database: the one id sequence of all posts (events,
+ * venues, organizers, images), unique slugs per language, and the image records shared by URL.
+ * Writes run in the caller's transaction (`manager`); reads use the app's connection.
+ */
+@Injectable()
+export class PostStore {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Takes the next id of the shared post sequence for a record of `kind`. */
+  async allocateId(manager: EntityManager, kind: PostKind): Promise<number> {
+    const result = await manager.insert(PostIdEntity, { kind });
+    const id = result.identifiers[0]?.id as number | undefined;
+    if (!id) throw new Error('could not allocate a post id');
+    return id;
+  }
+
+  /** The kind behind a post id, or null when the id was never used. */
+  async kindOf(id: number, manager: EntityManager = this.ds.manager): Promise<PostKind | null> {
+    const row = await manager.findOne(PostIdEntity, {
+      where: { id },
+      select: { id: true, kind: true },
+    });
+    return row?.kind ?? null;
+  }
+
+  /**
+   * Gives record `id` the slug `base` or the first free `base-2`, `base-3`, ... among records
+   * of the same table and language (as WordPress numbers clashing slugs). Safe under concurrent
+   * writers: the unique (language, slug) index decides, and a lost race moves on to the next
+   * candidate.
+   */
+  async assignSlug<T extends ObjectLiteral>(
+    manager: EntityManager,
+    target: EntityTarget<T>,
+    id: number,
+    rawBase: string,
+    language: Language,
+  ): Promise<string> {
+    const base = sanitizeTitle(rawBase) || String(id);
+    const repo = manager.getRepository(target);
+    // Candidates that lost a race to a writer that has not committed yet. (Write transactions
+    // run in READ COMMITTED, see writeTransaction, so committed slugs are always seen.)
+    const lost = new Set<string>();
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const taken = new Set(
+        (
+          await repo
+            .createQueryBuilder('p')
+            .select('p.slug', 'slug')
+            .where('p.language = :language', { language })
+            .andWhere(`(p.slug = :base OR p.slug LIKE :pattern ${LIKE_ESCAPE})`, {
+              base,
+              pattern: `${escapeLike(base)}-%`,
+            })
+            .andWhere('p.id <> :id', { id })
+            .getRawMany<{ slug: string }>()
+        ).map((r) => r.slug),
+      );
+      lost.forEach((s) => taken.add(s));
+      // After a lost race, skip a random few free candidates: writers that lost together would
+      // otherwise all retry the same next slug, and a late one could lose again and again.
+      let candidate = uniqueSlug(base, taken);
+      for (
+        let skip = lost.size ? Math.floor(Math.random() * Math.min(4 * lost.size, 40)) : 0;
+        skip > 0;
+        skip--
+      ) {
+        taken.add(candidate);
+        candidate = uniqueSlug(base, taken);
+      }
+      try {
+        await repo.update({ id } as never, { slug: candidate } as never);
+        return candidate;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        lost.add(candidate);
+      }
+    }
+    throw new Error(`could not find a free slug for "${base}"`);
+  }
+
+  /**
+   * The id of the image record of `url` (BEHAVIOR §4.6, §7.1.5): the existing one, or a new one
+   * with an id of the shared post sequence. Runs in the caller's write transaction; a writer
+   * that loses the race to create the same URL takes the winner's record.
+   */
+  async imageIdFor(manager: EntityManager, url: string | null): Promise<number | null> {
+    if (!url) return null;
+    const urlHash = imageUrlHash(url);
+    const find = () => manager.findOne(ImageEntity, { where: { urlHash }, select: { id: true } });
+    const existing = await find();
+    if (existing) return existing.id;
+    const id = await this.allocateId(manager, 'image');
+    try {
+      await manager.insert(ImageEntity, { id, url, urlHash });
+      return id;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await find();
+      if (!winner) throw error;
+      return winner.id;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { I18nService } from 'nestjs-i18n';
+import { canEdit } from '../auth/post-policy.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { TranslationStore } from '../common/posts/translation-store.js';
+import { EVENT_TRANSLATIONS } from '../common/posts/translations.js';
+import { nowUtcSql } from '../database/columns.js';
+import { OrganizersService } from '../organizers/organizers.service.js';
+import { TermsService } from '../terms/terms.service.js';
+import { VenuesService } from '../venues/venues.service.js';
+import type { EventEntity } from './event.entity.js';
+import { toTecEvent, type EventLinks } from './event.mapper.js';
+import { EventsRepository } from './events.repository.js';
+
+export interface PresentOptions {
+  /** Single reads carry `json_ld`; lists do not (BEHAVIOR §4.2). */
+  jsonLd: boolean;
+  /** The password the request gave for protected events (`?password=`). */
+  password: unknown;
+}
+
+/**
+ * Events as the API shows them: a page of records with their venue, organizers, terms and
+ * translations, loaded in a fixed number of queries whatever the page size, then mapped
+ * (toTecEvent). Every reader of events (the REST routes, pages, feeds) presents them here.
+ */
+@Injectable()
+export class EventPresenter {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly venues: VenuesService,
+    private readonly organizers: OrganizersService,
+    private readonly terms: TermsService,
+    private readonly translations: TranslationStore,
+    private readonly i18n: I18nService,
+  ) {}
+
+  async present(
+    rows: EventEntity[],
+    ctx: RequestContext,
+    opts: PresentOptions,
+  ): Promise<Record<string, unknown>[]> {
+    if (!rows.length) return [];
+    const ids = rows.map((e) => e.id);
+    const venueIds = [
+      ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
+    ];
+    // Every lookup runs at once; the organizers follow their links.
+    const [venues, [organizerIds, organizers], terms, translations] = await Promise.all([
+      this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
+      this.events.organizerIds(ids).then(async (links) => {
+        const unique = [...new Set([...links.values()].flat())];
+        const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
+        return [links, embedded] as const;
+      }),
+      this.terms.embeddedTermsForEvents(ids, ctx),
+      this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
+    ]);
+    const freeLabel = String(this.i18n.translate('events.cost.free', { lang: ctx.language }));
+    return rows.map((e) => {
+      const links: EventLinks = {
+        venue: e.venueId !== null ? venues.get(e.venueId) : undefined,
+        organizers: (organizerIds.get(e.id) ?? [])
+          .map((o) => organizers.get(o))
+          .filter((o) => !!o) as Record<string, unknown>[],
+        categories: terms.get(e.id)?.categories ?? [],
+        tags: terms.get(e.id)?.tags ?? [],
+        translations: translations.get(e.id),
+      };
+      return toTecEvent(e, links, ctx, {
+        jsonLd: opts.jsonLd,
+        unlocked: isUnlocked(e, opts.password, ctx),
+        freeLabel,
+      });
+    });
+  }
+}
+
+/** A protected event is open with its password, or to its editors asking context=edit (§4.11). */
+export function isUnlocked(event: EventEntity, password: unknown, ctx: RequestContext): boolean {
+  if (!event.password) return true;
+  if (typeof password === 'string' && password === event.password) return true;
+  return ctx.query.context === 'edit' && canEdit(ctx.actor, event);
+}

@@ -1,0 +1,141 @@
+import { Body, Controller, Inject, Param, Query, type Type } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { NAMESPACE } from '../common/http/links.js';
+import { parameterTypes } from '../common/http/parameter-types.js';
+import { CachedReads } from '../common/http/response-cache.js';
+import { RouteIdPipe } from '../common/http/route-id.pipe.js';
+import { resourceDoc } from '../common/i18n/doc-key.js';
+import { Endpoint } from '../docs/endpoint.js';
+import type { LinkedListQuery, LinkedWriteFields } from './linked-post.service.js';
+import { UnlockParams, type Unlock } from './unlock.decorator.js';
+
+/** What the routes call: the public methods of a LinkedPostService. */
+export interface LinkedRoutesService {
+  list(query: LinkedListQuery, ctx: RequestContext): Promise<unknown>;
+  create(input: never, ctx: RequestContext): Promise<unknown>;
+  getById(id: number, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
+  getBySlug(slug: string, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
+  updateById(id: number, input: never, ctx: RequestContext): Promise<unknown>;
+  updateBySlug(slug: string, input: never, ctx: RequestContext): Promise<unknown>;
+  trashById(id: number, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
+  trashBySlug(slug: string, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
+}
+
+export interface LinkedRoutesOptions {
+  /** `venues` / `organizers`: the path, the OpenAPI tag and the i18n keys of the docs. */
+  collection: 'venues' | 'organizers';
+  service: Type<LinkedRoutesService>;
+  listQuery: Type<LinkedListQuery>;
+  createDto: Type<LinkedWriteFields>;
+  updateDto: Type<LinkedWriteFields>;
+}
+
+/**
+ * The routes of a linked-post collection (INTERFACE §4.3, §4.4; BEHAVIOR §5.3, §6.2, §7.4,
+ * §7.5), for venues and organizers alike. Method groups as WordPress registers them: list [GET],
+ * [POST]; item [GET], [DELETE], [POST, PUT, PATCH] — PUT and PATCH are undocumented aliases of
+ * POST (BEHAVIOR §3). By id and by slug.
+ *
+ * The validation pipe and the OpenAPI document read each parameter's class from the
+ * `design:paramtypes` metadata, which TypeScript cannot emit for a class built from arguments:
+ * the factory declares them for each handler (parameterTypes).
+ */
+export function linkedPostController(options: LinkedRoutesOptions): Type<object> {
+  const doc = resourceDoc(options.collection);
+  const ID = { name: 'id', type: 'integer', required: true, description: doc('id') } as const;
+  const SLUG = { name: 'slug', type: 'string', required: true, description: doc('slug') } as const;
+  type Input = never;
+
+  @ApiTags(options.collection)
+  @CachedReads()
+  @Controller(`${NAMESPACE}/${options.collection}`)
+  class LinkedPostController {
+    constructor(@Inject(options.service) readonly service: LinkedRoutesService) {}
+
+    @Endpoint('GET', undefined, { summary: doc('list.summary') })
+    list(@Query() query: LinkedListQuery, @Ctx() ctx: RequestContext) {
+      return this.service.list(query, ctx);
+    }
+
+    @Endpoint('POST', undefined, { summary: doc('create.summary') })
+    create(@Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.service.create(body, ctx);
+    }
+
+    @Endpoint('GET', 'by-slug/:slug', { summary: doc('get.summary'), param: SLUG })
+    getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
+      return this.service.getBySlug(slug, ctx, u);
+    }
+
+    @Endpoint('DELETE', 'by-slug/:slug', { summary: doc('delete.summary'), param: SLUG })
+    trashBySlug(
+      @Param('slug') slug: string,
+      @Ctx() ctx: RequestContext,
+      @UnlockParams() u: Unlock,
+    ) {
+      return this.service.trashBySlug(slug, ctx, u);
+    }
+
+    @Endpoint('POST', 'by-slug/:slug', { summary: doc('update.summary'), param: SLUG, status: 200 })
+    updateBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.service.updateBySlug(slug, body, ctx);
+    }
+
+    @Endpoint('PUT', 'by-slug/:slug', { status: 200 })
+    putBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.service.updateBySlug(slug, body, ctx);
+    }
+
+    @Endpoint('PATCH', 'by-slug/:slug', { status: 200 })
+    patchBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.service.updateBySlug(slug, body, ctx);
+    }
+
+    @Endpoint('GET', ':id', { summary: doc('get.summary'), param: ID })
+    get(
+      @Param('id', RouteIdPipe) id: number,
+      @Ctx() ctx: RequestContext,
+      @UnlockParams() u: Unlock,
+    ) {
+      return this.service.getById(id, ctx, u);
+    }
+
+    @Endpoint('DELETE', ':id', { summary: doc('delete.summary'), param: ID })
+    trash(
+      @Param('id', RouteIdPipe) id: number,
+      @Ctx() ctx: RequestContext,
+      @UnlockParams() u: Unlock,
+    ) {
+      return this.service.trashById(id, ctx, u);
+    }
+
+    @Endpoint('POST', ':id', { summary: doc('update.summary'), param: ID, status: 200 })
+    update(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.service.updateById(id, body, ctx);
+    }
+
+    @Endpoint('PUT', ':id', { status: 200 })
+    put(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.service.updateById(id, body, ctx);
+    }
+
+    @Endpoint('PATCH', ':id', { status: 200 })
+    patch(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.service.updateById(id, body, ctx);
+    }
+  }
+
+  const { listQuery, createDto, updateDto } = options;
+  parameterTypes(LinkedPostController, {
+    list: [listQuery, Object],
+    create: [createDto, Object],
+    updateBySlug: [String, updateDto, Object],
+    putBySlug: [String, updateDto, Object],
+    patchBySlug: [String, updateDto, Object],
+    update: [Number, updateDto, Object],
+    put: [Number, updateDto, Object],
+    patch: [Number, updateDto, Object],
+  });
+  return LinkedPostController;
+}
