@@ -1,4 +1,17 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { texturize } from './texturize.js';
+
+/**
+ * 4,000 generated inputs (quotes, digits, dashes, entities, tags and spaces in random mixes) with
+ * the output of the implementation this one replaced (issue 14): the behaviour is pinned, so any
+ * change shows here.
+ */
+const GOLDEN = (
+  JSON.parse(
+    readFileSync(path.join(__dirname, '../../../test/fixtures/texturize-golden.json'), 'utf8'),
+  ) as { cases: Array<[string, string]> }
+).cases;
 
 describe('texturize (wptexturize)', () => {
   it.each([
@@ -57,5 +70,13 @@ describe('texturize (wptexturize)', () => {
 
   it('returns empty input unchanged', () => {
     expect(texturize('')).toBe('');
+  });
+
+  it('matches the pinned behaviour on 4,000 generated inputs', () => {
+    const wrong = GOLDEN.filter(([input, expected]) => texturize(input) !== expected);
+    expect(
+      wrong.slice(0, 5).map(([input, expected]) => ({ input, expected, got: texturize(input) })),
+    ).toEqual([]);
+    expect(GOLDEN).toHaveLength(4000);
   });
 });

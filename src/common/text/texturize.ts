@@ -1,216 +1,404 @@
 /**
- * Typographic texturizing as WordPress's `wptexturize()` does it for English (BEHAVIOR §4.10):
- * curly quotes, apostrophes, primes, dashes, ellipsis, trademark, multiplication sign and bare
- * `&` → `&#038;`; markup, comments and code-like elements are left alone. Every pattern looks at
- * a bounded neighbourhood of the character it rewrites, so the cost is linear in the input.
+ * Smart typography for titles and content (BEHAVIOR §4.10): the plugin's payloads carry curly
+ * quotes, apostrophes, primes (6′, 9″), en and em dashes, the ellipsis, ™, the multiplication
+ * sign of dimensions (2×4) and `&#038;` for a bare ampersand, as HTML entities, the way
+ * WordPress shows post titles and content. Markup, comments and the content of code-like
+ * elements are left as they are.
+ *
+ * How it works: the input is cut into markup and text runs (scanMarkup). In a text run, fixed
+ * sequences are replaced first; then every straight quote is given a role from its neighbours
+ * (QuoteMarks), in a fixed order of questions, and the quotes that could either end a quotation
+ * or be a prime are settled per quotation (settleQuotation); then dashes, dimensions and
+ * ampersands. Each decision looks at a few characters around one position and every step is a
+ * single left-to-right pass, so the cost is linear in the input.
  */
 import { phpTrim } from './sanitize.js';
 
-/** What counts as a space between words. */
-const SP = '[\\r\\n\\t ]|\\u00a0|&nbsp;';
+const ENTITY = {
+  openDouble: '&#8220;',
+  closeDouble: '&#8221;',
+  openSingle: '&#8216;',
+  closeSingle: '&#8217;',
+  apostrophe: '&#8217;',
+  prime: '&#8242;',
+  doublePrime: '&#8243;',
+  enDash: '&#8211;',
+  emDash: '&#8212;',
+  ellipsis: '&#8230;',
+  trademark: '&#8482;',
+  times: '&#215;',
+  ampersand: '&#038;',
+} as const;
 
-const OPENING_QUOTE = '&#8220;';
-const CLOSING_QUOTE = '&#8221;';
-const APOS = '&#8217;';
-const PRIME = '&#8242;';
-const DOUBLE_PRIME = '&#8243;';
-const OPENING_SINGLE_QUOTE = '&#8216;';
-const CLOSING_SINGLE_QUOTE = '&#8217;';
-const EN_DASH = '&#8211;';
-const EM_DASH = '&#8212;';
+/** Elements whose content is shown as typed (code, preformatted text, scripts, styles). */
+const VERBATIM = new Set(['pre', 'code', 'kbd', 'style', 'script', 'tt']);
 
-// Markers used between passes, shaped like HTML comments so no later pattern touches them.
-const OPEN_Q_FLAG = '<!--oq-->';
-const OPEN_SQ_FLAG = '<!--osq-->';
-const APOS_FLAG = '<!--apos-->';
-
-/** Elements whose content is never texturized. */
-const NO_TEXTURIZE_TAGS = ['pre', 'code', 'kbd', 'style', 'script', 'tt'];
-
-const COCKNEY = [
-  "'tain't",
-  "'twere",
-  "'twas",
-  "'tis",
-  "'twill",
-  "'til",
-  "'bout",
-  "'nuff",
-  "'round",
-  "'cause",
-  "'em",
+/** Old contractions that start with an apostrophe rather than an opening quote. */
+const ELISIONS = [
+  "tain't",
+  'twere',
+  'twas',
+  'tis',
+  'twill',
+  'til',
+  'bout',
+  'nuff',
+  'round',
+  'cause',
+  'em',
 ];
 
-/** Literal replacements, applied in this order. */
-const STATIC: [string, string][] = [
-  ['...', '&#8230;'],
-  ['``', OPENING_QUOTE],
-  ["''", CLOSING_QUOTE],
-  [' (tm)', ' &#8482;'],
-  ...COCKNEY.map((w): [string, string] => [w, w.replaceAll("'", APOS)]),
+/** Replaced wherever they occur in text, in this order, before the quotes are looked at. */
+const FIXED: ReadonlyArray<readonly [string, string]> = [
+  ['...', ENTITY.ellipsis],
+  ['``', ENTITY.openDouble],
+  ["''", ENTITY.closeDouble],
+  [' (tm)', ` ${ENTITY.trademark}`],
+  ...ELISIONS.map(
+    (word) =>
+      [`'${word}`, `${ENTITY.apostrophe}${word.replaceAll("'", ENTITY.apostrophe)}`] as const,
+  ),
 ];
 
-type Rule = [RegExp, string];
+// ------------------------------------------------------------------------------ characters
 
-const APOS_RULES: Rule[] = [
-  // A two-digit year closing a quotation: '99' and '99" (the year's mark is an apostrophe).
-  [
-    new RegExp(`'(\\d\\d)'(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
-    `${APOS_FLAG}$1${CLOSING_SINGLE_QUOTE}`,
-  ],
-  [
-    new RegExp(`'(\\d\\d)"(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
-    `${APOS_FLAG}$1${CLOSING_QUOTE}`,
-  ],
-  // A two-digit year on its own ('99, '99s): an apostrophe; not before one or three digits,
-  // a percent sign or a decimal part.
-  [/'(?=\d\d(?:$|(?![%\d]|[.,]\d)))/g, APOS_FLAG],
-  // A number in single quotes after a space or at the start.
-  [new RegExp(`(?<=^|${SP})'(\\d[.,\\d]*)'`, 'g'), `${OPEN_SQ_FLAG}$1${CLOSING_SINGLE_QUOTE}`],
-  // An opening single quote: at the start, or after a bracket, dash, double quote or space.
-  [new RegExp(`(?<=^|[([{"\\-]|&lt;|${SP})'`, 'g'), OPEN_SQ_FLAG],
-  // Between letters of a word (not before a space, quote or punctuation): an apostrophe.
-  [new RegExp(`(?<!${SP})'(?!$|[.,:;!?"'(){}[\\]\\-]|&[lg]t;|${SP})`, 'g'), APOS_FLAG],
-];
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+const isBlank = (c: string | undefined) =>
+  c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\u00a0';
+/** Characters after which a quote mark ends a quotation (besides spaces, `&gt;` and the end). */
+const ENDERS = new Set(['.', ',', ':', ';', '!', '?', ')', '}', '-', ']']);
+/** Characters after which a quote mark opens one (besides spaces, `&lt;` and the start). */
+const SINGLE_OPENERS = new Set(['(', '[', '{', '"', '-']);
+const DOUBLE_OPENERS = new Set(['(', '[', '{', '-']);
+/** What may follow an apostrophe inside a word: anything but these (and spaces, `&lt;`/`&gt;`). */
+const NOT_IN_WORD = new Set([
+  '.',
+  ',',
+  ':',
+  ';',
+  '!',
+  '?',
+  '"',
+  "'",
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  '-',
+]);
 
-const QUOTE_RULES: Rule[] = [
-  // A number in double quotes after a space or at the start.
-  [new RegExp(`(?<=^|${SP})"(\\d[.,\\d]*)"`, 'g'), `${OPEN_Q_FLAG}$1${CLOSING_QUOTE}`],
-  // An opening double quote: at the start or after a bracket, dash or space, followed by text.
-  [new RegExp(`(?<=^|[([{\\-]|&lt;|${SP})"(?!${SP})`, 'g'), OPEN_Q_FLAG],
-];
+// ------------------------------------------------------------------------------ quote marks
 
-const DASH_RULES: Rule[] = [
-  [/---/g, EM_DASH],
-  [new RegExp(`(?<=^|${SP})--(?=$|${SP})`, 'g'), EM_DASH],
-  [/(?<!xn)--/g, EN_DASH],
-  [new RegExp(`(?<=^|${SP})-(?=$|${SP})`, 'g'), EN_DASH],
-];
+type Role = 'apostrophe' | 'open' | 'close' | 'prime';
 
-/** A bare `&` (not starting an entity) → `&#038;`. */
-const AMPERSAND = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
+/**
+ * The text run as cells: each character, and for a quote mark that has been given a role, that
+ * role. A quote with a role no longer counts as a quote, a digit or a space for the questions
+ * asked of its neighbours.
+ */
+class QuoteMarks {
+  readonly roles: Array<Role | undefined>;
 
-/** Splits text from comments and tags (each kept as one delimiter). */
-const SPLIT = /(<(?:(?=!--)!(?:-(?!->)[^-]*)*(?:-->)?|(?!!--)[^>]*>?))/;
+  constructor(readonly text: string) {
+    this.roles = Array.from({ length: text.length }, () => undefined);
+  }
 
-function applyRules(s: string, rules: Rule[]): string {
-  return rules.reduce((acc, [re, replacement]) => acc.replace(re, replacement), s);
+  /** The character at `i` as the rules see it (`\0` for a quote that has a role). */
+  at(i: number): string | undefined {
+    if (i < 0 || i >= this.text.length) return undefined;
+    return this.roles[i] === undefined ? this.text[i] : '\0';
+  }
+
+  /** `s` starts at `i` (in characters as the rules see them). */
+  has(i: number, s: string): boolean {
+    for (let k = 0; k < s.length; k++) if (this.at(i + k) !== s[k]) return false;
+    return true;
+  }
+
+  /** A space (a blank character or `&nbsp;`) starts at `i`. */
+  spaceAt(i: number): boolean {
+    return isBlank(this.at(i)) || this.has(i, '&nbsp;');
+  }
+
+  /** A space ends right before `i`. */
+  spaceBefore(i: number): boolean {
+    return isBlank(this.at(i - 1)) || this.has(i - 6, '&nbsp;');
+  }
+
+  /** After position `i - 1`, a quotation may end: the end, a space, `&gt;` or punctuation. */
+  endsAt(i: number, end = this.text.length): boolean {
+    if (i >= end) return true;
+    const c = this.at(i);
+    return (c !== undefined && ENDERS.has(c)) || this.has(i, '&gt;') || this.spaceAt(i);
+  }
+
+  /** Before `i`, a quotation may start: the start, a space, `&lt;` or one of `openers`. */
+  startsAfter(i: number, openers: ReadonlySet<string>): boolean {
+    if (i === 0) return true;
+    const c = this.at(i - 1);
+    return (c !== undefined && openers.has(c)) || this.has(i - 4, '&lt;') || this.spaceBefore(i);
+  }
+
+  /** An unassigned `mark` at `i`. */
+  isMark(i: number, mark: string): boolean {
+    return this.roles[i] === undefined && this.text[i] === mark;
+  }
+
+  /** The end of a number (a digit, then digits, `.` and `,`) starting at `i`, or -1. */
+  numberEnd(i: number): number {
+    if (!isDigit(this.at(i))) return -1;
+    let j = i + 1;
+    for (let c = this.at(j); isDigit(c) || c === '.' || c === ','; c = this.at(++j));
+    return j;
+  }
+
+  /** Gives every unassigned `mark` that `test` accepts a role, left to right. */
+  each(mark: string, test: (i: number) => boolean | void): void {
+    for (let i = this.text.indexOf(mark); i !== -1; i = this.text.indexOf(mark, i + 1)) {
+      if (this.isMark(i, mark)) test(i);
+    }
+  }
+
+  render(): string {
+    let out = '';
+    for (let i = 0; i < this.text.length; i++) {
+      const role = this.roles[i];
+      out += role === undefined ? this.text[i] : OUTPUT[this.text[i] as "'" | '"'][role];
+    }
+    return out;
+  }
 }
 
-/** Keeps the stack of open no-texturize elements up to date for one tag. */
-function pushPopElement(tag: string, stack: string[]): void {
-  let opening: boolean;
-  let offset: number;
-  if (tag.length > 1 && tag[1] !== '/') {
-    opening = true;
-    offset = 1;
-  } else if (stack.length === 0) {
-    return;
-  } else {
-    opening = false;
-    offset = 2;
-  }
-  const space = tag.indexOf(' ');
-  const name = space === -1 ? tag.slice(offset, -1) : tag.slice(offset, Math.max(offset, space));
-  if (!NO_TEXTURIZE_TAGS.includes(name)) return;
-  if (opening) stack.push(name);
-  else if (stack[stack.length - 1] === name) stack.pop();
+/** What each role of each mark prints (a `"` after `'99` closes a double quotation). */
+const OUTPUT = {
+  "'": {
+    apostrophe: ENTITY.apostrophe,
+    open: ENTITY.openSingle,
+    close: ENTITY.closeSingle,
+    prime: ENTITY.prime,
+  },
+  '"': {
+    apostrophe: ENTITY.closeDouble,
+    open: ENTITY.openDouble,
+    close: ENTITY.closeDouble,
+    prime: ENTITY.doublePrime,
+  },
+} as const;
+
+/** Single quotes: each question is asked of every still unassigned `'` before the next one. */
+function singleQuotes(q: QuoteMarks): void {
+  // '99' and '99" closing a quotation: the year's mark is an apostrophe.
+  q.each("'", (i) => {
+    if (!isDigit(q.at(i + 1)) || !isDigit(q.at(i + 2)) || !q.endsAt(i + 4)) return false;
+    if (q.isMark(i + 3, "'")) q.roles[i + 3] = 'close';
+    else if (q.isMark(i + 3, '"')) q.roles[i + 3] = 'close';
+    else return false;
+    q.roles[i] = 'apostrophe';
+    return true;
+  });
+  // '99 or '99s on its own: an apostrophe, unless more digits, a % or a decimal part follow.
+  q.each("'", (i) => {
+    if (!isDigit(q.at(i + 1)) || !isDigit(q.at(i + 2))) return false;
+    const next = q.at(i + 3);
+    if (next !== undefined) {
+      if (next === '%' || isDigit(next)) return false;
+      if ((next === '.' || next === ',') && isDigit(q.at(i + 4))) return false;
+    }
+    q.roles[i] = 'apostrophe';
+    return true;
+  });
+  quotedNumbers(q, "'");
+  // After a space, an opening bracket, a dash or a double quote: an opening quote.
+  q.each("'", (i) => {
+    if (!q.startsAfter(i, SINGLE_OPENERS)) return false;
+    q.roles[i] = 'open';
+    return true;
+  });
+  // Inside a word (no space before, a letter-like character after): an apostrophe.
+  q.each("'", (i) => {
+    if (q.spaceBefore(i) || i + 1 >= q.text.length) return false;
+    const next = q.at(i + 1)!;
+    if (NOT_IN_WORD.has(next) || q.spaceAt(i + 1)) return false;
+    if (q.has(i + 1, '&lt;') || q.has(i + 1, '&gt;')) return false;
+    q.roles[i] = 'apostrophe';
+    return true;
+  });
+  settleQuotations(q, "'", ENTITY.closeSingle);
+}
+
+/** Double quotes, after the single ones. */
+function doubleQuotes(q: QuoteMarks): void {
+  quotedNumbers(q, '"');
+  // After a space, an opening bracket or a dash, and before something: an opening quote.
+  q.each('"', (i) => {
+    if (!q.startsAfter(i, DOUBLE_OPENERS) || q.spaceAt(i + 1)) return false;
+    q.roles[i] = 'open';
+    return true;
+  });
+  settleQuotations(q, '"', ENTITY.closeDouble);
+  // Whatever double quote is left closes something.
+  q.each('"', (i) => {
+    q.roles[i] = 'close';
+    return true;
+  });
+}
+
+/** A number in quotes at the start or after a space: `'42'`, `"3.5"`. */
+function quotedNumbers(q: QuoteMarks, mark: "'" | '"'): void {
+  let from = 0;
+  q.each(mark, (i) => {
+    if (i < from || !(i === 0 || q.spaceBefore(i))) return false;
+    const end = q.numberEnd(i + 1);
+    if (end === -1 || !q.isMark(end, mark)) return false;
+    q.roles[i] = 'open';
+    q.roles[end] = 'close';
+    from = end + 1;
+    return true;
+  });
 }
 
 /**
- * For each quotation opened by `openQuote`, decides whether a remaining `needle` after a digit
- * is a prime (9' = nine feet) or the quotation's closing mark.
+ * The marks still unassigned are closing quotes or primes (6' = six feet). They are settled per
+ * stretch: the text after each opening mark up to the next one, and the text before the first.
+ * In a stretch after an opening mark that has no closing mark yet, the places where the
+ * quotation may end are weighed: if there are several, those not right after a digit close it,
+ * or when each of them follows a digit, the one before a full stop (else the last one) closes it
+ * and the others are primes. Everywhere else a mark right after a digit is a prime, and then a
+ * mark where a quotation may end closes one.
  */
-const PRIME_FLAG = '<!--wp-prime-or-quote-->';
-const FLAG_AFTER_DIGIT = new RegExp(`(?<=\\d)${PRIME_FLAG}`, 'g');
-const FLAG_NO_DIGIT = new RegExp(`(?<!\\d)${PRIME_FLAG}`, 'g');
-/** Per quotation mark: where it may close a quotation, and where it follows a digit. */
-const PRIME_PATTERNS = {
-  "'": {
-    quote: new RegExp(`'(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
-    prime: /(?<=\d)'/g,
-  },
-  '"': {
-    quote: new RegExp(`"(?=$|[.,:;!?)}\\-\\]]|&gt;|${SP})`, 'g'),
-    prime: /(?<=\d)"/g,
-  },
-};
-
-function texturizePrimes(
-  haystack: string,
-  needle: "'" | '"',
-  prime: string,
-  openQuote: string,
-  closeQuote: string,
-): string {
-  const flag = PRIME_FLAG;
-  const { quote: quotePattern, prime: primePattern } = PRIME_PATTERNS[needle];
-  const flagAfterDigit = FLAG_AFTER_DIGIT;
-  const flagNoDigit = FLAG_NO_DIGIT;
-
-  const sentences = haystack.split(openQuote).map((sentence, key) => {
-    if (!sentence.includes(needle)) return sentence;
-    if (key !== 0 && !sentence.includes(closeQuote)) {
-      let count = 0;
-      sentence = sentence.replace(quotePattern, () => {
-        count++;
-        return flag;
-      });
-      if (count > 1) {
-        // More than one place could close the quotation: one not after a digit wins, else one
-        // before a full stop, else the last one; the rest are primes.
-        let count2 = 0;
-        sentence = sentence.replace(flagNoDigit, () => {
-          count2++;
-          return closeQuote;
-        });
-        if (count2 === 0) {
-          const pos = sentence.includes(`${flag}.`)
-            ? sentence.lastIndexOf(`${flag}.`)
-            : sentence.lastIndexOf(flag);
-          sentence = sentence.slice(0, pos) + closeQuote + sentence.slice(pos + flag.length);
+function settleQuotations(q: QuoteMarks, mark: "'" | '"', closing: string): void {
+  const bounds = [-1];
+  for (let i = 0; i < q.text.length; i++) {
+    if (q.roles[i] === 'open' && q.text[i] === mark) bounds.push(i);
+  }
+  bounds.push(q.text.length);
+  const afterDigit = (i: number) => isDigit(q.at(i - 1));
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const start = bounds[k] + 1;
+    const end = bounds[k + 1];
+    const marks: number[] = [];
+    for (let i = start; i < end; i++) if (q.isMark(i, mark)) marks.push(i);
+    if (!marks.length) continue;
+    const unresolved = k > 0 && !closedWithin(q, start, end, closing);
+    if (unresolved) {
+      const enders = marks.filter((i) => q.endsAt(i + 1, end));
+      if (enders.length > 1) {
+        const free = enders.filter((i) => !afterDigit(i));
+        if (free.length) {
+          for (const i of free) q.roles[i] = 'close';
+        } else {
+          const beforeStop = enders.filter((i) => q.at(i + 1) === '.');
+          q.roles[(beforeStop.length ? beforeStop : enders).at(-1)!] = 'close';
         }
-        sentence = sentence.replace(primePattern, prime).replace(flagAfterDigit, prime);
-        sentence = sentence.replaceAll(flag, closeQuote);
-      } else if (count === 1) {
-        sentence = sentence.replaceAll(flag, closeQuote).replace(primePattern, prime);
-      } else {
-        sentence = sentence.replace(primePattern, prime);
+      } else if (enders.length === 1) {
+        q.roles[enders[0]] = 'close';
       }
-    } else {
-      sentence = sentence.replace(primePattern, prime).replace(quotePattern, closeQuote);
+      for (const i of marks) if (q.roles[i] === undefined && afterDigit(i)) q.roles[i] = 'prime';
+      for (const i of enders) if (q.roles[i] === undefined) q.roles[i] = 'close';
+      continue;
     }
-    if (needle === '"') sentence = sentence.replaceAll('"', closeQuote);
-    return sentence;
-  });
-  return sentences.join(openQuote);
+    for (const i of marks) if (afterDigit(i)) q.roles[i] = 'prime';
+    for (const i of marks) {
+      if (q.roles[i] === undefined && q.endsAt(i + 1, end)) q.roles[i] = 'close';
+    }
+  }
 }
 
-/** Texturizes one run of text that is outside any tag and any no-texturize element. */
-function texturizeText(text: string): string {
-  let t = STATIC.reduce((acc, [from, to]) => acc.replaceAll(from, to), text);
-  if (t.includes("'")) {
-    t = applyRules(t, APOS_RULES);
-    t = texturizePrimes(t, "'", PRIME, OPEN_SQ_FLAG, CLOSING_SINGLE_QUOTE);
-    t = t.replaceAll(APOS_FLAG, APOS).replaceAll(OPEN_SQ_FLAG, OPENING_SINGLE_QUOTE);
+/** Has the stretch a closing quote of the kind already (given a role, or typed as an entity)? */
+function closedWithin(q: QuoteMarks, start: number, end: number, closing: string): boolean {
+  for (let i = start; i < end; i++) {
+    const role = q.roles[i];
+    if (role === undefined) {
+      if (q.text.startsWith(closing, i) && i + closing.length <= end) return true;
+    } else if (role === 'close' && OUTPUT[q.text[i] as "'" | '"'].close === closing) {
+      return true;
+    }
   }
-  if (t.includes('"')) {
-    t = applyRules(t, QUOTE_RULES);
-    t = texturizePrimes(t, '"', DOUBLE_PRIME, OPEN_Q_FLAG, CLOSING_QUOTE);
-    t = t.replaceAll(OPEN_Q_FLAG, OPENING_QUOTE);
+  return false;
+}
+
+// ------------------------------------------------------------------------------ the rest
+
+/** `--`/`---` and a lone `-` between spaces become dashes (not in `xn--` domain names). */
+function dashes(t: string): string {
+  let out = '';
+  for (let i = 0; i < t.length;) {
+    if (t[i] !== '-') {
+      out += t[i++];
+      continue;
+    }
+    let run = 1;
+    while (t[i + run] === '-') run++;
+    const spaced = spaceEndsAt(t, i) && (i + run >= t.length || spaceStartsAt(t, i + run));
+    out += dashRun(run, spaced, t.slice(Math.max(0, i - 2), i) === 'xn');
+    i += run;
   }
-  if (t.includes('-')) t = applyRules(t, DASH_RULES);
-  // Dimensions such as 2x4 take a multiplication sign; hexadecimal like 0x1F does not. Each side
-  // is at most 32 characters long, so a long run of digits costs no more than its length.
-  if (/(?<=\d)x\d/.test(t)) t = markDimensions(t);
-  return t.replace(AMPERSAND, '&#038;');
+  return out;
+}
+
+/**
+ * A run of hyphens: every `---` is an em dash; a `--` on its own between spaces is an em dash,
+ * else an en dash (not right after `xn`, as in punycode names); a single `-` between spaces is
+ * an en dash.
+ */
+function dashRun(run: number, spaced: boolean, afterXn: boolean): string {
+  if (run === 1) return spaced ? ENTITY.enDash : '-';
+  if (run === 2 && spaced) return ENTITY.emDash;
+  let out = ENTITY.emDash.repeat(Math.floor(run / 3));
+  const rest = run % 3;
+  if (rest === 2) out += run === 2 && afterXn ? '--' : ENTITY.enDash;
+  else if (rest === 1) out += '-';
+  return out;
+}
+
+const spaceEndsAt = (t: string, i: number) =>
+  i === 0 || isBlank(t[i - 1]) || t.slice(i - 6, i) === '&nbsp;';
+const spaceStartsAt = (t: string, i: number) => isBlank(t[i]) || t.startsWith('&nbsp;', i);
+
+/** `&` that does not start an entity (`&amp;`, `&#38;`, `&#x26;`) → `&#038;`. */
+function ampersands(t: string): string {
+  let out = '';
+  let copied = 0;
+  for (let i = t.indexOf('&'); i !== -1; i = t.indexOf('&', i + 1)) {
+    if (startsEntity(t, i)) continue;
+    out += t.slice(copied, i) + ENTITY.ampersand;
+    copied = i + 1;
+  }
+  return copied === 0 ? t : out + t.slice(copied);
+}
+
+/** An ASCII letter from `a` to `last`, either case. */
+const isLetterUpTo = (c: string | undefined, last: string) => {
+  if (c === undefined || c.length !== 1 || c > 'z') return false;
+  const lower = c.toLowerCase();
+  return lower >= 'a' && lower <= last;
+};
+const isHex = (c: string | undefined) => isDigit(c) || isLetterUpTo(c, 'f');
+const isNameChar = (c: string | undefined) =>
+  isLetterUpTo(c, 'z') || (c !== undefined && c >= '1' && c <= '4');
+
+/** An entity starts at `i`: `&#digits;`, `&#xhex;` or a name of up to eight characters. */
+function startsEntity(t: string, i: number): boolean {
+  let j = i + 1;
+  if (t[j] === '#') {
+    j++;
+    const hex = t[j] === 'x' || t[j] === 'X';
+    if (hex) j++;
+    const from = j;
+    while (hex ? isHex(t[j]) : isDigit(t[j])) j++;
+    return j > from && t[j] === ';';
+  }
+  const from = j;
+  while (j - from < 8 && isNameChar(t[j])) j++;
+  return j > from && t[j] === ';';
 }
 
 const isWordChar = (c: string | undefined) =>
   c !== undefined &&
   ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
-const isNumberChar = (c: string | undefined) =>
-  c !== undefined && ((c >= '0' && c <= '9') || c === '.' || c === ',');
+const isNumberChar = (c: string | undefined) => isDigit(c) || c === '.' || c === ',';
 const atWordEdge = (t: string, i: number) => isWordChar(t[i - 1]) !== isWordChar(t[i]);
 /** Longest operand on either side of the `x`, so a long run of digits costs its length only. */
 const MAX_OPERAND = 32;
@@ -221,20 +409,20 @@ const MAX_OPERAND = 32;
  * then a digit and more of the same up to the end of the word; each side at most 32 characters.
  * A single left-to-right pass that looks at most 33 characters ahead of each position.
  */
-function markDimensions(t: string): string {
+function dimensions(t: string): string {
   let out = '';
   let copied = 0;
   let p = 0;
   while (p < t.length) {
     const first = t[p];
-    if (first < '0' || first > '9' || !atWordEdge(t, p)) {
+    if (!isDigit(first) || !atWordEdge(t, p)) {
       p++;
       continue;
     }
     let q = p + 1;
     while (q < t.length && q - p <= MAX_OPERAND && isNumberChar(t[q])) q++;
     const leftOk = q - p <= MAX_OPERAND && (first !== '0' || q - p >= 2);
-    if (!leftOk || t[q] !== 'x' || !(t[q + 1] >= '0' && t[q + 1] <= '9')) {
+    if (!leftOk || t[q] !== 'x' || !isDigit(t[q + 1])) {
       p++;
       continue;
     }
@@ -246,30 +434,89 @@ function markDimensions(t: string): string {
       p++;
       continue;
     }
-    out += t.slice(copied, q) + '&#215;' + t.slice(q + 1, r);
+    out += t.slice(copied, q) + ENTITY.times + t.slice(q + 1, r);
     copied = r;
     p = r;
   }
   return copied === 0 ? t : out + t.slice(copied);
 }
 
-/** Texturizes `text` outside tags, comments and no-texturize elements. */
+function hasDigitXDigit(t: string): boolean {
+  for (let i = t.indexOf('x'); i !== -1; i = t.indexOf('x', i + 1)) {
+    if (isDigit(t[i - 1]) && isDigit(t[i + 1])) return true;
+  }
+  return false;
+}
+
+/** One run of text outside markup and verbatim elements. */
+function typeset(text: string): string {
+  let t = text;
+  for (const [from, to] of FIXED) if (t.includes(from)) t = t.replaceAll(from, to);
+  if (t.includes("'") || t.includes('"')) {
+    const marks = new QuoteMarks(t);
+    if (t.includes("'")) singleQuotes(marks);
+    doubleQuotes(marks);
+    t = marks.render();
+  }
+  if (t.includes('-')) t = dashes(t);
+  // Only text with a digit-x-digit somewhere is looked at for dimensions at all, as in WordPress
+  // (so `9,x34` alone stays, but not next to a `2x4`).
+  if (hasDigitXDigit(t)) t = dimensions(t);
+  return ampersands(t);
+}
+
+// ------------------------------------------------------------------------------ markup
+
+/** Where the markup token starting at `i` (a `<`) ends: a comment at `-->`, a tag at `>`. */
+function markupEnd(t: string, i: number): number {
+  if (t.startsWith('<!--', i)) {
+    const close = t.indexOf('-->', i + 2);
+    return close === -1 ? t.length : close + 3;
+  }
+  const close = t.indexOf('>', i + 1);
+  return close === -1 ? t.length : close + 1;
+}
+
+/**
+ * Follows the verbatim elements a tag opens or closes. The name is what follows `<` or `</` up
+ * to the first space, or up to the tag's last character; a closing tag only counts when it
+ * closes the innermost open one.
+ */
+function trackVerbatim(tag: string, open: string[]): void {
+  const closing = tag.length <= 1 || tag[1] === '/';
+  if (closing && !open.length) return;
+  const from = closing ? 2 : 1;
+  const space = tag.indexOf(' ');
+  const name = space === -1 ? tag.slice(from, -1) : tag.slice(from, Math.max(from, space));
+  if (!VERBATIM.has(name)) return;
+  if (!closing) open.push(name);
+  else if (open.at(-1) === name) open.pop();
+}
+
+/** Typesets `text` outside tags, comments and verbatim elements. */
 export function texturize(text: string): string {
   if (!text) return text;
-  const stack: string[] = [];
-  return text
-    .split(SPLIT)
-    .filter((part) => part !== '')
-    .map((part) => {
-      if (part.startsWith('<')) {
-        if (part.startsWith('<!--')) return part;
-        // WordPress fixes bare `&` inside tags (attribute values) too.
-        const tag = part.replace(AMPERSAND, '&#038;');
-        pushPopElement(tag, stack);
-        return tag;
-      }
-      if (phpTrim(part) === '' || stack.length > 0) return part;
-      return texturizeText(part);
-    })
-    .join('');
+  const open: string[] = [];
+  let out = '';
+  for (let i = 0; i < text.length;) {
+    const lt = text.indexOf('<', i);
+    const textEnd = lt === -1 ? text.length : lt;
+    if (textEnd > i) {
+      const run = text.slice(i, textEnd);
+      out += open.length || phpTrim(run) === '' ? run : typeset(run);
+    }
+    if (lt === -1) break;
+    const end = markupEnd(text, lt);
+    const token = text.slice(lt, end);
+    if (token.startsWith('<!--')) {
+      out += token;
+    } else {
+      // A bare `&` in an attribute value is written as an entity too.
+      const tag = ampersands(token);
+      trackVerbatim(tag, open);
+      out += tag;
+    }
+    i = end;
+  }
+  return out;
 }
