@@ -28,6 +28,7 @@ import { isHttpUrl } from '../common/http/validators.js';
 import { contentFilter } from '../common/text/index.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
 import { imageIdFor } from '../common/posts/images.js';
+import { resolveImageInput } from '../common/posts/image-ids.js';
 import { allocatePostId, postKindOf } from '../common/posts/post-ids.js';
 import {
   effectiveStatus,
@@ -476,6 +477,8 @@ export class EventsService {
     const errors: Record<string, Text> = {};
     const invalid = t('validation.invalid');
     if (dto.author !== undefined && !(await this.users.exists(dto.author))) errors.author = invalid;
+    // CONTRACT §6: the id of an image record links that image (its URL).
+    dto.image = await resolveImageInput(this.ds.manager, dto.image);
     if (dto.image !== undefined && dto.image !== '' && dto.image !== null) {
       // CONTRACT §6: a URL only (no media library), and only for roles that may upload.
       if (!isHttpUrl(dto.image) || !canUpload(ctx.actor)) errors.image = invalid;

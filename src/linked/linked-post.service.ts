@@ -1,3 +1,5 @@
+import { resolveImageInput } from '../common/posts/image-ids.js';
+import { tolerantInline } from './linked-inputs.js';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -562,6 +564,11 @@ export abstract class LinkedPostService<
     if (input.author !== undefined && !(await this.users.exists(input.author))) {
       problems.author = t('validation.invalid');
     }
+    // CONTRACT §6: the id of an image record links that image (its URL); an unknown id is a 400.
+    input.image = (await resolveImageInput(this.dataSource.manager, input.image)) as string;
+    if (input.image !== undefined && typeof input.image !== 'string') {
+      problems.image = t('validation.invalid');
+    }
     // BEHAVIOR §7.1.5: an image URL needs the upload right (author and above).
     if (input.image && !canUpload(ctx.actor)) problems.image = t('validation.invalid');
     // CONTRACT §5. Only the create DTO declares `translation_of`, only the update DTO `language`.
@@ -597,7 +604,8 @@ export abstract class LinkedPostService<
 
   /** An inline record of an event, validated like `POST /{collection}` (any failure → 400 on the field). */
   private async validateInline(fields: Record<string, unknown>, ctx: RequestContext): Promise<C> {
-    const input = plainToInstance(this.createDto, fields);
+    // BEHAVIOR §1.3: inline records are not held to the routes' argument types.
+    const input = plainToInstance(this.createDto, tolerantInline(fields));
     const errors = await validate(input as object, {
       whitelist: true,
       forbidUnknownValues: false,
