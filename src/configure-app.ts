@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { I18nService } from 'nestjs-i18n';
 import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
 import { rejectDeepJson } from './common/http/json-depth.js';
+import { answerUnrouted, type Handle } from './common/errors/unrouted.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
@@ -29,6 +30,11 @@ export function configureApp(
   };
   answerClientErrors(app.getHttpServer(), app.get(I18nService), config, () =>
     express.get('query parser fn'),
+  );
+  // No Express HTML page for what no route answers (outside BASE_PATH too).
+  answerUnrouted(
+    app.getHttpAdapter().getInstance() as unknown as { handle: Handle },
+    app.get(I18nService),
   );
   // The request id and the request's logger always; the request lines when LOG_REQUESTS is on.
   const logger = options.logger ?? createLogger(options.logSink);
