@@ -71,7 +71,8 @@ export function configureApp(
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     credentials: config.corsOrigins !== '*',
     methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages'],
+    // `Link`: WordPress's REST discovery header (rest-root.ts), as WordPress exposes it.
+    exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages', 'Link'],
   });
   if (config.basePath) {
     app.setGlobalPrefix(config.basePath, { exclude: ['health', WP_INDEX_PATH] });

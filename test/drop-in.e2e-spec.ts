@@ -69,6 +69,10 @@ describe('drop-in for the plugin clients (e2e)', () => {
         `${SITE}/wp-json/tribe/events/v1/events/${res.body.events[0].id}`,
       );
       expect(res.headers['x-tec-total']).toBe('3');
+      // A client follows the links as given.
+      const next = await http().get(res.body.next_rest_url.slice(SITE.length)).expect(200);
+      expect(next.body.events[0].id).not.toBe(res.body.events[0].id);
+      expect(next.body.previous_rest_url).toMatch(/\/wp-json\/tribe\/events\/v1\/events\/\?/);
       // Unchanged under our own namespace.
       const own = await http().get(`${CAL}/events?${WINDOW}&per_page=1&page=2`).expect(200);
       expect(own.body.next_rest_url).toMatch(new RegExp(`^${SITE}/cal/events/v1/events/\\?`));
@@ -326,6 +330,9 @@ describe('drop-in for the plugin clients (e2e)', () => {
         .send('{"title":');
       expect(broken.status).toBe(400);
       expect(broken.headers.link).toBe(DISCOVERY);
+      // Browser clients may read it.
+      const cors = await http().get(`${TRIBE}/events`).set('Origin', 'https://client.example');
+      expect(cors.headers['access-control-expose-headers']).toContain('Link');
     });
 
     it('answers unknown paths with rest_no_route, localized, never an HTML page', async () => {
