@@ -294,8 +294,8 @@ describe('drop-in for the plugin clients (e2e)', () => {
       );
       const route = `/?rest_route=/tribe/events/v1/events/${created.body.id}`;
       for (const method of ['post', 'put', 'patch'] as const) {
-        const res = await http()
-          [method](route)
+        const server = http();
+        const res = await server[method](route)
           .set('Authorization', editor())
           .send({ excerpt: method })
           .expect(200);

@@ -124,7 +124,7 @@ export class DocsService {
  */
 function underPluginNamespace(document: OpenAPIObject): OpenAPIObject {
   return JSON.parse(
-    JSON.stringify(document).replaceAll(`${NAMESPACE}`, PLUGIN_NAMESPACE),
+    JSON.stringify(document).replaceAll(NAMESPACE, PLUGIN_NAMESPACE),
   ) as OpenAPIObject;
 }
 
