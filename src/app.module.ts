@@ -23,6 +23,7 @@ import { DocsModule } from './docs/docs.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
+import { PluginNamesInterceptor } from './common/http/plugin-names.js';
 import { EventsModule } from './events/events.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
@@ -65,6 +66,9 @@ const PROVIDERS = [
   // Outside ArchiveHeadersInterceptor, so that it stores the list headers with the body.
   ResponseCache,
   { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },
+  // Inside the cache (it stores the renamed answer), outside ArchiveHeadersInterceptor (it
+  // sees the list body).
+  { provide: APP_INTERCEPTOR, useClass: PluginNamesInterceptor },
   { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
   { provide: APP_PIPE, useFactory: createValidationPipe },
   // Order matters: an outage answers first, then credentials are checked before parameters

@@ -5,10 +5,12 @@ import helmet from 'helmet';
 import { I18nService } from 'nestjs-i18n';
 import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
 import { rejectDeepJson } from './common/http/json-depth.js';
+import { answerUnrouted, type Handle } from './common/errors/unrouted.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
-import { NAMESPACE, restBase } from './common/http/links.js';
+import { NAMESPACE, namespaceOf, restBase } from './common/http/links.js';
+import { WP_INDEX_PATH, wordpressRestRoot } from './common/http/rest-root.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DocsService } from './docs/docs.service.js';
 import { doc } from './common/i18n/doc-key.js';
@@ -28,6 +30,11 @@ export function configureApp(
   };
   answerClientErrors(app.getHttpServer(), app.get(I18nService), config, () =>
     express.get('query parser fn'),
+  );
+  // No Express HTML page for what no route answers (outside BASE_PATH too).
+  answerUnrouted(
+    app.getHttpAdapter().getInstance() as unknown as { handle: Handle },
+    app.get(I18nService),
   );
   // The request id and the request's logger always; the request lines when LOG_REQUESTS is on.
   const logger = options.logger ?? createLogger(options.logSink);
@@ -50,6 +57,8 @@ export function configureApp(
   // Before the body parsers: the errors they raise (malformed JSON, 413, 415) are answered in
   // the language of the prefix too (found by test/fuzz.e2e-spec.ts).
   app.use(languagePrefix(config.defaultLanguage, config.basePath));
+  // WordPress's ways in: /wp-json/, the plugin's namespace, ?rest_route=, the discovery header.
+  app.use(wordpressRestRoot(config));
   // Bodies above 1 MB answer 413 in the WordPress shape (WpErrorFilter).
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
@@ -62,9 +71,12 @@ export function configureApp(
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     credentials: config.corsOrigins !== '*',
     methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages'],
+    // `Link`: WordPress's REST discovery header (rest-root.ts), as WordPress exposes it.
+    exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages', 'Link'],
   });
-  if (config.basePath) app.setGlobalPrefix(config.basePath, { exclude: ['health'] });
+  if (config.basePath) {
+    app.setGlobalPrefix(config.basePath, { exclude: ['health', WP_INDEX_PATH] });
+  }
 
   const document = SwaggerModule.createDocument(
     app,
@@ -89,7 +101,7 @@ export function configureApp(
     swaggerOptions: { persistAuthorization: true, tryItOutEnabled: true },
     patchDocumentOnRequest: (req) => {
       const r = req as Request;
-      return docs.forRequest(languageOf(r), restBase(config, r), r.secure);
+      return docs.forRequest(languageOf(r), restBase(config, r), r.secure, namespaceOf(r));
     },
   });
   return config;
@@ -120,7 +132,9 @@ function swaggerPageLanguage(req: Request, res: Response, next: NextFunction) {
   res.send = (body?: unknown) =>
     send(
       typeof body === 'string'
-        ? body.replace('<html lang="en">', `<html lang="${languageOf(req)}">`)
+        ? body
+            .replace('<html lang="en">', `<html lang="${languageOf(req)}">`)
+            .replace(`<title>${NAMESPACE}</title>`, `<title>${namespaceOf(req)}</title>`)
         : body,
     );
   next();

@@ -49,6 +49,11 @@ export interface AppConfig {
   databaseRetries: number;
   /** The events list's geofence (`geoloc_lat` + `geoloc_lng`): its radius as set, and in km. */
   geofence: { radius: number; unit: 'mi' | 'km'; radiusKm: number };
+  /**
+   * PLUGIN_NAMESPACE_ALIAS: the interface also served as the plugin's `tribe/events/v1` at
+   * WordPress's REST root (`/wp-json/tribe/events/v1`), with the plugin's names in the payloads.
+   */
+  pluginNamespaceAlias: boolean;
 }
 
 /** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
@@ -400,6 +405,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // Under test a bad connection must fail at once, not after minutes of retries.
     databaseRetries: env.NODE_ENV === 'test' ? 0 : 5,
     geofence: parseGeofence(env),
+    pluginNamespaceAlias: parseBool('PLUGIN_NAMESPACE_ALIAS', env.PLUGIN_NAMESPACE_ALIAS, true),
   };
 }
 

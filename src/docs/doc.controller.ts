@@ -2,7 +2,7 @@ import { Controller, Inject, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { NAMESPACE, restBase } from '../common/http/links.js';
+import { NAMESPACE, namespaceOf, restBase } from '../common/http/links.js';
 import { languageOf } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { DocsService } from './docs.service.js';
@@ -22,6 +22,11 @@ export class DocController {
   @Endpoint('GET', 'doc', { summary: doc('doc.summary') })
   // Responses: src/docs/responses.ts.
   document(@Req() req: Request) {
-    return this.docs.forRequest(languageOf(req), restBase(this.config, req), req.secure);
+    return this.docs.forRequest(
+      languageOf(req),
+      restBase(this.config, req),
+      req.secure,
+      namespaceOf(req),
+    );
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { I18nService } from 'nestjs-i18n';
 import { LANGUAGES, type Language } from '../config/config.js';
-import { NAMESPACE } from '../common/http/links.js';
+import { NAMESPACE, PLUGIN_NAMESPACE, type RestNamespace } from '../common/http/links.js';
 import { translateDocument } from './translate-document.js';
 import { asDeclared } from './index-args.js';
 import { ROUTE_TABLE } from './route-table.js';
@@ -34,6 +34,8 @@ const INDEX_ARGS_WITHOUT_DESCRIPTION = new Set(['namespace', 'context']);
 export class DocsService {
   private base: OpenAPIObject | undefined;
   private readonly translated = new Map<Language, OpenAPIObject>();
+  /** The same documents describing the plugin's namespace (the alias, CONTRACT §6). */
+  private readonly plugin = new Map<Language, OpenAPIObject>();
 
   constructor(@Inject(I18nService) private readonly i18n: I18nService) {}
 
@@ -41,11 +43,13 @@ export class DocsService {
   setDocument(raw: OpenAPIObject): void {
     this.base = buildTecDocument(raw);
     this.translated.clear();
+    this.plugin.clear();
     for (const lang of LANGUAGES) {
-      this.translated.set(
-        lang,
-        translateDocument(this.base, (key) => String(this.i18n.translate(key, { lang }))),
+      const translated = translateDocument(this.base, (key) =>
+        String(this.i18n.translate(key, { lang })),
       );
+      this.translated.set(lang, translated);
+      this.plugin.set(lang, underPluginNamespace(translated));
     }
   }
 
@@ -55,18 +59,23 @@ export class DocsService {
     return this.base;
   }
 
-  get(lang: Language): OpenAPIObject {
-    const document = this.translated.get(lang);
+  get(lang: Language, namespace: RestNamespace = NAMESPACE): OpenAPIObject {
+    const document = (namespace === PLUGIN_NAMESPACE ? this.plugin : this.translated).get(lang);
     if (!document) throw new Error('DocsService used before setDocument()');
     return document;
   }
 
   /** The document for one request: its language, and `servers` pointing at its REST base. */
-  forRequest(lang: Language, restBase: string, secure: boolean): OpenAPIObject {
+  forRequest(
+    lang: Language,
+    restBase: string,
+    secure: boolean,
+    namespace: RestNamespace = NAMESPACE,
+  ): OpenAPIObject {
     const base = new URL(restBase);
     // Scheme of the current request, host (and port) of SITE_URL (BEHAVIOR §3, D19).
     if (secure) base.protocol = 'https:';
-    return { ...this.get(lang), servers: [{ url: `${base.toString()}/` }] };
+    return { ...this.get(lang, namespace), servers: [{ url: `${base.toString()}/` }] };
   }
 
   /**
@@ -77,15 +86,16 @@ export class DocsService {
     lang: Language,
     base: string,
     defaults: Record<string, Record<string, unknown>> = {},
+    namespace: RestNamespace = NAMESPACE,
   ): Record<string, unknown> {
-    const document = this.get(lang);
+    const document = this.get(lang, namespace);
     const routes: Record<string, unknown> = {};
     for (const row of ROUTE_TABLE) {
       const item = document.paths[documentPath(row.path)] as Record<string, Operation> | undefined;
       const served = row.groups.filter((g) => item?.[g[0].toLowerCase()]);
       if (!served.length) continue;
       const route: Record<string, unknown> = {
-        namespace: NAMESPACE,
+        namespace,
         methods: served.flat(),
         endpoints: served.map((methods) => {
           const key = `${methods[0]} ${row.path}`;
@@ -102,10 +112,20 @@ export class DocsService {
       };
       if (!row.pattern.includes('(?P<'))
         route._links = { self: [{ href: `${base}${row.pattern}` }] };
-      routes[`/${NAMESPACE}${row.pattern}`] = route;
+      routes[`/${namespace}${row.pattern}`] = route;
     }
     return routes;
   }
+}
+
+/**
+ * A document that names the plugin's namespace wherever ours names `cal/events/v1` (summaries,
+ * descriptions, the index's `namespace` default). Paths are relative to `servers`, so they stay.
+ */
+function underPluginNamespace(document: OpenAPIObject): OpenAPIObject {
+  return JSON.parse(
+    JSON.stringify(document).replaceAll(NAMESPACE, PLUGIN_NAMESPACE),
+  ) as OpenAPIObject;
 }
 
 function resolveRef(schema: Schema | undefined, document: OpenAPIObject): Schema | undefined {

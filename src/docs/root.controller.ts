@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { NAMESPACE, restBase, restRoot } from '../common/http/links.js';
+import { NAMESPACE, namespaceOf, restBase, restRoot } from '../common/http/links.js';
 import { languageOf } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { defaultWindow } from '../events/event-filters.js';
@@ -41,16 +41,23 @@ export class RootController {
   })
   // Responses: src/docs/responses.ts.
   index(@Req() req: Request, @Query('namespace') namespace?: unknown) {
-    if (namespace !== undefined && namespace !== NAMESPACE) {
+    // Under the alias the index is the plugin's (`tribe/events/v1`, CONTRACT §6).
+    const served = namespaceOf(req);
+    if (namespace !== undefined && namespace !== served) {
       throw new ApiError('rest_invalid_namespace', 404);
     }
     return {
-      namespace: NAMESPACE,
-      routes: this.docs.routes(languageOf(req), restBase(this.config, req), {
-        // BEHAVIOR §2: the defaults the events list applies to this very request (§5.2.3).
-        'GET /events': defaultWindow(this.config.siteTimezone, new Date()),
-      }),
-      _links: { up: [{ href: restRoot(this.config) }] },
+      namespace: served,
+      routes: this.docs.routes(
+        languageOf(req),
+        restBase(this.config, req),
+        {
+          // BEHAVIOR §2: the defaults the events list applies to this very request (§5.2.3).
+          'GET /events': defaultWindow(this.config.siteTimezone, new Date()),
+        },
+        served,
+      ),
+      _links: { up: [{ href: restRoot(this.config, req) }] },
     };
   }
 }

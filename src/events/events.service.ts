@@ -23,6 +23,7 @@ import { isHttpUrl } from '../common/http/validators.js';
 import { contentFilter } from '../common/text/index.js';
 import { buildArchive, type Archive } from '../common/pagination/paginate.js';
 import { effectiveStatus } from '../common/posts/post-status.js';
+import { PostStore } from '../common/posts/post-store.js';
 import { TranslationStore } from '../common/posts/translation-store.js';
 import {
   EVENT_TRANSLATIONS,
@@ -96,6 +97,7 @@ export class EventsService {
     private readonly query: EventQueryResolver,
     private readonly presenter: EventPresenter,
     private readonly translations: TranslationStore,
+    private readonly posts: PostStore,
     private readonly users: UsersService,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
@@ -333,6 +335,8 @@ export class EventsService {
     const errors: Record<string, Text> = {};
     const invalid = t('validation.invalid');
     if (dto.author !== undefined && !(await this.users.exists(dto.author))) errors.author = invalid;
+    // CONTRACT §6: the id of an image record links that image (its URL).
+    dto.image = await this.posts.imageInput(dto.image);
     if (dto.image !== undefined && dto.image !== '' && dto.image !== null) {
       // CONTRACT §6: a URL only (no media library), and only for roles that may upload.
       if (!isHttpUrl(dto.image) || !canUpload(ctx.actor)) errors.image = invalid;

@@ -34,3 +34,22 @@ export function publicationDates(
   }
   return { date: date!, dateUtc: dateUtc! };
 }
+
+/** Flags of an inline venue the plugin takes in any JSON type (its truthy reading, BEHAVIOR §1.3). */
+const INLINE_FLAGS = ['show_map', 'show_map_link'];
+
+/**
+ * A venue or organizer given inline in an event write is not held to the venue/organizer routes'
+ * argument types (BEHAVIOR §1.3): a JSON boolean or number for `show_map`/`show_map_link` is
+ * taken as the flag it means (`"1"` or `"0"`), so that the route's string check passes and the
+ * value is stored as given. The routes themselves keep the strict type.
+ */
+export function tolerantInline(fields: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...fields };
+  for (const name of INLINE_FLAGS) {
+    const value = out[name];
+    if (typeof value === 'boolean') out[name] = value ? '1' : '0';
+    else if (typeof value === 'number' && Number.isFinite(value)) out[name] = value ? '1' : '0';
+  }
+  return out;
+}

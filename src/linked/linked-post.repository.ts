@@ -201,6 +201,11 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     return this.posts.allocateId(manager, this.kind);
   }
 
+  /** An `image` given as the id of an image record becomes its URL (CONTRACT §6 "Images"). */
+  imageInput(value: unknown): Promise<unknown> {
+    return this.posts.imageInput(value);
+  }
+
   /** Is `id` an event's? (the `event` list filter, BEHAVIOR §5.3) */
   async isEvent(id: number): Promise<boolean> {
     return (await this.posts.kindOf(id)) === 'event';

@@ -50,7 +50,7 @@ import { lockKey } from '../database/write-lock.js';
 import type { LinkedKind } from './linked-kind.js';
 import type { MapContext, MapOptions } from './linked-mapper.js';
 import type { LinkedPostRepository } from './linked-post.repository.js';
-import { publicationDates, searchFragments } from './linked-inputs.js';
+import { publicationDates, searchFragments, tolerantInline } from './linked-inputs.js';
 import { INVALID, parseReferences } from './linked-references.js';
 import { unlockOf, type Unlock } from './unlock.decorator.js';
 
@@ -558,6 +558,11 @@ export abstract class LinkedPostService<
     if (input.author !== undefined && !(await this.users.exists(input.author))) {
       problems.author = t('validation.invalid');
     }
+    // CONTRACT §6: the id of an image record links that image (its URL); an unknown id is a 400.
+    input.image = (await this.repository.imageInput(input.image)) as string;
+    if (input.image !== undefined && typeof input.image !== 'string') {
+      problems.image = t('validation.invalid');
+    }
     // BEHAVIOR §7.1.5: an image URL needs the upload right (author and above).
     if (input.image && !canUpload(ctx.actor)) problems.image = t('validation.invalid');
     // CONTRACT §5. Only the create DTO declares `translation_of`, only the update DTO `language`.
@@ -590,7 +595,8 @@ export abstract class LinkedPostService<
 
   /** An inline record of an event, validated like `POST /{collection}` (any failure → 400 on the field). */
   private async validateInline(fields: Record<string, unknown>, ctx: RequestContext): Promise<C> {
-    const input = plainToInstance(this.createDto, fields);
+    // BEHAVIOR §1.3: inline records are not held to the routes' argument types.
+    const input = plainToInstance(this.createDto, tolerantInline(fields));
     const errors = await validate(input as object, {
       whitelist: true,
       forbidUnknownValues: false,

@@ -4,6 +4,7 @@ import { toInteger } from '../common/http/transforms.js';
 import { DATE_CONTEXT, dateReason } from '../common/http/validators.js';
 import { typeMessage } from '../common/http/validation.js';
 import { isWritableStatus } from '../common/posts/post-status.js';
+import { imageIdOf } from '../common/posts/image-ids.js';
 
 /**
  * Field checks of the venue and organizer write routes (BEHAVIOR §7.4.1, §7.5, §1.3). Each is one
@@ -83,13 +84,15 @@ export function isImageUrl(value: string): boolean {
 }
 
 /**
- * TEC `is_image_or_empty` under CONTRACT §6: `""` (no image) or an http(s) URL; a number or a
- * numeric string is an image id, which this service has none of. Whether the caller may upload is
- * checked by the service (it needs the caller).
+ * TEC `is_image_or_empty` under CONTRACT §6: `""` (no image), an http(s) URL, or an image id (a
+ * number or a numeric string). Whether the id is an image record this service holds, and whether
+ * the caller may upload, is checked by the service (it needs the database and the caller).
  */
 export const IsImageField = () =>
   check('isImageField', (v) =>
-    typeof v === 'string' && (v === '' || isImageUrl(v)) ? true : 'invalid',
+    (typeof v === 'string' && (v === '' || isImageUrl(v))) || imageIdOf(v) !== undefined
+      ? true
+      : 'invalid',
   );
 
 /** CONTRACT §3: one of the writable statuses. */

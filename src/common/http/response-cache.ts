@@ -12,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { writeVersion } from '../../database/write-version.js';
+import { namespaceOf } from './links.js';
 
 const CACHED_READS = 'cal:cached-reads';
 
@@ -100,7 +101,9 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request>();
     if (!this.cacheable(req, context)) return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
-    const key = req.originalUrl;
+    // By namespace too: the same URL never answers both, but a `?rest_route=` form and a path
+    // form must not share an entry with the other namespace's names.
+    const key = `${namespaceOf(req)} ${req.originalUrl}`;
     const hit = this.cache.get(key);
     if (hit) {
       for (const [name, value] of hit.headers) res.setHeader(name, value);

@@ -39,19 +39,19 @@ const LANGUAGE_SEGMENT = /^\/(en|hu|ro)(?=\/|\?|$)/i;
 
 /**
  * Express middleware, installed before Nest routes anything: strips a whole-segment language
- * prefix, before or just after BASE_PATH (`/hu/wp-json/cal/...` or `/wp-json/hu/cal/...`), so
+ * prefix, before or just after BASE_PATH or `/wp-json` (`/hu/wp-json/cal/...` or `/wp-json/hu/cal/...`), so
  * one set of controllers serves every language. Generated links put it after BASE_PATH.
  * BASE_PATH is compared as text (case-insensitively, as URLs are routed here), never built into
  * a pattern, so that every pattern stays a constant the ReDoS audit can check.
  */
 export function languagePrefix(defaultLanguage: Language, basePath: string) {
-  const lowerBase = basePath.toLowerCase();
+  // WordPress's REST root too (`/wp-json/hu/tribe/events/v1`, src/common/http/rest-root.ts).
+  const starts = [...new Set(['', basePath, '/wp-json'])];
   return (req: Request, _res: Response, next: NextFunction) => {
     const r = req as LangRequest;
     r.defaultLanguage = defaultLanguage;
-    const starts = basePath ? ['', basePath] : [''];
     for (const start of starts) {
-      if (start && req.url.slice(0, start.length).toLowerCase() !== lowerBase) continue;
+      if (start && req.url.slice(0, start.length).toLowerCase() !== start.toLowerCase()) continue;
       const match = LANGUAGE_SEGMENT.exec(req.url.slice(start.length));
       if (!match) continue;
       r.pathLanguage = match[1].toLowerCase() as Language;

@@ -7,6 +7,7 @@ import { escapeLike, LIKE_ESCAPE } from '../../database/like.js';
 import { isUniqueViolation } from '../../database/unique-violation.js';
 import { sanitizeTitle, uniqueSlug } from '../text/slug.js';
 import { ImageEntity } from './image.entity.js';
+import { imageIdOf } from './image-ids.js';
 import { PostIdEntity, type PostKind } from './post-id.entity.js';
 
 export const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('hex');
@@ -114,5 +115,21 @@ export class PostStore {
       if (!winner) throw error;
       return winner.id;
     }
+  }
+
+  /**
+   * CONTRACT §6 "Images": an `image` that is the id of an image record this service holds
+   * becomes that record's URL, so that the write links the very same record (imageIdFor finds
+   * it by its URL). Every other value, an unknown id included, is answered as given: the
+   * caller's validation refuses what is no URL (400).
+   */
+  async imageInput(value: unknown): Promise<unknown> {
+    const id = imageIdOf(value);
+    if (id === undefined) return value;
+    const image = await this.ds.manager.findOne(ImageEntity, {
+      where: { id },
+      select: { id: true, url: true },
+    });
+    return image ? image.url : value;
   }
 }
