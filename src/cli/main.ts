@@ -3,6 +3,7 @@ import { describeStartupError, prepareSqliteDirectory } from '../config/startup.
 import {
   commandHelp,
   CommandError,
+  isImportCommand,
   parseCommandLine,
   runCommand,
   synopsis,
@@ -29,15 +30,19 @@ async function main(argv: string[]): Promise<number> {
 async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number> {
   // Loaded only now, so that --help and usage errors answer at once.
   await import('reflect-metadata');
-  const [{ NestFactory }, { CliModule }, { UsersService }, { DataSource }] = await Promise.all([
+  const [{ NestFactory }, { UsersService }, { DataSource }] = await Promise.all([
     import('@nestjs/core'),
-    import('./cli.module.js'),
     import('../auth/users/users.service.js'),
     import('typeorm'),
   ]);
+  // The import commands need the resource services; the others start without them.
+  const importing = isImportCommand(parsed.spec.name);
+  const root = importing
+    ? (await import('./import-cli.module.js')).ImportCliModule
+    : (await import('./cli.module.js')).CliModule;
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
   try {
-    app = await NestFactory.createApplicationContext(CliModule, {
+    app = await NestFactory.createApplicationContext(root, {
       logger: false,
       abortOnError: false,
     });
@@ -51,6 +56,11 @@ async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number
     const lines = await runCommand(parsed, {
       users: app.get(UsersService),
       dataSource: app.get(DataSource),
+      tec: importing
+        ? app.get((await import('../importer/tec-importer.js')).TecImporter)
+        : undefined,
+      print: (line) => console.log(line),
+      env: process.env,
     });
     for (const line of lines) console.log(line);
     return 0;
