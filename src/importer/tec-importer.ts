@@ -197,6 +197,8 @@ export class TecImporter {
         per_page: PER_PAGE,
         page: 1,
         ...(collection === 'events' ? EVENT_WINDOW : {}),
+        // Term lists hide unused terms unless told otherwise (BEHAVIOR §5.5).
+        ...(collection === 'categories' || collection === 'tags' ? { hide_empty: 0 } : {}),
         ...(language ? { i18n_language: language } : {}),
       };
       const first = await source.page(source.url(collection, params), collection);
