@@ -59,6 +59,9 @@ async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number
       tec: importing
         ? app.get((await import('../importer/tec-importer.js')).TecImporter)
         : undefined,
+      ics: importing
+        ? app.get((await import('../importer/ics-importer.js')).IcsImporter)
+        : undefined,
       print: (line) => console.log(line),
       env: process.env,
     });

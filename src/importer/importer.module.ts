@@ -3,6 +3,7 @@ import { EventsModule } from '../events/events.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
+import { IcsImporter } from './ics-importer.js';
 import { TecImporter } from './tec-importer.js';
 
 /**
@@ -11,7 +12,7 @@ import { TecImporter } from './tec-importer.js';
  */
 @Module({
   imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
-  providers: [TecImporter],
-  exports: [TecImporter],
+  providers: [TecImporter, IcsImporter],
+  exports: [TecImporter, IcsImporter],
 })
 export class ImporterModule {}

@@ -323,6 +323,15 @@ export class TecImporter {
   }
 
   /** Validates as the API's body pipe does, then calls the service; answers the local id. */
+  writeRecord(
+    kind: MapKind,
+    localId: number | undefined,
+    body: Record<string, unknown>,
+    ctx: RequestContext,
+  ): Promise<number | undefined> {
+    return this.write(kind, localId, body, ctx);
+  }
+
   private async write(
     kind: MapKind,
     localId: number | undefined,
