@@ -217,6 +217,23 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
     expect(again.stdout).toMatch(/^Total: 0 created, 0 updated, \d+ unchanged, 2 skipped/m);
   }, 180_000);
 
+  it.each([
+    [['import:tec', 'https://old.example.org'], 'import:tec needs --author LOGIN'],
+    [
+      ['import:tec', 'https://a.example', '--author', 'x', '--concurrency', '0'],
+      '--concurrency takes 1 to 16',
+    ],
+    [
+      ['import:tec', 'https://a.example', '--author', 'x', '--since', 'last week'],
+      '--since takes a date',
+    ],
+    [['import:ics', 'a.ics', '--author', 'x', '--from', 'May'], '--from takes a date'],
+  ])('%j is a usage error (exit 2) before any database is opened', async (args, message) => {
+    const result = await run(CLI, args, { DATABASE_URL: 'mysql://nobody@127.0.0.1:1/never' });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toContain(message);
+  });
+
   it('gives up on a source that keeps failing, with one line and exit code 1', async () => {
     const url = sharedDatabaseUrl();
     await resetDatabase(url);

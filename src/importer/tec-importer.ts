@@ -34,7 +34,13 @@ import {
   translationIds,
   venueInput,
 } from './record-mapping.js';
-import { discover, type Collection, type SourceRecord, type TecSource } from './tec-source.js';
+import {
+  discover,
+  mapLimit,
+  type Collection,
+  type SourceRecord,
+  type TecSource,
+} from './tec-source.js';
 
 export interface ImportOptions {
   /** Login of the local user the records are written as (and attributed to). */
@@ -82,24 +88,6 @@ const EVENT_WINDOW = { start_date: '1900-01-01', end_date: '2999-12-31' };
 const PER_PAGE = 50;
 
 class Unresolved extends Error {}
-
-/** Runs `fn` over `items`, at most `limit` at a time, results in order. */
-export async function mapLimit<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = Array.from({ length: items.length });
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
-}
 
 const wallClockUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 

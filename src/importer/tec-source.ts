@@ -4,6 +4,31 @@ import { HttpClient, SourceError } from './http-client.js';
 const NAMESPACES = ['tribe/events/v1', 'cal/events/v1'] as const;
 const NAMESPACE_TAIL = /\/(tribe|cal)\/events\/v1\/?$/;
 
+/** Without its trailing slashes (a loop: a `/\/+$/` backtracks quadratically). */
+export function trimSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end--;
+  return text.slice(0, end);
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time, results in order. */
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = Array.from({ length: items.length });
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
 export const COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
@@ -30,16 +55,16 @@ export class TecSource {
 
   /** The stable name of the source in the import map: the root without scheme noise. */
   get key(): string {
-    return this.root.replace(/\/+$/, '');
+    return trimSlashes(this.root);
   }
 
   url(path: string, params: Record<string, string | number> = {}): string {
     const url = new URL(this.root);
     const route = url.searchParams.get('rest_route');
     if (route !== null) {
-      url.searchParams.set('rest_route', `${route.replace(/\/+$/, '')}/${path}`);
+      url.searchParams.set('rest_route', `${trimSlashes(route)}/${path}`);
     } else {
-      url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
+      url.pathname = `${trimSlashes(url.pathname)}/${path}`;
     }
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
     return url.toString();
@@ -97,7 +122,7 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
   const tried: string[] = [];
   const restRoute = start.searchParams.get('rest_route');
   if (NAMESPACE_TAIL.test(start.pathname) || (restRoute && NAMESPACE_TAIL.test(restRoute))) {
-    return withLanguages(start.toString().replace(/\/+$/, ''), http);
+    return withLanguages(trimSlashes(start.toString()), http);
   }
 
   const indexes: string[] = [];
@@ -106,7 +131,7 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
   if (link) indexes.push(new URL(link, start).toString());
   const looksLikeIndex = /\/wp-json\/?$/.test(start.pathname) || restRoute === '/';
   if (looksLikeIndex) indexes.unshift(start.toString());
-  const origin = `${start.origin}${start.pathname.replace(/\/+$/, '')}`;
+  const origin = `${start.origin}${trimSlashes(start.pathname)}`;
   indexes.push(`${origin}/wp-json/`);
   for (const index of indexes) {
     tried.push(index);
@@ -134,8 +159,8 @@ function namespaceRoot(index: string, ns: string): string {
     url.searchParams.set('rest_route', `/${ns}`);
     return url.toString();
   }
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${ns}`;
-  return url.toString().replace(/\/+$/, '');
+  url.pathname = `${trimSlashes(url.pathname)}/${ns}`;
+  return trimSlashes(url.toString());
 }
 
 /** The `rel="https://api.w.org/"` target of a Link header. */
