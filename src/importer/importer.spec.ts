@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { parseSince } from '../cli/commands.js';
 import { HttpClient, retryAfterMs, SourceError } from './http-client.js';
 import { costEntries, eventInput, MalformedRecord, unescapeHtml } from './record-mapping.js';
 import { apiLink, mapLimit, trimSlashes } from './tec-source.js';
@@ -61,14 +60,6 @@ describe('discovery helpers', () => {
   it('trims trailing slashes without a backtracking pattern', () => {
     expect(trimSlashes('https://s.example/wp-json///')).toBe('https://s.example/wp-json');
     expect(trimSlashes('/'.repeat(100_000) + 'x')).toHaveLength(100_001);
-  });
-
-  it('reads --since as UTC unless it has an offset', () => {
-    expect(parseSince('2026-11-01')?.toISOString()).toBe('2026-11-01T00:00:00.000Z');
-    expect(parseSince('2026-11-01 12:30')?.toISOString()).toBe('2026-11-01T12:30:00.000Z');
-    expect(parseSince('2026-11-01T12:30:00+02:00')?.toISOString()).toBe('2026-11-01T10:30:00.000Z');
-    expect(parseSince('yesterday')).toBeNull();
-    expect(parseSince('2026-13-45')).toBeNull();
   });
 
   it('bounds concurrency and keeps the order of results', async () => {
