@@ -1,4 +1,4 @@
-import { parseCommandLine, UsageError } from './commands.js';
+import { parseCommandLine, parseSince, UsageError } from './commands.js';
 
 const parse = (line: string) => parseCommandLine(line ? line.split(' ') : []);
 
@@ -51,5 +51,15 @@ describe('parseCommandLine', () => {
   ])('refuses "%s": %s', (line, message) => {
     expect(() => parse(line)).toThrow(UsageError);
     expect(() => parse(line)).toThrow(message);
+  });
+});
+
+describe('parseSince', () => {
+  it('reads --since as UTC unless it has an offset', () => {
+    expect(parseSince('2026-11-01')?.toISOString()).toBe('2026-11-01T00:00:00.000Z');
+    expect(parseSince('2026-11-01 12:30')?.toISOString()).toBe('2026-11-01T12:30:00.000Z');
+    expect(parseSince('2026-11-01T12:30:00+02:00')?.toISOString()).toBe('2026-11-01T10:30:00.000Z');
+    expect(parseSince('yesterday')).toBeNull();
+    expect(parseSince('2026-13-45')).toBeNull();
   });
 });

@@ -3,6 +3,9 @@ import { ROLES } from '../auth/users/roles.js';
 import type { PublicUser, UsersService } from '../auth/users/users.service.js';
 import { parseAge, type TrashPurger } from '../common/posts/purge-trash.js';
 import { nowUtcSql } from '../database/utc-sql.js';
+import type { IcsImporter, IcsSummary } from '../importer/ics-importer.js';
+import type { ImportSummary, TecImporter } from '../importer/tec-importer.js';
+import { Progress } from '../importer/progress.js';
 
 /** A mistake in the command line itself: printed with the command's help, exit code 2. */
 export class UsageError extends Error {
@@ -94,7 +97,83 @@ export const COMMANDS: CommandSpec[] = [
       'organizer links, in one transaction. Categories and tags are deleted at once by the API.',
     ],
   },
+  {
+    name: 'import:tec',
+    args: ['source'],
+    summary:
+      'import (or sync again) a calendar from a site of the plugin or of this service, through its REST interface',
+    options: {
+      author: {
+        value: 'LOGIN',
+        required: true,
+        help: 'the local user the records are written as and attributed to',
+      },
+      user: { value: 'LOGIN', help: 'login at the source (with an application password)' },
+      password: {
+        value: 'P',
+        help: 'application password at the source (or IMPORT_PASSWORD in the environment)',
+      },
+      since: {
+        value: 'DATE',
+        help: 'only records modified since then (UTC): 2026-11-01 or 2026-11-01T12:00:00Z',
+        invalid: (v) => (parseSince(v) ? null : `takes a date such as 2026-11-01, got "${v}"`),
+      },
+      'dry-run': { help: 'print what would change and change nothing' },
+      concurrency: {
+        value: 'N',
+        help: 'pages fetched at once, 1-16 (default 4)',
+        invalid: (v) => (/^([1-9]|1[0-6])$/.test(v) ? null : `takes 1 to 16, got "${v}"`),
+      },
+    },
+    notes: [
+      '<source> is a site address (found through WordPress discovery), a WordPress REST index',
+      '(https://example.org/wp-json/) or a REST root (…/wp-json/tribe/events/v1, …/cal/events/v1).',
+      'Categories, tags, venues, organizers and events are written through the same validation',
+      'as the API, each with its map entry in one transaction: a re-run updates what changed,',
+      'creates what is new and never duplicates; an interrupted run resumes. With --user and',
+      '--password drafts, pending and private records come too.',
+    ],
+  },
+  {
+    name: 'import:ics',
+    args: ['file-or-url'],
+    summary: 'import (or sync again) the events of an iCalendar file or feed',
+    options: {
+      author: {
+        value: 'LOGIN',
+        required: true,
+        help: 'the local user the events are written as and attributed to',
+      },
+      from: {
+        value: 'DATE',
+        help: 'recurring events: the first occurrences taken start on or after this (default: today)',
+        invalid: (v) => (parseSince(v) ? null : `takes a date such as 2026-11-01, got "${v}"`),
+      },
+      to: {
+        value: 'DATE',
+        help: 'recurring events: occurrences start before this (default: --from plus one year)',
+        invalid: (v) => (parseSince(v) ? null : `takes a date such as 2027-11-01, got "${v}"`),
+      },
+      'dry-run': { help: 'print what would change and change nothing' },
+    },
+    notes: [
+      'Each VEVENT becomes an event (TZID with its VTIMEZONE, all-day dates, LOCATION as its',
+      'venue, ORGANIZER, CATEGORIES, URL, CLASS:PRIVATE); a recurring one becomes one event per',
+      'occurrence in the window. Keyed on UID (and occurrence): a re-run updates, never duplicates.',
+    ],
+  },
 ];
+
+/** `--since`: a date or date-time, read as UTC unless it carries its own offset. */
+export function parseSince(value: string): Date | null {
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(Z|[+-]\d{2}:\d{2})?)?$/.exec(
+    value.trim(),
+  );
+  if (!match) return null;
+  const time = match[2] ? (match[2].length === 5 ? `${match[2]}:00` : match[2]) : '00:00:00';
+  const date = new Date(`${match[1]}T${time}${match[3] ?? 'Z'}`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
 
 const HELP_OPTION: OptionSpec = { help: 'show this help' };
 
@@ -205,7 +284,16 @@ export interface CliContext {
   users: UsersService;
   trash: TrashPurger;
   now?: () => Date;
+  /** The import commands' services (their own, larger application context). */
+  tec?: TecImporter;
+  ics?: IcsImporter;
+  /** Lines printed while a command runs (dry-run's would-be changes). */
+  print?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
 }
+
+/** The commands that run in the larger application context of the importers. */
+export const isImportCommand = (name: string) => name.startsWith('import:');
 
 /** Runs one command; returns the lines to print on standard output. */
 export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promise<string[]> {
@@ -263,8 +351,87 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
             : 'Nothing to delete: the trash is empty.',
       ];
     }
+    case 'import:tec': {
+      const password = str(options.password) ?? ctx.env?.IMPORT_PASSWORD;
+      const user = str(options.user);
+      if ((user === undefined) !== (password === undefined)) {
+        throw new UsageError('--user and --password (or IMPORT_PASSWORD) go together', parsed.spec);
+      }
+      const since = str(options.since);
+      const summary = await ctx.tec!.run(args[0], {
+        author: str(options.author)!,
+        user,
+        password,
+        since: since ? parseSince(since)! : undefined,
+        dryRun: options['dry-run'] === true,
+        concurrency: Number(str(options.concurrency) ?? 4),
+        progress: new Progress(process.stderr),
+        print: ctx.print,
+      });
+      return summaryLines(summary, options['dry-run'] === true);
+    }
+    case 'import:ics': {
+      const fromText = str(options.from);
+      const toText = str(options.to);
+      const now = ctx.now?.() ?? new Date();
+      const from = fromText
+        ? parseSince(fromText)!
+        : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      const to = toText
+        ? parseSince(toText)!
+        : new Date(Date.UTC(from.getUTCFullYear() + 1, from.getUTCMonth(), from.getUTCDate()));
+      if (to <= from) throw new UsageError('--to must come after --from', parsed.spec);
+      const summary = await ctx.ics!.run(args[0], {
+        author: str(options.author)!,
+        from,
+        to,
+        dryRun: options['dry-run'] === true,
+        progress: new Progress(process.stderr),
+        print: ctx.print,
+      });
+      return icsSummaryLines(summary, options['dry-run'] === true);
+    }
   }
   throw new UsageError(`unknown command "${parsed.spec.name}"`);
+}
+
+function icsSummaryLines(summary: IcsSummary, dryRun: boolean): string[] {
+  const c = summary.counts;
+  const lines = [
+    `${dryRun ? 'Dry run (nothing written)' : 'Imported'} from ${summary.source}:`,
+    `Total: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped.`,
+  ];
+  if (summary.skipped.length) {
+    lines.push('Skipped:');
+    for (const s of summary.skipped) {
+      lines.push(`  ${s.sourceId}${s.title ? ` "${s.title}"` : ''}: ${s.reason}`);
+    }
+  }
+  return lines;
+}
+
+/** The end of an import: counts per kind, totals, and each skipped record with its reason. */
+export function summaryLines(summary: ImportSummary, dryRun: boolean): string[] {
+  const lines = [`${dryRun ? 'Dry run (nothing written)' : 'Imported'} from ${summary.source}:`];
+  const total = { created: 0, updated: 0, unchanged: 0, skipped: 0, notModified: 0 };
+  for (const [kind, c] of Object.entries(summary.counts)) {
+    for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += c[k];
+    const since = c.notModified ? `, ${c.notModified} not modified since` : '';
+    lines.push(
+      `  ${`${kind}:`.padEnd(11)} ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped${since}`,
+    );
+  }
+  const since = total.notModified ? `, ${total.notModified} not modified since` : '';
+  lines.push(
+    `Total: ${total.created} created, ${total.updated} updated, ${total.unchanged} unchanged, ${total.skipped} skipped${since} (${summary.requests} requests, ${summary.retries} retries).`,
+  );
+  if (summary.skipped.length) {
+    lines.push('Skipped:');
+    for (const s of summary.skipped) {
+      lines.push(`  ${s.kind} ${s.sourceId}${s.title ? ` "${s.title}"` : ''}: ${s.reason}`);
+    }
+  }
+  return lines;
 }
 
 /** A command that ran and could not do what was asked: exit code 1. */

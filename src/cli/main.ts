@@ -3,6 +3,7 @@ import { describeStartupError, prepareSqliteDirectory } from '../config/startup.
 import {
   commandHelp,
   CommandError,
+  isImportCommand,
   parseCommandLine,
   runCommand,
   synopsis,
@@ -29,15 +30,19 @@ async function main(argv: string[]): Promise<number> {
 async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number> {
   // Loaded only now, so that --help and usage errors answer at once.
   await import('reflect-metadata');
-  const [{ NestFactory }, { CliModule }, { UsersService }, { TrashPurger }] = await Promise.all([
+  const [{ NestFactory }, { UsersService }, { TrashPurger }] = await Promise.all([
     import('@nestjs/core'),
-    import('./cli.module.js'),
     import('../auth/users/users.service.js'),
     import('../common/posts/purge-trash.js'),
   ]);
+  // The import commands need the resource services; the others start without them.
+  const importing = isImportCommand(parsed.spec.name);
+  const root = importing
+    ? (await import('./import-cli.module.js')).ImportCliModule
+    : (await import('./cli.module.js')).CliModule;
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
   try {
-    app = await NestFactory.createApplicationContext(CliModule, {
+    app = await NestFactory.createApplicationContext(root, {
       logger: false,
       abortOnError: false,
     });
@@ -51,6 +56,14 @@ async function execute(parsed: ParsedCommand, config: AppConfig): Promise<number
     const lines = await runCommand(parsed, {
       users: app.get(UsersService),
       trash: app.get(TrashPurger),
+      tec: importing
+        ? app.get((await import('../importer/tec-importer.js')).TecImporter)
+        : undefined,
+      ics: importing
+        ? app.get((await import('../importer/ics-importer.js')).IcsImporter)
+        : undefined,
+      print: (line) => console.log(line),
+      env: process.env,
     });
     for (const line of lines) console.log(line);
     return 0;

@@ -1,0 +1,30 @@
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+
+/**
+ * The importer's memory (issue 19): for each source (a REST root or an iCalendar address), which
+ * local record each source record became, and a digest of what was last written from it, so that
+ * a re-run updates what changed, creates what is new and never duplicates. A row is written in
+ * the same transaction as its record, so an interrupted import resumes where it stopped.
+ */
+export class ImportMap1764500000000 implements MigrationInterface {
+  name = 'ImportMap1764500000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.createTable(
+      new Table({
+        name: 'import_map',
+        columns: [
+          { name: 'source', type: 'varchar', length: '255', isPrimary: true },
+          { name: 'kind', type: 'varchar', length: '20', isPrimary: true },
+          { name: 'source_id', type: 'varchar', length: '255', isPrimary: true },
+          { name: 'local_id', type: 'integer' },
+          { name: 'digest', type: 'varchar', length: '64' },
+        ],
+      }),
+    );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.dropTable('import_map');
+  }
+}

@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths.js';
+
+/** Why a source could not be read: the importer stops with this one line. */
+export class SourceError extends Error {}
+
+export interface HttpOptions {
+  /** `Authorization` header value (an application password), if any. */
+  authorization?: string;
+  /** Per attempt, milliseconds. */
+  timeoutMs?: number;
+  /** Attempts in all (the first one included). */
+  attempts?: number;
+  /** Base of the exponential backoff, milliseconds. */
+  backoffMs?: number;
+  /** Longest wait between two attempts, whatever Retry-After says. */
+  maxWaitMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  url: string;
+  text: string;
+}
+
+const version = (() => {
+  try {
+    return (
+      (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version?: string })
+        .version ?? '0'
+    );
+  } catch {
+    return '0';
+  }
+})();
+
+export const USER_AGENT = `cal-events-importer/${version} (node ${process.versions.node})`;
+
+/** 429 and 5xx may pass; other answers are final. */
+const retryable = (status: number) => status === 429 || status >= 500;
+
+/** Seconds or an HTTP date, as RFC 9110 allows; null when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d{1,10}$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/**
+ * A polite HTTP client for the importer: Node's fetch with a User-Agent, a timeout per attempt
+ * and retries with exponential backoff and jitter on 429, 5xx, timeouts and network errors
+ * (honouring Retry-After up to `maxWaitMs`). Other answers (200, 4xx) are returned as they are.
+ */
+export class HttpClient {
+  private readonly timeoutMs: number;
+  private readonly attempts: number;
+  private readonly backoffMs: number;
+  private readonly maxWaitMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** Requests sent, retries included (the summary reports them). */
+  requests = 0;
+  retries = 0;
+
+  constructor(private readonly options: HttpOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.attempts = options.attempts ?? 5;
+    this.backoffMs = options.backoffMs ?? 500;
+    this.maxWaitMs = options.maxWaitMs ?? 60_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  async get(url: string, accept = 'application/json'): Promise<HttpAnswer> {
+    let lastProblem = '';
+    for (let attempt = 1; attempt <= this.attempts; attempt++) {
+      this.requests++;
+      let waitMs: number | null = null;
+      try {
+        const response = await fetch(url, {
+          headers: {
+            'User-Agent': USER_AGENT,
+            Accept: accept,
+            ...(this.options.authorization ? { Authorization: this.options.authorization } : {}),
+          },
+          redirect: 'follow',
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+        const text = await response.text();
+        if (!retryable(response.status)) {
+          return { status: response.status, headers: response.headers, url: response.url, text };
+        }
+        lastProblem = `HTTP ${response.status}`;
+        waitMs = retryAfterMs(response.headers.get('retry-after'));
+      } catch (error) {
+        lastProblem =
+          error instanceof Error && error.name === 'TimeoutError'
+            ? `no answer within ${this.timeoutMs} ms`
+            : describeFetchError(error);
+      }
+      if (attempt === this.attempts) break;
+      this.retries++;
+      const backoff = this.backoffMs * 2 ** (attempt - 1);
+      const jitter = Math.random() * backoff * 0.5;
+      await this.sleep(Math.min(this.maxWaitMs, waitMs ?? backoff + jitter));
+    }
+    throw new SourceError(`${url}: ${lastProblem} (gave up after ${this.attempts} attempts)`);
+  }
+
+  /** GET that must answer 200 with JSON. */
+  async json(url: string): Promise<{ body: unknown; headers: Headers; url: string }> {
+    const answer = await this.get(url);
+    if (answer.status !== 200) {
+      throw new SourceError(`${url}: HTTP ${answer.status} ${errorSummary(answer.text)}`.trim());
+    }
+    try {
+      return { body: JSON.parse(answer.text) as unknown, headers: answer.headers, url: answer.url };
+    } catch {
+      throw new SourceError(`${url}: the answer is not JSON`);
+    }
+  }
+}
+
+function describeFetchError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return cause.code;
+  return error instanceof Error ? (cause?.message ?? error.message) : String(error);
+}
+
+/** The WordPress error body's code and message, when the answer is one. */
+function errorSummary(text: string): string {
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof body.code === 'string') {
+      return `${body.code}${typeof body.message === 'string' ? `: ${body.message}` : ''}`;
+    }
+  } catch {
+    // not JSON
+  }
+  return '';
+}
+
+/** `Basic base64(user:password)`; spaces in an application password are kept, as WordPress does. */
+export const basicAuthorization = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

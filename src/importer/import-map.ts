@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+
+export type MapKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
+
+export interface MapRow {
+  localId: number;
+  digest: string;
+}
+
+/** A source id longer than the column (an iCalendar UID can be) is stored as its SHA-256. */
+const key = (sourceId: string) =>
+  sourceId.length <= 255 ? sourceId : createHash('sha256').update(sourceId).digest('hex');
+
+export const digestOf = (value: unknown) =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/**
+ * The `import_map` table (migration ImportMap1764500000000): per source and kind, the local id a
+ * source record became and the digest of what was last written from it.
+ */
+export class ImportMap {
+  private readonly rows = new Map<string, MapRow>();
+
+  constructor(
+    private readonly ds: DataSource,
+    readonly source: string,
+  ) {}
+
+  /** Reads every row of the source once (an import touches them all anyway). */
+  async load(): Promise<void> {
+    const rows: Array<{
+      kind: string;
+      source_id: string;
+      local_id: number | string;
+      digest: string;
+    }> = await this.ds.query(
+      'SELECT kind, source_id, local_id, digest FROM import_map WHERE source = ?',
+      [this.source],
+    );
+    this.rows.clear();
+    for (const r of rows) {
+      this.rows.set(`${r.kind}:${r.source_id}`, { localId: Number(r.local_id), digest: r.digest });
+    }
+  }
+
+  get(kind: MapKind, sourceId: string | number): MapRow | undefined {
+    return this.rows.get(`${kind}:${key(String(sourceId))}`);
+  }
+
+  /** Inside the record's own transaction (withinNextWrite). */
+  async write(
+    manager: EntityManager,
+    kind: MapKind,
+    sourceId: string | number,
+    row: MapRow,
+  ): Promise<void> {
+    const id = key(String(sourceId));
+    const params = [row.localId, row.digest, this.source, kind, id];
+    const found: unknown[] = await manager.query(
+      'SELECT local_id FROM import_map WHERE source = ? AND kind = ? AND source_id = ?',
+      [this.source, kind, id],
+    );
+    await manager.query(
+      found.length
+        ? 'UPDATE import_map SET local_id = ?, digest = ? WHERE source = ? AND kind = ? AND source_id = ?'
+        : 'INSERT INTO import_map (local_id, digest, source, kind, source_id) VALUES (?, ?, ?, ?, ?)',
+      params,
+    );
+  }
+
+  /** After the transaction committed: what later records of this run see. */
+  remember(kind: MapKind, sourceId: string | number, row: MapRow): void {
+    this.rows.set(`${kind}:${key(String(sourceId))}`, row);
+  }
+
+  /** Forgets a row whose local record is gone (deleted for good here). */
+  async forget(kind: MapKind, sourceId: string | number): Promise<void> {
+    const id = key(String(sourceId));
+    await this.ds.query('DELETE FROM import_map WHERE source = ? AND kind = ? AND source_id = ?', [
+      this.source,
+      kind,
+      id,
+    ]);
+    this.rows.delete(`${kind}:${id}`);
+  }
+}

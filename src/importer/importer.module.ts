@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module.js';
+import { OrganizersModule } from '../organizers/organizers.module.js';
+import { TermsModule } from '../terms/terms.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
+import { IcsImporter } from './ics-importer.js';
+import { TecImporter } from './tec-importer.js';
+
+/**
+ * The importers (issue 19): they write through the resource services, as the API does. Used by
+ * the command line only.
+ */
+@Module({
+  imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
+  providers: [TecImporter, IcsImporter],
+  exports: [TecImporter, IcsImporter],
+})
+export class ImporterModule {}

@@ -1,0 +1,221 @@
+import { HttpClient, SourceError } from './http-client.js';
+
+/** The plugin's namespace first: a site serving both is a site of the plugin. */
+const NAMESPACES = ['tribe/events/v1', 'cal/events/v1'] as const;
+const NAMESPACE_TAIL = /\/(tribe|cal)\/events\/v1\/?$/;
+
+/** Without its trailing slashes (a loop: a `/\/+$/` backtracks quadratically). */
+export function trimSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end--;
+  return text.slice(0, end);
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time, results in order. */
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = Array.from({ length: items.length });
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
+export const COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+export type SourceRecord = Record<string, unknown> & { id: number };
+
+export interface ListPage {
+  records: SourceRecord[];
+  totalPages: number | null;
+  next: string | null;
+}
+
+/**
+ * A REST root of the calendar interface: `https://site/wp-json/tribe/events/v1` (or this
+ * service's `…/cal/events/v1`), or the `?rest_route=/tribe/events/v1` form of a WordPress without
+ * pretty permalinks.
+ */
+export class TecSource {
+  constructor(
+    readonly root: string,
+    private readonly http: HttpClient,
+    /** Languages the source lists separately (from its index); [] when it has none. */
+    readonly languages: string[],
+  ) {}
+
+  /** The stable name of the source in the import map: the root without scheme noise. */
+  get key(): string {
+    return trimSlashes(this.root);
+  }
+
+  url(path: string, params: Record<string, string | number> = {}): string {
+    const url = new URL(this.root);
+    const route = url.searchParams.get('rest_route');
+    if (route !== null) {
+      url.searchParams.set('rest_route', `${trimSlashes(route)}/${path}`);
+    } else {
+      url.pathname = `${trimSlashes(url.pathname)}/${path}`;
+    }
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
+    return url.toString();
+  }
+
+  async page(url: string, collection: Collection): Promise<ListPage> {
+    const answer = await this.http.get(url);
+    // Events, venues and organizers answer a page past the last with a 404.
+    if (answer.status === 404 && /[?&]page=(?!1(?:&|$))/.test(url)) {
+      return { records: [], totalPages: 0, next: null };
+    }
+    if (answer.status !== 200) {
+      throw new SourceError(`${url}: HTTP ${answer.status}`);
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(answer.text) as Record<string, unknown>;
+    } catch {
+      throw new SourceError(`${url}: the answer is not JSON`);
+    }
+    const list = body?.[collection];
+    if (!Array.isArray(list))
+      throw new SourceError(`${url}: no "${collection}" list in the answer`);
+    const header = answer.headers.get('x-tec-totalpages') ?? answer.headers.get('x-wp-totalpages');
+    const totalPages =
+      typeof body.total_pages === 'number'
+        ? body.total_pages
+        : header !== null && /^\d+$/.test(header)
+          ? Number(header)
+          : null;
+    return {
+      records: list as SourceRecord[],
+      totalPages,
+      next: typeof body.next_rest_url === 'string' ? body.next_rest_url : null,
+    };
+  }
+}
+
+/**
+ * Finds the calendar's REST root from what the user typed: a REST root itself (`…/tribe/events/v1`
+ * or `…/cal/events/v1`), a WordPress REST index (`…/wp-json/`), or a site address, through
+ * WordPress discovery (`Link: <…>; rel="https://api.w.org/"`) and then `/wp-json/`. This service
+ * without `BASE_PATH` serves `cal/events/v1` at its origin, tried last.
+ */
+export async function discover(input: string, http: HttpClient): Promise<TecSource> {
+  let start: URL;
+  try {
+    start = new URL(input);
+  } catch {
+    throw new SourceError(`"${input}" is not an http(s) address`);
+  }
+  if (start.protocol !== 'http:' && start.protocol !== 'https:') {
+    throw new SourceError(`"${input}" is not an http(s) address`);
+  }
+  const tried: string[] = [];
+  const restRoute = start.searchParams.get('rest_route');
+  if (NAMESPACE_TAIL.test(start.pathname) || (restRoute && NAMESPACE_TAIL.test(restRoute))) {
+    return withLanguages(trimSlashes(start.toString()), http);
+  }
+
+  const indexes: string[] = [];
+  const site = await http.get(start.toString(), 'text/html, application/json');
+  const link = apiLink(site.headers.get('link'));
+  if (link) indexes.push(new URL(link, start).toString());
+  const looksLikeIndex = /\/wp-json\/?$/.test(start.pathname) || restRoute === '/';
+  if (looksLikeIndex) indexes.unshift(start.toString());
+  const origin = `${start.origin}${trimSlashes(start.pathname)}`;
+  indexes.push(`${origin}/wp-json/`);
+  for (const index of indexes) {
+    tried.push(index);
+    const answer = await http.get(index);
+    if (answer.status !== 200) continue;
+    const namespaces = namespacesOf(answer.text);
+    const ns = NAMESPACES.find((n) => namespaces.includes(n));
+    if (ns) return withLanguages(namespaceRoot(index, ns), http);
+  }
+  // This service serves its own namespace at the origin when BASE_PATH is empty.
+  for (const ns of NAMESPACES) {
+    const root = `${origin}/${ns}`;
+    tried.push(root);
+    const answer = await http.get(`${root}/`);
+    if (answer.status === 200 && isNamespaceIndex(answer.text)) return withLanguages(root, http);
+  }
+  throw new SourceError(
+    `no calendar REST interface found at ${input} (tried ${tried.join(', ')}): give its REST root, e.g. https://example.org/wp-json/tribe/events/v1`,
+  );
+}
+
+function namespaceRoot(index: string, ns: string): string {
+  const url = new URL(index);
+  if (url.searchParams.has('rest_route')) {
+    url.searchParams.set('rest_route', `/${ns}`);
+    return url.toString();
+  }
+  url.pathname = `${trimSlashes(url.pathname)}/${ns}`;
+  return trimSlashes(url.toString());
+}
+
+/** The `rel="https://api.w.org/"` target of a Link header. */
+export function apiLink(header: string | null): string | null {
+  if (!header) return null;
+  for (const part of header.split(',')) {
+    const match = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (match && /rel="?https:\/\/api\.w\.org\/"?/.test(match[2])) return match[1];
+  }
+  return null;
+}
+
+function namespacesOf(text: string): string[] {
+  try {
+    const body = JSON.parse(text) as { namespaces?: unknown };
+    return Array.isArray(body.namespaces) ? body.namespaces.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+function isNamespaceIndex(text: string): boolean {
+  try {
+    const body = JSON.parse(text) as { namespace?: unknown; routes?: unknown };
+    return typeof body.namespace === 'string' && NAMESPACES.some((n) => n === body.namespace);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The languages the source lists separately: the `i18n_language` values its index declares (this
+ * service; CONTRACT §5). A site of the plugin without them is read in its one language.
+ */
+async function withLanguages(root: string, http: HttpClient): Promise<TecSource> {
+  const probe = new TecSource(root, http, []);
+  const answer = await http.get(probe.url(''));
+  if (answer.status !== 200) {
+    throw new SourceError(`${probe.url('')}: HTTP ${answer.status}; is this a calendar REST root?`);
+  }
+  const languages = new Set<string>();
+  try {
+    const body = JSON.parse(answer.text) as { routes?: Record<string, unknown> };
+    for (const route of Object.values(body.routes ?? {})) {
+      const endpoints = (route as { endpoints?: Array<{ args?: Record<string, unknown> }> })
+        .endpoints;
+      for (const endpoint of endpoints ?? []) {
+        const arg = endpoint.args?.i18n_language as { enum?: unknown } | undefined;
+        if (Array.isArray(arg?.enum)) arg.enum.forEach((l) => languages.add(String(l)));
+      }
+    }
+  } catch {
+    throw new SourceError(
+      `${probe.url('')}: the answer is not JSON; is this a calendar REST root?`,
+    );
+  }
+  return new TecSource(root, http, [...languages]);
+}
