@@ -6,6 +6,7 @@ import { LinkedArchiveIndex1764200000000 } from './1764200000000-linked-archive-
 import { Images1764300000000 } from './1764300000000-images.js';
 import { CurrencySymbolWidth1764360000000 } from './1764360000000-currency-symbol-width.js';
 import { GeoIndexes1764400000000 } from './1764400000000-geo-indexes.js';
+import { WriteGeneration1764700000000 } from './1764700000000-write-generation.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   Images1764300000000,
   CurrencySymbolWidth1764360000000,
   GeoIndexes1764400000000,
+  WriteGeneration1764700000000,
 ];
