@@ -11,7 +11,7 @@ import { ROOT } from './helpers/spawn.js';
 type Obj = Record<string, any>;
 const yamlFile = (path: string): Obj => {
   const doc = parseDocument(readFileSync(join(ROOT, path), 'utf8'), { strict: true });
-  expect(doc.errors).toEqual([]);
+  if (doc.errors.length) throw new Error(`${path}: ${doc.errors.join('; ')}`);
   return doc.toJS() as Obj;
 };
 /** Compose's `${VAR:-default}` with the defaults. */
@@ -73,7 +73,7 @@ describe('deploy/k8s', () => {
     .filter((f) => f.endsWith('.yaml'))
     .flatMap((f) =>
       parseAllDocuments(readFileSync(join(ROOT, 'deploy/k8s', f), 'utf8')).map((d) => {
-        expect(d.errors).toEqual([]);
+        if (d.errors.length) throw new Error(`deploy/k8s/${f}: ${d.errors.join('; ')}`);
         return d.toJS() as Obj;
       }),
     );
