@@ -50,6 +50,8 @@ export interface AppConfig {
   databaseRetries: number;
   /** The events list's geofence (`geoloc_lat` + `geoloc_lng`): its radius as set, and in km. */
   geofence: { radius: number; unit: 'mi' | 'km'; radiusKm: number };
+  /** DATABASE_REPLICA_URLS: read replicas of the MySQL/MariaDB primary (DATABASE_URL). */
+  replicas: Array<Exclude<DatabaseConfig, { type: 'sqlite' }>>;
   /** REDIS_URL: shared invalidation messages and login throttle counters; null = none. */
   redisUrl: string | null;
   /** WORKERS: server processes sharing the port (node:cluster); 1 = this process serves alone. */
@@ -405,9 +407,41 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // Under test a bad connection must fail at once, not after minutes of retries.
     databaseRetries: env.NODE_ENV === 'test' ? 0 : 5,
     geofence: parseGeofence(env),
+    replicas: parseReplicaUrls(env.DATABASE_REPLICA_URLS, databaseUrl),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     workers: parseWorkers(env.WORKERS, databaseUrl),
   };
+}
+
+/** DATABASE_REPLICA_URLS: comma-separated URLs of replicas, of the primary's kind (MySQL/MariaDB). */
+export function parseReplicaUrls(
+  raw: string | undefined,
+  databaseUrl: string,
+): AppConfig['replicas'] {
+  const urls = (raw ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (urls.length === 0) return [];
+  const primary = parseDatabaseUrl(databaseUrl);
+  return urls.map((url) => {
+    let replica: DatabaseConfig;
+    try {
+      replica = parseDatabaseUrl(url);
+    } catch (error) {
+      throw new ConfigError(
+        'DATABASE_REPLICA_URLS',
+        (error as Error).message.replace(/^Invalid configuration: DATABASE_URL /, ''),
+      );
+    }
+    if (replica.type === 'sqlite' || replica.type !== primary.type) {
+      throw new ConfigError(
+        'DATABASE_REPLICA_URLS',
+        `needs MySQL/MariaDB replicas of the same kind as DATABASE_URL (${primary.type}), got "${url}"`,
+      );
+    }
+    return replica;
+  });
 }
 
 /** REDIS_URL: `redis://[user:pass@]host[:port][/db]` or `rediss://` (TLS); empty = no Redis. */

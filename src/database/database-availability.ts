@@ -10,6 +10,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { DatabaseMonitor, databaseUnavailable } from './database-monitor.js';
+import { ReplicaRouter } from './replica-router.js';
 import { SharedGeneration } from './shared-generation.js';
 
 const WITHOUT_DATABASE = 'cal:without-database';
@@ -33,13 +34,20 @@ export class DatabaseAvailableGuard implements CanActivate {
     private readonly monitor: DatabaseMonitor,
     private readonly reflector: Reflector,
     private readonly generation: SharedGeneration,
+    private readonly replicas: ReplicaRouter,
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (exempt(this.reflector, context)) return true;
     if (this.monitor.isDown) throw databaseUnavailable();
+    const method = context.switchToHttp().getRequest<Request>().method;
+    // A read goes to a replica that has applied every write this process knows of (once caught up).
+    const route = () => {
+      if (method === 'GET' || method === 'HEAD') this.replicas.routeRead();
+      return true;
+    };
     const caughtUp = this.generation.sync();
-    return caughtUp ? caughtUp.then(() => true) : true;
+    return caughtUp ? caughtUp.then(route) : route();
   }
 }
 

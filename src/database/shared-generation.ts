@@ -92,6 +92,11 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     return this.check(now);
   }
 
+  /** The generation this process has caught up with (null before the first check). */
+  get current(): number | null {
+    return this.seen;
+  }
+
   /** Resolves once the increments of the writes committed so far are stored (and published). */
   async flushed(): Promise<void> {
     while (this.publishing.size) await Promise.allSettled(this.publishing);
