@@ -67,6 +67,23 @@ describe('WORKERS (node:cluster)', () => {
     expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('WORKERS')]);
   });
 
+  it.each([
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
+    [{ DATABASE_REPLICA_URLS: 'mariadb://root@127.0.0.1:3307/cal' }, 'DATABASE_REPLICA_URLS'],
+    [
+      {
+        DATABASE_URL: 'mariadb://root@127.0.0.1:3306/cal',
+        DATABASE_REPLICA_URLS: 'sqlite:./replica.sqlite',
+      },
+      'DATABASE_REPLICA_URLS',
+    ],
+  ])('refuses %j in one line naming the variable', async (env, variable) => {
+    const { code, stderr, stdout } = await run(MAIN, [], { DATABASE_URL: tempSqliteUrl(), ...env });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining(variable)]);
+    expect(stdout).toBe('');
+  });
+
   // Several workers need MySQL/MariaDB (SQLite is refused above): skipped on SQLite.
   const onMysql = isMysql() ? describe : describe.skip;
   onMysql('on MySQL/MariaDB (skipped on SQLite, which allows one worker only)', () => {
