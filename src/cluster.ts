@@ -53,9 +53,8 @@ export function runPrimary(config: AppConfig): void {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    // The first worker failed to start (its one-line reason is on standard error already).
-    if (!announced && listening === 0)
-      fail('Failed to start: the first worker exited before listening');
+    // The first worker failed to start: its one-line reason is on standard error already.
+    if (!announced && listening === 0) process.exit(code || 1);
     console.error(
       `worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`,
     );

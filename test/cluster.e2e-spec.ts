@@ -87,6 +87,18 @@ describe('WORKERS (node:cluster)', () => {
   // Several workers need MySQL/MariaDB (SQLite is refused above): skipped on SQLite.
   const onMysql = isMysql() ? describe : describe.skip;
   onMysql('on MySQL/MariaDB (skipped on SQLite, which allows one worker only)', () => {
+    it('stops in one line when the first worker cannot start (a missing database)', async () => {
+      const missing = testDatabaseUrl().replace(/\/([^/?]*)(\?.*)?$/, '/$1_missing');
+      const { code, stderr, stdout } = await run(MAIN, [], {
+        DATABASE_URL: missing,
+        PORT: String(await freePort()),
+        WORKERS: '2',
+      });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('does not exist')]);
+      expect(stdout).toBe('');
+    });
+
     it('runs two workers on one port, replaces a dead one, and stops all on SIGTERM (MySQL/MariaDB only)', async () => {
       await resetDatabase();
       const port = await freePort();

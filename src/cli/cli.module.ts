@@ -4,6 +4,7 @@ import { AuthModule } from '../auth/auth.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { dataSourceOptions } from '../database/data-source.js';
+import { SharedGeneration } from '../database/shared-generation.js';
 
 /** What the CLI needs: configuration, the database and the users service, no HTTP. */
 @Module({
@@ -15,5 +16,8 @@ import { dataSourceOptions } from '../database/data-source.js';
     }),
     AuthModule,
   ],
+  // Writes made here (records:purge-trash, imports) count in the write generation, so running
+  // servers on the same MySQL/MariaDB database drop their cached answers.
+  providers: [SharedGeneration],
 })
 export class CliModule {}
