@@ -116,13 +116,19 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
         'SELECT value FROM write_generation WHERE id = 1',
       );
       this.observe(Number(rows[0]?.value ?? 0));
-      this.checkedAt = Math.max(this.checkedAt, startedAt);
+      if (this.failing) this.logger.log('the write generation can be read again');
+      this.failing = false;
     } catch (error) {
       // Unknown: trust no cached answer (the database is probably down; requests answer 503).
       await this.dropConnection();
       bumpWriteVersion('remote');
-      this.logger.warn(`could not read the write generation: ${describe(error)}`);
+      if (!this.failing) {
+        this.logger.warn(`could not read the write generation: ${describe(error)}`);
+      }
+      this.failing = true;
     }
+    // After a failure too: at most one try per GENERATION_CHECK_MS while the database is away.
+    this.checkedAt = Math.max(this.checkedAt, startedAt);
   }
 
   /** A generation read or heard of: a move means another process wrote. */
@@ -139,12 +145,17 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     this.publishing.add(stored);
   }
 
-  /** Stores one increment; LAST_INSERT_ID(expr) hands back the new value on this connection. */
+  /**
+   * Stores one increment (LAST_INSERT_ID(expr) hands back the new value on this connection),
+   * trying twice: a dropped connection must not leave the other processes unaware of a write.
+   */
   private async increment(): Promise<void> {
     try {
-      const result = await this.query<ResultSetHeader>(
-        'UPDATE write_generation SET value = LAST_INSERT_ID(value + 1) WHERE id = 1',
-      );
+      const sql = 'UPDATE write_generation SET value = LAST_INSERT_ID(value + 1) WHERE id = 1';
+      const result = await this.query<ResultSetHeader>(sql).catch(async () => {
+        await this.dropConnection();
+        return this.query<ResultSetHeader>(sql);
+      });
       const generation = result.insertId;
       // One more than what this process had seen: only our own write, nothing to invalidate.
       if (this.seen !== null && generation === this.seen + 1) this.seen = generation;
