@@ -23,7 +23,8 @@ const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
   --duration S     seconds measured per scenario, after 1 s of warm-up (default 5)
   --connections N  concurrent autocannon connections (default 10)
-  --port P         first port; the second server (response cache off) uses P+1 (default 3931)
+  --port P         first port; the second server (response cache off) uses P+1, the
+                   WORKERS=1 vs WORKERS=2 comparison (MySQL/MariaDB) P+2 (default 3931)
   --sqlite         seed an SQLite file in a temporary directory instead of MariaDB
   --out FILE       where the Markdown table goes (default: a temporary file);
                    --out docs/benchmarks.md publishes it
@@ -149,6 +150,52 @@ try {
   await stopServer(uncachedServer);
 }
 
+// Issue 16: computed reads (no response cache) with WORKERS=2 against one worker, on the same
+// data; MySQL/MariaDB only (SQLite refuses more than one worker).
+const WORKER_TARGET = 1.6;
+const workerRows = [];
+if (!SQLITE) {
+  const paths = [
+    ['events: default list', '/cal/events/v1/events'],
+    ['events: page 1, per_page=10', '/cal/events/v1/events?page=1&per_page=10'],
+    ['event by id', `/cal/events/v1/events/${firstEvent}`],
+    ['categories list', '/cal/events/v1/categories'],
+  ];
+  const measured = {};
+  for (const workers of [1, 2]) {
+    const child = startServer(URL_, PORT + 2, { RESPONSE_CACHE_TTL_MS: '0', WORKERS: String(workers) });
+    try {
+      await waitHealthy(PORT + 2);
+      // The other workers start once the first listens.
+      await new Promise((r) => setTimeout(r, 3000));
+      for (const [name, path] of paths) {
+        await warmUp(`http://127.0.0.1:${PORT + 2}${path}`);
+        (measured[name] ??= {})[workers] = await measure({ url: `http://127.0.0.1:${PORT + 2}${path}` });
+      }
+    } finally {
+      await stopServer(child);
+    }
+  }
+  for (const [name] of paths) {
+    const { 1: one, 2: two } = measured[name];
+    workerRows.push({ name, one, two, ratio: two.rps / one.rps });
+    console.log(`${name}: 1 worker ${one.rps} req/s, 2 workers ${two.rps} req/s (${(two.rps / one.rps).toFixed(2)}×)`);
+  }
+}
+const workerLines = workerRows.length
+  ? [
+      '',
+      `Computed reads (RESPONSE_CACHE_TTL_MS=0) with WORKERS=2 against one worker, same data and load (target ≥ ${WORKER_TARGET}× on 2 cores; ` +
+        'the load generator runs on the same cores, so a 2-core machine cannot show the full gain):',
+      '',
+      '| scenario | 1 worker req/s | p99 ms | 2 workers req/s | p99 ms | ratio |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...workerRows.map(
+        (r) => `| ${r.name} | ${r.one.rps} | ${r.one.p99} | ${r.two.rps} | ${r.two.p99} | ${r.ratio.toFixed(2)}×${r.ratio < WORKER_TARGET ? ' (below target)' : ''} |`,
+      ),
+    ]
+  : ['', 'WORKERS=2 against one worker: not measured on SQLite (one worker only).'];
+
 const ceiling = results[0].rps;
 const page1 = results.find((r) => r.name.includes('page 1,'));
 const page1000 = results.find((r) => r.name.startsWith('events: page ') && !r.name.includes('page 1,')) ?? page1;
@@ -183,6 +230,7 @@ const lines = [
   `The geofenced list keeps the events whose venue lies within 25 miles of ${geo.lat}, ${geo.lng} (one venue's coordinates; ` +
     `${counts.venues.toLocaleString('en')} venues spread over Europe, 95% with coordinates): ${geo.total} events in the default window. ` +
     'It takes the venues of a bounding box from IDX_venues_geo, then the exact great-circle test, in the same number of queries as the default list.',
+  ...workerLines,
   ...(missed.length ? ['', ...missed.map((m) => `**Missed target:** ${m}`)] : []),
   '',
 ];

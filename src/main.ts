@@ -1,3 +1,5 @@
+import cluster from 'node:cluster';
+import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { describeStartupError, prepareSqliteDirectory, startupSummary } from './config/startup.js';
 
@@ -28,7 +30,9 @@ async function bootstrap(config: AppConfig) {
   app.enableShutdownHooks();
   configureApp(app, { logger });
   await app.listen(config.port, config.host);
-  console.log(startupSummary(config));
+  // Under WORKERS > 1 the primary prints the start-up line once every worker listens.
+  if (isClusterWorker()) reportListening();
+  else console.log(startupSummary(config));
 }
 
 /** The configuration, loaded and checked once, before anything else is loaded. */
@@ -45,9 +49,11 @@ function loadConfigOrFail(): AppConfig {
 }
 
 const config = loadConfigOrFail();
-bootstrap(config).catch((error: unknown) => {
-  fail(
-    describeStartupError(error, config) ??
-      `Failed to start: ${error instanceof Error ? error.message : String(error)}`,
-  );
-});
+if (config.workers > 1 && cluster.isPrimary) runPrimary(config);
+else
+  bootstrap(config).catch((error: unknown) => {
+    fail(
+      describeStartupError(error, config) ??
+        `Failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });

@@ -2,12 +2,23 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from './users/user.entity.js';
 import { UsersService } from './users/users.service.js';
-import { LoginThrottle } from './login-throttle.js';
+import { LoginThrottle, THROTTLE_STORES } from './login-throttle.js';
+import { SharedThrottleStores } from './redis-throttle-store.js';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity])],
-  providers: [UsersService, LoginThrottle],
+  providers: [
+    UsersService,
+    LoginThrottle,
+    SharedThrottleStores,
+    // With REDIS_URL the counters are shared by every process; otherwise in memory (undefined).
+    {
+      provide: THROTTLE_STORES,
+      inject: [SharedThrottleStores],
+      useFactory: (shared: SharedThrottleStores) => shared.stores,
+    },
+  ],
   exports: [UsersService, LoginThrottle],
 })
 export class AuthModule {}

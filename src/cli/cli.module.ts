@@ -6,6 +6,7 @@ import { ConfigModule } from '../config/config.module.js';
 import { PostsModule } from '../common/posts/posts.module.js';
 import { dataSourceOptions } from '../database/data-source.js';
 import { WritesModule } from '../database/writes.module.js';
+import { SharedGeneration } from '../database/shared-generation.js';
 
 /** What the CLI needs: configuration, the database, users and the trash purge, no HTTP. */
 @Module({
@@ -19,5 +20,8 @@ import { WritesModule } from '../database/writes.module.js';
     WritesModule,
     PostsModule,
   ],
+  // Writes made here (records:purge-trash, imports) count in the write generation, so running
+  // servers on the same MySQL/MariaDB database drop their cached answers.
+  providers: [SharedGeneration],
 })
 export class CliModule {}

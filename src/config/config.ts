@@ -1,4 +1,5 @@
 import { isIP, isIPv4 } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { IANAZone } from 'luxon';
 import { MIN_PASSWORD_LENGTH, passwordLength } from '../auth/password.js';
 import { KM_PER_MILE } from '../events/geofence.js';
@@ -54,6 +55,12 @@ export interface AppConfig {
    * WordPress's REST root (`/wp-json/tribe/events/v1`), with the plugin's names in the payloads.
    */
   pluginNamespaceAlias: boolean;
+  /** DATABASE_REPLICA_URLS: read replicas of the MySQL/MariaDB primary (DATABASE_URL). */
+  replicas: Array<Exclude<DatabaseConfig, { type: 'sqlite' }>>;
+  /** REDIS_URL: shared invalidation messages and login throttle counters; null = none. */
+  redisUrl: string | null;
+  /** WORKERS: server processes sharing the port (node:cluster); 1 = this process serves alone. */
+  workers: number;
 }
 
 /** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
@@ -406,7 +413,89 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseRetries: env.NODE_ENV === 'test' ? 0 : 5,
     geofence: parseGeofence(env),
     pluginNamespaceAlias: parseBool('PLUGIN_NAMESPACE_ALIAS', env.PLUGIN_NAMESPACE_ALIAS, true),
+    replicas: parseReplicaUrls(env.DATABASE_REPLICA_URLS, databaseUrl),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    workers: parseWorkers(env.WORKERS, databaseUrl),
   };
+}
+
+/** DATABASE_REPLICA_URLS: comma-separated URLs of replicas, of the primary's kind (MySQL/MariaDB). */
+export function parseReplicaUrls(
+  raw: string | undefined,
+  databaseUrl: string,
+): AppConfig['replicas'] {
+  const urls = (raw ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (urls.length === 0) return [];
+  const primary = parseDatabaseUrl(databaseUrl);
+  return urls.map((url) => {
+    let replica: DatabaseConfig;
+    try {
+      replica = parseDatabaseUrl(url);
+    } catch (error) {
+      throw new ConfigError(
+        'DATABASE_REPLICA_URLS',
+        (error as Error).message.replace(/^Invalid configuration: DATABASE_URL /, ''),
+      );
+    }
+    if (replica.type === 'sqlite' || replica.type !== primary.type) {
+      throw new ConfigError(
+        'DATABASE_REPLICA_URLS',
+        `needs MySQL/MariaDB replicas of the same kind as DATABASE_URL (${primary.type}), got "${url}"`,
+      );
+    }
+    return replica;
+  });
+}
+
+/** REDIS_URL: `redis://[user:pass@]host[:port][/db]` or `rediss://` (TLS); empty = no Redis. */
+export function parseRedisUrl(raw: string | undefined): string | null {
+  const value = raw?.trim() ?? '';
+  if (value === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError('REDIS_URL', `is not a URL: "${value}"`);
+  }
+  if ((parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || !parsed.hostname) {
+    throw new ConfigError(
+      'REDIS_URL',
+      `must be redis://host:port or rediss://host:port, got "${value}"`,
+    );
+  }
+  return value;
+}
+
+/** Most workers accepted: far beyond any machine's cores, low enough to catch a typo. */
+const MAX_WORKERS = 64;
+
+/**
+ * WORKERS: a number or `auto` (the cores available). Default 1 on every database. SQLite
+ * refuses more than one: its caches could not learn of another process's writes (CONTRACT §2).
+ */
+export function parseWorkers(raw: string | undefined, databaseUrl: string): number {
+  const value = raw?.trim().toLowerCase() ?? '';
+  let workers = 1;
+  if (value === 'auto') workers = Math.min(MAX_WORKERS, availableParallelism());
+  else if (value !== '') {
+    if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_WORKERS) {
+      throw new ConfigError(
+        'WORKERS',
+        `must be auto or a number from 1 to ${MAX_WORKERS}, got "${raw}"`,
+      );
+    }
+    workers = Number(value);
+  }
+  if (workers > 1 && databaseUrl.startsWith('sqlite:')) {
+    throw new ConfigError(
+      'WORKERS',
+      `must be 1 with SQLite (got ${value}): several server processes need MySQL or MariaDB`,
+    );
+  }
+  return workers;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

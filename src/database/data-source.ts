@@ -8,7 +8,7 @@ import { ensureMathFunctions, type SqliteConnection } from './sqlite-math.js';
 
 /** The options shared by the app, the CLI, the migration script and the tests. */
 export function dataSourceOptions(
-  config: Pick<AppConfig, 'database' | 'migrationsRun'>,
+  config: Pick<AppConfig, 'database' | 'migrationsRun'> & Partial<Pick<AppConfig, 'replicas'>>,
 ): DataSourceOptions {
   const common = {
     entities,
@@ -47,11 +47,7 @@ export function dataSourceOptions(
     ...common,
     // TypeORM applies MariaDB's dialect only for type 'mariadb'; mysql:// keeps MySQL 8's.
     type: db.type,
-    host: db.host,
-    port: db.port,
-    username: db.username,
-    password: db.password,
-    database: db.database,
+    ...connectionOf(db, config.replicas ?? []),
     charset: 'utf8mb4_unicode_ci',
     // A dead or black-holed server must fail fast (DatabaseMonitor answers 503 meanwhile):
     // handshakes give up after 2 s, queries after 10 s (mysql2 then drops the connection).
@@ -65,4 +61,39 @@ export function dataSourceOptions(
 
 export function createDataSource(config: Pick<AppConfig, 'database' | 'migrationsRun'>) {
   return new DataSource(dataSourceOptions(config));
+}
+
+type Credentials = {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  database: string;
+};
+const credentials = (db: Credentials): Credentials => ({
+  host: db.host,
+  port: db.port,
+  username: db.username,
+  password: db.password,
+  database: db.database,
+});
+
+/**
+ * The primary alone, or with DATABASE_REPLICA_URLS TypeORM's replication: writes and
+ * transactions on the primary (`master`), and reads on the primary too unless ReplicaRouter
+ * sends a request's reads to a replica that has caught up (`defaultMode: 'master'`). A replica
+ * that fails is retried after a second.
+ */
+function connectionOf(primary: Credentials, replicas: Credentials[]) {
+  if (replicas.length === 0) return credentials(primary);
+  return {
+    replication: {
+      master: credentials(primary),
+      slaves: replicas.map(credentials),
+      defaultMode: 'master' as const,
+      canRetry: true,
+      removeNodeErrorCount: 1,
+      restoreNodeTimeout: 1000,
+    },
+  };
 }

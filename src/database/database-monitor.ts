@@ -142,7 +142,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
       // Whatever was read or being counted before the outage is not trusted after it: counts
       // left hanging on a dead connection must not be shared with new requests (TotalsCache),
       // and the database may have changed meanwhile.
-      bumpWriteVersion();
+      bumpWriteVersion('local');
     }
   }
 }

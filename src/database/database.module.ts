@@ -1,10 +1,22 @@
-import { Global, Module } from '@nestjs/common';
+import {
+  Global,
+  Module,
+  RequestMethod,
+  type MiddlewareConsumer,
+  type NestModule,
+} from '@nestjs/common';
 import { DatabaseMonitor } from './database-monitor.js';
+import { ReplicaRouter, RequestRouteMiddleware } from './replica-router.js';
 import { ScheduledPublications } from './scheduled-publications.js';
+import { SharedGeneration } from './shared-generation.js';
+
+const PROVIDERS = [DatabaseMonitor, ScheduledPublications, SharedGeneration, ReplicaRouter];
 
 @Global()
-@Module({
-  providers: [DatabaseMonitor, ScheduledPublications],
-  exports: [DatabaseMonitor, ScheduledPublications],
-})
-export class DatabaseModule {}
+@Module({ providers: PROVIDERS, exports: PROVIDERS })
+export class DatabaseModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // Every request gets its routing context (DATABASE_REPLICA_URLS), after the body is read.
+    consumer.apply(RequestRouteMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+  }
+}

@@ -95,8 +95,8 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     this.timer = setTimeout(
       () => {
         if (wait > MAX_WAIT_MS) return void this.refresh();
-        if (publish)
-          bumpWriteVersion(); // refreshes through the listener
+        // Every process keeps this timer: nobody else needs to hear of it (refreshes through the listener).
+        if (publish) bumpWriteVersion('local');
         else void this.refresh();
       },
       Math.min(wait, MAX_WAIT_MS),

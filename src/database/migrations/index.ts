@@ -7,6 +7,7 @@ import { Images1764300000000 } from './1764300000000-images.js';
 import { CurrencySymbolWidth1764360000000 } from './1764360000000-currency-symbol-width.js';
 import { GeoIndexes1764400000000 } from './1764400000000-geo-indexes.js';
 import { ImportMap1764500000000 } from './1764500000000-import-map.js';
+import { WriteGeneration1764700000000 } from './1764700000000-write-generation.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   CurrencySymbolWidth1764360000000,
   GeoIndexes1764400000000,
   ImportMap1764500000000,
+  WriteGeneration1764700000000,
 ];

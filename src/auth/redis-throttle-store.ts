@@ -1,0 +1,128 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { createRedis } from '../database/redis.js';
+import type { ThrottleStores } from './login-throttle.js';
+import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
+
+/** INCR, the expiry set by the first hit only (a fixed window), and the time left: one round trip. */
+const INCREMENT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {count, redis.call('PTTL', KEYS[1])}`;
+
+/** The bounds of the fallback used while Redis does not answer. */
+const FALLBACK_KEYS = 10_000;
+
+/**
+ * The login throttle's counters in Redis (REDIS_URL), shared by every server process: keys
+ * `cal:throttle:<store>:<key>` with Redis's own expiry. Times come from Redis's clock (the
+ * time left, PTTL) added to the caller's `now`. While Redis does not answer, a per-process
+ * in-memory store stands in (logins keep working, counted per process), and a warning is logged
+ * once per outage.
+ */
+export class RedisThrottleStore implements ThrottleStore {
+  private readonly fallback = new MemoryThrottleStore(FALLBACK_KEYS);
+  private failing = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly logger: Logger,
+  ) {}
+
+  get(keys: readonly string[], now: number): Promise<(Counter | null)[]> {
+    return this.guard(
+      async () => {
+        const pipeline = this.redis.pipeline();
+        for (const key of keys) pipeline.get(this.prefix + key).pttl(this.prefix + key);
+        const results = (await pipeline.exec()) ?? [];
+        return keys.map((_, i) => {
+          const [countError, count] = results[2 * i] ?? [];
+          const [ttlError, ttl] = results[2 * i + 1] ?? [];
+          if (countError || ttlError) throw countError ?? ttlError;
+          if (count === null || typeof ttl !== 'number' || ttl <= 0) return null;
+          return { count: Number(count), expiresAt: now + ttl };
+        });
+      },
+      () => this.fallback.get(keys, now),
+    );
+  }
+
+  increment(hits: readonly { key: string; ttlMs: number }[], now: number): Promise<Counter[]> {
+    return this.guard(
+      async () => {
+        const pipeline = this.redis.pipeline();
+        for (const { key, ttlMs } of hits) {
+          pipeline.eval(INCREMENT, 1, this.prefix + key, String(Math.max(1, Math.round(ttlMs))));
+        }
+        const results = (await pipeline.exec()) ?? [];
+        return hits.map((_, i) => {
+          const [error, reply] = results[i] ?? [];
+          if (error) throw error;
+          const [count, ttl] = reply as [number, number];
+          return { count, expiresAt: now + Math.max(0, ttl) };
+        });
+      },
+      () => this.fallback.increment(hits, now),
+    );
+  }
+
+  set(key: string, ttlMs: number, now: number): Promise<void> {
+    return this.guard(
+      async () => {
+        await this.redis.set(this.prefix + key, '1', 'PX', Math.max(1, Math.round(ttlMs)));
+      },
+      () => this.fallback.set(key, ttlMs, now),
+    );
+  }
+
+  delete(key: string): Promise<void> {
+    return this.guard(
+      async () => {
+        await this.redis.del(this.prefix + key);
+      },
+      () => this.fallback.delete(key),
+    );
+  }
+
+  private async guard<T>(work: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      if (this.failing) this.logger.log('Redis answers again: login failures are shared again');
+      this.failing = false;
+      return result;
+    } catch (error) {
+      if (!this.failing) {
+        this.logger.warn(
+          `Redis unavailable, login failures counted in this process meanwhile: ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+        );
+      }
+      this.failing = true;
+      return fallback();
+    }
+  }
+}
+
+/** The throttle's stores: in Redis with REDIS_URL, otherwise none (LoginThrottle keeps its own). */
+@Injectable()
+export class SharedThrottleStores implements OnApplicationShutdown {
+  readonly stores: ThrottleStores | undefined;
+  private readonly redis: Redis | undefined;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    if (!config.redisUrl) return;
+    const logger = new Logger('LoginThrottle');
+    this.redis = createRedis(config.redisUrl, 'cal-throttle');
+    this.stores = {
+      failures: new RedisThrottleStore(this.redis, 'cal:throttle:f:', logger),
+      trusted: new RedisThrottleStore(this.redis, 'cal:throttle:t:', logger),
+    };
+  }
+
+  onApplicationShutdown(): void {
+    this.redis?.disconnect();
+  }
+}

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import {
+  createConnection,
+  type Connection,
+  type ResultSetHeader,
+  type RowDataPacket,
+} from 'mysql2/promise';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { createRedis } from './redis.js';
+import { bumpWriteVersion, onWriteVersionBump, type BumpOrigin } from './write-version.js';
+
+/** A request uses the generation checked at most this long before it started. */
+export const GENERATION_CHECK_MS = 50;
+/** The Redis channel of "a write was committed" messages: `<process id> <generation>`. */
+export const GENERATION_CHANNEL = 'cal:write-generation';
+const QUERY_TIMEOUT_MS = 2000;
+
+/**
+ * One truth for several server processes on one MySQL/MariaDB database. Every committed write
+ * of this process (writeVersion bumped with origin `write`) increments the one row of
+ * `write_generation`; every request first makes sure the generation was read at most
+ * GENERATION_CHECK_MS before it started (one primary-key read, shared by the requests of that
+ * moment), and a generation that moved bumps writeVersion here, which drops every cached answer,
+ * total and term count. Write requests answer only once their increment is stored, so a request
+ * that starts GENERATION_CHECK_MS after a write was answered, in any process, sees that write.
+ *
+ * With REDIS_URL the increment is also published, and the other processes bump at once (a few
+ * milliseconds); the database row stays the guarantee when a message is lost. SQLite serves
+ * from one process (WORKERS=1), which needs none of this.
+ *
+ * The row is read and written on a connection of its own, outside the pool: a busy pool must
+ * not delay the check, and requests' query counts stay those of their own work.
+ */
+@Injectable()
+export class SharedGeneration implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('SharedGeneration');
+  private readonly id = randomBytes(6).toString('hex');
+  readonly enabled: boolean;
+  /** The generation this process has caught up with (null: not read yet). */
+  private seen: number | null = null;
+  /** When the last completed check started (ms since the epoch). */
+  private checkedAt = -Infinity;
+  private checking: { startedAt: number; done: Promise<void> } | undefined;
+  /** Increments not stored yet: write requests wait for them. */
+  private readonly publishing = new Set<Promise<void>>();
+  private connection: Promise<Connection> | undefined;
+  private publisher: Redis | undefined;
+  private subscriber: Redis | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+  /** The last check failed (logged once per outage). */
+  private failing = false;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.enabled = config.database.type !== 'sqlite';
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.enabled) return;
+    this.unsubscribe = onWriteVersionBump((origin) => this.onBump(origin));
+    if (this.config.redisUrl) this.listen(this.config.redisUrl);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    await Promise.allSettled(this.publishing);
+    this.publisher?.disconnect();
+    this.subscriber?.disconnect();
+    await this.dropConnection();
+  }
+
+  /**
+   * Resolves once this process has caught up with every write stored GENERATION_CHECK_MS or
+   * more before now. Synchronous (undefined) while the last check is recent enough.
+   */
+  sync(now = Date.now()): Promise<void> | undefined {
+    if (!this.enabled || this.stopped || now - this.checkedAt <= GENERATION_CHECK_MS) {
+      return undefined;
+    }
+    if (this.checking && now - this.checking.startedAt <= GENERATION_CHECK_MS) {
+      return this.checking.done;
+    }
+    return this.check(now);
+  }
+
+  /** The generation this process has caught up with (null before the first check). */
+  get current(): number | null {
+    return this.seen;
+  }
+
+  /** Resolves once the increments of the writes committed so far are stored (and published). */
+  async flushed(): Promise<void> {
+    while (this.publishing.size) await Promise.allSettled(this.publishing);
+  }
+
+  private check(startedAt: number): Promise<void> {
+    const done = this.read(startedAt).finally(() => {
+      if (this.checking?.done === done) this.checking = undefined;
+    });
+    this.checking = { startedAt, done };
+    return done;
+  }
+
+  private async read(startedAt: number): Promise<void> {
+    try {
+      const rows = await this.query<RowDataPacket[]>(
+        'SELECT value FROM write_generation WHERE id = 1',
+      );
+      this.observe(Number(rows[0]?.value ?? 0));
+      if (this.failing) this.logger.log('the write generation can be read again');
+      this.failing = false;
+    } catch (error) {
+      // Unknown: trust no cached answer (the database is probably down; requests answer 503).
+      await this.dropConnection();
+      bumpWriteVersion('remote');
+      if (!this.failing) {
+        this.logger.warn(`could not read the write generation: ${describe(error)}`);
+      }
+      this.failing = true;
+    }
+    // After a failure too: at most one try per GENERATION_CHECK_MS while the database is away.
+    this.checkedAt = Math.max(this.checkedAt, startedAt);
+  }
+
+  /** A generation read or heard of: a move means another process wrote. */
+  private observe(generation: number): void {
+    if (this.seen === generation) return;
+    const first = this.seen === null;
+    this.seen = generation;
+    if (!first) bumpWriteVersion('remote');
+  }
+
+  private onBump(origin: BumpOrigin): void {
+    if (origin !== 'write' || this.stopped) return;
+    const stored = this.increment().finally(() => this.publishing.delete(stored));
+    this.publishing.add(stored);
+  }
+
+  /**
+   * Stores one increment (LAST_INSERT_ID(expr) hands back the new value on this connection),
+   * trying twice: a dropped connection must not leave the other processes unaware of a write.
+   */
+  private async increment(): Promise<void> {
+    try {
+      const sql = 'UPDATE write_generation SET value = LAST_INSERT_ID(value + 1) WHERE id = 1';
+      const result = await this.query<ResultSetHeader>(sql).catch(async () => {
+        await this.dropConnection();
+        return this.query<ResultSetHeader>(sql);
+      });
+      const generation = result.insertId;
+      // One more than what this process had seen: only our own write, nothing to invalidate.
+      if (this.seen !== null && generation === this.seen + 1) this.seen = generation;
+      else this.observe(generation);
+      if (this.publisher) {
+        await this.publisher
+          .publish(GENERATION_CHANNEL, `${this.id} ${generation}`)
+          .catch(() => undefined);
+      }
+    } catch (error) {
+      await this.dropConnection();
+      this.logger.warn(`could not store the write generation: ${describe(error)}`);
+    }
+  }
+
+  private listen(url: string): void {
+    this.publisher = createRedis(url, 'cal-generation-pub');
+    // The subscription is queued until connected, and renewed by ioredis after a reconnect.
+    this.subscriber = createRedis(url, 'cal-generation-sub', { enableOfflineQueue: true });
+    this.subscriber.on('message', (_channel: string, message: string) => {
+      const [sender, generation] = message.split(' ');
+      if (sender === this.id) return;
+      const value = Number(generation);
+      // Only forward: an old message must not undo what a check has read since.
+      if (Number.isFinite(value) && (this.seen === null || value > this.seen)) this.observe(value);
+    });
+    this.subscriber.subscribe(GENERATION_CHANNEL).catch((error: unknown) => {
+      this.logger.warn(`could not subscribe to ${GENERATION_CHANNEL}: ${describe(error)}`);
+    });
+  }
+
+  private async query<T>(sql: string): Promise<T> {
+    const db = this.config.database;
+    if (db.type === 'sqlite') throw new Error('no shared generation on SQLite');
+    this.connection ??= createConnection({
+      host: db.host,
+      port: db.port,
+      user: db.username,
+      password: db.password,
+      database: db.database,
+      connectTimeout: QUERY_TIMEOUT_MS,
+    }).then((conn) => {
+      conn.on('error', () => void this.dropConnection());
+      return conn;
+    });
+    const conn = await this.connection;
+    const [result] = await conn.query({ sql, timeout: QUERY_TIMEOUT_MS });
+    return result as T;
+  }
+
+  private async dropConnection(): Promise<void> {
+    const pending = this.connection;
+    this.connection = undefined;
+    if (!pending) return;
+    try {
+      (await pending).destroy();
+    } catch {
+      // It never connected.
+    }
+  }
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

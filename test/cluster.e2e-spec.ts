@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import {
+  assertBuilt,
+  freePort,
+  MAIN,
+  run,
+  startServer,
+  stop,
+  tempSqliteUrl,
+} from './helpers/spawn.js';
+
+/** The worker processes of `pid` (its children). */
+function children(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+describe('WORKERS (node:cluster)', () => {
+  beforeAll(assertBuilt);
+
+  it('refuses several workers on SQLite with one line naming WORKERS', async () => {
+    const { code, stderr, stdout } = await run(MAIN, [], {
+      DATABASE_URL: tempSqliteUrl(),
+      WORKERS: '2',
+    });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('WORKERS');
+    expect(stderr).toContain('SQLite');
+    expect(stdout).toBe('');
+  });
+
+  it.each(['0', 'many', '65'])('refuses WORKERS=%s', async (workers) => {
+    const { code, stderr } = await run(MAIN, [], {
+      DATABASE_URL: tempSqliteUrl(),
+      WORKERS: workers,
+    });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('WORKERS')]);
+  });
+
+  it.each([
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
+    [{ DATABASE_REPLICA_URLS: 'mariadb://root@127.0.0.1:3307/cal' }, 'DATABASE_REPLICA_URLS'],
+    [
+      {
+        DATABASE_URL: 'mariadb://root@127.0.0.1:3306/cal',
+        DATABASE_REPLICA_URLS: 'sqlite:./replica.sqlite',
+      },
+      'DATABASE_REPLICA_URLS',
+    ],
+  ])('refuses %j in one line naming the variable', async (env, variable) => {
+    const { code, stderr, stdout } = await run(MAIN, [], { DATABASE_URL: tempSqliteUrl(), ...env });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining(variable)]);
+    expect(stdout).toBe('');
+  });
+
+  // Several workers need MySQL/MariaDB (SQLite is refused above): skipped on SQLite.
+  const onMysql = isMysql() ? describe : describe.skip;
+  onMysql('on MySQL/MariaDB (skipped on SQLite, which allows one worker only)', () => {
+    it('stops in one line when the first worker cannot start (a missing database)', async () => {
+      const missing = testDatabaseUrl().replace(/\/([^/?]*)(\?.*)?$/, '/$1_missing');
+      const { code, stderr, stdout } = await run(MAIN, [], {
+        DATABASE_URL: missing,
+        PORT: String(await freePort()),
+        WORKERS: '2',
+      });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('does not exist')]);
+      expect(stdout).toBe('');
+    });
+
+    it('runs two workers on one port, replaces a dead one, and stops all on SIGTERM (MySQL/MariaDB only)', async () => {
+      await resetDatabase();
+      const port = await freePort();
+      const { child, firstLine } = await startServer(
+        {
+          DATABASE_URL: testDatabaseUrl(),
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_REQUESTS: 'false',
+          WORKERS: '2',
+        },
+        60_000,
+      );
+      try {
+        expect(firstLine).toContain('listening on 127.0.0.1');
+        expect(firstLine).toContain('2 workers');
+        const workers = children(child.pid!);
+        expect(workers).toHaveLength(2);
+        const health = await fetch(`http://127.0.0.1:${port}/cal/events/v1/events`);
+        expect(health.status).toBe(200);
+
+        // A worker killed outright is replaced; the port keeps answering meanwhile.
+        process.kill(workers[0], 'SIGKILL');
+        await until(() => {
+          const now = children(child.pid!);
+          return now.length === 2 && !now.includes(workers[0]);
+        }, 15_000);
+        await until(async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/cal/events/v1/events`).catch(
+            () => null,
+          );
+          return res?.status === 200;
+        }, 15_000);
+
+        // SIGTERM: every worker and the primary are gone within seconds.
+        const all = [child.pid!, ...children(child.pid!)];
+        const stopped = Date.now();
+        await stop(child);
+        await until(() => all.every((pid) => !alive(pid)), 10_000);
+        expect(Date.now() - stopped).toBeLessThan(10_000);
+        expect(child.exitCode === 0 || child.signalCode !== null).toBe(true);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    }, 90_000);
+  });
+});

@@ -1,0 +1,79 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { basic } from './helpers/auth.js';
+import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import { redisAnswers } from './helpers/redis.js';
+import { assertBuilt, freePort, startServer, stop, tempSqliteUrl } from './helpers/spawn.js';
+
+const ADMIN = { login: 'admin', password: 'shared-throttle-passphrase' };
+
+/**
+ * The login throttle with REDIS_URL: failures counted in one process count in every other
+ * (src/auth/redis-throttle-store.ts). Two server processes; on MySQL/MariaDB they share one
+ * database, on SQLite each has its own (the counters are shared through Redis alone).
+ */
+describe('login throttle shared through Redis (skipped when no Redis answers on 127.0.0.1:6379)', () => {
+  const servers: Array<{ url: string; child: ChildProcess }> = [];
+  let redis = false;
+
+  async function serve(env: Record<string, string>) {
+    const port = await freePort();
+    const { child } = await startServer({
+      DATABASE_URL: isMysql() ? testDatabaseUrl() : tempSqliteUrl(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_LOGIN: ADMIN.login,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_REQUESTS: 'false',
+      // The client address comes from X-Forwarded-For: a fresh one each run (Redis outlives runs).
+      TRUST_PROXY: 'loopback',
+      LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS: '3/15m',
+      LOGIN_FAILURES_PER_ADDRESS: '6/15m',
+      ...env,
+    });
+    servers.push({ url: `http://127.0.0.1:${port}`, child });
+  }
+
+  beforeAll(async () => {
+    assertBuilt();
+    redis = await redisAnswers();
+    if (!redis) return;
+    await resetDatabase();
+    await serve({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    await serve({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    await serve({}); // no Redis: counts alone
+  }, 60_000);
+  afterAll(() => Promise.all(servers.map((s) => stop(s.child))));
+
+  const address = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 255)}`;
+  const login = (server: number, from: string, user: string, password: string) =>
+    fetch(`${servers[server].url}/cal/events/v1/events`, {
+      headers: { Authorization: basic(user, password), 'X-Forwarded-For': from },
+    }).then((res) => res.status);
+
+  it('counts failures of one login and address across processes', async () => {
+    if (!redis) return console.warn('skipped: no Redis on 127.0.0.1:6379');
+    const from = address();
+    const statuses = [];
+    for (const server of [0, 1, 0]) statuses.push(await login(server, from, ADMIN.login, 'wrong'));
+    expect(statuses).toEqual([401, 401, 401]);
+    // The fourth try, in the other process, is over the limit of 3: refused before the password is checked.
+    expect(await login(1, from, ADMIN.login, ADMIN.password)).toBe(429);
+    expect(await login(0, from, ADMIN.login, ADMIN.password)).toBe(429);
+    // Another address is not locked out, in either process; a process without Redis counted nothing.
+    expect(await login(1, address(), ADMIN.login, ADMIN.password)).toBe(200);
+    expect(await login(2, from, ADMIN.login, ADMIN.password)).toBe(200);
+  });
+
+  it('counts password spraying from one address across processes (per address, any login)', async () => {
+    if (!redis) return console.warn('skipped: no Redis on 127.0.0.1:6379');
+    const from = address();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push(await login(i % 2, from, `nobody-${randomBytes(4).toString('hex')}`, 'guess'));
+    }
+    expect(statuses).toEqual(Array(6).fill(401));
+    expect(await login(0, from, `nobody-${randomBytes(4).toString('hex')}`, 'guess')).toBe(429);
+    expect(await login(1, from, `nobody-${randomBytes(4).toString('hex')}`, 'guess')).toBe(429);
+  });
+});
