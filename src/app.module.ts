@@ -22,6 +22,7 @@ import { DocsModule } from './docs/docs.module.js';
 import { HealthModule } from './health/health.module.js';
 import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
+import { LastModifiedInterceptor } from './common/http/conditional.js';
 import { EventsModule } from './events/events.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
@@ -64,6 +65,8 @@ const PROVIDERS = [
   ResponseCache,
   { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },
   { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
+  // Inside ResponseCacheInterceptor too: a cached single record keeps its Last-Modified.
+  { provide: APP_INTERCEPTOR, useClass: LastModifiedInterceptor },
   { provide: APP_PIPE, useFactory: createValidationPipe },
   // Order matters: an outage answers first, then credentials are checked before parameters
   // (BEHAVIOR §1.1).

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { I18nService } from 'nestjs-i18n';
 import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
 import { rejectDeepJson } from './common/http/json-depth.js';
+import { cachePolicy } from './common/http/conditional.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
@@ -58,6 +59,10 @@ export function configureApp(
   // Express 5 no longer parses `categories[]=1&categories[]=2` by default.
   app.set('query parser', 'extended');
   app.disable('x-powered-by');
+  // Strong ETags on every body Express sends, and 304 to a fresh If-None-Match/If-Modified-Since
+  // (conditional.ts); Express's default is weak.
+  app.set('etag', 'strong');
+  app.use(cachePolicy);
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     credentials: config.corsOrigins !== '*',
