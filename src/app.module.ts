@@ -24,6 +24,7 @@ import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
 import { LastModifiedInterceptor } from './common/http/conditional.js';
 import { EventsModule } from './events/events.module.js';
+import { FeedsModule } from './feeds/feeds.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
@@ -52,6 +53,8 @@ const FEATURES = [
   AuthModule,
   DocsModule,
   HealthModule,
+  // Before EventsModule: `events/:id.ics` must be routed before `events/:id`.
+  FeedsModule,
   EventsModule,
   VenuesModule,
   OrganizersModule,

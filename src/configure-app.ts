@@ -6,6 +6,7 @@ import { I18nService } from 'nestjs-i18n';
 import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
 import { rejectDeepJson } from './common/http/json-depth.js';
 import { cachePolicy } from './common/http/conditional.js';
+import { calendarNegotiation } from './feeds/negotiation.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
@@ -63,6 +64,7 @@ export function configureApp(
   // (conditional.ts); Express's default is weak.
   app.set('etag', 'strong');
   app.use(cachePolicy);
+  app.use(calendarNegotiation);
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     credentials: config.corsOrigins !== '*',
