@@ -25,6 +25,7 @@ import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
 import { LastModifiedInterceptor } from './common/http/conditional.js';
 import { EventsModule } from './events/events.module.js';
 import { FeedsModule } from './feeds/feeds.module.js';
+import { PublicModule } from './public/public.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
@@ -59,6 +60,7 @@ const FEATURES = [
   VenuesModule,
   OrganizersModule,
   TermsModule,
+  PublicModule,
 ];
 
 const PROVIDERS = [

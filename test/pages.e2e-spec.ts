@@ -1,0 +1,355 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+
+/**
+ * Public pages (issue 18 §1, §4, §5): a page behind every `url`, the home page and the RSS
+ * feeds, with the API's permissions and languages.
+ */
+
+const BASE = '/cal/events/v1';
+const SITE = 'http://cal.test';
+// oxlint-disable-next-line typescript/no-explicit-any
+type Tec = Record<string, any>;
+
+/** The JSON-LD objects of a page. */
+function jsonLd(html: string): Tec[] {
+  const out: Tec[] = [];
+  const re = /<script type="application\/ld\+json">([^<]*)<\/script>/g;
+  for (let m = re.exec(html); m; m = re.exec(html)) out.push(JSON.parse(m[1]) as Tec);
+  return out;
+}
+const path = (url: string) => url.slice(SITE.length);
+
+describe('public pages (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  const http = () => request(app.getHttpServer());
+  const made: Record<string, Tec> = {};
+  const post = async (key: string, collection: string, body: Record<string, unknown>) => {
+    const res = await http()
+      .post(`${BASE}/${collection}`)
+      .set('Authorization', users.editor.header)
+      .send(body);
+    expect([200, 201]).toContain(res.status);
+    made[key] = res.body as Tec;
+    return made[key];
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    users = await createRoleUsers(app);
+    await post('venue', 'venues', {
+      venue: 'Opera House',
+      address: 'Andrássy út 22',
+      city: 'Budapest',
+      zip: '1061',
+      country: 'Hungary',
+    });
+    await post('organizer', 'organizers', {
+      organizer: 'Friends of Music',
+      email: 'f@example.org',
+    });
+    await post('concert', 'events', {
+      title: 'Spring <em>concert</em>',
+      description: '<p>An evening of music.</p><script>alert(1)</script>',
+      excerpt: 'Music all evening.',
+      start_date: '2030-03-30 19:00:00',
+      end_date: '2030-03-30 21:30:00',
+      timezone: 'Europe/Budapest',
+      venue: made.venue.id,
+      organizer: [made.organizer.id],
+      categories: ['Music'],
+      tags: ['classical'],
+      cost: '15',
+      slug: 'spring-concert',
+    });
+    await post('concert_hu', 'events', {
+      title: 'Tavaszi koncert',
+      start_date: '2030-03-30 19:00:00',
+      end_date: '2030-03-30 21:30:00',
+      timezone: 'Europe/Budapest',
+      slug: 'tavaszi-koncert',
+      translation_of: made.concert.id,
+      i18n_language: 'hu',
+    });
+    await post('concert_ro', 'events', {
+      title: 'Concert de primăvară',
+      start_date: '2030-03-30 19:00:00',
+      end_date: '2030-03-30 21:30:00',
+      timezone: 'Europe/Budapest',
+      slug: 'concert-de-primavara',
+      translation_of: made.concert.id,
+      i18n_language: 'ro',
+    });
+    await post('fair', 'events', {
+      title: 'Book fair',
+      all_day: true,
+      start_date: '2030-04-10 00:00:00',
+      end_date: '2030-04-12 23:59:59',
+      slug: 'book-fair',
+    });
+    await post('draft', 'events', {
+      title: 'Draft secret',
+      description: 'draft words',
+      status: 'draft',
+      slug: 'draft-secret',
+      start_date: '2030-05-01 10:00:00',
+      end_date: '2030-05-01 11:00:00',
+    });
+    await post('private', 'events', {
+      title: 'Private secret',
+      description: 'private words',
+      status: 'private',
+      slug: 'private-secret',
+      start_date: '2030-05-01 10:00:00',
+      end_date: '2030-05-01 11:00:00',
+    });
+    await post('protected', 'events', {
+      title: 'Members evening',
+      description: 'password words',
+      password: 'pw',
+      slug: 'members-evening',
+      start_date: '2030-05-02 10:00:00',
+      end_date: '2030-05-02 11:00:00',
+    });
+  });
+  afterAll(() => closeApp(app));
+
+  describe('event page', () => {
+    it('shows the event with its details, escaped, in its zone', async () => {
+      const res = await http().get('/event/spring-concert/').expect(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      const html = res.text;
+      expect(html).toContain('<html lang="en">');
+      expect(html).toContain('<h1>Spring concert</h1>');
+      expect(html).toContain('Saturday, 30 March 2030, 19:00 – 21:30 Europe/Budapest (CET)');
+      expect(html).toContain('Opera House');
+      expect(html).toContain('Andrássy út 22, Budapest, 1061, Hungary');
+      expect(html).toContain('href="http://cal.test/venue/opera-house/"');
+      expect(html).toContain('Friends of Music');
+      expect(html).toContain('href="http://cal.test/events/category/music/"');
+      expect(html).toContain('href="http://cal.test/tag/classical/"');
+      expect(html).toContain('<p>An evening of music.</p>');
+      expect(html).not.toContain('<script>alert');
+      expect(html).toContain(`href="${SITE}${BASE}/events/${made.concert.id}.ics"`);
+      expect(html).toContain(`href="webcal://cal.test${BASE}/events/${made.concert.id}.ics"`);
+      expect(html).toContain(
+        '<link rel="alternate" type="application/rss+xml" title="cal.test: upcoming events" href="http://cal.test/feed/">',
+      );
+      expect(html).toContain(
+        '<link rel="alternate" hreflang="hu" href="http://cal.test/hu/event/tavaszi-koncert/">',
+      );
+      expect(html).toContain('<meta property="og:title" content="Spring concert">');
+      expect(html).toContain(
+        '<meta property="og:url" content="http://cal.test/event/spring-concert/">',
+      );
+      // No client script, only the JSON-LD data block.
+      expect(html.match(/<script/g)).toHaveLength(1);
+    });
+
+    it('carries schema.org Event JSON-LD with the required and recommended properties', async () => {
+      const res = await http().get('/event/spring-concert/').expect(200);
+      const [ld] = jsonLd(res.text);
+      expect(ld).toMatchObject({
+        '@context': 'https://schema.org',
+        '@type': 'Event',
+        name: 'Spring concert',
+        description: 'Music all evening.',
+        startDate: '2030-03-30T19:00:00+01:00',
+        endDate: '2030-03-30T21:30:00+01:00',
+        eventStatus: 'https://schema.org/EventScheduled',
+        eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+        location: {
+          '@type': 'Place',
+          name: 'Opera House',
+          address: {
+            '@type': 'PostalAddress',
+            streetAddress: 'Andrássy út 22',
+            addressLocality: 'Budapest',
+            postalCode: '1061',
+            addressCountry: 'Hungary',
+          },
+        },
+        organizer: { '@type': 'Organization', name: 'Friends of Music' },
+        offers: { '@type': 'Offer', price: '15', availability: 'https://schema.org/InStock' },
+        inLanguage: 'en',
+        url: 'http://cal.test/event/spring-concert/',
+      });
+    });
+
+    it('shows all-day, multi-day events as dates', async () => {
+      const res = await http().get('/event/book-fair/').expect(200);
+      expect(res.text).toContain('Wednesday, 10 April 2030 – Friday, 12 April 2030 (all day)');
+      expect(jsonLd(res.text)[0]).toMatchObject({ startDate: '2030-04-10', endDate: '2030-04-12' });
+    });
+
+    it('answers in the language of the prefix or of i18n_language', async () => {
+      const hu = await http().get('/hu/event/tavaszi-koncert/').expect(200);
+      expect(hu.text).toContain('<html lang="hu">');
+      expect(hu.text).toContain('2030. március 30., szombat');
+      expect(hu.text).toContain('Hozzáadás a naptárhoz (.ics)');
+      expect(jsonLd(hu.text)[0]).toMatchObject({ inLanguage: 'hu', name: 'Tavaszi koncert' });
+      expect(hu.text).toContain('hreflang="en" href="http://cal.test/event/spring-concert/"');
+      const ro = await http().get('/event/concert-de-primavara/?i18n_language=ro').expect(200);
+      expect(ro.text).toContain('<html lang="ro">');
+      expect(ro.text).toContain('Adăugare în calendar (.ics)');
+      expect(ro.text).toContain('sâmbătă, 30 martie 2030');
+    });
+
+    it('moves a slug of another language to that language', async () => {
+      const res = await http().get('/event/tavaszi-koncert/').expect(302);
+      expect(res.headers.location).toBe('http://cal.test/hu/event/tavaszi-koncert/');
+    });
+
+    it('answers 404 for drafts, private and unknown events, without their content', async () => {
+      for (const slug of ['draft-secret', 'private-secret', 'nothing-here']) {
+        const res = await http().get(`/event/${slug}/`).expect(404);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.text).toContain('Page not found');
+        expect(res.text).not.toMatch(/secret|words/i);
+      }
+      // The `url` of an unpublished event is the query form.
+      expect(made.draft.url).toBe(`${SITE}/?post_type=cal_events&p=${made.draft.id}`);
+      const byId = await http().get(`/?post_type=cal_events&p=${made.draft.id}`).expect(404);
+      expect(byId.text).not.toContain('draft words');
+      const trashed = await post('trashed', 'events', {
+        title: 'Trashed secret',
+        slug: 'trashed-secret',
+        start_date: '2030-05-01 10:00:00',
+        end_date: '2030-05-01 11:00:00',
+      });
+      await http()
+        .delete(`${BASE}/events/${trashed.id}`)
+        .set('Authorization', users.editor.header)
+        .expect(200);
+      await http().get('/event/trashed-secret/').expect(404);
+    });
+
+    it('shows a password form, and nothing of a protected event, until the password is typed', async () => {
+      const form = await http().get('/event/members-evening/').expect(200);
+      expect(form.text).toContain('name="post_password"');
+      expect(form.text).not.toMatch(/Members evening|password words/);
+      expect(jsonLd(form.text)).toEqual([]);
+      expect(form.headers['cache-control']).toBe('private, no-store');
+      const wrong = await http()
+        .post('/event/members-evening/')
+        .type('form')
+        .send({ post_password: 'nope' })
+        .expect(403);
+      expect(wrong.text).toContain('The password is not correct.');
+      expect(wrong.text).not.toContain('password words');
+      const right = await http()
+        .post('/event/members-evening/')
+        .type('form')
+        .send({ post_password: 'pw' })
+        .expect(200);
+      expect(right.text).toContain('password words');
+      expect(right.headers['cache-control']).toBe('private, no-store');
+    });
+
+    it('is served under the CSP with a strong ETag, Last-Modified and 304', async () => {
+      const res = await http().get('/event/spring-concert/').expect(200);
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers.etag).toMatch(/^"/);
+      expect(res.headers['last-modified']).toBeDefined();
+      expect(res.headers['cache-control']).toBe('public, no-cache');
+      await http()
+        .get('/event/spring-concert/')
+        .set('If-None-Match', res.headers.etag as string)
+        .expect(304);
+      await http()
+        .get('/event/spring-concert/')
+        .set('If-Modified-Since', res.headers['last-modified'] as string)
+        .expect(304);
+      const css = await http().get('/assets/cal.css').expect(200);
+      expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    });
+  });
+
+  describe('list pages', () => {
+    it('venue, organizer, category and tag pages list their upcoming events', async () => {
+      for (const url of [
+        made.venue.url,
+        made.organizer.url,
+        `${SITE}/events/category/music/`,
+        `${SITE}/tag/classical/`,
+      ]) {
+        const res = await http()
+          .get(path(url as string))
+          .expect(200);
+        expect(res.text).toContain('href="http://cal.test/event/spring-concert/"');
+        expect(res.text).not.toContain('book-fair');
+      }
+      const tag = await http().get('/tag/classical/').expect(200);
+      expect(tag.text).toContain('href="http://cal.test/tag/classical/feed/"');
+      expect(tag.text).toContain(`${BASE}/events.ics?tags=`);
+      await http().get('/venue/no-such-venue/').expect(404);
+      await http().get('/events/category/no-such/').expect(404);
+      await http().get('/tag/classical/?page=2').expect(404);
+      await http().get('/tag/classical/?page=x').expect(404);
+    });
+
+    it('the home page lists upcoming events with paging, feeds and the API documentation', async () => {
+      for (let i = 0; i < 11; i++) {
+        await post(`more${i}`, 'events', {
+          title: `Workshop ${i}`,
+          start_date: `2031-01-${String(i + 10)} 10:00:00`,
+          end_date: `2031-01-${String(i + 10)} 11:00:00`,
+        });
+      }
+      const home = await http().get('/').expect(200);
+      expect(home.text).toContain(
+        '<link rel="https://api.w.org/" href="http://cal.test/wp-json/">',
+      );
+      expect(home.text).toContain('href="http://cal.test/cal/events/v1/doc/ui"');
+      expect(home.text).toContain('href="http://cal.test/hu/cal/events/v1/doc/ui"');
+      expect(home.text).toContain('href="http://cal.test/ro/cal/events/v1/doc/ui"');
+      expect(home.text).toContain('rel="next" href="http://cal.test/?page=2"');
+      expect(home.text).toContain('Page 1 of 2');
+      expect(home.text).toContain('Spring concert');
+      expect(home.text).not.toMatch(/secret/i);
+      const second = await http().get('/?page=2').expect(200);
+      expect(second.text).toContain('rel="prev" href="http://cal.test/"');
+      expect(second.text).toContain('Workshop 10');
+      await http().get('/?page=3').expect(404);
+      const hu = await http().get('/hu/').expect(200);
+      expect(hu.text).toContain('<html lang="hu">');
+      expect(hu.text).toContain('Közelgő események');
+      expect(hu.text).toContain('Tavaszi koncert');
+      expect(hu.text).not.toContain('Spring concert');
+      const ro = await http().get('/ro').expect(200);
+      expect(ro.text).toContain('Evenimente viitoare');
+    });
+  });
+
+  describe('RSS', () => {
+    it('lists the upcoming events of the language, never drafts, private or protected content', async () => {
+      const res = await http().get('/feed/').expect(200);
+      expect(res.headers['content-type']).toBe('application/rss+xml; charset=utf-8');
+      expect(res.text).toContain('<rss version="2.0"');
+      expect(res.text).toContain('<link>http://cal.test/event/spring-concert/</link>');
+      expect(res.text).not.toMatch(/secret|password words/i);
+      expect(res.text).toContain('<language>en</language>');
+      const again = await http().get('/feed/').expect(200);
+      expect(again.text).toBe(res.text);
+      await http()
+        .get('/feed/')
+        .set('If-None-Match', res.headers.etag as string)
+        .expect(304);
+      const hu = await http().get('/hu/feed/').expect(200);
+      expect(hu.text).toContain('<link>http://cal.test/hu/event/tavaszi-koncert/</link>');
+      expect(hu.text).toContain('<language>hu</language>');
+    });
+
+    it('per category and per tag', async () => {
+      const cat = await http().get('/events/category/music/feed/').expect(200);
+      expect(cat.text).toContain('spring-concert');
+      expect(cat.text).not.toContain('book-fair');
+      const tag = await http().get('/tag/classical/feed/').expect(200);
+      expect(tag.text).toContain('spring-concert');
+      await http().get('/tag/nothing/feed/').expect(404);
+    });
+  });
+});
