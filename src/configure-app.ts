@@ -6,7 +6,9 @@ import { I18nService } from 'nestjs-i18n';
 import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
 import { rejectDeepJson } from './common/http/json-depth.js';
 import { cachePolicy } from './common/http/conditional.js';
+import { usePublicUrlTemplate } from './common/http/public-url.js';
 import { calendarNegotiation } from './feeds/negotiation.js';
+import { PUBLIC_ROUTES } from './public/public.module.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
@@ -24,6 +26,8 @@ export function configureApp(
   // Express `trust proxy` (TRUST_PROXY): req.ip, and so the login throttle's client address, comes
   // from X-Forwarded-For only for requests that arrive through a trusted proxy.
   app.set('trust proxy', config.trustProxy);
+  // The mappers' `url`s (PUBLIC_URL_TEMPLATE, src/common/http/public-url.ts).
+  usePublicUrlTemplate(config.publicUrlTemplate);
   // Requests Node's HTTP parser refuses (431, 400, 408) are answered in the error shape too.
   const express = app.getHttpAdapter().getInstance() as {
     get(setting: string): QueryParser | undefined;
@@ -71,7 +75,9 @@ export function configureApp(
     methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages'],
   });
-  if (config.basePath) app.setGlobalPrefix(config.basePath, { exclude: ['health'] });
+  if (config.basePath) {
+    app.setGlobalPrefix(config.basePath, { exclude: ['health', ...PUBLIC_ROUTES] });
+  }
 
   const document = SwaggerModule.createDocument(
     app,

@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { loadConfig } from '../src/config/config.js';
 
 /**
  * Public pages (issue 18 §1, §4, §5): a page behind every `url`, the home page and the RSS
@@ -351,5 +352,100 @@ describe('public pages (e2e)', () => {
       expect(tag.text).toContain('spring-concert');
       await http().get('/tag/nothing/feed/').expect(404);
     });
+  });
+});
+
+describe('public pages with BASE_PATH (e2e)', () => {
+  let app: NestExpressApplication;
+  afterAll(() => closeApp(app));
+
+  it('serves the pages at the site root, the API under BASE_PATH', async () => {
+    app = await createTestApp({ env: { BASE_PATH: '/wp-json' } });
+    const http = () => request(app.getHttpServer());
+    const home = await http().get('/').expect(200);
+    expect(home.text).toContain('href="http://cal.test/wp-json/cal/events/v1/doc/ui"');
+    expect(home.text).toContain('href="http://cal.test/wp-json/cal/events/v1/events.ics"');
+    await http().get('/hu/').expect(200);
+    await http().get('/feed/').expect(200);
+    await http().get('/assets/cal.css').expect(200);
+    await http().get('/event/nothing/').expect(404);
+    await http().get('/wp-json/cal/events/v1/events').expect(200);
+    await http().get('/wp-json/cal/events/v1/events.ics').expect(200);
+    const root = await http().get('/?rest_route=/cal/events/v1/nothing').expect(404);
+    expect((root.body as { code: string }).code).toBe('rest_no_route');
+  });
+});
+
+describe('PUBLIC_URL_TEMPLATE (e2e)', () => {
+  let app: NestExpressApplication;
+  afterAll(() => closeApp(app));
+
+  it('points every url at the front end, and turns the record pages off', async () => {
+    app = await createTestApp({
+      env: { PUBLIC_URL_TEMPLATE: 'https://www.example.org/{lang}/{type}/{slug}/?id={id}' },
+    });
+    const http = () => request(app.getHttpServer());
+    const users = await createRoleUsers(app);
+    const created = await http()
+      .post(`${BASE}/events`)
+      .set('Authorization', users.editor.header)
+      .send({
+        title: 'Fair',
+        slug: 'fair',
+        start_date: '2030-06-01 10:00:00',
+        end_date: '2030-06-01 12:00:00',
+        venue: { venue: 'Hall' },
+        organizer: [{ organizer: 'Club' }],
+        categories: ['Markets'],
+        tags: ['outdoor'],
+      })
+      .expect(201);
+    const event = created.body as Tec;
+    expect(event.url).toBe(`https://www.example.org/en/event/fair/?id=${event.id}`);
+    expect(event.venue.url).toBe(`https://www.example.org/en/venue/hall/?id=${event.venue.id}`);
+    expect(event.organizer[0].url).toBe(
+      `https://www.example.org/en/organizer/club/?id=${event.organizer[0].id}`,
+    );
+    const category = await http().get(`${BASE}/categories`).expect(200);
+    expect((category.body as Tec).categories[0].url).toMatch(
+      /^https:\/\/www\.example\.org\/en\/category\/markets\/\?id=\d+$/,
+    );
+    // A draft keeps the query form.
+    const draft = await http()
+      .post(`${BASE}/events`)
+      .set('Authorization', users.editor.header)
+      .send({
+        title: 'D',
+        status: 'draft',
+        start_date: '2030-06-01 10:00:00',
+        end_date: '2030-06-01 11:00:00',
+      })
+      .expect(201);
+    expect((draft.body as Tec).url).toBe(
+      `${SITE}/?post_type=cal_events&p=${(draft.body as Tec).id}`,
+    );
+    await http().get('/event/fair/').expect(404);
+    await http().get('/venue/hall/').expect(404);
+    await http().get('/tag/outdoor/').expect(404);
+    await http().get('/events/category/markets/').expect(404);
+    const home = await http().get('/').expect(200);
+    expect(home.text).toContain(`href="https://www.example.org/en/event/fair/?id=${event.id}"`);
+    const feed = await http().get('/tag/outdoor/feed/').expect(200);
+    expect(feed.text).toContain(`https://www.example.org/en/event/fair/?id=${event.id}`);
+    const ics = await http().get(`${BASE}/events.ics?end_date=2100-01-01`).expect(200);
+    expect(ics.text).toContain('URL;VALUE=URI:https://www.example.org/en/event/fair/?id=');
+  });
+
+  it('is checked at start', () => {
+    expect(() =>
+      loadConfig({ PUBLIC_URL_TEMPLATE: 'ftp://example.org/{slug}' } as NodeJS.ProcessEnv),
+    ).toThrow(/PUBLIC_URL_TEMPLATE/);
+    expect(() =>
+      loadConfig({ PUBLIC_URL_TEMPLATE: 'https://example.org/events/' } as NodeJS.ProcessEnv),
+    ).toThrow(/PUBLIC_URL_TEMPLATE/);
+    expect(
+      loadConfig({ PUBLIC_URL_TEMPLATE: 'https://example.org/{slug}' } as NodeJS.ProcessEnv)
+        .publicUrlTemplate,
+    ).toBe('https://example.org/{slug}');
   });
 });

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { noRoute } from '../common/errors/api-error.js';
 import { httpDate } from '../common/http/conditional.js';
 import { buildRequestContext, type RequestContext } from '../common/http/request-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -57,6 +58,8 @@ export class PagesController {
   @Get()
   async home(@Req() req: Request, @Res() res: Response): Promise<void> {
     const query = req.query as Record<string, unknown>;
+    // `/?rest_route=…` is the REST API's (answered before any controller when it is served).
+    if (query.rest_route !== undefined) throw noRoute();
     // `/?post_type=cal_events&p=ID`: the `url` of an event without a public address.
     if (query.p !== undefined) {
       const id = typeof query.p === 'string' && /^\d{1,15}$/.test(query.p) ? Number(query.p) : 0;
@@ -145,7 +148,14 @@ export class PagesController {
     const body = buildRss(events, {
       title,
       link,
-      self: taxonomy ? `${link}feed/` : this.pages.siteUrl(ctx.language, '/feed/'),
+      self: this.pages.siteUrl(
+        ctx.language,
+        taxonomy === 'category'
+          ? `/events/category/${segments.join('/')}/feed/`
+          : taxonomy === 'tag'
+            ? `/tag/${segments[0]}/feed/`
+            : '/feed/',
+      ),
       description: this.views.t(ctx.language, 'home_intro'),
       language: ctx.language,
       allDayLabel: this.views.t(ctx.language, 'all_day'),

@@ -96,7 +96,13 @@ export class PagesService {
 
   // ------------------------------------------------------------------ pages
 
+  /** PUBLIC_URL_TEMPLATE points the `url`s at another front end: the record pages are off. */
+  get recordPagesOn(): boolean {
+    return !this.config.publicUrlTemplate;
+  }
+
   async eventPage(slug: string, password: string | undefined, ctx: RequestContext) {
+    if (!this.recordPagesOn) return this.notFound(ctx);
     const found = await this.readOrMove(
       (c) => this.events.getBySlug(slug, password, c),
       ctx,
@@ -106,6 +112,7 @@ export class PagesService {
   }
 
   async eventById(id: number, password: string | undefined, ctx: RequestContext) {
+    if (!this.recordPagesOn) return this.notFound(ctx);
     const found = await this.read(() => this.events.get(id, password, ctx));
     return this.eventResult(found, password, ctx);
   }
@@ -242,6 +249,7 @@ export class PagesService {
     page: number,
     ctx: RequestContext,
   ): Promise<PageResult> {
+    if (!this.recordPagesOn) return this.notFound(ctx);
     const service = kind === 'venue' ? this.venues : this.organizers;
     const found = await this.readOrMove(
       (c) => service.getBySlug(slug, c, { edit: false }) as Promise<EventPayload>,
@@ -305,6 +313,7 @@ export class PagesService {
     ctx: RequestContext,
   ): Promise<PageResult> {
     const slug = segments[segments.length - 1];
+    if (!this.recordPagesOn) return this.notFound(ctx);
     const term = await this.findTerm(taxonomy, segments, ctx);
     if (!term) return this.notFound(ctx);
     const t = this.views.texts(ctx.language);
@@ -348,7 +357,14 @@ export class PagesService {
       []) as EventPayload[];
     const path =
       taxonomy === 'category' ? `/events/category/${segments.join('/')}/` : `/tag/${slug}/`;
-    return items.find((item) => item.url === `${this.config.siteUrl}${path}`);
+    return items.find(
+      (item) => item.url === `${this.config.siteUrl}${path}` || this.sameTerm(item, segments),
+    );
+  }
+
+  /** With PUBLIC_URL_TEMPLATE the `url`s name no path here: a term is known by its slug. */
+  private sameTerm(item: EventPayload, segments: string[]): boolean {
+    return !this.recordPagesOn && item.slug === segments[segments.length - 1];
   }
 
   async homePage(page: number, ctx: RequestContext): Promise<PageResult> {

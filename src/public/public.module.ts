@@ -14,3 +14,19 @@ import { Views } from './views.js';
   providers: [PagesService, Views],
 })
 export class PublicModule {}
+
+/**
+ * The routes of PagesController, which BASE_PATH does not prefix: the payloads' `url`s are
+ * `{SITE_URL}/event/{slug}/`, and the home page is the site's `/` (configure-app.ts).
+ */
+export const PUBLIC_ROUTES = [
+  '/',
+  'assets/cal.css',
+  'feed',
+  'event/:slug',
+  'venue/:slug',
+  'organizer/:slug',
+  'tag/:slug',
+  'tag/:slug/feed',
+  'events/category/*path',
+];
