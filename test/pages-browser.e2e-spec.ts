@@ -116,16 +116,15 @@ interface AxeResult {
       await page.setViewport({ width: 412, height: 915, deviceScaleFactor: 1 });
       const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
       expect(response.status()).toBe(200);
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      expect(await page.evaluate('document.documentElement.lang')).toBe(lang);
       // The stylesheet applied (no CSP violation, no missing file).
-      const width = await page.evaluate(() => getComputedStyle(document.body).maxWidth);
+      const width = await page.evaluate('getComputedStyle(document.body).maxWidth');
       expect(width).not.toBe('none');
       expect(blocked).toEqual([]);
       // axe-core runs through the DevTools protocol, not as a page script (the CSP allows none).
       await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
       const result = (await page.evaluate(
-        // oxlint-disable-next-line typescript/no-explicit-any
-        () => (window as any).axe.run(document, { resultTypes: ['violations'] }),
+        "axe.run(document, { resultTypes: ['violations'] })",
       )) as AxeResult;
       const serious = result.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
