@@ -49,7 +49,7 @@ describe('conditional requests (e2e)', () => {
   ])('%s: strong ETag, and 304 to If-None-Match', async (_, template) => {
     const url = template.replace('__ID__', String(id));
     const first = await http().get(url).expect(200);
-    const etag = first.headers.etag as string;
+    const etag = first.headers.etag;
     expect(etag).toMatch(/^"[^"]+"$/);
     expect(first.headers['cache-control']).toBe('public, no-cache');
     const again = await http().get(url).set('If-None-Match', etag).expect(304);
@@ -62,7 +62,7 @@ describe('conditional requests (e2e)', () => {
   it('a single record has Last-Modified from modified_utc, honoured by If-Modified-Since', async () => {
     const res = await http().get(`${BASE}/events/${id}`).expect(200);
     const modified = (res.body as { modified_utc: string }).modified_utc;
-    const lastModified = res.headers['last-modified'] as string;
+    const lastModified = res.headers['last-modified'];
     expect(new Date(lastModified).toISOString()).toBe(`${modified.replace(' ', 'T')}.000Z`);
     // A second (cached) answer keeps it.
     const cached = await http().get(`${BASE}/events/${id}`).expect(200);
@@ -74,7 +74,7 @@ describe('conditional requests (e2e)', () => {
 
   it('a write changes the ETag', async () => {
     const url = `${BASE}/events/${id}`;
-    const etag = (await http().get(url).expect(200)).headers.etag as string;
+    const etag = (await http().get(url).expect(200)).headers.etag;
     await http()
       .post(url)
       .set('Authorization', users.editor.header)
@@ -102,7 +102,7 @@ describe('conditional requests (e2e)', () => {
     const missing = await http().get(`${BASE}/events/999999`).expect(404);
     await http()
       .get(`${BASE}/events/999999`)
-      .set('If-None-Match', (missing.headers.etag as string) ?? '"x"')
+      .set('If-None-Match', missing.headers.etag ?? '"x"')
       .expect(404);
   });
 

@@ -153,7 +153,7 @@ describe('ICS feeds (e2e)', () => {
     expect(first.headers['last-modified']).toBeDefined();
     await http()
       .get(`${BASE}/events.ics?${WIDE}`)
-      .set('If-None-Match', first.headers.etag as string)
+      .set('If-None-Match', first.headers.etag)
       .expect(304);
   });
 

@@ -29,7 +29,7 @@ export class EventSource {
     const found: EventPayload[] = [];
     for (let page = 1; found.length < MAX_FEED_EVENTS; page++) {
       const archive = await this.events.list(
-        { ...query, page, per_page: perPage } as ListEventsQuery,
+        { ...query, page, per_page: perPage },
         ctx,
         presentInQuery,
       );

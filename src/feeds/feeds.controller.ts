@@ -41,7 +41,7 @@ export class FeedsController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const events = await this.source.all(query, ctx, new Set(Object.keys(req.query as object)));
+    const events = await this.source.all(query, ctx, new Set(Object.keys(req.query)));
     sendCalendar(res, this.calendar(events, ctx), 'events.ics', newestModified(events));
   }
 

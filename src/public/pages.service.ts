@@ -252,7 +252,7 @@ export class PagesService {
     if (!this.recordPagesOn) return this.notFound(ctx);
     const service = kind === 'venue' ? this.venues : this.organizers;
     const found = await this.readOrMove(
-      (c) => service.getBySlug(slug, c, { edit: false }) as Promise<EventPayload>,
+      (c) => service.getBySlug(slug, c, { edit: false }),
       ctx,
       (lang) => this.siteUrl(lang, `/${kind}/${encodeURIComponent(slug)}/`),
     );
@@ -348,9 +348,7 @@ export class PagesService {
     const slug = segments[segments.length - 1];
     if (!slug) return undefined;
     const archive = await this.read(
-      async () =>
-        (await this.terms.list(taxonomy, { slug, per_page: 100 } as never, ctx))
-          .body as EventPayload,
+      async () => (await this.terms.list(taxonomy, { slug, per_page: 100 }, ctx)).body,
     );
     if (archive.kind !== 'found') return undefined;
     const items = (archive.record[taxonomy === 'category' ? 'categories' : 'tags'] ??
