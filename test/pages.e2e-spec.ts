@@ -204,8 +204,37 @@ describe('public pages (e2e)', () => {
       expect(res.headers.location).toBe('http://cal.test/hu/event/tavaszi-koncert/');
     });
 
-    it('answers 404 for drafts, private and unknown events, without their content', async () => {
-      for (const slug of ['draft-secret', 'private-secret', 'nothing-here']) {
+    it('answers 404 for drafts, pending, scheduled, private and unknown records, without their content', async () => {
+      const pending = await post('pending', 'events', {
+        title: 'Pending secret',
+        status: 'pending',
+        slug: 'pending-secret',
+        start_date: '2030-05-01 10:00:00',
+        end_date: '2030-05-01 11:00:00',
+      });
+      expect(pending.status).toBe('pending');
+      const future = await post('future', 'events', {
+        title: 'Future secret',
+        slug: 'future-secret',
+        date: '+1 week',
+        start_date: '2030-05-01 10:00:00',
+        end_date: '2030-05-01 11:00:00',
+      });
+      expect(future.status).toBe('future');
+      const venue = await post('draftVenue', 'venues', { venue: 'Secret venue', status: 'draft' });
+      expect(venue.status).toBe('draft');
+      await http().get('/venue/secret-venue/').expect(404);
+      for (const page of ['/', '/feed/']) {
+        const res = await http().get(page).expect(200);
+        expect(res.text).not.toMatch(/secret|draft words|private words|password words/i);
+      }
+      for (const slug of [
+        'draft-secret',
+        'pending-secret',
+        'future-secret',
+        'private-secret',
+        'nothing-here',
+      ]) {
         const res = await http().get(`/event/${slug}/`).expect(404);
         expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
         expect(res.text).toContain('Page not found');
