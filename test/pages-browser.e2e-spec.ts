@@ -53,6 +53,7 @@ interface AxeResult {
       end_date: '2030-03-30 21:30:00',
       timezone: 'Europe/Budapest',
       slug: 'spring-concert',
+      show_map_link: true,
       cost: '15',
       venue: {
         venue: 'City Park Stage',

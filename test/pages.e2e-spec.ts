@@ -65,6 +65,7 @@ describe('public pages (e2e)', () => {
       tags: ['classical'],
       cost: '15',
       slug: 'spring-concert',
+      show_map_link: true,
     });
     await post('concert_hu', 'events', {
       title: 'Tavaszi koncert',
@@ -129,6 +130,9 @@ describe('public pages (e2e)', () => {
       expect(html).toContain('Opera House');
       expect(html).toContain('Andrássy út 22, Budapest, 1061, Hungary');
       expect(html).toContain('href="http://cal.test/venue/opera-house/"');
+      expect(html).toContain(
+        'href="https://www.openstreetmap.org/search?query=Andr%C3%A1ssy%20%C3%BAt%2022%2C%20Budapest%2C%201061%2C%20Hungary"',
+      );
       expect(html).toContain('Friends of Music');
       expect(html).toContain('href="http://cal.test/events/category/music/"');
       expect(html).toContain('href="http://cal.test/tag/classical/"');

@@ -158,10 +158,8 @@ export class PagesService {
             name: plainText(venue.venue),
             href: this.localize(venue.url, language),
             address,
-            map:
-              event.show_map_link !== false && address
-                ? `https://www.openstreetmap.org/search?query=${encodeURIComponent(address)}`
-                : '',
+            // Only where the event asks for it (`show_map_link`, off unless set, as in the plugin).
+            map: event.show_map_link === true ? mapLink(venue, address) : '',
           }
         : undefined,
       organizers: ((event.organizer as EventPayload[] | undefined) ?? []).map((o) => ({
@@ -570,6 +568,15 @@ type Found =
   | { kind: 'protected' }
   | { kind: 'missing' }
   | { kind: 'redirect'; location: string };
+
+/** OpenStreetMap at the venue's coordinates, or a search for its address. */
+function mapLink(venue: EventPayload, address: string): string {
+  if (typeof venue.geo_lat === 'number' && typeof venue.geo_lng === 'number') {
+    const [lat, lng] = [venue.geo_lat, venue.geo_lng];
+    return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`;
+  }
+  return address ? `https://www.openstreetmap.org/search?query=${encodeURIComponent(address)}` : '';
+}
 
 function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
