@@ -146,6 +146,9 @@ describe('public pages (e2e)', () => {
       expect(html).toContain(
         '<link rel="alternate" hreflang="hu" href="http://cal.test/hu/event/tavaszi-koncert/">',
       );
+      expect(html).toContain(
+        '<link rel="alternate" hreflang="x-default" href="http://cal.test/event/spring-concert/">',
+      );
       expect(html).toContain('<meta property="og:title" content="Spring concert">');
       expect(html).toContain(
         '<meta property="og:url" content="http://cal.test/event/spring-concert/">',

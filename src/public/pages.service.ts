@@ -498,10 +498,16 @@ export class PagesService {
       canonical: head.canonical,
       home: this.siteUrl(ctx.language),
       stylesheet: `${this.sitePath()}/assets/cal.css`,
-      alternates: LANGUAGES.filter((lang) => translations[lang]).map((lang) => ({
-        lang,
-        href: translations[lang]!,
-      })),
+      alternates: [
+        ...LANGUAGES.filter((lang) => translations[lang]).map((lang) => ({
+          lang: lang as string,
+          href: translations[lang]!,
+        })),
+        // The version for readers whose language has none: the default language's.
+        ...(translations[this.config.defaultLanguage]
+          ? [{ lang: 'x-default', href: translations[this.config.defaultLanguage]! }]
+          : []),
+      ],
       languages: LANGUAGES.map((lang) => ({
         lang,
         href: translations[lang] ?? this.siteUrl(lang),
