@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
@@ -22,6 +22,16 @@ function pageParam(req: Request): number {
   const raw = (req.query as Record<string, unknown>).page;
   if (raw === undefined) return 1;
   return typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+}
+
+/**
+ * The slug in the address as the records store it: WordPress keeps non-ASCII slugs
+ * percent-encoded in lower case (`%d0%ba…`), and Express decodes route parameters, so the slug
+ * is read from the raw path. Anything else than a stored slug could hold names no record.
+ */
+function rawSlug(req: Request, index: number): string {
+  const segment = (req.path.split('/')[index] ?? '').toLowerCase();
+  return /^[a-z0-9%_.~-]{1,600}$/.test(segment) ? segment : '';
 }
 
 /** The password a reader typed into the form of a protected event (POST), if any. */
@@ -73,43 +83,46 @@ export class PagesController {
   }
 
   @Get('event/:slug')
-  async event(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
-    send(res, await this.pages.eventPage(slug, undefined, this.ctx(req)));
+  async event(@Req() req: Request, @Res() res: Response) {
+    send(res, await this.pages.eventPage(rawSlug(req, 2), undefined, this.ctx(req)));
   }
 
   @Post('event/:slug')
-  async unlock(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
+  async unlock(@Req() req: Request, @Res() res: Response) {
     const password = typedPassword(req) ?? '';
-    send(res, await this.pages.eventPage(slug, password, this.ctx(req)));
+    send(res, await this.pages.eventPage(rawSlug(req, 2), password, this.ctx(req)));
   }
 
   @Get('venue/:slug')
-  async venue(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
+  async venue(@Req() req: Request, @Res() res: Response) {
+    const slug = rawSlug(req, 2);
     send(res, await this.pages.linkedPage('venue', slug, pageParam(req), this.ctx(req)));
   }
 
   @Get('organizer/:slug')
-  async organizer(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
+  async organizer(@Req() req: Request, @Res() res: Response) {
+    const slug = rawSlug(req, 2);
     send(res, await this.pages.linkedPage('organizer', slug, pageParam(req), this.ctx(req)));
   }
 
   @Get('tag/:slug/feed')
-  async tagFeed(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
-    await this.rss('tag', [slug], req, res);
+  async tagFeed(@Req() req: Request, @Res() res: Response) {
+    await this.rss('tag', [rawSlug(req, 2)], req, res);
   }
 
   @Get('tag/:slug')
-  async tag(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response) {
+  async tag(@Req() req: Request, @Res() res: Response) {
+    const slug = rawSlug(req, 2);
     send(res, await this.pages.termPage('tag', [slug], pageParam(req), this.ctx(req)));
   }
 
   @Get('events/category/*path')
-  async category(
-    @Param('path') path: string[] | string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ) {
-    const segments = (Array.isArray(path) ? path : path.split('/')).filter(Boolean);
+  async category(@Req() req: Request, @Res() res: Response) {
+    const segments = req.path
+      .split('/')
+      .slice(3)
+      .filter(Boolean)
+      .map((_, i) => rawSlug(req, i + 3));
     if (segments.length > 1 && segments[segments.length - 1] === 'feed') {
       return this.rss('category', segments.slice(0, -1), req, res);
     }

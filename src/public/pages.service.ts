@@ -102,11 +102,11 @@ export class PagesService {
   }
 
   async eventPage(slug: string, password: string | undefined, ctx: RequestContext) {
-    if (!this.recordPagesOn) return this.notFound(ctx);
+    if (!this.recordPagesOn || !slug) return this.notFound(ctx);
     const found = await this.readOrMove(
       (c) => this.events.getBySlug(slug, password, c),
       ctx,
-      (lang) => this.siteUrl(lang, `/event/${encodeURIComponent(slug)}/`),
+      (lang) => this.siteUrl(lang, `/event/${slug}/`),
     );
     return this.eventResult(found, password, ctx);
   }
@@ -247,12 +247,12 @@ export class PagesService {
     page: number,
     ctx: RequestContext,
   ): Promise<PageResult> {
-    if (!this.recordPagesOn) return this.notFound(ctx);
+    if (!this.recordPagesOn || !slug) return this.notFound(ctx);
     const service = kind === 'venue' ? this.venues : this.organizers;
     const found = await this.readOrMove(
       (c) => service.getBySlug(slug, c, { edit: false }),
       ctx,
-      (lang) => this.siteUrl(lang, `/${kind}/${encodeURIComponent(slug)}/`),
+      (lang) => this.siteUrl(lang, `/${kind}/${slug}/`),
     );
     if (found.kind === 'redirect') return found;
     if (found.kind !== 'found' || !isPublic(ctx, found.record)) return this.notFound(ctx);
