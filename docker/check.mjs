@@ -248,7 +248,7 @@ function checkDockerfile() {
       };
     }),
   );
-  const wanted = ['dist', 'i18n', 'node_modules', 'package-lock.json', 'package.json'];
+  const wanted = ['dist', 'i18n', 'node_modules', 'package-lock.json', 'package.json', 'views'];
   const got = copies.map((c) => c.rel).sort();
   check(
     JSON.stringify(got) === JSON.stringify(wanted),

@@ -24,7 +24,10 @@ import { HealthModule } from './health/health.module.js';
 import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
 import { PluginNamesInterceptor } from './common/http/plugin-names.js';
+import { LastModifiedInterceptor } from './common/http/conditional.js';
 import { EventsModule } from './events/events.module.js';
+import { FeedsModule } from './feeds/feeds.module.js';
+import { PublicModule } from './public/public.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
@@ -54,10 +57,13 @@ const FEATURES = [
   AuthModule,
   DocsModule,
   HealthModule,
+  // Before EventsModule: `events/:id.ics` must be routed before `events/:id`.
+  FeedsModule,
   EventsModule,
   VenuesModule,
   OrganizersModule,
   TermsModule,
+  PublicModule,
 ];
 
 const PROVIDERS = [
@@ -70,6 +76,8 @@ const PROVIDERS = [
   // sees the list body).
   { provide: APP_INTERCEPTOR, useClass: PluginNamesInterceptor },
   { provide: APP_INTERCEPTOR, useClass: ArchiveHeadersInterceptor },
+  // Inside ResponseCacheInterceptor too: a cached single record keeps its Last-Modified.
+  { provide: APP_INTERCEPTOR, useClass: LastModifiedInterceptor },
   { provide: APP_PIPE, useFactory: createValidationPipe },
   // Order matters: an outage answers first, then credentials are checked before parameters
   // (BEHAVIOR §1.1).

@@ -6,6 +6,10 @@ import { I18nService } from 'nestjs-i18n';
 import { answerClientErrors, type QueryParser } from './common/http/client-error.js';
 import { rejectDeepJson } from './common/http/json-depth.js';
 import { answerUnrouted, type Handle } from './common/errors/unrouted.js';
+import { cachePolicy } from './common/http/conditional.js';
+import { usePublicUrlTemplate } from './common/http/public-url.js';
+import { calendarNegotiation } from './feeds/negotiation.js';
+import { PUBLIC_ROUTES } from './public/public.module.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
@@ -24,6 +28,8 @@ export function configureApp(
   // Express `trust proxy` (TRUST_PROXY): req.ip, and so the login throttle's client address, comes
   // from X-Forwarded-For only for requests that arrive through a trusted proxy.
   app.set('trust proxy', config.trustProxy);
+  // The mappers' `url`s (PUBLIC_URL_TEMPLATE, src/common/http/public-url.ts).
+  usePublicUrlTemplate(config.publicUrlTemplate);
   // Requests Node's HTTP parser refuses (431, 400, 408) are answered in the error shape too.
   const express = app.getHttpAdapter().getInstance() as {
     get(setting: string): QueryParser | undefined;
@@ -67,6 +73,11 @@ export function configureApp(
   // Express 5 no longer parses `categories[]=1&categories[]=2` by default.
   app.set('query parser', 'extended');
   app.disable('x-powered-by');
+  // Strong ETags on every body Express sends, and 304 to a fresh If-None-Match/If-Modified-Since
+  // (conditional.ts); Express's default is weak.
+  app.set('etag', 'strong');
+  app.use(cachePolicy);
+  app.use(calendarNegotiation);
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     credentials: config.corsOrigins !== '*',
@@ -75,7 +86,9 @@ export function configureApp(
     exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages', 'Link'],
   });
   if (config.basePath) {
-    app.setGlobalPrefix(config.basePath, { exclude: ['health', WP_INDEX_PATH] });
+    app.setGlobalPrefix(config.basePath, {
+      exclude: ['health', WP_INDEX_PATH, ...PUBLIC_ROUTES],
+    });
   }
 
   const document = SwaggerModule.createDocument(

@@ -16,6 +16,8 @@ function findRoot(start: string): string {
 
 export const PROJECT_ROOT = findRoot(resolve(__dirnameOfThisModule()));
 export const I18N_DIR = join(PROJECT_ROOT, 'i18n');
+/** Templates and the stylesheet of the public pages (src/public). */
+export const VIEWS_DIR = join(PROJECT_ROOT, 'views');
 
 function __dirnameOfThisModule(): string {
   // ESM build: import.meta.dirname; jest (swc → CommonJS): __dirname.

@@ -251,9 +251,9 @@ describe('API documentation (e2e)', () => {
           const at = `${method} ${path} ${status}`;
           expect([at, typeof response.description]).toEqual([at, 'string']);
           expect([at, response.description.length > 0]).toEqual([at, true]);
-          const schema = (response.content as Record<string, { schema: Json }> | undefined)?.[
-            'application/json'
-          ]?.schema;
+          const content = response.content as Record<string, { schema: Json }> | undefined;
+          // The iCalendar feeds (src/feeds) answer text/calendar.
+          const schema = (content?.['application/json'] ?? content?.['text/calendar'])?.schema;
           expect([at, !!schema]).toEqual([at, true]);
           if (Number(status) >= 400) expect(schema).toEqual({ $ref: '#/components/schemas/Error' });
         }

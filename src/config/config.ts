@@ -61,6 +61,11 @@ export interface AppConfig {
   redisUrl: string | null;
   /** WORKERS: server processes sharing the port (node:cluster); 1 = this process serves alone. */
   workers: number;
+  /**
+   * PUBLIC_URL_TEMPLATE: where published records' `url`s point when the site has its own front
+   * end (`{type}`, `{slug}`, `{id}`, `{lang}`); set, this service's record pages are off.
+   */
+  publicUrlTemplate?: string;
 }
 
 /** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
@@ -265,6 +270,26 @@ function parseAdmin(env: Env): AppConfig['admin'] {
   return { login, password };
 }
 
+/** An http(s) URL naming the record by `{slug}` or `{id}`, or nothing. */
+function parsePublicUrlTemplate(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let valid = false;
+  try {
+    const url = new URL(value.split('{').join('x').split('}').join('x'));
+    valid = url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    valid = false;
+  }
+  if (!valid || (!value.includes('{slug}') && !value.includes('{id}'))) {
+    throw new ConfigError(
+      'PUBLIC_URL_TEMPLATE',
+      `must be an http(s) URL with {slug} or {id} (and optionally {type}, {lang}), got "${value}"`,
+    );
+  }
+  return value;
+}
+
 function parseSiteUrl(raw: string | undefined, port: number): string {
   const value = raw && raw.trim() ? raw.trim() : `http://localhost:${port}`;
   try {
@@ -409,6 +434,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       trustedForMs: parseDuration('LOGIN_TRUSTED_FOR', env.LOGIN_TRUSTED_FOR, 30 * 86_400_000),
     },
     benchRoutes: parseBool('BENCH_ROUTES', env.BENCH_ROUTES, false),
+    publicUrlTemplate: parsePublicUrlTemplate(env.PUBLIC_URL_TEMPLATE),
     // Under test a bad connection must fail at once, not after minutes of retries.
     databaseRetries: env.NODE_ENV === 'test' ? 0 : 5,
     geofence: parseGeofence(env),

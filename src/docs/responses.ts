@@ -90,6 +90,24 @@ function remove(kind: ListKind): Responses {
   };
 }
 
+/** The iCalendar feeds (src/feeds): a text/calendar body, the errors of the JSON route. */
+function calendar(isList: boolean): Responses {
+  const body = { content: { 'text/calendar': { schema: { type: 'string' } } } };
+  if (isList) {
+    return {
+      '200': { description: doc('feeds.list_200'), ...body },
+      '400': error('list_400'),
+    };
+  }
+  return {
+    '200': { description: doc('feeds.get_200'), ...body },
+    '400': error('events.get_400'),
+    '401': error('unauthorized'),
+    '403': error('events.get_403'),
+    '404': error('events.get_404'),
+  };
+}
+
 const PATH = /^\/(events|venues|organizers|categories|tags)(\/\{id\}|\/by-slug\/\{slug\})?$/;
 
 /** The responses of `method` on `path` (relative to the namespace), or undefined if unknown. */
@@ -103,6 +121,9 @@ export function responsesFor(path: string, method: string): Responses | undefine
   if (path === '/doc' && method === 'get') {
     const openapi = { type: 'object', description: doc('schemas.openapi') };
     return { '200': { description: doc('doc.ok'), ...json(openapi) } };
+  }
+  if ((path === '/events.ics' || path === '/events/{id}.ics') && method === 'get') {
+    return calendar(path === '/events.ics');
   }
   const match = PATH.exec(path);
   if (!match) return undefined;

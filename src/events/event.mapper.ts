@@ -6,6 +6,7 @@ import {
 } from '../common/dates/index.js';
 import { formatCost, type CurrencyPosition } from '../common/cost/cost.js';
 import { globalId } from '../common/http/links.js';
+import { publicUrl } from '../common/http/public-url.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { imageObject } from '../common/posts/image.js';
 import { effectiveStatus } from '../common/posts/post-status.js';
@@ -39,15 +40,22 @@ export const EVENT_POST_TYPE = 'cal_events';
 
 /** `{SITE_URL}/event/{slug}/`, or the query form for unpublished events (BEHAVIOR §1.9). */
 export function eventUrl(
-  event: Pick<EventEntity, 'id' | 'slug' | 'status'>,
+  event: Pick<EventEntity, 'id' | 'slug' | 'status'> & Partial<Pick<EventEntity, 'language'>>,
   siteUrl: string,
   status: string,
 ) {
   if (!event.slug || status === 'draft' || status === 'pending' || status === 'future') {
     return `${siteUrl}/?post_type=${EVENT_POST_TYPE}&p=${event.id}`;
   }
-  return `${siteUrl}/event/${event.slug}/`;
+  // PUBLIC_URL_TEMPLATE may point it at the site's own front end.
+  return publicUrl(`${siteUrl}/event/${event.slug}/`, { type: 'event', ...withSlug(event) });
 }
+
+const withSlug = (e: { id: number; slug: string | null; language?: EventEntity['language'] }) => ({
+  id: e.id,
+  slug: e.slug ?? '',
+  language: e.language,
+});
 
 export function parseCostEntries(stored: string): string[] {
   try {

@@ -1,5 +1,6 @@
 import { ZERO_DATE } from '../common/dates/index.js';
 import { globalId } from '../common/http/links.js';
+import { publicUrl } from '../common/http/public-url.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
 import { effectiveStatus } from '../common/posts/post-status.js';
 import { renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
@@ -35,7 +36,13 @@ export function postUrl(
   if (!post.slug || status === 'draft' || status === 'pending' || status === 'future') {
     return `${siteUrl}/?post_type=${kind.postType}&p=${post.id}`;
   }
-  return `${siteUrl}/${kind.kind}/${post.slug}/`;
+  // PUBLIC_URL_TEMPLATE may point it at the site's own front end.
+  return publicUrl(`${siteUrl}/${kind.kind}/${post.slug}/`, {
+    type: kind.kind,
+    slug: post.slug,
+    id: post.id,
+    language: (post as Partial<Pick<PostColumns, 'language'>>).language,
+  });
 }
 
 /** PHP `empty()`: what TEC's `array_filter()` drops from venue and organizer objects. */

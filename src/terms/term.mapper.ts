@@ -1,6 +1,7 @@
 import type { Language } from '../config/config.js';
 import { translationFields, type Translations } from '../common/posts/translations.js';
 import { TAXONOMIES, taxonomyOf, type Taxonomy } from './taxonomy.js';
+import { publicUrl } from '../common/http/public-url.js';
 
 /** A stored term with what the representations need besides its own columns. */
 export interface TermRecord {
@@ -84,9 +85,14 @@ export function termPageUrl(
   slug: string,
   path: string[],
   siteUrl: string,
+  term?: Pick<TermRecord, 'id' | 'language'>,
 ): string {
-  if (taxonomy === 'tag') return `${siteUrl}/tag/${slug}/`;
-  return `${siteUrl}/events/category/${[...path, slug].join('/')}/`;
+  const full = taxonomy === 'tag' ? slug : [...path, slug].join('/');
+  const own =
+    taxonomy === 'tag' ? `${siteUrl}/tag/${slug}/` : `${siteUrl}/events/category/${full}/`;
+  // PUBLIC_URL_TEMPLATE may point it at the site's own front end.
+  if (!term) return own;
+  return publicUrl(own, { type: taxonomy, slug: full, id: term.id, language: term.language });
 }
 
 /**
@@ -111,7 +117,7 @@ export function toTecTerm(
     taxonomy: term.taxonomy,
     ...(TAXONOMIES[taxonomy].hierarchical ? { parent: term.parent } : {}),
     meta: [],
-    url: termPageUrl(taxonomy, term.slug, ancestors, ctx.siteUrl),
+    url: termPageUrl(taxonomy, term.slug, ancestors, ctx.siteUrl, term),
     urls: termUrls(term, ctx),
     ...translationFields(term, translations),
   };

@@ -158,8 +158,13 @@ export class Contract {
         path,
         pattern: new RegExp(`^${path.replace(/\{[^}/]+\}/g, '[^/]+').replace(/\//g, '\\/')}$`),
       }))
-      // Literal segments first: `/events/by-slug/{slug}` before anything with more parameters.
-      .sort((a, b) => countParams(a.path) - countParams(b.path));
+      // Literal segments first: `/events/by-slug/{slug}` before anything with more parameters,
+      // and `/events/{id}.ics` before `/events/{id}` (more literal text is more specific).
+      .sort(
+        (a, b) =>
+          countParams(a.path) - countParams(b.path) ||
+          literalLength(b.path) - literalLength(a.path),
+      );
   }
 
   /** An Error when the response contradicts the document, otherwise undefined. */
@@ -174,6 +179,17 @@ export class Contract {
         undefined)
       : undefined;
     const label = `${method} ${template ?? path} ${status}`;
+    // Content negotiation: a list asked for as text/calendar answers as its `.ics` route does.
+    if (template && status < 400 && /^text\/calendar\b/i.test(contentType)) {
+      const ics = (
+        this.document.paths[template.endsWith('.ics') ? template : `${template}.ics`] as
+          Record<string, Operation> | undefined
+      )?.[method.toLowerCase()];
+      if (ics?.responses?.[String(status)]?.content?.['text/calendar']) return undefined;
+      return new Error(
+        `OpenAPI contract: ${label} answered ${contentType} without a documented .ics route`,
+      );
+    }
     const documented = operation?.responses?.[String(status)];
     let schema = documented?.content?.['application/json']?.schema;
     let how = 'documented';
@@ -236,6 +252,7 @@ function shown(body: unknown, pointer: string): string {
 }
 
 const countParams = (path: string) => (path.match(/\{/g) ?? []).length;
+const literalLength = (path: string) => path.replace(/\{[^}/]+\}/g, '').length;
 
 /** The path under the namespace (`/` for its root), from the path or `?rest_route=`. */
 function namespacePath(url: string): string | undefined {

@@ -1,0 +1,68 @@
+import { Controller, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBasicAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { I18nService } from 'nestjs-i18n';
+import { NAMESPACE } from '../common/http/links.js';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { RouteIdPipe } from '../common/http/route-id.pipe.js';
+import { doc } from '../common/i18n/doc-key.js';
+import { APP_CONFIG, withoutTrailingSlashes, type AppConfig } from '../config/config.js';
+import { Endpoint } from '../docs/endpoint.js';
+import { EventReadQuery } from '../events/dto/event-read.query.js';
+import { ListEventsQuery } from '../events/dto/list-events.query.js';
+import { EventsService } from '../events/events.service.js';
+import { newestModified, sendCalendar } from './calendar-response.js';
+import { EventSource } from './event-source.js';
+import { buildCalendar, type EventPayload } from './ics.js';
+
+const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
+
+/**
+ * iCalendar feeds (issue 18 §2) under the REST namespace: the events list with the same
+ * filters, and one event. `GET /events` with `Accept: text/calendar` is routed here too
+ * (calendarNegotiation).
+ */
+@ApiTags('events')
+@ApiBasicAuth('basic')
+@ApiProduces('text/calendar')
+@Controller(NAMESPACE)
+export class FeedsController {
+  constructor(
+    private readonly source: EventSource,
+    private readonly events: EventsService,
+    private readonly i18n: I18nService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Endpoint('GET', 'events.ics', { summary: doc('feeds.list') })
+  async list(
+    @Query() query: ListEventsQuery,
+    @Ctx() ctx: RequestContext,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const events = await this.source.all(query, ctx, new Set(Object.keys(req.query)));
+    sendCalendar(res, this.calendar(events, ctx), 'events.ics', newestModified(events));
+  }
+
+  @Endpoint('GET', 'events/:id.ics', { summary: doc('feeds.get'), param: ID })
+  async get(
+    @Param('id', RouteIdPipe) id: number,
+    @Query() query: EventReadQuery,
+    @Ctx() ctx: RequestContext,
+    @Res() res: Response,
+  ): Promise<void> {
+    const event = (await this.events.get(id, query.password, ctx)) as EventPayload;
+    const slug = typeof event.slug === 'string' && event.slug ? event.slug : `event-${id}`;
+    sendCalendar(res, this.calendar([event], ctx), `${slug}.ics`, newestModified([event]));
+  }
+
+  private calendar(events: EventPayload[], ctx: RequestContext): string {
+    const site = new URL(this.config.siteUrl);
+    return buildCalendar(events, {
+      name: this.i18n.t('feeds.calendar_name', { lang: ctx.language, args: { site: site.host } }),
+      uidDomain: `${site.host}${withoutTrailingSlashes(site.pathname)}`,
+      language: ctx.language,
+    });
+  }
+}

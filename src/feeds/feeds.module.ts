@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module.js';
+import { EventSource } from './event-source.js';
+import { FeedsController } from './feeds.controller.js';
+
+/** iCalendar feeds of the events (issue 18 §2). */
+@Module({
+  imports: [EventsModule],
+  controllers: [FeedsController],
+  providers: [EventSource],
+  exports: [EventSource],
+})
+export class FeedsModule {}

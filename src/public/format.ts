@@ -1,0 +1,53 @@
+import { DateTime } from 'luxon';
+import { toLuxonZone } from '../common/dates/index.js';
+import type { Language } from '../config/config.js';
+import type { EventPayload } from '../feeds/ics.js';
+
+const LOCALES: Record<Language, string> = { en: 'en-GB', hu: 'hu-HU', ro: 'ro-RO' };
+
+/** `en_GB`-style locale of Open Graph. */
+export const ogLocale = (language: Language) => LOCALES[language].replace('-', '_');
+
+function zoneOf(event: EventPayload): string {
+  const zone = typeof event.timezone === 'string' && event.timezone ? event.timezone : 'UTC';
+  try {
+    return toLuxonZone(zone) ? zone : 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+function local(sql: unknown, event: EventPayload, language: Language): DateTime {
+  const luxonZone = toLuxonZone(zoneOf(event)) ?? 'UTC';
+  return DateTime.fromSQL(String(sql), { zone: luxonZone }).setLocale(LOCALES[language]);
+}
+
+/**
+ * When an event takes place, in its own zone with the zone named: one day or several, with or
+ * without times (all-day events show dates only).
+ */
+export function eventWhen(event: EventPayload, language: Language, allDayLabel: string): string {
+  const start = local(event.start_date, event, language);
+  const end = local(event.end_date, event, language);
+  if (!start.isValid || !end.isValid) return '';
+  const date = (dt: DateTime) => dt.toLocaleString(DateTime.DATE_HUGE);
+  const time = (dt: DateTime) => dt.toLocaleString(DateTime.TIME_SIMPLE);
+  const sameDay = start.hasSame(end, 'day');
+  if (event.all_day) {
+    return sameDay
+      ? `${date(start)} (${allDayLabel})`
+      : `${date(start)} – ${date(end)} (${allDayLabel})`;
+  }
+  const abbr = typeof event.timezone_abbr === 'string' ? event.timezone_abbr : '';
+  const zone = `${zoneOf(event)}${abbr && abbr !== zoneOf(event) ? ` (${abbr})` : ''}`;
+  return sameDay
+    ? `${date(start)}, ${time(start)} – ${time(end)} ${zone}`
+    : `${date(start)}, ${time(start)} – ${date(end)}, ${time(end)} ${zone}`;
+}
+
+/** ISO 8601 with the zone's offset at that moment, or a date alone for all-day events. */
+export function isoWhen(event: EventPayload, which: 'start_date' | 'end_date'): string {
+  const dt = local(event[which], event, 'en');
+  if (!dt.isValid) return '';
+  return event.all_day ? dt.toISODate()! : dt.toISO({ suppressMilliseconds: true })!;
+}

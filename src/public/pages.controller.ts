@@ -1,0 +1,195 @@
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { noRoute } from '../common/errors/api-error.js';
+import { httpDate } from '../common/http/conditional.js';
+import { buildRequestContext, type RequestContext } from '../common/http/request-context.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { ListEventsQuery } from '../events/dto/list-events.query.js';
+import { EventsService } from '../events/events.service.js';
+import type { EventPayload } from '../feeds/ics.js';
+import { VIEWS_DIR } from '../paths.js';
+import { PagesService, upcoming, type PageResult } from './pages.service.js';
+import { buildRss } from './rss.js';
+import { Views } from './views.js';
+
+const STYLESHEET = readFileSync(join(VIEWS_DIR, 'cal.css'), 'utf8');
+
+/** `?page=N` of a public list: 1 when absent, NaN (→ 404) when not a plain number. */
+function pageParam(req: Request): number {
+  const raw = (req.query as Record<string, unknown>).page;
+  if (raw === undefined) return 1;
+  return typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+}
+
+/**
+ * The slug in the address as the records store it: WordPress keeps non-ASCII slugs
+ * percent-encoded in lower case (`%d0%ba…`), and Express decodes route parameters, so the slug
+ * is read from the raw path. Anything else than a stored slug could hold names no record.
+ */
+function rawSlug(req: Request, index: number): string {
+  const segment = (req.path.split('/')[index] ?? '').toLowerCase();
+  return /^[a-z0-9%_.~-]{1,600}$/.test(segment) ? segment : '';
+}
+
+/** The password a reader typed into the form of a protected event (POST), if any. */
+function typedPassword(req: Request): string | undefined {
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body && typeof body === 'object' ? body.post_password : undefined;
+  return typeof value === 'string' && value !== '' && value.length <= 255 ? value : undefined;
+}
+
+/**
+ * The public pages behind every `url` of the payloads (issue 18 §1), the home page (§4) and
+ * the RSS feeds (§5). Outside the REST namespace and its OpenAPI document; BASE_PATH does not
+ * apply to them (the `url`s are `{SITE_URL}/event/{slug}/`, configure-app.ts).
+ */
+@ApiExcludeController()
+@Controller()
+export class PagesController {
+  constructor(
+    private readonly pages: PagesService,
+    private readonly events: EventsService,
+    private readonly views: Views,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private ctx(req: Request): RequestContext {
+    return buildRequestContext(req, this.config);
+  }
+
+  @Get('assets/cal.css')
+  stylesheet(@Res() res: Response): void {
+    res.type('text/css; charset=utf-8').send(STYLESHEET);
+  }
+
+  @Get()
+  async home(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const query = req.query as Record<string, unknown>;
+    // `/?rest_route=…` is the REST API's (answered before any controller when it is served).
+    if (query.rest_route !== undefined) throw noRoute();
+    // `/?post_type=cal_events&p=ID`: the `url` of an event without a public address.
+    if (query.p !== undefined) {
+      const id = typeof query.p === 'string' && /^\d{1,15}$/.test(query.p) ? Number(query.p) : 0;
+      const result =
+        id > 0 && (query.post_type === undefined || query.post_type === 'cal_events')
+          ? await this.pages.eventById(id, undefined, this.ctx(req))
+          : this.pages.notFound(this.ctx(req));
+      return send(res, result);
+    }
+    send(res, await this.pages.homePage(pageParam(req), this.ctx(req)));
+  }
+
+  @Get('event/:slug')
+  async event(@Req() req: Request, @Res() res: Response) {
+    send(res, await this.pages.eventPage(rawSlug(req, 2), undefined, this.ctx(req)));
+  }
+
+  @Post('event/:slug')
+  async unlock(@Req() req: Request, @Res() res: Response) {
+    const password = typedPassword(req) ?? '';
+    send(res, await this.pages.eventPage(rawSlug(req, 2), password, this.ctx(req)));
+  }
+
+  @Get('venue/:slug')
+  async venue(@Req() req: Request, @Res() res: Response) {
+    const slug = rawSlug(req, 2);
+    send(res, await this.pages.linkedPage('venue', slug, pageParam(req), this.ctx(req)));
+  }
+
+  @Get('organizer/:slug')
+  async organizer(@Req() req: Request, @Res() res: Response) {
+    const slug = rawSlug(req, 2);
+    send(res, await this.pages.linkedPage('organizer', slug, pageParam(req), this.ctx(req)));
+  }
+
+  @Get('tag/:slug/feed')
+  async tagFeed(@Req() req: Request, @Res() res: Response) {
+    await this.rss('tag', [rawSlug(req, 2)], req, res);
+  }
+
+  @Get('tag/:slug')
+  async tag(@Req() req: Request, @Res() res: Response) {
+    const slug = rawSlug(req, 2);
+    send(res, await this.pages.termPage('tag', [slug], pageParam(req), this.ctx(req)));
+  }
+
+  @Get('events/category/*path')
+  async category(@Req() req: Request, @Res() res: Response) {
+    const segments = req.path
+      .split('/')
+      .slice(3)
+      .filter(Boolean)
+      .map((_, i) => rawSlug(req, i + 3));
+    if (segments.length > 1 && segments[segments.length - 1] === 'feed') {
+      return this.rss('category', segments.slice(0, -1), req, res);
+    }
+    send(res, await this.pages.termPage('category', segments, pageParam(req), this.ctx(req)));
+  }
+
+  @Get('feed')
+  async feed(@Req() req: Request, @Res() res: Response) {
+    await this.rss(undefined, [], req, res);
+  }
+
+  /** RSS 2.0 of the upcoming events, of the whole calendar or of one category or tag. */
+  private async rss(
+    taxonomy: 'category' | 'tag' | undefined,
+    segments: string[],
+    req: Request,
+    res: Response,
+  ): Promise<void> {
+    const ctx = this.ctx(req);
+    const query = { ...upcoming(), page: 1, per_page: ctx.config.maxPerPage } as ListEventsQuery;
+    let title = this.views.t(ctx.language, 'rss_title', { site: this.pages.siteName() });
+    let link = this.pages.siteUrl(ctx.language);
+    if (taxonomy) {
+      const term = await this.pages.findTerm(taxonomy, segments, ctx);
+      if (!term) return send(res, this.pages.notFound(ctx));
+      if (taxonomy === 'category') query.categories = [term.id as number];
+      else query.tags = [term.id as number];
+      title = this.views.t(ctx.language, 'rss_title_of', {
+        site: this.pages.siteName(),
+        name: term.name as string,
+      });
+      link = this.pages.localize(term.url, ctx.language);
+    }
+    const archive = await this.events.list(query, ctx, new Set(Object.keys(query)));
+    const events = (archive.body.events as EventPayload[] | undefined) ?? [];
+    const body = buildRss(events, {
+      title,
+      link,
+      self: this.pages.siteUrl(
+        ctx.language,
+        taxonomy === 'category'
+          ? `/events/category/${segments.join('/')}/feed/`
+          : taxonomy === 'tag'
+            ? `/tag/${segments[0]}/feed/`
+            : '/feed/',
+      ),
+      description: this.views.t(ctx.language, 'home_intro'),
+      language: ctx.language,
+      allDayLabel: this.views.t(ctx.language, 'all_day'),
+      localize: (url, language) => this.pages.localize(url, language),
+    });
+    let newest = '';
+    for (const e of events) if (String(e.modified_utc) > newest) newest = String(e.modified_utc);
+    const lastModified = httpDate(newest);
+    if (lastModified) res.setHeader('Last-Modified', lastModified);
+    res.type('application/rss+xml; charset=utf-8').send(body);
+  }
+}
+
+function send(res: Response, result: PageResult): void {
+  if (result.kind === 'redirect') {
+    res.redirect(302, result.location);
+    return;
+  }
+  if (result.cacheControl) res.setHeader('Cache-Control', result.cacheControl);
+  if (result.lastModified && result.status === 200) {
+    res.setHeader('Last-Modified', result.lastModified);
+  }
+  res.status(result.status).type('text/html; charset=utf-8').send(result.html);
+}

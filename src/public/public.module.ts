@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module.js';
+import { OrganizersModule } from '../organizers/organizers.module.js';
+import { TermsModule } from '../terms/terms.module.js';
+import { VenuesModule } from '../venues/venues.module.js';
+import { PagesController } from './pages.controller.js';
+import { PagesService } from './pages.service.js';
+import { Views } from './views.js';
+
+/** Public pages, the home page and the RSS feeds (issue 18 §1, §4, §5). */
+@Module({
+  imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
+  controllers: [PagesController],
+  providers: [PagesService, Views],
+})
+export class PublicModule {}
+
+/**
+ * The routes of PagesController, which BASE_PATH does not prefix: the payloads' `url`s are
+ * `{SITE_URL}/event/{slug}/`, and the home page is the site's `/` (configure-app.ts).
+ */
+export const PUBLIC_ROUTES = [
+  '/',
+  'assets/cal.css',
+  'feed',
+  'event/:slug',
+  'venue/:slug',
+  'organizer/:slug',
+  'tag/:slug',
+  'tag/:slug/feed',
+  'events/category/*path',
+];
