@@ -155,6 +155,7 @@ describe('drop-in for the plugin clients (e2e)', () => {
         .send({ name: 'alias tag' })
         .expect(201);
       expect(tag.body.urls.self).toBe(`${SITE}/wp-json/tribe/events/v1/tags/${tag.body.id}`);
+      expect(tag.headers.location).toBe(tag.body.urls.self);
       await http()
         .put(`${TRIBE}/tags/${tag.body.id}`)
         .set('Authorization', editor())
