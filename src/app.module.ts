@@ -1,14 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { I18nModule } from 'nestjs-i18n';
 import { AuthModule } from './auth/auth.module.js';
 import { BenchModule } from './bench/bench.module.js';
 import { BasicAuthGuard } from './auth/basic-auth.guard.js';
 import { WpErrorFilter } from './common/errors/wp-error.filter.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { LanguageGuard } from './common/i18n/language.guard.js';
-import { CalLanguageResolver } from './common/i18n/language.resolver.js';
+import { MessagesModule } from './common/i18n/messages.module.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { isPermanentDatabaseError } from './config/startup.js';
@@ -31,7 +30,6 @@ import { PublicModule } from './public/public.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
-import { I18N_DIR } from './paths.js';
 
 /** Everything but the configuration and the bench route. */
 const FEATURES = [
@@ -45,13 +43,7 @@ const FEATURES = [
       toRetry: (error: unknown) => !isPermanentDatabaseError(error),
     }),
   }),
-  I18nModule.forRoot({
-    fallbackLanguage: 'en',
-    loaderOptions: { path: I18N_DIR, watch: false },
-    resolvers: [CalLanguageResolver],
-    throwOnMissingKey: false,
-    logging: false,
-  }),
+  MessagesModule,
   DatabaseModule,
   WritesModule,
   AuthModule,

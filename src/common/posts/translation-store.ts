@@ -46,13 +46,9 @@ export class TranslationStore {
     ];
     const members = new Map<number, Array<{ id: number; language: Language }>>();
     if (groups.length) {
-      const qb = manager
-        .createQueryBuilder()
-        .select('tr.id', 'id')
-        .addSelect('tr.language', 'language')
-        .addSelect('tr.translation_group', 'translation_group')
-        .from(scope.table, 'tr')
-        .where('tr.translation_group IN (:...groups)', { groups });
+      const qb = memberQuery(manager, scope).where('tr.translation_group IN (:...groups)', {
+        groups,
+      });
       if (scope.posts && viewer) {
         applyPostVisibility(qb, 'tr', viewer.actor, [...ANY_STATUSES], viewer.nowUtc);
       }
@@ -219,13 +215,7 @@ export class TranslationStore {
     id: number,
   ): Promise<Member | null> {
     if (!Number.isSafeInteger(id) || id < 1) return null;
-    const qb = manager
-      .createQueryBuilder()
-      .select('tr.id', 'id')
-      .addSelect('tr.language', 'language')
-      .addSelect('tr.translation_group', 'translation_group')
-      .from(scope.table, 'tr')
-      .where('tr.id = :id', { id });
+    const qb = memberQuery(manager, scope).where('tr.id = :id', { id });
     if (scope.taxonomy) qb.andWhere('tr.taxonomy = :taxonomy', { taxonomy: scope.taxonomy });
     if (scope.posts) {
       qb.addSelect('tr.author_id', 'author_id')
@@ -285,4 +275,14 @@ export class TranslationStore {
     );
     return rows.some((row) => readable(scope, toMember(row), viewer));
   }
+}
+
+/** Id, language and group of the records of the scope's table (alias `tr`). */
+function memberQuery(manager: EntityManager, scope: TranslationScope) {
+  return manager
+    .createQueryBuilder()
+    .select('tr.id', 'id')
+    .addSelect('tr.language', 'language')
+    .addSelect('tr.translation_group', 'translation_group')
+    .from(scope.table, 'tr');
 }
