@@ -43,6 +43,8 @@ export class DatabaseAvailableGuard implements CanActivate {
     const method = context.switchToHttp().getRequest<Request>().method;
     // A read goes to a replica that has applied every write this process knows of (once caught up).
     const route = () => {
+      // The database may have gone away while this request caught up: answer 503 now.
+      if (this.monitor.isDown) throw databaseUnavailable();
       if (method === 'GET' || method === 'HEAD') this.replicas.routeRead();
       return true;
     };

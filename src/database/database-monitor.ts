@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createConnection, type Connection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
+import { openSideConnection } from './side-connection.js';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -105,17 +106,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
         .get();
       return;
     }
-    this.connection ??= createConnection({
-      host: db.host,
-      port: db.port,
-      user: db.username,
-      password: db.password,
-      database: db.database,
-      connectTimeout: PING_TIMEOUT_MS,
-    }).then((conn) => {
-      conn.on('error', () => void this.dropConnection());
-      return conn;
-    });
+    this.connection ??= openSideConnection(db, PING_TIMEOUT_MS, () => void this.dropConnection());
     await (await this.connection).query('SELECT 1');
   }
 

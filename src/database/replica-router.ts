@@ -8,7 +8,8 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import { openSideConnection } from './side-connection.js';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SharedGeneration } from './shared-generation.js';
@@ -161,17 +162,7 @@ export class ReplicaRouter implements OnApplicationBootstrap, OnApplicationShutd
     replica.polling = true;
     try {
       const { config } = replica;
-      replica.connection ??= createConnection({
-        host: config.host,
-        port: config.port,
-        user: config.username,
-        password: config.password,
-        database: config.database,
-        connectTimeout: TIMEOUT_MS,
-      }).then((conn) => {
-        conn.on('error', () => void this.drop(replica));
-        return conn;
-      });
+      replica.connection ??= openSideConnection(config, TIMEOUT_MS, () => void this.drop(replica));
       const conn = await replica.connection;
       const [rows] = await conn.query<RowDataPacket[]>({
         sql: 'SELECT value FROM write_generation WHERE id = 1',

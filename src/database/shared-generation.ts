@@ -7,14 +7,10 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import {
-  createConnection,
-  type Connection,
-  type ResultSetHeader,
-  type RowDataPacket,
-} from 'mysql2/promise';
+import { type Connection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from './redis.js';
+import { openSideConnection } from './side-connection.js';
 import { bumpWriteVersion, onWriteVersionBump, type BumpOrigin } from './write-version.js';
 
 /** A request uses the generation checked at most this long before it started. */
@@ -190,17 +186,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   private async query<T>(sql: string): Promise<T> {
     const db = this.config.database;
     if (db.type === 'sqlite') throw new Error('no shared generation on SQLite');
-    this.connection ??= createConnection({
-      host: db.host,
-      port: db.port,
-      user: db.username,
-      password: db.password,
-      database: db.database,
-      connectTimeout: QUERY_TIMEOUT_MS,
-    }).then((conn) => {
-      conn.on('error', () => void this.dropConnection());
-      return conn;
-    });
+    this.connection ??= openSideConnection(db, QUERY_TIMEOUT_MS, () => void this.dropConnection());
     const conn = await this.connection;
     const [result] = await conn.query({ sql, timeout: QUERY_TIMEOUT_MS });
     return result as T;

@@ -1,0 +1,40 @@
+import { createConnection } from 'mysql2';
+import type { Connection } from 'mysql2/promise';
+import type { DatabaseConfig } from '../config/config.js';
+
+export type MysqlConfig = Exclude<DatabaseConfig, { type: 'sqlite' }>;
+
+/**
+ * A MySQL/MariaDB connection of its own, outside the pool (the health monitor's ping, the write
+ * generation, the replicas' progress): checks that must not wait behind busy requests.
+ *
+ * The error listener is attached before the connection is even made, so that no error of it can
+ * go unheard (an unheard 'error' event crashes the process): one before the connection is
+ * established rejects the promise, any later one (the server gone, a dropped socket) calls
+ * `onLost`, which should forget the connection.
+ */
+export function openSideConnection(
+  db: MysqlConfig,
+  timeoutMs: number,
+  onLost: () => void,
+): Promise<Connection> {
+  return new Promise((resolve, reject) => {
+    let connected = false;
+    const core = createConnection({
+      host: db.host,
+      port: db.port,
+      user: db.username,
+      password: db.password,
+      database: db.database,
+      connectTimeout: timeoutMs,
+    });
+    core.on('error', (error) => {
+      if (connected) onLost();
+      else reject(error);
+    });
+    core.once('connect', () => {
+      connected = true;
+      resolve(core.promise());
+    });
+  });
+}
