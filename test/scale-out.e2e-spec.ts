@@ -28,17 +28,20 @@ interface Server {
 
 async function serve(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const { child } = await startServer({
-    DATABASE_URL: testDatabaseUrl(),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ADMIN_LOGIN: ADMIN.login,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_REQUESTS: 'false',
-    // A long cache lifetime: only the invalidation can make another process's write show.
-    RESPONSE_CACHE_TTL_MS: '600000',
-    ...env,
-  });
+  const { child } = await startServer(
+    {
+      DATABASE_URL: testDatabaseUrl(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_LOGIN: ADMIN.login,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_REQUESTS: 'false',
+      // A long cache lifetime: only the invalidation can make another process's write show.
+      RESPONSE_CACHE_TTL_MS: '600000',
+      ...env,
+    },
+    60_000,
+  ); // the first start runs every migration: slow on a loaded machine
   return { url: `http://127.0.0.1:${port}`, child };
 }
 

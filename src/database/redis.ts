@@ -1,4 +1,11 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Redis, RedisOptions } from 'ioredis';
+import { PROJECT_ROOT } from '../paths.js';
+
+/** ioredis is loaded only when REDIS_URL is set: it costs a few hundred ms of start-up. */
+const load = () =>
+  createRequire(join(PROJECT_ROOT, 'package.json'))('ioredis') as typeof import('ioredis');
 
 /**
  * A Redis connection for REDIS_URL. Commands fail at once while Redis is unreachable (no offline
@@ -6,7 +13,7 @@ import { Redis, type RedisOptions } from 'ioredis';
  * reconnects by itself in the background.
  */
 export function createRedis(url: string, name: string, options: RedisOptions = {}): Redis {
-  const client = new Redis(url, {
+  const client = new (load().Redis)(url, {
     connectionName: name,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
