@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from './helpers/auth.js';
@@ -349,7 +351,10 @@ describe('import:tec', () => {
     const result = await importInto(target);
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`Imported from ${sourceRoot}:`);
+    // Given the site's address, discovery finds the plugin's namespace first (issue 15).
+    expect(result.stdout).toContain(
+      `Imported from http://127.0.0.1:${port}/wp-json/tribe/events/v1:`,
+    );
     expect(totals(result.stdout)).toMatch(
       new RegExp(`^Total: ${seeded} created, 0 updated, 0 unchanged, 0 skipped `),
     );
@@ -467,14 +472,25 @@ describe('import:tec', () => {
     // Anonymous: only what the public sees.
     expect(kindLine(direct.stdout, 'venue')).toMatch(/^venue: +1 created,/);
 
-    const nowhere = await run(
-      CLI,
-      ['import:tec', `http://127.0.0.1:${port}/nothing-here`, '--author', IMPORTER.login],
-      { DATABASE_URL: target2 },
-      120_000,
-    );
-    expect(nowhere.code).toBe(1);
-    expect(nowhere.stderr).toContain('no calendar REST interface found');
+    // A web server that is no calendar (no discovery header, no REST index).
+    const plain = createServer((_req, res) => {
+      res.writeHead(404, { 'Content-Type': 'text/html' });
+      res.end('<p>nothing here</p>');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const plainPort = (plain.address() as AddressInfo).port;
+    try {
+      const nowhere = await run(
+        CLI,
+        ['import:tec', `http://127.0.0.1:${plainPort}/nothing-here`, '--author', IMPORTER.login],
+        { DATABASE_URL: target2 },
+        120_000,
+      );
+      expect(nowhere.code).toBe(1);
+      expect(nowhere.stderr).toContain('no calendar REST interface found');
+    } finally {
+      await new Promise((resolve) => plain.close(resolve));
+    }
     const nobody = await run(
       CLI,
       ['import:tec', sourceRoot, '--author', 'nobody'],

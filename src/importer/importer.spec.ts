@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { HttpClient, retryAfterMs, SourceError } from './http-client.js';
 import { costEntries, eventInput, MalformedRecord, unescapeHtml } from './record-mapping.js';
-import { apiLink, mapLimit, trimSlashes } from './tec-source.js';
+import { apiLink, mapLimit, TecSource, trimSlashes } from './tec-source.js';
 
 describe('record mapping', () => {
   it('rebuilds cost entries that give the same display cost', () => {
@@ -40,6 +40,28 @@ describe('record mapping', () => {
     expect(
       eventInput({ ...base, website: 'http://s/e/', url: 'http://s/e/' }, ref),
     ).not.toHaveProperty('website');
+  });
+});
+
+describe('TecSource.key', () => {
+  const key = (root: string) => new TecSource(root, undefined as never, []).key;
+
+  it('names one calendar the same whichever namespace or address form reached it', () => {
+    const site = 'https://cal.example.org events/v1';
+    for (const root of [
+      'https://cal.example.org/wp-json/tribe/events/v1',
+      'https://cal.example.org/wp-json/tribe/events/v1/',
+      'https://cal.example.org/cal/events/v1',
+      'https://cal.example.org/wp-json/cal/events/v1',
+      'https://cal.example.org/?rest_route=/tribe/events/v1',
+      'https://cal.example.org/index.php?rest_route=/tribe/events/v1',
+    ]) {
+      expect(key(root)).toBe(site);
+    }
+    expect(key('https://cal.example.org/sub/wp-json/tribe/events/v1')).toBe(
+      'https://cal.example.org/sub events/v1',
+    );
+    expect(key('https://other.example.org/wp-json/tribe/events/v1')).not.toBe(site);
   });
 });
 

@@ -37,6 +37,7 @@ import {
 import {
   discover,
   mapLimit,
+  trimSlashes,
   type Collection,
   type SourceRecord,
   type TecSource,
@@ -147,7 +148,7 @@ export class TecImporter {
     await map.load();
     const progress = options.progress ?? new Progress(process.stderr, false);
     const summary: ImportSummary = {
-      source: source.key,
+      source: trimSlashes(source.root),
       counts: Object.fromEntries(
         KINDS.map(({ kind }) => [
           kind,

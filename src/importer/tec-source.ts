@@ -53,9 +53,21 @@ export class TecSource {
     readonly languages: string[],
   ) {}
 
-  /** The stable name of the source in the import map: the root without scheme noise. */
+  /**
+   * The stable name of the source in the import map: the site and the interface, whichever
+   * namespace or address form reached it. This service answers the same records under
+   * `tribe/events/v1` and `cal/events/v1`, and a plugin site under `/wp-json/…` and
+   * `?rest_route=…`: one calendar, one map (else a second run through the other address would
+   * create everything again).
+   */
   get key(): string {
-    return trimSlashes(this.root);
+    const url = new URL(this.root);
+    let base = url.searchParams.has('rest_route')
+      ? trimSlashes(url.pathname)
+      : trimSlashes(url.pathname.replace(NAMESPACE_TAIL, ''));
+    if (base.endsWith('/index.php')) base = base.slice(0, -'/index.php'.length);
+    if (base.endsWith('/wp-json')) base = base.slice(0, -'/wp-json'.length);
+    return `${url.origin}${base} events/v1`;
   }
 
   url(path: string, params: Record<string, string | number> = {}): string {
