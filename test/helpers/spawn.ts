@@ -54,7 +54,7 @@ export function run(
   });
 }
 
-/** Starts the server and resolves once it has printed its first line on standard output. */
+/** Starts the server and resolves once it listens (its start-up line, `firstLine`). */
 export function startServer(
   env: Record<string, string>,
   timeoutMs = 20000,
@@ -71,11 +71,16 @@ export function startServer(
       child.kill('SIGKILL');
       reject(new Error(`the server printed nothing within ${timeoutMs} ms: ${stderr}`));
     }, timeoutMs);
+    // Resolved by the start-up line, printed once the server listens: log lines may come first
+    // (the administrator created from ADMIN_LOGIN), and a request sent then is refused.
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
-      if (stdout.includes('\n')) {
+      const line = stdout
+        .split('\n')
+        .find((l, i, all) => i < all.length - 1 && l.includes(' listening on '));
+      if (line !== undefined) {
         clearTimeout(timer);
-        resolve({ child, firstLine: stdout.split('\n')[0], output });
+        resolve({ child, firstLine: line, output });
       }
     });
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
