@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Connection } from 'mysql2/promise';
-import { openSideConnection } from './side-connection.js';
+import { SideConnection } from './side-connection.js';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -30,7 +29,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   private readonly waiters = new Set<(error: ApiError) => void>();
 
   /** MySQL/MariaDB: the ping's own connection, outside the pool (see ping()). */
-  private connection: Promise<Connection> | undefined;
+  private side: SideConnection | undefined;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -106,19 +105,12 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
         .get();
       return;
     }
-    this.connection ??= openSideConnection(db, PING_TIMEOUT_MS, () => void this.dropConnection());
-    await (await this.connection).query('SELECT 1');
+    this.side ??= new SideConnection(db, PING_TIMEOUT_MS);
+    await (await this.side.get()).query('SELECT 1');
   }
 
   private async dropConnection(): Promise<void> {
-    const pending = this.connection;
-    this.connection = undefined;
-    if (!pending) return;
-    try {
-      (await pending).destroy();
-    } catch {
-      // It never connected.
-    }
+    await this.side?.drop();
   }
 
   private setDown(down: boolean, error?: unknown): void {

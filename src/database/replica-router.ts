@@ -8,8 +8,8 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { openSideConnection } from './side-connection.js';
+import type { RowDataPacket } from 'mysql2/promise';
+import { SideConnection } from './side-connection.js';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { SharedGeneration } from './shared-generation.js';
@@ -24,7 +24,7 @@ interface Replica {
   up: boolean;
   /** The write generation the replica has applied (null: unknown). */
   generation: number | null;
-  connection?: Promise<Connection>;
+  connection: SideConnection;
   polling: boolean;
 }
 
@@ -72,6 +72,7 @@ export class ReplicaRouter implements OnApplicationBootstrap, OnApplicationShutd
     this.replicas = config.replicas.map((replica) => ({
       name: `${replica.host}:${replica.port}`,
       config: replica,
+      connection: new SideConnection(replica, TIMEOUT_MS),
       up: false,
       generation: null,
       polling: false,
@@ -161,9 +162,7 @@ export class ReplicaRouter implements OnApplicationBootstrap, OnApplicationShutd
     if (replica.polling || this.stopped) return;
     replica.polling = true;
     try {
-      const { config } = replica;
-      replica.connection ??= openSideConnection(config, TIMEOUT_MS, () => void this.drop(replica));
-      const conn = await replica.connection;
+      const conn = await replica.connection.get();
       const [rows] = await conn.query<RowDataPacket[]>({
         sql: 'SELECT value FROM write_generation WHERE id = 1',
         timeout: TIMEOUT_MS,
@@ -190,13 +189,6 @@ export class ReplicaRouter implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async drop(replica: Replica): Promise<void> {
-    const pending = replica.connection;
-    replica.connection = undefined;
-    if (!pending) return;
-    try {
-      (await pending).destroy();
-    } catch {
-      // It never connected.
-    }
+    await replica.connection.drop();
   }
 }

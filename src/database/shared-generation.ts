@@ -7,10 +7,10 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { type Connection, type ResultSetHeader, type RowDataPacket } from 'mysql2/promise';
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from './redis.js';
-import { openSideConnection } from './side-connection.js';
+import { SideConnection } from './side-connection.js';
 import { bumpWriteVersion, onWriteVersionBump, type BumpOrigin } from './write-version.js';
 
 /** A request uses the generation checked at most this long before it started. */
@@ -47,7 +47,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   private checking: { startedAt: number; done: Promise<void> } | undefined;
   /** Increments not stored yet: write requests wait for them. */
   private readonly publishing = new Set<Promise<void>>();
-  private connection: Promise<Connection> | undefined;
+  private readonly side: SideConnection | undefined;
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -56,7 +56,9 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   private failing = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.enabled = config.database.type !== 'sqlite';
+    const db = config.database;
+    this.enabled = db.type !== 'sqlite';
+    this.side = db.type === 'sqlite' ? undefined : new SideConnection(db, QUERY_TIMEOUT_MS);
   }
 
   onApplicationBootstrap(): void {
@@ -184,23 +186,14 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async query<T>(sql: string): Promise<T> {
-    const db = this.config.database;
-    if (db.type === 'sqlite') throw new Error('no shared generation on SQLite');
-    this.connection ??= openSideConnection(db, QUERY_TIMEOUT_MS, () => void this.dropConnection());
-    const conn = await this.connection;
+    if (!this.side) throw new Error('no shared generation on SQLite');
+    const conn = await this.side.get();
     const [result] = await conn.query({ sql, timeout: QUERY_TIMEOUT_MS });
     return result as T;
   }
 
   private async dropConnection(): Promise<void> {
-    const pending = this.connection;
-    this.connection = undefined;
-    if (!pending) return;
-    try {
-      (await pending).destroy();
-    } catch {
-      // It never connected.
-    }
+    await this.side?.drop();
   }
 }
 

@@ -38,3 +38,32 @@ export function openSideConnection(
     });
   });
 }
+
+/**
+ * One side connection, opened when first needed and forgotten when lost: `get()` opens it (or
+ * hands back the one being opened), `drop()` closes it; the next `get()` opens a new one.
+ */
+export class SideConnection {
+  private connection: Promise<Connection> | undefined;
+
+  constructor(
+    private readonly db: MysqlConfig,
+    private readonly timeoutMs: number,
+  ) {}
+
+  get(): Promise<Connection> {
+    this.connection ??= openSideConnection(this.db, this.timeoutMs, () => void this.drop());
+    return this.connection;
+  }
+
+  async drop(): Promise<void> {
+    const pending = this.connection;
+    this.connection = undefined;
+    if (!pending) return;
+    try {
+      (await pending).destroy();
+    } catch {
+      // It never connected.
+    }
+  }
+}
