@@ -1,6 +1,7 @@
 // Shared by the bench scripts: database reset and migration, bulk seeding through SQL, server
 // start/stop. Loopback only.
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -198,8 +199,8 @@ export async function seed(url, counts) {
   return { probe, geo, firstEvent: events[0][0], firstEventSlug: events[0][4], lastId: id };
 }
 
-export function startServer(url, port, extraEnv = {}) {
-  return spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
+export function startServer(url, port, extraEnv = {}, nodeFlags = []) {
+  return spawn(process.execPath, [...nodeFlags, join(ROOT, 'dist/main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -231,4 +232,58 @@ export async function stopServer(child) {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
+}
+
+/** The part of the stack a profiled function belongs to, by its script (null: ask its caller). */
+function partOf(frame) {
+  const { url, functionName } = frame;
+  if (functionName === '(garbage collector)') return 'garbage collection';
+  if (functionName === '(idle)') return 'idle';
+  if (functionName === '(program)') return 'V8 and native code';
+  if (!url) return functionName === 'stringify' ? 'JSON serialization' : null;
+  if (url.includes('/node_modules/typeorm/')) return 'TypeORM (queries, hydration)';
+  if (/\/node_modules\/(mysql2|better-sqlite3|lru\.min|sqlstring|iconv-lite|denque)/.test(url)) return 'database driver';
+  if (/\/node_modules\/(@nestjs|express|router|body-parser|finalhandler|send|on-finished|raw-body|qs|path-to-regexp|helmet|rxjs|class-validator|class-transformer|nestjs-i18n|pino|pino-http|cookie|accepts|negotiator|type-is|content-type|mime|depd|etag|fresh|vary|proxy-addr|serve-static|merge-descriptors|parseurl|encodeurl|escape-html|statuses|http-errors|media-typer)\//.test(url)) return 'Nest/Express pipeline';
+  if (url.includes('/node_modules/')) return 'other packages';
+  if (url.startsWith('node:')) return 'Node (http, net, streams)';
+  if (url.includes('/dist/')) return 'our code';
+  return 'other';
+}
+
+/**
+ * Splits a .cpuprofile's busy time (not idle) by part of the stack: a sample counts for the
+ * function it was taken in, native code for its JavaScript caller. Also the `top` functions by
+ * self time.
+ */
+export function summarizeProfile(file, top = 20) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const selfMs = new Map();
+  const times = profile.timeDeltas;
+  profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (times[i + 1] ?? 0) / 1000));
+  const parts = new Map();
+  const functions = new Map();
+  let busyMs = 0;
+  for (const [id, ms] of selfMs) {
+    let node = byId.get(id);
+    let part = partOf(node.callFrame);
+    while (part === null && parent.has(node.id)) {
+      node = byId.get(parent.get(node.id));
+      part = partOf(node.callFrame);
+    }
+    part ??= 'other';
+    if (part === 'idle') continue;
+    busyMs += ms;
+    parts.set(part, (parts.get(part) ?? 0) + ms);
+    const own = byId.get(id).callFrame;
+    const name = `${own.functionName || '(anonymous)'} ${own.url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${own.lineNumber + 1}`;
+    functions.set(name, (functions.get(name) ?? 0) + ms);
+  }
+  return {
+    busyMs,
+    parts: [...parts].sort((a, b) => b[1] - a[1]),
+    top: [...functions].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => ({ name, ms })),
+  };
 }

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { RecordCacheModule } from './database/record-cache.module.js';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module.js';
@@ -45,6 +46,7 @@ const FEATURES = [
   }),
   MessagesModule,
   DatabaseModule,
+  RecordCacheModule,
   WritesModule,
   AuthModule,
   DocsModule,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RecordCacheModule } from '../database/record-cache.module.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -18,6 +19,7 @@ import { SharedGeneration } from '../database/shared-generation.js';
     }),
     AuthModule,
     WritesModule,
+    RecordCacheModule,
     PostsModule,
   ],
   // Writes made here (records:purge-trash, imports) count in the write generation, so running

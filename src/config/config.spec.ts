@@ -37,6 +37,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ GEOFENCE_RADIUS: '10' }).geofence.radiusKm).toBeCloseTo(16.09344, 9);
   });
 
+  it('reads RECORD_CACHE_MB, 64 by default, 0 turning the record cache off', () => {
+    expect(loadConfig({}).recordCacheMb).toBe(64);
+    expect(loadConfig({ RECORD_CACHE_MB: '0' }).recordCacheMb).toBe(0);
+    expect(() => loadConfig({ RECORD_CACHE_MB: '1.5' })).toThrow('RECORD_CACHE_MB');
+  });
+
   it('reads RESPONSE_CACHE_TTL_MS, 0 turning the response cache off', () => {
     expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '0' }).responseCacheTtlMs).toBe(0);
     expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '250' }).responseCacheTtlMs).toBe(250);

@@ -41,6 +41,8 @@ export interface AppConfig {
   logRequests: boolean;
   /** Lifetime of a cached anonymous GET answer (writes invalidate it at once); 0 turns it off. */
   responseCacheTtlMs: number;
+  /** RECORD_CACHE_MB: memory for payloads of single records shared by every URL (RecordCache); 0 turns it off. */
+  recordCacheMb: number;
   /** Express `trust proxy`: whether and which proxies' `X-Forwarded-For` gives the client address. */
   trustProxy: TrustProxy;
   loginThrottle: LoginThrottleConfig;
@@ -416,6 +418,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       env.RESPONSE_CACHE_TTL_MS,
       1000,
     ),
+    recordCacheMb: parseNonNegativeInt('RECORD_CACHE_MB', env.RECORD_CACHE_MB, 64),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     loginThrottle: {
       perLoginAndAddress: parseFailureLimit(

@@ -5,6 +5,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { TranslationStore } from '../common/posts/translation-store.js';
 import { EVENT_TRANSLATIONS } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
+import { RecordCache } from '../database/record-cache.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TermsService } from '../terms/terms.service.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -17,6 +18,11 @@ export interface PresentOptions {
   jsonLd: boolean;
   /** The password the request gave for protected events (`?password=`). */
   password: unknown;
+  /**
+   * RecordCache.version() taken before `rows` were read: the payloads built now are kept for
+   * the next readers of the same kind. Without it, cached payloads are used but none kept.
+   */
+  readAt?: number;
 }
 
 /**
@@ -33,14 +39,34 @@ export class EventPresenter {
     private readonly terms: TermsService,
     private readonly translations: TranslationStore,
     private readonly i18n: I18nService,
+    private readonly cache: RecordCache,
   ) {}
 
+  /**
+   * The payloads of `rows`, in order: those another request built for a reader like this one
+   * since the last write come from the RecordCache, the others are built together.
+   */
   async present(
     rows: EventEntity[],
     ctx: RequestContext,
     opts: PresentOptions,
   ): Promise<Record<string, unknown>[]> {
     if (!rows.length) return [];
+    const payloads = await this.cache.payloads(
+      'event',
+      rows,
+      readerVariant(ctx, opts),
+      opts.readAt,
+      (missing) => this.build(missing, ctx, opts),
+    );
+    return payloads as Record<string, unknown>[];
+  }
+
+  private async build(
+    rows: EventEntity[],
+    ctx: RequestContext,
+    opts: PresentOptions,
+  ): Promise<Record<string, unknown>[]> {
     const ids = rows.map((e) => e.id);
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
@@ -74,6 +100,22 @@ export class EventPresenter {
       });
     });
   }
+}
+
+/**
+ * Everything an event's payload depends on besides the stored rows: the language and REST base
+ * of the request, who asks (translations, unlocking), the context, the password given, json_ld.
+ */
+export function readerVariant(ctx: RequestContext, opts: PresentOptions): string {
+  const user = ctx.actor.user;
+  return JSON.stringify([
+    ctx.language,
+    ctx.restBase,
+    user ? `${user.id}:${user.role}` : '',
+    ctx.query.context === 'edit',
+    typeof opts.password === 'string' ? opts.password : null,
+    opts.jsonLd,
+  ]);
 }
 
 /** A protected event is open with its password, or to its editors asking context=edit (§4.11). */

@@ -55,6 +55,7 @@ import {
   type WriteClock,
 } from './event-write-rules.js';
 import { EventPresenter, isUnlocked } from './event.presenter.js';
+import { RecordCache } from '../database/record-cache.js';
 import { EventsRepository } from './events.repository.js';
 
 type Plan = Awaited<ReturnType<VenuesService['planReferences']>>;
@@ -102,6 +103,7 @@ export class EventsService {
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
     private readonly terms: TermsService,
+    private readonly recordCache: RecordCache,
   ) {}
 
   // ---------------------------------------------------------------- lists
@@ -113,6 +115,7 @@ export class EventsService {
   ): Promise<Archive> {
     const now = new Date();
     const { filters, page, echo } = await this.query.resolve(query, ctx, presentInQuery, now);
+    const readAt = this.recordCache.version();
     const { rows, total } = await this.events.list(
       filters,
       page,
@@ -125,6 +128,7 @@ export class EventsService {
     const items = await this.presenter.present(rows, ctx, {
       jsonLd: false,
       password: ctx.query.password,
+      readAt,
     });
     return buildArchive({
       key: 'events',
@@ -140,25 +144,32 @@ export class EventsService {
   // ---------------------------------------------------------------- reads
 
   async get(id: number, password: string | undefined, ctx: RequestContext) {
+    const readAt = this.recordCache.version();
     const event = await this.loadEvent(id);
     if (!event) throw notFound(id);
-    return this.readable(event, password, ctx);
+    return this.readable(event, password, ctx, readAt);
   }
 
   async getBySlug(slug: string, password: string | undefined, ctx: RequestContext) {
+    const readAt = this.recordCache.version();
     const event = await this.events.findBySlug(slug, ctx.language);
     if (!event) throw invalidParams({ slug: t('validation.invalid') });
-    return this.readable(event, password, ctx);
+    return this.readable(event, password, ctx, readAt);
   }
 
   /** BEHAVIOR §6.1, checked in this order. */
-  private async readable(event: EventEntity, password: string | undefined, ctx: RequestContext) {
+  private async readable(
+    event: EventEntity,
+    password: string | undefined,
+    ctx: RequestContext,
+    readAt: number,
+  ) {
     const status = effectiveStatus(event, nowUtcSql());
     if (status === 'trash') throw new ApiError('event-no-longer-available', 403);
     if (!canRead(ctx.actor, { authorId: event.authorId, status }))
       throw new ApiError('event-not-accessible', 403);
     if (!isUnlocked(event, password, ctx)) throw new ApiError('event-password-protected', 403);
-    const [item] = await this.presenter.present([event], ctx, { jsonLd: true, password });
+    const [item] = await this.presenter.present([event], ctx, { jsonLd: true, password, readAt });
     return item;
   }
 

@@ -21,6 +21,7 @@ import {
   t,
   type Text,
 } from '../common/errors/api-error.js';
+import { RecordCache } from '../database/record-cache.js';
 import { nestedLimitError } from '../common/http/validation.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
@@ -133,6 +134,7 @@ export abstract class LinkedPostService<
     protected readonly translations: TranslationStore,
     protected readonly repository: LinkedPostRepository<E>,
     protected readonly users: UsersService,
+    protected readonly cache: RecordCache,
   ) {}
 
   /** The TEC object of a record (pure mapper of the kind). */
@@ -165,6 +167,7 @@ export abstract class LinkedPostService<
 
     const page = pageOf(query, ctx.config.maxPerPage);
     const nowUtc = nowUtcSql();
+    const readAt = this.cache.version();
     const [records, total] = await this.repository.list(
       {
         language: ctx.language,
@@ -181,14 +184,11 @@ export abstract class LinkedPostService<
     if (!records.length && page.page > 1) {
       throw new ApiError(`${this.kind.kind}-archive-page-not-found`, 404);
     }
-    const unlock = unlockOf(ctx.query);
-    const translations = await this.translationsOf(records, ctx, nowUtc);
+    const items = await this.presentMany(records, ctx, unlockOf(ctx.query), false, readAt);
     const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
     return buildArchive({
       key: this.kind.collection,
-      items: records.map((r) =>
-        this.present(r, ctx, unlock, false, nowUtc, translations.get(r.id)),
-      ),
+      items,
       total,
       page,
       collectionUrl: `${ctx.restBase}/${this.kind.collection}`,
@@ -205,19 +205,22 @@ export abstract class LinkedPostService<
   }
 
   async getById(id: number, ctx: RequestContext, unlock: Unlock) {
-    return this.read(await this.mustFindById(id), ctx, unlock);
+    const readAt = this.cache.version();
+    return this.read(await this.mustFindById(id), ctx, unlock, readAt);
   }
 
   async getBySlug(slug: string, ctx: RequestContext, unlock: Unlock) {
-    return this.read(await this.mustFindBySlug(slug, ctx), ctx, unlock);
+    const readAt = this.cache.version();
+    return this.read(await this.mustFindBySlug(slug, ctx), ctx, unlock, readAt);
   }
 
   /** BEHAVIOR §6.2: 403 `{kind}-not-accessible` when unpublished and not readable; never 403 for a password. */
-  private async read(record: E, ctx: RequestContext, unlock: Unlock) {
+  private async read(record: E, ctx: RequestContext, unlock: Unlock, readAt: number) {
     if (!readableBy(ctx.actor, record, nowUtcSql())) {
       throw new ApiError(`${this.kind.kind}-not-accessible`, 403);
     }
-    return this.presentOne(record, ctx, unlock, true);
+    const [item] = await this.presentMany([record], ctx, unlock, true, readAt);
+    return item;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -630,9 +633,46 @@ export abstract class LinkedPostService<
 
   /** One record with its translations. */
   private async presentOne(record: E, ctx: RequestContext, unlock: Unlock, jsonLd: boolean) {
-    const nowUtc = nowUtcSql();
-    const translations = await this.translationsOf([record], ctx, nowUtc);
-    return this.present(record, ctx, unlock, jsonLd, nowUtc, translations.get(record.id));
+    const [item] = await this.presentMany([record], ctx, unlock, jsonLd);
+    return item;
+  }
+
+  /**
+   * Records with their translations, in order: from the RecordCache when a reader like this
+   * one saw them since the last write, the others built together (one translations query);
+   * those kept when `readAt` (RecordCache.version() before reading the rows) is given.
+   */
+  private async presentMany(
+    records: E[],
+    ctx: RequestContext,
+    unlock: Unlock,
+    jsonLd: boolean,
+    readAt?: number,
+  ): Promise<Record<string, unknown>[]> {
+    const user = ctx.actor.user;
+    // What a payload depends on besides the rows: who asks (translations, unlocking), with
+    // which password or context, and json_ld.
+    const variant = JSON.stringify([
+      ctx.language,
+      user ? `${user.id}:${user.role}` : '',
+      unlock.password ?? null,
+      unlock.edit,
+      jsonLd,
+    ]);
+    const items = await this.cache.payloads(
+      this.kind.kind,
+      records,
+      variant,
+      readAt,
+      async (missing) => {
+        const nowUtc = nowUtcSql();
+        const translations = await this.translationsOf(missing, ctx, nowUtc);
+        return missing.map((r) =>
+          this.present(r, ctx, unlock, jsonLd, nowUtc, translations.get(r.id)),
+        );
+      },
+    );
+    return items as Record<string, unknown>[];
   }
 
   /** The translations of a page of records that the caller may read, in one query. */

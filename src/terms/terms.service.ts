@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RecordCache } from '../database/record-cache.js';
 import type { EntityManager } from 'typeorm';
 import { canManageTerms } from '../auth/post-policy.js';
 import {
@@ -67,6 +68,7 @@ export class TermsService {
     private readonly repo: TermsRepository,
     private readonly writes: Writes,
     private readonly translations: TranslationStore,
+    private readonly cache: RecordCache,
   ) {}
 
   // ---------------------------------------------------------------------------------- reads
@@ -112,10 +114,11 @@ export class TermsService {
       descending: isDescending(query.order),
     };
     const page = pageOf(query, ctx.config.maxPerPage);
+    const readAt = this.cache.version();
     const { rows, total } = await this.repo.list(filters, page, nowUtcSql());
     return buildArchive({
       key: info.collection,
-      items: await this.present(rows, ctx),
+      items: await this.present(rows, ctx, readAt),
       total,
       page,
       collectionUrl: `${ctx.restBase}/${info.collection}`,
@@ -126,8 +129,9 @@ export class TermsService {
 
   /** `GET /categories/{id}`, `GET /tags/{id}` (BEHAVIOR §6.3): any language. */
   async get(taxonomy: Taxonomy, id: number, ctx: RequestContext): Promise<TecTerm> {
+    const readAt = this.cache.version();
     const term = await this.requireTerm(taxonomy, id);
-    return this.presentOne(term.id, ctx);
+    return this.presentOne(term.id, ctx, readAt);
   }
 
   // --------------------------------------------------------------------------------- writes
@@ -469,24 +473,35 @@ export class TermsService {
 
   /**
    * Terms in list form, with their category URLs (ancestor slugs loaded in one query) and their
-   * translations (one query).
+   * translations (one query); from the RecordCache when built since the last write for the same
+   * language and REST base, and kept there when `readAt` (RecordCache.version() before reading
+   * the rows, with their counts) is given.
    */
-  private async present(records: TermRecord[], ctx: RequestContext): Promise<TecTerm[]> {
+  private async present(
+    records: TermRecord[],
+    ctx: RequestContext,
+    readAt?: number,
+  ): Promise<TecTerm[]> {
     if (!records.length) return [];
-    const [chains, translations] = await Promise.all([
-      this.repo.chains(records.map((r) => r.parent)),
-      // Members of a group share the taxonomy: the first record's names the scope.
-      this.translations.load(scopeOf(taxonomyOf(records[0]!.taxonomy)), records),
-    ]);
-    return records.map((record) =>
-      toTecTerm(record, ancestorSlugs(record.parent, chains), ctx, translations.get(record.id)),
-    );
+    const variant = JSON.stringify([ctx.language, ctx.restBase]);
+    const terms = await this.cache.payloads('term', records, variant, readAt, async (missing) => {
+      const [chains, translations] = await Promise.all([
+        this.repo.chains(missing.map((r) => r.parent)),
+        // Members of a group share the taxonomy: the first record's names the scope.
+        this.translations.load(scopeOf(taxonomyOf(missing[0]!.taxonomy)), missing),
+      ]);
+      return missing.map((record) =>
+        toTecTerm(record, ancestorSlugs(record.parent, chains), ctx, translations.get(record.id)),
+      );
+    });
+    return terms as TecTerm[];
   }
 
-  private async presentOne(id: number, ctx: RequestContext): Promise<TecTerm> {
+  /** One term; kept in the RecordCache only for a read (`readAt`), never for a write's answer. */
+  private async presentOne(id: number, ctx: RequestContext, readAt?: number): Promise<TecTerm> {
     const [record] = await this.repo.records([id], nowUtcSql());
     if (!record) throw invalidParam('id');
-    const [term] = await this.present([record], ctx);
+    const [term] = await this.present([record], ctx, readAt);
     return term!;
   }
 

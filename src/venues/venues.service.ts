@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RecordCache } from '../database/record-cache.js';
 import { TranslationStore } from '../common/posts/translation-store.js';
 import { Writes } from '../database/writes.js';
 import { UsersService } from '../auth/users/users.service.js';
@@ -28,8 +29,9 @@ export class VenuesService extends LinkedPostService<VenueEntity, CreateVenueDto
     translations: TranslationStore,
     repository: VenuesRepository,
     users: UsersService,
+    cache: RecordCache,
   ) {
-    super(writes, translations, repository, users);
+    super(writes, translations, repository, users, cache);
   }
 
   protected toTec(record: VenueEntity, ctx: MapContext, options: MapOptions) {

@@ -1,0 +1,48 @@
+// Profiles the computed path, the reusable half of `npm run bench --profile`; `npm run bench:profile -- --help`.
+import autocannon from 'autocannon';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate, parseArgs, resetDatabase, seed, startServer, stopServer, summarizeProfile, waitHealthy } from './lib.mjs';
+
+const USAGE = `Usage: npm run bench:profile -- [options]
+  --path P        the request profiled (default /cal/events/v1/events)
+  --duration S    seconds of load, after 1 s of warm-up (default 10)
+  --connections N autocannon connections (default 10)
+  --port P        (default 3941)
+  --reuse         keep the seeded database (BENCH_DATABASE_URL) instead of seeding it again
+  --top N         also list the N functions with the most self time (default 25)
+Starts the built server with RESPONSE_CACHE_TTL_MS=0 under node --cpu-prof, loads one path,
+and prints where the CPU time went: by part of the stack, then by function.`;
+const args = parseArgs(process.argv.slice(2), { path: 'P', duration: 'S', connections: 'N', port: 'P', reuse: null, top: 'N', help: null });
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const url = process.env.BENCH_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306/cal_profile_bench';
+const port = Number(args.port ?? 3941);
+if (!args.reuse) {
+  await resetDatabase(url);
+  migrate(url);
+  await seed(url, { events: 100_000, venues: 5_000, organizers: 2_000, categories: 200, tags: 1_000 });
+}
+const dir = mkdtempSync(join(tmpdir(), 'cal-prof-'));
+const server = startServer(url, port, { RESPONSE_CACHE_TTL_MS: '0' }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+let result;
+try {
+  await waitHealthy(port);
+  const target = `http://127.0.0.1:${port}${args.path ?? '/cal/events/v1/events'}`;
+  const connections = Number(args.connections ?? 10);
+  await autocannon({ url: target, connections, duration: 1 });
+  result = await autocannon({ url: target, connections, duration: Number(args.duration ?? 10) });
+} finally {
+  await stopServer(server);
+}
+const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+const summary = summarizeProfile(join(dir, file), Number(args.top ?? 25));
+console.log(`${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx + result.errors} errors`);
+console.log(`CPU per request: ${(summary.busyMs / result.requests.total).toFixed(2)} ms (busy ${Math.round(summary.busyMs)} ms, ${result.requests.total} requests)`);
+for (const [part, ms] of summary.parts) console.log(`${part.padEnd(34)} ${((100 * ms) / summary.busyMs).toFixed(1).padStart(5)} %`);
+console.log('\nself time by function:');
+for (const f of summary.top) console.log(`${((100 * f.ms) / summary.busyMs).toFixed(1).padStart(5)} %  ${f.name}`);
+console.log(`\nprofile: ${join(dir, file)}`);

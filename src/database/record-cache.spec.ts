@@ -1,0 +1,67 @@
+import { RecordCache } from './record-cache.js';
+import { bumpWriteVersion } from './write-version.js';
+
+describe('RecordCache', () => {
+  const rows = [{ id: 1 }, { id: 2 }, { id: 3 }];
+  const builder = () => {
+    const calls: number[][] = [];
+    const build = (missing: Array<{ id: number }>) => {
+      calls.push(missing.map((r) => r.id));
+      return Promise.resolve(missing.map((r) => (r.id === 3 ? undefined : { id: r.id })));
+    };
+    return { calls, build };
+  };
+
+  it('builds the missing payloads together and serves the kept ones to the next reader', async () => {
+    const cache = new RecordCache({ recordCacheMb: 1 });
+    const { calls, build } = builder();
+    const readAt = cache.version();
+    expect(await cache.payloads('event', rows, 'v', readAt, build)).toEqual([
+      { id: 1 },
+      { id: 2 },
+      undefined,
+    ]);
+    const again = await cache.payloads('event', [rows[1], rows[0], rows[2]], 'v', readAt, build);
+    expect(again).toEqual([{ id: 2 }, { id: 1 }, undefined]);
+    // Only the payload that was not shown is built again.
+    expect(calls).toEqual([[1, 2, 3], [3]]);
+  });
+
+  it('keeps readers apart by kind and variant', async () => {
+    const cache = new RecordCache({ recordCacheMb: 1 });
+    const { calls, build } = builder();
+    await cache.payloads('event', rows.slice(0, 1), 'anonymous', cache.version(), build);
+    await cache.payloads('event', rows.slice(0, 1), 'editor', cache.version(), build);
+    await cache.payloads('venue', rows.slice(0, 1), 'anonymous', cache.version(), build);
+    expect(calls).toEqual([[1], [1], [1]]);
+  });
+
+  it('drops every payload when a write is committed, and keeps none read before it', async () => {
+    const cache = new RecordCache({ recordCacheMb: 1 });
+    const { calls, build } = builder();
+    const before = cache.version();
+    await cache.payloads('event', rows.slice(0, 2), 'v', before, build);
+    bumpWriteVersion('local');
+    await cache.payloads('event', rows.slice(0, 2), 'v', before, build);
+    // Built from rows read before the write: not kept under the new version.
+    await cache.payloads('event', rows.slice(0, 2), 'v', cache.version(), build);
+    await cache.payloads('event', rows.slice(0, 2), 'v', cache.version(), build);
+    expect(calls).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
+  });
+
+  it('keeps nothing without a read version, and nothing at all when turned off', async () => {
+    const unversioned = new RecordCache({ recordCacheMb: 1 });
+    const off = new RecordCache({ recordCacheMb: 0 });
+    for (const cache of [unversioned, off]) {
+      const { calls, build } = builder();
+      const readAt = cache === off ? cache.version() : undefined;
+      await cache.payloads('event', rows.slice(0, 1), 'v', readAt, build);
+      await cache.payloads('event', rows.slice(0, 1), 'v', readAt, build);
+      expect(calls).toEqual([[1], [1]]);
+    }
+  });
+});

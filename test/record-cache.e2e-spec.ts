@@ -1,0 +1,111 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
+import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { coldCaches, countQueries } from './helpers/query-counter.js';
+
+const API = '/cal/events/v1';
+
+/**
+ * The record cache (issue 17): a payload built for one URL serves every other URL that shows
+ * the record to a reader like the first, until the next write; readers who see something else
+ * (another user, a password, context=edit) never get it.
+ */
+describe('record payload cache (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  let ids: number[];
+  const http = () => request(app.getHttpServer());
+  const as = (role: keyof RoleUsers) => ({ Authorization: users[role].header });
+  const window = 'start_date=2095-01-01&end_date=2095-12-31';
+
+  beforeAll(async () => {
+    // The response cache off: every request below runs the handler.
+    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
+    users = await createRoleUsers(app);
+    ids = [];
+    for (let i = 1; i <= 3; i++) {
+      const res = await http()
+        .post(`${API}/events`)
+        .set(as('editor'))
+        .send({
+          title: `Cached ${i}`,
+          description: `Cached description ${i}`,
+          start_date: `2095-01-0${i} 10:00:00`,
+          end_date: `2095-01-0${i} 12:00:00`,
+          venue: { venue: `Cache Hall ${i}`, city: 'Pécs' },
+          organizer: [{ organizer: 'Cache Org' }],
+          categories: ['Cache Category'],
+          ...(i === 3 ? { password: 'sesame' } : {}),
+        })
+        .expect(201);
+      ids.push(res.body.id as number);
+    }
+  });
+  afterAll(() => closeApp(app));
+
+  it('serves the events of one list to another list with other filters from one row query', async () => {
+    const coldQueries = await countQueries(app, async () => {
+      await coldCaches(app);
+      await http().get(`${API}/events?${window}&featured=0`).expect(200);
+    });
+    const first = await http().get(`${API}/events?${window}`).expect(200);
+    let other!: request.Response;
+    const warmQueries = await countQueries(app, async () => {
+      other = await http().get(`${API}/events?${window}&categories=cache-category`).expect(200);
+    });
+    expect(other.body.events).toEqual(first.body.events);
+    // Both count their total; the warm page needs its rows only: no venue, organizer, term or
+    // translation look-ups.
+    expect(warmQueries).toBeLessThan(coldQueries);
+  });
+
+  it('shows a write at once, in every list and on the record', async () => {
+    await http().get(`${API}/events?${window}`).expect(200);
+    await http().get(`${API}/events/${ids[0]}`).expect(200);
+    await http()
+      .post(`${API}/events/${ids[0]}`)
+      .set(as('editor'))
+      .send({ title: 'Renamed' })
+      .expect(200);
+    const list = await http().get(`${API}/events?${window}`).expect(200);
+    expect(list.body.events[0].title).toBe('Renamed');
+    expect((await http().get(`${API}/events/${ids[0]}`).expect(200)).body.title).toBe('Renamed');
+    // A linked venue's change reaches the events that embed it.
+    const venueId = list.body.events[0].venue.id as number;
+    await http()
+      .post(`${API}/venues/${venueId}`)
+      .set(as('editor'))
+      .send({ venue: 'Moved Hall' })
+      .expect(200);
+    const after = await http().get(`${API}/events?${window}`).expect(200);
+    expect(after.body.events[0].venue.venue).toBe('Moved Hall');
+  });
+
+  it('keeps what a password or an editor unlocked from everyone else', async () => {
+    const path = `${API}/events?${window}`;
+    const locked = (res: request.Response) =>
+      (res.body.events as Array<{ id: number; description: string }>).find((e) => e.id === ids[2])!;
+    expect(locked(await http().get(`${path}&password=sesame`).expect(200)).description).toContain(
+      'Cached',
+    );
+    const editor = await http().get(`${path}&context=edit`).set(as('editor')).expect(200);
+    expect(locked(editor).description).not.toBe('');
+    for (const res of [
+      await http().get(path).expect(200),
+      await http().get(`${path}&password=wrong`).expect(200),
+      await http().get(`${path}&context=edit`).set(as('subscriber')).expect(200),
+    ]) {
+      expect(locked(res).description).toBe('');
+    }
+  });
+
+  it('keeps one language and one namespace apart from the others', async () => {
+    const en = await http().get(`${API}/events/${ids[1]}`).expect(200);
+    const plugin = await http().get(`/wp-json/tribe/events/v1/events/${ids[1]}`).expect(200);
+    expect(en.body.rest_url).toContain('/cal/events/v1/');
+    expect(plugin.body.rest_url).toContain('/tribe/events/v1/');
+    const hu = await http().get(`/hu${API}/events?${window}`).expect(200);
+    expect(hu.body.events).toEqual([]);
+  });
+});
