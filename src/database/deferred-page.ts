@@ -1,29 +1,21 @@
-import type { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 export type PageOrder = Array<[property: string, direction: 'ASC' | 'DESC']>;
 
 /**
- * One page of a list as a deferred join, in one statement: the page's ids come from `list`
- * (alias `alias`, filtered) in `order` through an index alone (deep pages skip index entries, not
- * whole rows), then only those rows are read, in the same order.
+ * The ids of one page of `list` (alias `alias`, filtered) in `order`, read from an index alone
+ * where one covers the filter and the order: no row is read, deep pages skip index entries.
  */
-export function deferredPage<E extends ObjectLiteral>(
-  repo: Repository<E>,
+export async function pageIds<E extends ObjectLiteral>(
   list: SelectQueryBuilder<E>,
   alias: string,
   order: PageOrder,
   page: { offset: number; perPage: number },
-): Promise<E[]> {
+): Promise<number[]> {
   const ids = list.select(`${alias}.id`, 'id').offset(page.offset).limit(page.perPage);
   order.forEach(([property, direction], i) =>
     ids[i ? 'addOrderBy' : 'orderBy'](`${alias}.${property}`, direction),
   );
-  const rows = repo
-    .createQueryBuilder('row')
-    .innerJoin(`(${ids.getQuery()})`, 'page', 'page.id = row.id')
-    .setParameters(ids.getParameters());
-  order.forEach(([property, direction], i) =>
-    rows[i ? 'addOrderBy' : 'orderBy'](`row.${property}`, direction),
-  );
-  return rows.getMany();
+  const rows = await ids.getRawMany<{ id: number | string }>();
+  return rows.map((row) => Number(row.id));
 }

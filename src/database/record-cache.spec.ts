@@ -2,15 +2,35 @@ import { RecordCache } from './record-cache.js';
 import { bumpWriteVersion } from './write-version.js';
 
 describe('RecordCache', () => {
-  const rows = [{ id: 1 }, { id: 2 }, { id: 3 }];
+  const rows = [1, 2, 3];
+  // Record 3 is never shown (gone, or not readable).
   const builder = () => {
     const calls: number[][] = [];
-    const build = (missing: Array<{ id: number }>) => {
-      calls.push(missing.map((r) => r.id));
-      return Promise.resolve(missing.map((r) => (r.id === 3 ? undefined : { id: r.id })));
+    const build = (missing: number[]) => {
+      calls.push(missing);
+      return Promise.resolve(new Map(missing.filter((id) => id !== 3).map((id) => [id, { id }])));
     };
     return { calls, build };
   };
+
+  it('builds the payloads of rows already read from those rows', async () => {
+    const cache = new RecordCache({ recordCacheMb: 1 });
+    const built: string[][] = [];
+    const build = (missing: Array<{ id: number; title: string }>) => {
+      built.push(missing.map((r) => r.title));
+      return Promise.resolve(new Map(missing.map((r) => [r.id, { title: r.title }])));
+    };
+    const records = [
+      { id: 7, title: 'seven' },
+      { id: 8, title: 'eight' },
+    ];
+    expect(await cache.payloadsOf('venue', records, 'v', cache.version(), build)).toEqual([
+      { title: 'seven' },
+      { title: 'eight' },
+    ]);
+    expect(await cache.payloadsOf('venue', records, 'v', cache.version(), build)).toHaveLength(2);
+    expect(built).toEqual([['seven', 'eight']]);
+  });
 
   it('builds the missing payloads together and serves the kept ones to the next reader', async () => {
     const cache = new RecordCache({ recordCacheMb: 1 });

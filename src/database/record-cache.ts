@@ -46,46 +46,58 @@ export class RecordCache {
   }
 
   /**
-   * The payloads of `rows` in their order, for readers of the same `variant`: each cached one
-   * as it is, the others built by `build` (given the missing rows, in order; one call for all)
-   * and kept when `readAt` says which version() the rows were read at (a write committed since
-   * leaves them stale at once). A payload `build` leaves undefined is not shown, and not kept.
+   * The payloads of the records `ids` in that order, for readers of the same `variant`: each
+   * cached one as it is, the others built by `build` (given the missing ids, in order; one call
+   * for all) and kept when `readAt` says which version() the records were read at (a write
+   * committed since leaves them stale at once). A record `build` leaves out is not shown (its
+   * slot is undefined), and not kept.
    */
-  async payloads<R extends { id: number }, P extends object>(
+  async payloads<P extends object>(
+    kind: string,
+    ids: readonly number[],
+    variant: string,
+    readAt: number | undefined,
+    build: (missing: number[]) => Promise<Map<number, P>>,
+  ): Promise<Array<P | undefined>> {
+    const entries = this.entries;
+    const now = Date.now();
+    const version = writeVersion();
+    const out: Array<P | undefined> = Array.from({ length: ids.length });
+    const missing: number[] = [];
+    ids.forEach((id, i) => {
+      const hit = entries?.get(`${kind}:${id}:${variant}`);
+      if (hit && hit.version === version && hit.expires > now) out[i] = hit.payload as P;
+      else missing.push(id);
+    });
+    if (!missing.length) return out;
+    const built = await build(missing);
+    ids.forEach((id, i) => {
+      if (out[i] === undefined) out[i] = built.get(id);
+    });
+    if (entries && readAt !== undefined) {
+      for (const [id, payload] of built) {
+        entries.set(`${kind}:${id}:${variant}`, {
+          version: readAt,
+          expires: now + MAX_AGE_MS,
+          payload,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** `payloads` for records already read (`rows`), building the missing ones from them. */
+  async payloadsOf<R extends { id: number }, P extends object>(
     kind: string,
     rows: readonly R[],
     variant: string,
     readAt: number | undefined,
-    build: (missing: R[]) => Promise<Array<P | undefined>>,
+    build: (missing: R[]) => Promise<Map<number, P>>,
   ): Promise<Array<P | undefined>> {
-    const entries = this.entries;
-    if (!entries) return build([...rows]);
-    const now = Date.now();
-    const version = writeVersion();
-    const out: Array<P | undefined> = Array.from({ length: rows.length });
-    const missing: R[] = [];
-    const at: number[] = [];
-    rows.forEach((row, i) => {
-      const key = `${kind}:${row.id}:${variant}`;
-      const hit = entries.get(key);
-      if (hit && hit.version === version && hit.expires > now) out[i] = hit.payload as P;
-      else {
-        missing.push(row);
-        at.push(i);
-      }
-    });
-    if (!missing.length) return out;
-    const built = await build(missing);
-    built.forEach((payload, j) => {
-      out[at[j]] = payload;
-      if (payload === undefined || readAt === undefined) return;
-      entries.set(`${kind}:${missing[j].id}:${variant}`, {
-        version: readAt,
-        expires: now + MAX_AGE_MS,
-        payload,
-      });
-    });
-    return out;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return this.payloads(kind, [...byId.keys()], variant, readAt, (missing) =>
+      build(missing.map((id) => byId.get(id)!)),
+    );
   }
 }
 

@@ -52,7 +52,7 @@ export class EventPresenter {
     opts: PresentOptions,
   ): Promise<Record<string, unknown>[]> {
     if (!rows.length) return [];
-    const payloads = await this.cache.payloads(
+    const payloads = await this.cache.payloadsOf(
       'event',
       rows,
       readerVariant(ctx, opts),
@@ -62,11 +62,32 @@ export class EventPresenter {
     return payloads as Record<string, unknown>[];
   }
 
+  /**
+   * The payloads of the events `ids` (a page of a list), in order: the rows are read only for
+   * those the RecordCache does not hold, in one query. An event gone meanwhile is left out.
+   */
+  async presentIds(
+    ids: number[],
+    ctx: RequestContext,
+    opts: PresentOptions,
+  ): Promise<Record<string, unknown>[]> {
+    if (!ids.length) return [];
+    const payloads = await this.cache.payloads(
+      'event',
+      ids,
+      readerVariant(ctx, opts),
+      opts.readAt,
+      async (missing) => this.build(await this.events.findByIds(missing), ctx, opts),
+    );
+    return payloads.filter((p) => p !== undefined);
+  }
+
   private async build(
     rows: EventEntity[],
     ctx: RequestContext,
     opts: PresentOptions,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<Map<number, Record<string, unknown>>> {
+    if (!rows.length) return new Map();
     const ids = rows.map((e) => e.id);
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
@@ -83,22 +104,25 @@ export class EventPresenter {
       this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
     ]);
     const freeLabel = String(this.i18n.translate('events.cost.free', { lang: ctx.language }));
-    return rows.map((e) => {
-      const links: EventLinks = {
-        venue: e.venueId !== null ? venues.get(e.venueId) : undefined,
-        organizers: (organizerIds.get(e.id) ?? [])
-          .map((o) => organizers.get(o))
-          .filter((o) => !!o) as Record<string, unknown>[],
-        categories: terms.get(e.id)?.categories ?? [],
-        tags: terms.get(e.id)?.tags ?? [],
-        translations: translations.get(e.id),
-      };
-      return toTecEvent(e, links, ctx, {
-        jsonLd: opts.jsonLd,
-        unlocked: isUnlocked(e, opts.password, ctx),
-        freeLabel,
-      });
-    });
+    return new Map(
+      rows.map((e) => {
+        const links: EventLinks = {
+          venue: e.venueId !== null ? venues.get(e.venueId) : undefined,
+          organizers: (organizerIds.get(e.id) ?? [])
+            .map((o) => organizers.get(o))
+            .filter((o) => !!o) as Record<string, unknown>[],
+          categories: terms.get(e.id)?.categories ?? [],
+          tags: terms.get(e.id)?.tags ?? [],
+          translations: translations.get(e.id),
+        };
+        const payload = toTecEvent(e, links, ctx, {
+          jsonLd: opts.jsonLd,
+          unlocked: isUnlocked(e, opts.password, ctx),
+          freeLabel,
+        });
+        return [e.id, payload] as const;
+      }),
+    );
   }
 }
 

@@ -8,7 +8,7 @@ import type { PostKind } from '../common/posts/post-id.entity.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
-import { deferredPage, type PageOrder } from '../database/deferred-page.js';
+import { pageIds, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
 import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
@@ -29,20 +29,23 @@ export class EventsRepository {
     return (manager ?? this.ds.manager).getRepository(EventEntity);
   }
 
-  /** One page of the archive and the total over all pages (cached): two queries at most. */
+  /**
+   * The ids of one page of the archive, in order, and the total over all pages (cached): two
+   * queries at most, neither reading a row (the presenter reads those it needs).
+   */
   async list(
     filters: EventFilters,
     page: Page,
     actor: Actor,
     language: Language,
     nowUtc: string,
-  ): Promise<{ rows: EventEntity[]; total: number }> {
+  ): Promise<{ ids: number[]; total: number }> {
     const qb = this.listQuery(filters, actor, language, nowUtc);
     const total = await this.totals.get(
       JSON.stringify([filters, actor.user?.id ?? 0, actor.user?.role ?? '', language]),
       () => qb.getCount(),
     );
-    if (total <= page.offset) return { rows: [], total };
+    if (total <= page.offset) return { ids: [], total };
     // Archive order (IDX_events_listing): by start; `include` lists by publication date (D2).
     const order: PageOrder = filters.include
       ? [
@@ -54,7 +57,7 @@ export class EventsRepository {
           ['date', 'ASC'],
           ['id', 'ASC'],
         ];
-    return { rows: await deferredPage(this.repo(), qb, 'e', order, page), total };
+    return { ids: await pageIds(qb, 'e', order, page), total };
   }
 
   private listQuery(
@@ -124,6 +127,11 @@ export class EventsRepository {
 
   findById(id: number, manager?: EntityManager): Promise<EventEntity | null> {
     return this.repo(manager).findOneBy({ id });
+  }
+
+  /** The events `ids` that exist, in no particular order: one query. */
+  findByIds(ids: number[]): Promise<EventEntity[]> {
+    return ids.length ? this.repo().findBy({ id: In(ids) }) : Promise.resolve([]);
   }
 
   findBySlug(slug: string, language: Language): Promise<EventEntity | null> {

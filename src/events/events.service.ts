@@ -116,16 +116,16 @@ export class EventsService {
     const now = new Date();
     const { filters, page, echo } = await this.query.resolve(query, ctx, presentInQuery, now);
     const readAt = this.recordCache.version();
-    const { rows, total } = await this.events.list(
+    const { ids, total } = await this.events.list(
       filters,
       page,
       ctx.actor,
       ctx.language,
       nowUtcSql(now),
     );
-    if (!rows.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
+    if (!ids.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
 
-    const items = await this.presenter.present(rows, ctx, {
+    const items = await this.presenter.presentIds(ids, ctx, {
       jsonLd: false,
       password: ctx.query.password,
       readAt,

@@ -15,7 +15,7 @@ import type { PostColumns } from '../common/posts/post-columns.js';
 import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import type { PostStore } from '../common/posts/post-store.js';
-import { deferredPage, type PageOrder } from '../database/deferred-page.js';
+import { pageIds, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
@@ -124,7 +124,8 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
    * One page of the list and the total: two queries (the total, cached; the page) whatever the
    * page and its size.
    */
-  async list(filters: LinkedListFilters, page: Page): Promise<[E[], number]> {
+  /** The ids of one page, in archive order, and the total (cached): no row is read. */
+  async list(filters: LinkedListFilters, page: Page): Promise<[number[], number]> {
     const a = this.alias;
     const qb = this.repo()
       .createQueryBuilder(a)
@@ -164,7 +165,7 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
       ['date', 'DESC'],
       ['id', 'DESC'],
     ];
-    return [await deferredPage(this.repo(), qb, a, order, page), total];
+    return [await pageIds(qb, a, order, page), total];
   }
 
   /**

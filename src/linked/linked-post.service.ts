@@ -168,7 +168,7 @@ export abstract class LinkedPostService<
     const page = pageOf(query, ctx.config.maxPerPage);
     const nowUtc = nowUtcSql();
     const readAt = this.cache.version();
-    const [records, total] = await this.repository.list(
+    const [ids, total] = await this.repository.list(
       {
         language: ctx.language,
         actor: ctx.actor,
@@ -181,10 +181,10 @@ export abstract class LinkedPostService<
       },
       page,
     );
-    if (!records.length && page.page > 1) {
+    if (!ids.length && page.page > 1) {
       throw new ApiError(`${this.kind.kind}-archive-page-not-found`, 404);
     }
-    const items = await this.presentMany(records, ctx, unlockOf(ctx.query), false, readAt);
+    const items = await this.presentMany(ids, ctx, unlockOf(ctx.query), false, readAt);
     const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
     return buildArchive({
       key: this.kind.collection,
@@ -643,7 +643,7 @@ export abstract class LinkedPostService<
    * those kept when `readAt` (RecordCache.version() before reading the rows) is given.
    */
   private async presentMany(
-    records: E[],
+    records: E[] | number[],
     ctx: RequestContext,
     unlock: Unlock,
     jsonLd: boolean,
@@ -659,19 +659,24 @@ export abstract class LinkedPostService<
       unlock.edit,
       jsonLd,
     ]);
-    const items = await this.cache.payloads(
-      this.kind.kind,
-      records,
-      variant,
-      readAt,
-      async (missing) => {
-        const nowUtc = nowUtcSql();
-        const translations = await this.translationsOf(missing, ctx, nowUtc);
-        return missing.map((r) =>
+    const build = async (missing: E[]) => {
+      const nowUtc = nowUtcSql();
+      const translations = await this.translationsOf(missing, ctx, nowUtc);
+      return new Map(
+        missing.map((r) => [
+          r.id,
           this.present(r, ctx, unlock, jsonLd, nowUtc, translations.get(r.id)),
-        );
-      },
-    );
+        ]),
+      );
+    };
+    const items = isIds(records)
+      ? // A page of a list: rows read only for the payloads not cached (one query).
+        (
+          await this.cache.payloads(this.kind.kind, records, variant, readAt, async (missing) =>
+            build(await this.repository.findByIds(missing)),
+          )
+        ).filter((item) => item !== undefined)
+      : await this.cache.payloadsOf(this.kind.kind, records, variant, readAt, build);
     return items as Record<string, unknown>[];
   }
 
@@ -709,3 +714,5 @@ export abstract class LinkedPostService<
     return this.repository.isEvent(id);
   }
 }
+
+const isIds = (list: object[] | number[]): list is number[] => typeof list[0] === 'number';

@@ -484,14 +484,17 @@ export class TermsService {
   ): Promise<TecTerm[]> {
     if (!records.length) return [];
     const variant = JSON.stringify([ctx.language, ctx.restBase]);
-    const terms = await this.cache.payloads('term', records, variant, readAt, async (missing) => {
+    const terms = await this.cache.payloadsOf('term', records, variant, readAt, async (missing) => {
       const [chains, translations] = await Promise.all([
         this.repo.chains(missing.map((r) => r.parent)),
         // Members of a group share the taxonomy: the first record's names the scope.
         this.translations.load(scopeOf(taxonomyOf(missing[0]!.taxonomy)), missing),
       ]);
-      return missing.map((record) =>
-        toTecTerm(record, ancestorSlugs(record.parent, chains), ctx, translations.get(record.id)),
+      return new Map(
+        missing.map((record) => [
+          record.id,
+          toTecTerm(record, ancestorSlugs(record.parent, chains), ctx, translations.get(record.id)),
+        ]),
       );
     });
     return terms as TecTerm[];
