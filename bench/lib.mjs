@@ -287,3 +287,43 @@ export function summarizeProfile(file, top = 20) {
     top: [...functions].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => ({ name, ms })),
   };
 }
+
+/** Creates an editor through the CLI; returns its HTTP Basic header. */
+export function createEditor(url, login = 'bench-editor') {
+  const out = execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'user:create', login, '--role', 'editor'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, MIGRATIONS_RUN: 'false' },
+  }).toString();
+  const password = out.trim().split('\n').pop();
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+}
+
+/**
+ * The create scenario's requests: an event with a new inline venue, an existing category and
+ * two existing tags.
+ */
+export function createRequests(auth) {
+  let n = 0;
+  return {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => {
+          const i = n++;
+          return {
+            ...req,
+            body: JSON.stringify({
+              title: `Bench create ${i}`,
+              start_date: '+3 days 18:00',
+              end_date: '+3 days 20:00',
+              venue: { venue: `Bench hall ${i}`, city: 'Szeged' },
+              categories: ['category-1'],
+              tags: ['tag-1', 'tag-2'],
+            }),
+          };
+        },
+      },
+    ],
+  };
+}

@@ -3,7 +3,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, parseArgs, resetDatabase, seed, startServer, stopServer, summarizeProfile, waitHealthy } from './lib.mjs';
+import { createEditor, createRequests, migrate, parseArgs, resetDatabase, seed, startServer, stopServer, summarizeProfile, waitHealthy } from './lib.mjs';
 
 const USAGE = `Usage: npm run bench:profile -- [options]
   --path P        the request profiled (default /cal/events/v1/events)
@@ -12,9 +12,10 @@ const USAGE = `Usage: npm run bench:profile -- [options]
   --port P        (default 3941)
   --reuse         keep the seeded database (BENCH_DATABASE_URL) instead of seeding it again
   --top N         also list the N functions with the most self time (default 25)
+  --create        profile event creation (an editor, an inline venue and terms) instead of a read
 Starts the built server with RESPONSE_CACHE_TTL_MS=0 under node --cpu-prof, loads one path,
 and prints where the CPU time went: by part of the stack, then by function.`;
-const args = parseArgs(process.argv.slice(2), { path: 'P', duration: 'S', connections: 'N', port: 'P', reuse: null, top: 'N', help: null });
+const args = parseArgs(process.argv.slice(2), { path: 'P', duration: 'S', connections: 'N', port: 'P', reuse: null, top: 'N', create: null, help: null });
 if (args.help) {
   console.log(USAGE);
   process.exit(0);
@@ -33,8 +34,10 @@ try {
   await waitHealthy(port);
   const target = `http://127.0.0.1:${port}${args.path ?? '/cal/events/v1/events'}`;
   const connections = Number(args.connections ?? 10);
-  await autocannon({ url: target, connections, duration: 1 });
-  result = await autocannon({ url: target, connections, duration: Number(args.duration ?? 10) });
+  const extra = args.create ? createRequests(createEditor(url, `profile-editor-${Date.now()}`)) : {};
+  const load = args.create ? `http://127.0.0.1:${port}/cal/events/v1/events` : target;
+  await autocannon({ url: load, connections, duration: 1, ...extra });
+  result = await autocannon({ url: load, connections, duration: Number(args.duration ?? 10), ...extra });
 } finally {
   await stopServer(server);
 }

@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DEEP_TARGET, LIST_TARGET, missedTargets } from './targets.mjs';
-import { ROOT, migrate, parseArgs, resetDatabase, seed, startServer, stopServer, waitHealthy } from './lib.mjs';
+import { createEditor, createRequests, migrate, parseArgs, resetDatabase, seed, startServer, stopServer, waitHealthy } from './lib.mjs';
 
 const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
@@ -74,13 +74,7 @@ let t0 = Date.now();
 const { probe, geo, firstEvent, firstEventSlug } = await seed(URL_, counts);
 console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-const env = { DATABASE_URL: URL_ };
-const out = execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'user:create', 'bench-editor', '--role', 'editor'], {
-  cwd: ROOT,
-  env: { ...process.env, ...env, MIGRATIONS_RUN: 'false' },
-}).toString();
-const password = out.trim().split('\n').pop();
-const auth = `Basic ${Buffer.from(`bench-editor:${password}`).toString('base64')}`;
+const auth = createEditor(URL_);
 
 const server = startServer(URL_, PORT, { BENCH_ROUTES: 'true' });
 const uncachedServer = startServer(URL_, PORT + 1, { RESPONSE_CACHE_TTL_MS: '0' });
@@ -127,22 +121,9 @@ try {
     results.push(result);
     console.log(`${name}: ${result.rps} req/s${result.uncached ? `, uncached ${result.uncached.rps} req/s` : ''}`);
   }
-  let n = 0;
   results.push({
-    name: 'event create (HTTP Basic, editor)',
-    ...(await measure({
-      url: `${base}/cal/events/v1/events`,
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ title: `Bench create ${n++}`, start_date: '+3 days 18:00', end_date: '+3 days 20:00', categories: ['category-1'] }),
-          }),
-        },
-      ],
-    })),
+    name: 'event create with an inline venue and terms (HTTP Basic, editor)',
+    ...(await measure({ url: `${base}/cal/events/v1/events`, ...createRequests(auth) })),
   });
   console.log(`create: ${results.at(-1).rps} req/s`);
 } finally {

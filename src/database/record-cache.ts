@@ -86,6 +86,27 @@ export class RecordCache {
     return out;
   }
 
+  /**
+   * The payloads of a list's page, in order: given its `ids`, the rows of the records not cached
+   * are read (`read`, one call) to build them; given rows already read, those build the missing
+   * ones. A record gone or not built is left out.
+   */
+  async page<R extends { id: number }, P extends object>(
+    kind: string,
+    page: readonly R[] | readonly number[],
+    variant: string,
+    readAt: number | undefined,
+    read: (ids: number[]) => Promise<R[]>,
+    build: (missing: R[]) => Promise<Map<number, P>>,
+  ): Promise<P[]> {
+    const payloads = isIds(page)
+      ? await this.payloads(kind, page, variant, readAt, async (missing) =>
+          build(await read(missing)),
+        )
+      : await this.payloadsOf(kind, page, variant, readAt, build);
+    return payloads.filter((payload) => payload !== undefined);
+  }
+
   /** `payloads` for records already read (`rows`), building the missing ones from them. */
   async payloadsOf<R extends { id: number }, P extends object>(
     kind: string,
@@ -100,6 +121,9 @@ export class RecordCache {
     );
   }
 }
+
+const isIds = (page: readonly object[] | readonly number[]): page is readonly number[] =>
+  typeof page[0] === 'number';
 
 /** A cheap estimate of a payload's memory: its JSON's length, times what V8's objects add to it. */
 function estimateSize(payload: object): number {

@@ -72,14 +72,14 @@ export class EventPresenter {
     opts: PresentOptions,
   ): Promise<Record<string, unknown>[]> {
     if (!ids.length) return [];
-    const payloads = await this.cache.payloads(
+    return this.cache.page<EventEntity, Record<string, unknown>>(
       'event',
       ids,
       readerVariant(ctx, opts),
       opts.readAt,
-      async (missing) => this.build(await this.events.findByIds(missing), ctx, opts),
+      (missing) => this.events.findByIds(missing),
+      (rows) => this.build(rows, ctx, opts),
     );
-    return payloads.filter((p) => p !== undefined);
   }
 
   private async build(

@@ -422,9 +422,12 @@ export class EventsService {
     return item;
   }
 
+  /** The event `id`: one query when it exists; the id's kind tells the error otherwise. */
   private async loadEvent(id: number): Promise<EventEntity | null> {
+    const event = await this.events.findById(id);
+    if (event) return event;
     const kind = await this.events.kindOf(id);
     if (kind && kind !== 'event') throw notAnEvent();
-    return kind ? this.events.findById(id) : null;
+    return null;
   }
 }

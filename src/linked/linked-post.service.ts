@@ -669,15 +669,15 @@ export abstract class LinkedPostService<
         ]),
       );
     };
-    const items = isIds(records)
-      ? // A page of a list: rows read only for the payloads not cached (one query).
-        (
-          await this.cache.payloads(this.kind.kind, records, variant, readAt, async (missing) =>
-            build(await this.repository.findByIds(missing)),
-          )
-        ).filter((item) => item !== undefined)
-      : await this.cache.payloadsOf(this.kind.kind, records, variant, readAt, build);
-    return items as Record<string, unknown>[];
+    // A page of a list gives ids: rows are read only for the payloads not cached (one query).
+    return this.cache.page(
+      this.kind.kind,
+      records,
+      variant,
+      readAt,
+      (ids) => this.repository.findByIds(ids),
+      build,
+    );
   }
 
   /** The translations of a page of records that the caller may read, in one query. */
@@ -714,5 +714,3 @@ export abstract class LinkedPostService<
     return this.repository.isEvent(id);
   }
 }
-
-const isIds = (list: object[] | number[]): list is number[] => typeof list[0] === 'number';

@@ -172,7 +172,7 @@ export class TermsRepository {
     filters: TermListFilters,
     page: Page,
     nowUtc: string,
-  ): Promise<{ rows: TermRecord[]; total: number }> {
+  ): Promise<{ ids: number[]; rows?: TermRecord[]; total: number }> {
     const qb = this.terms(this.manager)
       .where('t.taxonomy = :taxonomy', { taxonomy: TAXONOMIES[filters.taxonomy].wpName })
       .andWhere('t.language = :language', { language: filters.language })
@@ -208,10 +208,11 @@ export class TermsRepository {
     if (filters.hideEmpty) qb.andWhere(hasPublished());
 
     const total = await this.totals.get(JSON.stringify(filters), () => qb.clone().getCount());
-    if (total <= page.offset) return { rows: [], total };
+    if (total <= page.offset) return { ids: [], total };
     const direction = filters.descending ? 'DESC' : 'ASC';
-    // Sorted by anything but the count, the page's ids are found without counting, and only
-    // the page's terms are counted (records()); sorted by count, every candidate is counted.
+    // Sorted by anything but the count, the page's ids are found without counting (the caller
+    // reads the records it needs, records()); sorted by count, every candidate is counted, and
+    // the page's records come with its ids.
     const byCount = filters.sort.key === 'count';
     const listQuery = byCount ? this.selectRecord(qb, nowUtc) : qb.select('t.id', 'id');
     switch (filters.sort.key) {
@@ -239,14 +240,8 @@ export class TermsRepository {
     // Ties are broken by id ascending (BEHAVIOR §5.4).
     if (filters.sort.key !== 'id') listQuery.addOrderBy('t.id', 'ASC');
     const rows = await listQuery.offset(page.offset).limit(page.perPage).getRawMany<RawTermRow>();
-    if (byCount) return { rows: rows.map(toRecord), total };
-    return {
-      rows: await this.records(
-        rows.map((r) => Number(r.id)),
-        nowUtc,
-      ),
-      total,
-    };
+    const ids = rows.map((r) => Number(r.id));
+    return byCount ? { ids, rows: rows.map(toRecord), total } : { ids, total };
   }
 
   /**

@@ -115,10 +115,12 @@ export class TermsService {
     };
     const page = pageOf(query, ctx.config.maxPerPage);
     const readAt = this.cache.version();
-    const { rows, total } = await this.repo.list(filters, page, nowUtcSql());
+    const nowUtc = nowUtcSql();
+    const { ids, rows, total } = await this.repo.list(filters, page, nowUtc);
     return buildArchive({
       key: info.collection,
-      items: await this.present(rows, ctx, readAt),
+      // The page's records are read only for the terms whose payloads are not cached.
+      items: await this.present(rows ?? ids, ctx, readAt, nowUtc),
       total,
       page,
       collectionUrl: `${ctx.restBase}/${info.collection}`,
@@ -478,13 +480,15 @@ export class TermsService {
    * the rows, with their counts) is given.
    */
   private async present(
-    records: TermRecord[],
+    records: TermRecord[] | number[],
     ctx: RequestContext,
     readAt?: number,
+    nowUtc = nowUtcSql(),
   ): Promise<TecTerm[]> {
     if (!records.length) return [];
     const variant = JSON.stringify([ctx.language, ctx.restBase]);
-    const terms = await this.cache.payloadsOf('term', records, variant, readAt, async (missing) => {
+    const build = async (missing: TermRecord[]) => {
+      if (!missing.length) return new Map<number, TecTerm>();
       const [chains, translations] = await Promise.all([
         this.repo.chains(missing.map((r) => r.parent)),
         // Members of a group share the taxonomy: the first record's names the scope.
@@ -496,8 +500,15 @@ export class TermsService {
           toTecTerm(record, ancestorSlugs(record.parent, chains), ctx, translations.get(record.id)),
         ]),
       );
-    });
-    return terms as TecTerm[];
+    };
+    return this.cache.page(
+      'term',
+      records,
+      variant,
+      readAt,
+      (ids) => this.repo.records(ids, nowUtc),
+      build,
+    );
   }
 
   /** One term; kept in the RecordCache only for a read (`readAt`), never for a write's answer. */
