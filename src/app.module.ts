@@ -21,6 +21,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { WritesModule } from './database/writes.module.js';
 import { DocsModule } from './docs/docs.module.js';
 import { HealthModule } from './health/health.module.js';
+import { JsonBody, JsonBodyInterceptor } from './common/http/json-body.js';
 import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
 import { PluginNamesInterceptor } from './common/http/plugin-names.js';
@@ -63,6 +64,9 @@ const FEATURES = [
 const PROVIDERS = [
   { provide: APP_FILTER, useClass: WpErrorFilter },
   { provide: APP_INTERCEPTOR, useClass: DatabaseAvailabilityInterceptor },
+  // Outside the response cache: it writes every JSON answer, splicing in the records' JSON.
+  JsonBody,
+  { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
   // Outside ArchiveHeadersInterceptor, so that it stores the list headers with the body.
   ResponseCache,
   { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },

@@ -10,6 +10,9 @@ interface Entry {
   payload: object;
 }
 
+/** Memory of an entry, estimated from its JSON: V8's objects take about three times more. */
+const MEMORY_PER_JSON_CHARACTER = 4;
+
 /** How long an entry is trusted at most, writes aside: a bound for anything the clock alone moves. */
 const MAX_AGE_MS = 60_000;
 
@@ -27,6 +30,8 @@ const MAX_AGE_MS = 60_000;
 @Injectable()
 export class RecordCache {
   private readonly entries: LRUCache<string, Entry> | null;
+  /** The JSON of each payload kept, written once: a response splices it in (JsonBody). */
+  private readonly json = new WeakMap<object, string>();
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'recordCacheMb'>) {
     const maxSize = config.recordCacheMb * 1024 * 1024;
@@ -35,7 +40,6 @@ export class RecordCache {
         ? new LRUCache<string, Entry>({
             maxSize,
             maxEntrySize: maxSize / 64,
-            sizeCalculation: (entry) => estimateSize(entry.payload),
           })
         : null;
   }
@@ -76,11 +80,13 @@ export class RecordCache {
     });
     if (entries && readAt !== undefined) {
       for (const [id, payload] of built) {
-        entries.set(`${kind}:${id}:${variant}`, {
-          version: readAt,
-          expires: now + MAX_AGE_MS,
-          payload,
-        });
+        const json = JSON.stringify(payload);
+        this.json.set(payload, json);
+        entries.set(
+          `${kind}:${id}:${variant}`,
+          { version: readAt, expires: now + MAX_AGE_MS, payload },
+          { size: Math.max(1, json.length * MEMORY_PER_JSON_CHARACTER) },
+        );
       }
     }
     return out;
@@ -107,6 +113,11 @@ export class RecordCache {
     return payloads.filter((payload) => payload !== undefined);
   }
 
+  /** The JSON of a payload this cache handed out, as JSON.stringify wrote it when kept. */
+  jsonOf(payload: object): string | undefined {
+    return this.json.get(payload);
+  }
+
   /** `payloads` for records already read (`rows`), building the missing ones from them. */
   async payloadsOf<R extends { id: number }, P extends object>(
     kind: string,
@@ -124,8 +135,3 @@ export class RecordCache {
 
 const isIds = (page: readonly object[] | readonly number[]): page is readonly number[] =>
   typeof page[0] === 'number';
-
-/** A cheap estimate of a payload's memory: its JSON's length, times what V8's objects add to it. */
-function estimateSize(payload: object): number {
-  return Math.max(1, JSON.stringify(payload).length * 3);
-}

@@ -12,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { writeVersion } from '../../database/write-version.js';
+import { JsonBody } from './json-body.js';
 import { namespaceOf } from './links.js';
 
 const CACHED_READS = 'cal:cached-reads';
@@ -95,6 +96,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
   constructor(
     private readonly cache: ResponseCache,
     private readonly reflector: Reflector,
+    private readonly json: JsonBody,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -115,7 +117,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((body: unknown) => {
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
-        const json = JSON.stringify(body);
+        const json = this.json.stringify(body)!;
         // Raw names keep their spelling (X-TEC-Total, not x-tec-total).
         const headers = rawHeaderNames(res)
           .filter((name) => !before.has(name))

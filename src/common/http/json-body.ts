@@ -1,0 +1,93 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Response } from 'express';
+import { map, type Observable } from 'rxjs';
+import { RecordCache } from '../../database/record-cache.js';
+
+/**
+ * How deep the envelope of an answer goes before its records: a list's object, its array, the
+ * records. Below that, JSON.stringify writes everything at once.
+ */
+const ENVELOPE_DEPTH = 2;
+
+/**
+ * Serializes answers as JSON.stringify would, byte for byte, but splices in the JSON that the
+ * RecordCache wrote once for each record payload it keeps, instead of writing it again on every
+ * request: a list of cached events costs the envelope and a join.
+ */
+@Injectable()
+export class JsonBody {
+  constructor(private readonly records: RecordCache) {}
+
+  stringify(value: unknown): string | undefined {
+    const parts: string[] = [];
+    // One join at the end: the answer's characters are copied once.
+    return this.write(value, ENVELOPE_DEPTH, parts) ? parts.join('') : undefined;
+  }
+
+  /** Appends the JSON of `value` to `parts`; false when JSON has none (undefined, a function). */
+  private write(value: unknown, depth: number, parts: string[]): boolean {
+    if (value !== null && typeof value === 'object') {
+      const json = this.records.jsonOf(value);
+      if (json !== undefined) {
+        parts.push(json);
+        return true;
+      }
+      if (depth > 0 && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+        if (Array.isArray(value)) {
+          parts.push('[');
+          value.forEach((item, i) => {
+            if (i) parts.push(',');
+            if (!this.write(item, depth - 1, parts)) parts.push('null');
+          });
+          parts.push(']');
+          return true;
+        }
+        const proto = Object.getPrototypeOf(value) as unknown;
+        if (proto === Object.prototype || proto === null) {
+          parts.push('{');
+          let first = true;
+          for (const [key, item] of Object.entries(value)) {
+            const at = parts.length;
+            parts.push(first ? '' : ',', JSON.stringify(key), ':');
+            if (this.write(item, depth - 1, parts)) first = false;
+            else parts.length = at;
+          }
+          parts.push('}');
+          return true;
+        }
+      }
+    }
+    const json = JSON.stringify(value) as string | undefined;
+    if (json === undefined) return false;
+    parts.push(json);
+    return true;
+  }
+}
+
+/**
+ * Sends object answers as JsonBody writes them, as res.json() would have (its content type
+ * unless the handler chose one). Outside the response cache, which then stores and returns the
+ * string; strings, streams and empty answers pass as they are.
+ */
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  constructor(private readonly json: JsonBody) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const res = context.switchToHttp().getResponse<Response>();
+    return next.handle().pipe(
+      map((body: unknown) => {
+        if (body === null || typeof body !== 'object' || !isJsonValue(body)) return body;
+        if (!res.get('Content-Type')) res.type('json');
+        return this.json.stringify(body);
+      }),
+    );
+  }
+}
+
+/** Plain objects and arrays: what res.json() would serialize (not files, buffers or streams). */
+function isJsonValue(body: object): boolean {
+  if (Array.isArray(body)) return true;
+  const proto = Object.getPrototypeOf(body) as unknown;
+  return proto === Object.prototype || proto === null;
+}
