@@ -327,3 +327,13 @@ export function createRequests(auth) {
     ],
   };
 }
+
+/** Resident memory of a process, in MB (Linux /proc), or null elsewhere. */
+export function rssMb(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}

@@ -28,7 +28,7 @@ if (!args.reuse) {
   await seed(url, { events: 100_000, venues: 5_000, organizers: 2_000, categories: 200, tags: 1_000 });
 }
 const dir = mkdtempSync(join(tmpdir(), 'cal-prof-'));
-const server = startServer(url, port, { RESPONSE_CACHE_TTL_MS: '0', BENCH_ROUTES: 'true' }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+const server = startServer(url, port, { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: process.env.RECORD_CACHE_MB ?? '64', BENCH_ROUTES: 'true' }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
 let result;
 try {
   await waitHealthy(port);

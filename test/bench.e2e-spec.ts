@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 // @ts-expect-error: a plain ES module of the bench scripts, without types
-import { DEEP_TARGET, LIST_TARGET, missedTargets } from '../bench/targets.mjs';
+import {
+  COMPUTED_TARGETS,
+  DEEP_TARGET,
+  LIST_TARGET,
+  missedComputedTargets,
+  missedTargets,
+} from '../bench/targets.mjs';
 import { ROOT, run } from './helpers/spawn.js';
 
 /** `npm run bench`: its options, and the targets it flags (a full run takes minutes). */
@@ -54,6 +60,50 @@ describe('npm run bench', () => {
         'default list served at 0.40 of the ceiling (target ≥ 0.50)',
         'deep page p99 served at 1.60× page 1 (target ≤ 1.5×)',
         'deep page p99 computed at 1.55× page 1 (target ≤ 1.5×)',
+      ]);
+    });
+  });
+
+  describe('computed-path targets (issue 17)', () => {
+    const good = {
+      ceiling: 1000,
+      rows: [
+        { name: 'events: default list', target: 'list', computed: { rps: 500, p99: 20 } },
+        { name: 'event by id', target: 'record', computed: { rps: 700, p99: 30 } },
+        { name: 'events: geofenced list (25 mi)', computed: { rps: 10, p99: 900 } },
+      ],
+      create: { rps: 600, p99: 50 },
+      rssMb: 299,
+    };
+
+    it('are all met by a good run, scenarios without a target aside', () => {
+      expect(COMPUTED_TARGETS).toEqual({
+        list: { ratio: 0.5, p99: 20 },
+        record: { ratio: 0.7 },
+        create: { rps: 600, p99: 50 },
+        rssMb: 300,
+      });
+      expect(missedComputedTargets(good)).toEqual([]);
+    });
+
+    it('flag each missed ratio, p99, create figure and the memory', () => {
+      expect(
+        missedComputedTargets({
+          ...good,
+          rows: [
+            { name: 'events: default list', target: 'list', computed: { rps: 480, p99: 21 } },
+            { name: 'event by id', target: 'record', computed: { rps: 650, p99: 5 } },
+          ],
+          create: { rps: 120, p99: 180 },
+          rssMb: 300,
+        }),
+      ).toEqual([
+        'events: default list computed at 0.48 of the ceiling (target ≥ 0.50)',
+        'events: default list computed with p99 21 ms (target ≤ 20 ms)',
+        'event by id computed at 0.65 of the ceiling (target ≥ 0.70)',
+        'event create at 120 req/s (target ≥ 600)',
+        'event create with p99 180 ms (target ≤ 50 ms)',
+        'worker RSS 300 MB after the run (target < 300 MB)',
       ]);
     });
   });

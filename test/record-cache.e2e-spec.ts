@@ -21,7 +21,7 @@ describe('record payload cache (e2e)', () => {
 
   beforeAll(async () => {
     // The response cache off: every request below runs the handler.
-    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
+    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '16' } });
     users = await createRoleUsers(app);
     ids = [];
     for (let i = 1; i <= 3; i++) {

@@ -40,6 +40,11 @@ describe('loadConfig', () => {
   it('reads RECORD_CACHE_MB, 64 by default, 0 turning the record cache off', () => {
     expect(loadConfig({}).recordCacheMb).toBe(64);
     expect(loadConfig({ RECORD_CACHE_MB: '0' }).recordCacheMb).toBe(0);
+    // Off with the response cache, unless set.
+    expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '0' }).recordCacheMb).toBe(0);
+    expect(loadConfig({ RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '16' }).recordCacheMb).toBe(
+      16,
+    );
     expect(() => loadConfig({ RECORD_CACHE_MB: '1.5' })).toThrow('RECORD_CACHE_MB');
   });
 

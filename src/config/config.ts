@@ -41,7 +41,10 @@ export interface AppConfig {
   logRequests: boolean;
   /** Lifetime of a cached anonymous GET answer (writes invalidate it at once); 0 turns it off. */
   responseCacheTtlMs: number;
-  /** RECORD_CACHE_MB: memory for payloads of single records shared by every URL (RecordCache); 0 turns it off. */
+  /**
+   * RECORD_CACHE_MB: memory for payloads of single records shared by every URL (RecordCache);
+   * 0 turns it off; by default 64, or 0 when RESPONSE_CACHE_TTL_MS is 0.
+   */
   recordCacheMb: number;
   /** Express `trust proxy`: whether and which proxies' `X-Forwarded-For` gives the client address. */
   trustProxy: TrustProxy;
@@ -399,6 +402,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       `must be one of ${LANGUAGES.join(', ')}, got "${defaultLanguage}"`,
     );
   }
+  const responseCacheTtlMs = parseNonNegativeInt(
+    'RESPONSE_CACHE_TTL_MS',
+    env.RESPONSE_CACHE_TTL_MS,
+    1000,
+  );
   return {
     database: parseDatabaseUrl(databaseUrl),
     databaseUrl,
@@ -413,12 +421,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     maxPerPage: parsePositiveInt('MAX_PER_PAGE', env.MAX_PER_PAGE, 50),
     logRequests: parseBool('LOG_REQUESTS', env.LOG_REQUESTS, true),
-    responseCacheTtlMs: parseNonNegativeInt(
-      'RESPONSE_CACHE_TTL_MS',
-      env.RESPONSE_CACHE_TTL_MS,
-      1000,
+    responseCacheTtlMs,
+    // Turning the response cache off (something else writes to the database) turns this one
+    // off too, unless it is set.
+    recordCacheMb: parseNonNegativeInt(
+      'RECORD_CACHE_MB',
+      env.RECORD_CACHE_MB,
+      responseCacheTtlMs > 0 ? 64 : 0,
     ),
-    recordCacheMb: parseNonNegativeInt('RECORD_CACHE_MB', env.RECORD_CACHE_MB, 64),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     loginThrottle: {
       perLoginAndAddress: parseFailureLimit(

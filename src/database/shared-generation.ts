@@ -47,6 +47,8 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   private checking: { startedAt: number; done: Promise<void> } | undefined;
   /** Increments not stored yet: write requests wait for them. */
   private readonly publishing = new Set<Promise<void>>();
+  /** A write committed since the increment being stored started. */
+  private incrementAgain = false;
   private readonly side: SideConnection | undefined;
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
@@ -137,9 +139,20 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     if (!first) bumpWriteVersion('remote');
   }
 
+  /**
+   * One increment after each write committed here; writes committed while one is being stored
+   * share the next one (it starts after they committed, which is all the others need to know).
+   */
   private onBump(origin: BumpOrigin): void {
     if (origin !== 'write' || this.stopped) return;
-    const stored = this.increment().finally(() => this.publishing.delete(stored));
+    this.incrementAgain = true;
+    if (this.publishing.size) return;
+    const stored = (async () => {
+      while (this.incrementAgain) {
+        this.incrementAgain = false;
+        await this.increment();
+      }
+    })().finally(() => this.publishing.delete(stored));
     this.publishing.add(stored);
   }
 

@@ -14,6 +14,14 @@ import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.enti
 import type { EventFilters } from './event-filters.js';
 import { boundingBox, haversineLimit, type Geofence } from './geofence.js';
 
+/** What an event's term links copy of it (term counts are index-only). */
+export interface TermLinkState {
+  id: number;
+  status: string;
+  dateUtc: string | null;
+  language: Language;
+}
+
 /** Every query and write on `events`, `event_organizers` and `event_terms`. */
 @Injectable()
 export class EventsRepository {
@@ -196,10 +204,7 @@ export class EventsRepository {
    * Copies the event's status, date and language onto its term links, which makes term counts
    * index-only (caller's transaction; every event write calls it).
    */
-  async syncTermLinks(
-    manager: EntityManager,
-    event: { id: number; status: string; dateUtc: string | null; language: Language },
-  ): Promise<void> {
+  async syncTermLinks(manager: EntityManager, event: TermLinkState): Promise<void> {
     await manager.update(
       EventTermEntity,
       { eventId: event.id },
@@ -207,7 +212,10 @@ export class EventsRepository {
     );
   }
 
-  /** Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction). */
+  /**
+   * Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction; the links'
+   * copies of the event's state follow with syncTermLinks).
+   */
   async setTerms(
     manager: EntityManager,
     eventId: number,
@@ -223,20 +231,42 @@ export class EventsRepository {
         taxonomy: wpTaxonomy,
       })
       .execute();
-    const ids = [...new Set(termIds)];
-    if (ids.length) {
-      await manager.insert(
-        EventTermEntity,
-        ids.map((termId) => ({ eventId, termId })),
-      );
-    }
+    await this.addTerms(manager, { id: eventId }, termIds);
   }
+
+  /**
+   * Links an event to terms it does not carry yet (caller's transaction), with copies of the
+   * event's state when given (a new event's links need no syncTermLinks then).
+   */
+  async addTerms(
+    manager: EntityManager,
+    event: Pick<TermLinkState, 'id'> & Partial<TermLinkState>,
+    termIds: number[],
+  ): Promise<void> {
+    const ids = [...new Set(termIds)];
+    if (!ids.length) return;
+    await manager.insert(
+      EventTermEntity,
+      ids.map((termId) => ({
+        eventId: event.id,
+        termId,
+        ...(event.status !== undefined && {
+          eventStatus: event.status,
+          eventDateUtc: event.dateUtc ?? null,
+          eventLanguage: event.language,
+        }),
+      })),
+    );
+  }
+
+  /** Links the event's organizers in order; a `created` event has none to remove first. */
   async setOrganizers(
     eventId: number,
     organizerIds: number[],
     manager: EntityManager,
+    created: boolean,
   ): Promise<void> {
-    await manager.delete(EventOrganizerEntity, { eventId });
+    if (!created) await manager.delete(EventOrganizerEntity, { eventId });
     if (organizerIds.length) {
       await manager.insert(
         EventOrganizerEntity,

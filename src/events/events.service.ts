@@ -206,7 +206,7 @@ export class EventsService {
       }
       const base = slugBase(event, dto.slug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-      await this.applyLinks(event, plan, ctx, scope);
+      await this.applyLinks(event, plan, ctx, scope, true);
       return id;
     });
     return this.written(eventId, dto.password, ctx);
@@ -297,7 +297,7 @@ export class EventsService {
       scope.changed('event', event.id, 'updated');
       const base = slugBase(event, dto.slug ?? movedSlug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-      await this.applyLinks(event, plan, ctx, scope);
+      await this.applyLinks(event, plan, ctx, scope, false);
     });
     return this.written(existing.id, dto.password, ctx);
   }
@@ -391,17 +391,21 @@ export class EventsService {
     event.venueId = venueId ?? null;
   }
 
-  /** Organizers, terms and the terms' state copies, in the write's transaction (row written). */
+  /**
+   * Organizers, terms and the terms' state copies, in the write's transaction (row written);
+   * a `created` event's links are new, written with its state.
+   */
   private async applyLinks(
     event: EventEntity,
     plan: WritePlan,
     ctx: RequestContext,
     scope: WriteScope,
+    created: boolean,
   ) {
     const { manager } = scope;
     if (plan.organizerPlan) {
       const ids = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
-      await this.events.setOrganizers(event.id, ids, manager);
+      await this.events.setOrganizers(event.id, ids, manager, created);
     }
     for (const [taxonomy, items] of [
       ['category', plan.categoryItems],
@@ -409,9 +413,10 @@ export class EventsService {
     ] as const) {
       if (!items) continue;
       const ids = await this.terms.resolveForWrite(taxonomy, items, event.language, scope);
-      await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, ids);
+      if (created) await this.events.addTerms(manager, event, ids);
+      else await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, ids);
     }
-    await this.events.syncTermLinks(manager, event);
+    if (!created) await this.events.syncTermLinks(manager, event);
   }
 
   // ---------------------------------------------------------------- mapping
