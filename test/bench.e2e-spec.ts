@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-// @ts-expect-error: a plain ES module of the bench scripts, without types
 import {
   COMPUTED_TARGETS,
   DEEP_TARGET,

@@ -1,0 +1,25 @@
+// Types of targets.mjs, for the tests that import it.
+export interface Measured {
+  rps: number;
+  p99: number;
+}
+export declare const LIST_TARGET: number;
+export declare const DEEP_TARGET: number;
+export declare const COMPUTED_TARGETS: {
+  list: { ratio: number; p99: number };
+  record: { ratio: number };
+  create: { rps: number; p99: number };
+  rssMb: number;
+};
+export declare function missedTargets(run: {
+  ceiling: number;
+  list: Measured;
+  page1: Measured & { uncached?: { p99: number } };
+  deep: Measured & { uncached?: { p99: number } };
+}): string[];
+export declare function missedComputedTargets(run: {
+  ceiling: number;
+  rows: Array<{ name: string; target?: 'list' | 'record'; computed: Measured }>;
+  create: Measured;
+  rssMb: number;
+}): string[];
