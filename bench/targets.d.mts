@@ -19,7 +19,7 @@ export declare function missedTargets(run: {
 }): string[];
 export declare function missedComputedTargets(run: {
   ceiling: number;
-  rows: Array<{ name: string; target?: 'list' | 'record'; computed: Measured }>;
+  rows: Array<{ name: string; target?: string; computed: Measured }>;
   create: Measured;
   rssMb: number;
 }): string[];
