@@ -8,7 +8,7 @@ import type { PostKind } from '../common/posts/post-id.entity.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
-import { pageIds, type PageOrder } from '../database/deferred-page.js';
+import { PageAnchors, pageIds, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
 import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
@@ -27,6 +27,8 @@ export interface TermLinkState {
 export class EventsRepository {
   /** Any committed write invalidates it at once. */
   private readonly totals = new TotalsCache();
+  /** Where pages start, under the same rules. */
+  private readonly anchors = new PageAnchors();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -49,10 +51,8 @@ export class EventsRepository {
     nowUtc: string,
   ): Promise<{ ids: number[]; total: number }> {
     const qb = this.listQuery(filters, actor, language, nowUtc);
-    const total = await this.totals.get(
-      JSON.stringify([filters, actor.user?.id ?? 0, actor.user?.role ?? '', language]),
-      () => qb.getCount(),
-    );
+    const key = JSON.stringify([filters, actor.user?.id ?? 0, actor.user?.role ?? '', language]);
+    const total = await this.totals.get(key, () => qb.getCount());
     if (total <= page.offset) return { ids: [], total };
     // Archive order (IDX_events_listing): by start; `include` lists by publication date (D2).
     const order: PageOrder = filters.include
@@ -65,7 +65,7 @@ export class EventsRepository {
           ['date', 'ASC'],
           ['id', 'ASC'],
         ];
-    return { ids: await pageIds(qb, 'e', order, page), total };
+    return { ids: await pageIds(qb, 'e', order, page, { cache: this.anchors, key }), total };
   }
 
   private listQuery(

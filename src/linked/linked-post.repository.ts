@@ -15,7 +15,7 @@ import type { PostColumns } from '../common/posts/post-columns.js';
 import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import type { PostStore } from '../common/posts/post-store.js';
-import { pageIds, type PageOrder } from '../database/deferred-page.js';
+import { PageAnchors, pageIds, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
@@ -48,6 +48,8 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   protected abstract readonly searchColumns: readonly string[];
 
   private readonly totals = new TotalsCache();
+  /** Where pages start, under the same rules. */
+  private readonly anchors = new PageAnchors();
 
   constructor(
     protected readonly dataSource: DataSource,
@@ -155,17 +157,15 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
       );
     }
     const { actor, nowUtc: _now, ...rest } = filters;
-    const total = await this.totals.get(
-      JSON.stringify([rest, actor.user?.id ?? 0, actor.user?.role ?? '']),
-      () => qb.getCount(),
-    );
+    const key = JSON.stringify([rest, actor.user?.id ?? 0, actor.user?.role ?? '']);
+    const total = await this.totals.get(key, () => qb.getCount());
     if (total <= page.offset) return [[], total];
     // Archive order: the archive index (language, date, id, with the visibility columns).
     const order: PageOrder = [
       ['date', 'DESC'],
       ['id', 'DESC'],
     ];
-    return [await pageIds(qb, a, order, page), total];
+    return [await pageIds(qb, a, order, page, { cache: this.anchors, key }), total];
   }
 
   /**
