@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createConnection } from 'mysql2/promise';
+import { parseDatabaseUrl } from '../src/config/config.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
 import {
   assertBuilt,
@@ -141,6 +143,52 @@ describe('WORKERS (node:cluster)', () => {
         expect(Date.now() - stopped).toBeLessThan(10_000);
         expect(child.exitCode === 0 || child.signalCode !== null).toBe(true);
       } finally {
+        child.kill('SIGKILL');
+      }
+    }, 90_000);
+
+    it('answers the requests in flight on SIGTERM before stopping (MySQL/MariaDB only)', async () => {
+      await resetDatabase();
+      const port = await freePort();
+      const { child } = await startServer(
+        {
+          DATABASE_URL: testDatabaseUrl(),
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_REQUESTS: 'false',
+          RESPONSE_CACHE_TTL_MS: '0',
+          WORKERS: '2',
+        },
+        60_000,
+      );
+      const db = parseDatabaseUrl(testDatabaseUrl());
+      if (db.type === 'sqlite') throw new Error('MySQL/MariaDB only');
+      const locker = await createConnection({
+        host: db.host,
+        port: db.port,
+        user: db.username,
+        password: db.password,
+        database: db.database,
+      });
+      try {
+        const list = `http://127.0.0.1:${port}/cal/events/v1/events`;
+        expect((await fetch(list)).status).toBe(200);
+        // Reads of events wait while another session holds the table: requests stay in flight.
+        await locker.query('LOCK TABLES events WRITE');
+        const inFlight = Array.from({ length: 4 }, () =>
+          fetch(list).then(async (res) => [res.status, ((await res.json()) as object) !== null]),
+        );
+        await sleep(500);
+        const all = [child.pid!, ...children(child.pid!)];
+        child.kill('SIGTERM');
+        await sleep(700);
+        // Still draining: the workers wait for their answers.
+        expect(children(child.pid!).length).toBeGreaterThan(0);
+        await locker.query('UNLOCK TABLES');
+        expect(await Promise.all(inFlight)).toEqual(Array.from({ length: 4 }, () => [200, true]));
+        await until(() => all.every((pid) => !alive(pid)), 10_000);
+      } finally {
+        await locker.end();
         child.kill('SIGKILL');
       }
     }, 90_000);
