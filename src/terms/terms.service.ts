@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { writeVersion } from '../database/write-version.js';
 import { RecordCache } from '../database/record-cache.js';
 import type { EntityManager } from 'typeorm';
 import { canManageTerms } from '../auth/post-policy.js';
@@ -70,6 +72,12 @@ export class TermsService {
     private readonly translations: TranslationStore,
     private readonly cache: RecordCache,
   ) {}
+
+  /** Term filters of lists, resolved to ids (with descendants), by write version. */
+  private readonly resolvedFilters = new LRUCache<
+    string,
+    { version: number; ids: number[] | null }
+  >({ max: 1_000 });
 
   // ---------------------------------------------------------------------------------- reads
 
@@ -387,6 +395,22 @@ export class TermsService {
     language: Language,
   ): Promise<number[] | null> {
     if (!items.length) return [];
+    // Terms and their parents change only with a write: a filter resolved since the last one
+    // is resolved again without its two queries.
+    const key = JSON.stringify([taxonomy, items, language]);
+    const version = writeVersion();
+    const hit = this.resolvedFilters.get(key);
+    if (hit?.version === version) return hit.ids;
+    const ids = await this.lookUpFilter(taxonomy, items, language);
+    this.resolvedFilters.set(key, { version, ids });
+    return ids;
+  }
+
+  private async lookUpFilter(
+    taxonomy: Taxonomy,
+    items: Array<number | string>,
+    language: Language,
+  ): Promise<number[] | null> {
     const info = TAXONOMIES[taxonomy];
     const found = await this.repo.findRefs(info.wpName, refsOf(items), language);
     const ids: number[] = [];
