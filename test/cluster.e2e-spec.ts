@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createConnection } from 'mysql2/promise';
-import { parseDatabaseUrl } from '../src/config/config.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import {
+  connectTestDatabase,
+  isMysql,
+  resetDatabase,
+  testDatabaseUrl,
+} from './helpers/database.js';
 import {
   assertBuilt,
   freePort,
@@ -161,15 +164,7 @@ describe('WORKERS (node:cluster)', () => {
         },
         60_000,
       );
-      const db = parseDatabaseUrl(testDatabaseUrl());
-      if (db.type === 'sqlite') throw new Error('MySQL/MariaDB only');
-      const locker = await createConnection({
-        host: db.host,
-        port: db.port,
-        user: db.username,
-        password: db.password,
-        database: db.database,
-      });
+      const locker = await connectTestDatabase();
       try {
         const list = `http://127.0.0.1:${port}/cal/events/v1/events`;
         expect((await fetch(list)).status).toBe(200);

@@ -1,11 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { createConnection } from 'mysql2/promise';
-import { parseDatabaseUrl } from '../src/config/config.js';
 import { GENERATION_CHANNEL, GENERATION_CHECK_MS } from '../src/database/shared-generation.js';
 import { basic } from './helpers/auth.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
+import {
+  connectTestDatabase,
+  isMysql,
+  resetDatabase,
+  testDatabaseUrl,
+} from './helpers/database.js';
 import { redisAnswers } from './helpers/redis.js';
 import { assertBuilt, CLI, freePort, run, startServer, stop } from './helpers/spawn.js';
 
@@ -210,15 +213,7 @@ async function measureWrites(writer: Server, reader: Server): Promise<Record<str
  * busy; returns the milliseconds until `reader` answers the new title, `rounds` times.
  */
 async function measureFromCommit(reader: Server, rounds: number, redis?: Redis): Promise<number[]> {
-  const db = parseDatabaseUrl(testDatabaseUrl());
-  if (db.type === 'sqlite') throw new Error('MySQL/MariaDB only');
-  const conn = await createConnection({
-    host: db.host,
-    port: db.port,
-    user: db.username,
-    password: db.password,
-    database: db.database,
-  });
+  const conn = await connectTestDatabase();
   const created = await call(reader, '/events', {
     method: 'POST',
     auth: true,

@@ -51,3 +51,16 @@ export async function resetDatabase(url = testDatabaseUrl()): Promise<void> {
     await conn.end();
   }
 }
+
+/** A connection of its own to the MySQL/MariaDB test database (not the app's pool). */
+export async function connectTestDatabase(url = testDatabaseUrl()) {
+  const db = parseDatabaseUrl(url);
+  if (db.type === 'sqlite') throw new Error('MySQL/MariaDB only');
+  return createConnection({
+    host: db.host,
+    port: db.port,
+    user: db.username,
+    password: db.password,
+    database: db.database,
+  });
+}
