@@ -7,7 +7,6 @@ import { answerClientErrors, type QueryParser } from './common/http/client-error
 import { rejectDeepJson } from './common/http/json-depth.js';
 import { answerUnrouted, type Handle } from './common/errors/unrouted.js';
 import { cachePolicy } from './common/http/conditional.js';
-import { usePublicUrlTemplate } from './common/http/public-url.js';
 import { calendarNegotiation } from './feeds/negotiation.js';
 import { PUBLIC_ROUTES } from './public/public.module.js';
 import type { Logger } from 'pino';
@@ -28,8 +27,6 @@ export function configureApp(
   // Express `trust proxy` (TRUST_PROXY): req.ip, and so the login throttle's client address, comes
   // from X-Forwarded-For only for requests that arrive through a trusted proxy.
   app.set('trust proxy', config.trustProxy);
-  // The mappers' `url`s (PUBLIC_URL_TEMPLATE, src/common/http/public-url.ts).
-  usePublicUrlTemplate(config.publicUrlTemplate);
   // Requests Node's HTTP parser refuses (431, 400, 408) are answered in the error shape too.
   const express = app.getHttpAdapter().getInstance() as {
     get(setting: string): QueryParser | undefined;

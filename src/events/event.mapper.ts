@@ -43,12 +43,17 @@ export function eventUrl(
   event: Pick<EventEntity, 'id' | 'slug' | 'status'> & Partial<Pick<EventEntity, 'language'>>,
   siteUrl: string,
   status: string,
+  publicUrlTemplate?: string,
 ) {
   if (!event.slug || status === 'draft' || status === 'pending' || status === 'future') {
     return `${siteUrl}/?post_type=${EVENT_POST_TYPE}&p=${event.id}`;
   }
   // PUBLIC_URL_TEMPLATE may point it at the site's own front end.
-  return publicUrl(`${siteUrl}/event/${event.slug}/`, { type: 'event', ...withSlug(event) });
+  return publicUrl(
+    `${siteUrl}/event/${event.slug}/`,
+    { type: 'event', ...withSlug(event) },
+    publicUrlTemplate,
+  );
 }
 
 const withSlug = (e: { id: number; slug: string | null; language?: EventEntity['language'] }) => ({
@@ -74,7 +79,7 @@ export function toTecEvent(
   opts: EventMapOptions,
 ): Record<string, unknown> {
   const status = effectiveStatus(e, nowUtcSql());
-  const url = eventUrl(e, ctx.siteUrl, status);
+  const url = eventUrl(e, ctx.siteUrl, status, ctx.config.publicUrlTemplate);
   const gid = globalId(ctx.siteUrl, e.id);
   const cost = formatCost(
     parseCostEntries(e.cost),

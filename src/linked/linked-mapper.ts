@@ -12,6 +12,8 @@ import type { Translations } from '../common/posts/translations.js';
 export interface MapContext {
   siteUrl: string;
   nowUtc: string;
+  /** PUBLIC_URL_TEMPLATE, when the site has its own front end. */
+  publicUrlTemplate?: string;
 }
 
 export interface MapOptions {
@@ -32,17 +34,22 @@ export function postUrl(
   siteUrl: string,
   post: Pick<PostColumns, 'id' | 'slug'>,
   status: string,
+  publicUrlTemplate?: string,
 ): string {
   if (!post.slug || status === 'draft' || status === 'pending' || status === 'future') {
     return `${siteUrl}/?post_type=${kind.postType}&p=${post.id}`;
   }
   // PUBLIC_URL_TEMPLATE may point it at the site's own front end.
-  return publicUrl(`${siteUrl}/${kind.kind}/${post.slug}/`, {
-    type: kind.kind,
-    slug: post.slug,
-    id: post.id,
-    language: (post as Partial<Pick<PostColumns, 'language'>>).language,
-  });
+  return publicUrl(
+    `${siteUrl}/${kind.kind}/${post.slug}/`,
+    {
+      type: kind.kind,
+      slug: post.slug,
+      id: post.id,
+      language: (post as Partial<Pick<PostColumns, 'language'>>).language,
+    },
+    publicUrlTemplate,
+  );
 }
 
 /** PHP `empty()`: what TEC's `array_filter()` drops from venue and organizer objects. */
@@ -80,7 +87,7 @@ export function linkedPostHead(
     date_utc: post.dateUtc ?? ZERO_DATE,
     modified: post.modified,
     modified_utc: post.modifiedUtc,
-    url: postUrl(kind, ctx.siteUrl, post, status),
+    url: postUrl(kind, ctx.siteUrl, post, status, ctx.publicUrlTemplate),
     [kind.nameField]: renderTitle(post.title),
     description: renderContent(post.description),
     excerpt: renderExcerpt(post.excerpt),

@@ -336,7 +336,11 @@ export abstract class LinkedPostService<
     ctx: RequestContext,
     opts: { jsonLd: boolean },
   ): Promise<Map<number, Record<string, unknown>>> {
-    const mapCtx: MapContext = { siteUrl: ctx.siteUrl, nowUtc: nowUtcSql() };
+    const mapCtx: MapContext = {
+      siteUrl: ctx.siteUrl,
+      nowUtc: nowUtcSql(),
+      publicUrlTemplate: ctx.config.publicUrlTemplate,
+    };
     const records = (await this.repository.findByIds([...new Set(ids)])).filter((record) =>
       readableBy(ctx.actor, record, mapCtx.nowUtc),
     );
@@ -625,7 +629,7 @@ export abstract class LinkedPostService<
     const redact = this.isLocked(record, ctx, unlock);
     return this.toTec(
       record,
-      { siteUrl: ctx.siteUrl, nowUtc },
+      { siteUrl: ctx.siteUrl, nowUtc, publicUrlTemplate: ctx.config.publicUrlTemplate },
       // BEHAVIOR §4.9: no json_ld for a record the caller has not unlocked.
       { jsonLd: jsonLd && !redact, redact, translations },
     );

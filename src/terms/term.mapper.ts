@@ -61,6 +61,8 @@ export interface TermLinkContext {
   siteUrl: string;
   /** `{SITE_URL}{BASE_PATH}{/lang}/cal/events/v1` */
   restBase: string;
+  /** PUBLIC_URL_TEMPLATE comes from here, when the site has its own front end. */
+  config?: { publicUrlTemplate?: string };
 }
 
 /** `urls` of both forms: own and collection REST URLs, and the parent's when there is one. */
@@ -86,13 +88,18 @@ export function termPageUrl(
   path: string[],
   siteUrl: string,
   term?: Pick<TermRecord, 'id' | 'language'>,
+  publicUrlTemplate?: string,
 ): string {
   const full = taxonomy === 'tag' ? slug : [...path, slug].join('/');
   const own =
     taxonomy === 'tag' ? `${siteUrl}/tag/${slug}/` : `${siteUrl}/events/category/${full}/`;
   // PUBLIC_URL_TEMPLATE may point it at the site's own front end.
   if (!term) return own;
-  return publicUrl(own, { type: taxonomy, slug: full, id: term.id, language: term.language });
+  return publicUrl(
+    own,
+    { type: taxonomy, slug: full, id: term.id, language: term.language },
+    publicUrlTemplate,
+  );
 }
 
 /**
@@ -117,7 +124,14 @@ export function toTecTerm(
     taxonomy: term.taxonomy,
     ...(TAXONOMIES[taxonomy].hierarchical ? { parent: term.parent } : {}),
     meta: [],
-    url: termPageUrl(taxonomy, term.slug, ancestors, ctx.siteUrl, term),
+    url: termPageUrl(
+      taxonomy,
+      term.slug,
+      ancestors,
+      ctx.siteUrl,
+      term,
+      ctx.config?.publicUrlTemplate,
+    ),
     urls: termUrls(term, ctx),
     ...translationFields(term, translations),
   };

@@ -1,20 +1,11 @@
 import type { Language } from '../../config/config.js';
 
-/**
+/*
  * PUBLIC_URL_TEMPLATE (issue 18): where the `url` of a published record points when a site
  * has its own front end, e.g. `https://www.example.org/{lang}/{type}/{slug}/`. Unset, the
- * `url`s are this service's own pages (`{SITE_URL}/event/{slug}/`, BEHAVIOR §1.9).
- *
- * Kept here, process-wide, because the mappers build `url`s from the site URL alone; set once by
- * configureApp from the loaded configuration.
+ * `url`s are this service's own pages (`{SITE_URL}/event/{slug}/`, BEHAVIOR §1.9). The mappers
+ * get it from the configuration through their context (AppConfig.publicUrlTemplate).
  */
-let template: string | undefined;
-
-export function usePublicUrlTemplate(value: string | undefined): void {
-  template = value || undefined;
-}
-
-export const publicUrlTemplate = (): string | undefined => template;
 
 export type PublicType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
@@ -22,12 +13,13 @@ export type PublicType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 export const PUBLIC_URL_PLACEHOLDERS = ['{type}', '{slug}', '{id}', '{lang}'] as const;
 
 /**
- * A published record's `url`: `ownPage` (this service's page), or the template filled in
+ * A published record's `url`: `ownPage` (this service's page), or `template` filled in
  * (`{slug}` of a category is its path, `parent/child`; values are URL-encoded per segment).
  */
 export function publicUrl(
   ownPage: string,
   record: { type: PublicType; slug: string; id: number; language?: Language },
+  template: string | undefined,
 ): string {
   if (!template) return ownPage;
   const slug = record.slug.split('/').map(encodeURIComponent).join('/');
