@@ -10,7 +10,10 @@ interface Entry {
   payload: object;
 }
 
-/** Memory of an entry, estimated from its JSON: V8's objects take about three times more. */
+/**
+ * Memory of an entry, estimated from its JSON's length: the JSON kept (one or two bytes a
+ * character) and the objects themselves (about three times the JSON).
+ */
 const MEMORY_PER_JSON_CHARACTER = 4;
 
 /** How long an entry is trusted at most, writes aside: a bound for anything the clock alone moves. */
