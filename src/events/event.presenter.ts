@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
-import { canEdit } from '../auth/post-policy.js';
+import { canEdit, canRead } from '../auth/post-policy.js';
+import { effectiveStatus } from '../common/posts/post-status.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { TranslationStore } from '../common/posts/translation-store.js';
 import { EVENT_TRANSLATIONS } from '../common/posts/translations.js';
@@ -77,7 +78,13 @@ export class EventPresenter {
       ids,
       readerVariant(ctx, opts),
       opts.readAt,
-      (missing) => this.events.findByIds(missing),
+      // Read after the page's ids: a record whose visibility changed in between is left out.
+      async (missing) => {
+        const nowUtc = nowUtcSql();
+        return (await this.events.findByIds(missing)).filter((e) =>
+          canRead(ctx.actor, { authorId: e.authorId, status: effectiveStatus(e, nowUtc) }),
+        );
+      },
       (rows) => this.build(rows, ctx, opts),
     );
   }

@@ -679,7 +679,13 @@ export abstract class LinkedPostService<
       records,
       variant,
       readAt,
-      (ids) => this.repository.findByIds(ids),
+      // Read after the page's ids: a record whose visibility changed in between is left out.
+      async (ids) => {
+        const nowUtc = nowUtcSql();
+        return (await this.repository.findByIds(ids)).filter((r) =>
+          readableBy(ctx.actor, r, nowUtc),
+        );
+      },
       build,
     );
   }
