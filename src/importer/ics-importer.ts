@@ -7,7 +7,6 @@ import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { isValidTimezone, localToUtc } from '../common/dates/index.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { withinNextWrite } from '../database/transaction.js';
 import { HttpClient, SourceError } from './http-client.js';
 import { digestOf, ImportMap } from './import-map.js';
 import { Progress } from './progress.js';
@@ -293,29 +292,15 @@ export class IcsImporter {
     };
     if (!item.body) return skip(item.problem ?? 'unreadable');
     const digest = digestOf({ kind: 'ics', body: item.body });
-    const existing = map.get('event', item.id);
-    if (existing && existing.digest === digest) {
-      counts.unchanged++;
-      return;
-    }
-    if (options.dryRun) {
-      counts[existing ? 'updated' : 'created']++;
-      options.print?.(
-        `would ${existing ? `update event ${existing.localId}` : 'create an event'} from ${item.id} "${item.title}"`,
-      );
-      return;
-    }
     try {
-      await withinNextWrite(
-        async (manager, result) => {
-          const id = existing?.localId ?? (typeof result === 'number' ? result : NaN);
-          if (!Number.isSafeInteger(id)) throw new Error('the write answered no id');
-          await map.write(manager, 'event', item.id, { localId: id, digest });
-          map.remember('event', item.id, { localId: id, digest });
-        },
-        () => this.tec.writeRecord('event', existing?.localId, item.body!, ctx),
-      );
-      counts[existing ? 'updated' : 'created']++;
+      const outcome = await map.apply('event', item.id, digest, {
+        dryRun: options.dryRun,
+        print: options.print,
+        wouldDo: (row) =>
+          `would ${row ? `update event ${row.localId}` : 'create an event'} from ${item.id} "${item.title}"`,
+        write: (localId) => this.tec.writeRecord('event', localId, item.body!, ctx),
+      });
+      counts[outcome]++;
     } catch (error) {
       if (error instanceof ApiError) return skip(this.tec.describe(error));
       throw error;

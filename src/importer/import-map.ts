@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { withinNextWrite } from '../database/transaction.js';
 
 export type MapKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
 
@@ -49,7 +50,7 @@ export class ImportMap {
   }
 
   /** Inside the record's own transaction (withinNextWrite). */
-  async write(
+  private async write(
     manager: EntityManager,
     kind: MapKind,
     sourceId: string | number,
@@ -69,9 +70,44 @@ export class ImportMap {
     );
   }
 
-  /** After the transaction committed: what later records of this run see. */
-  remember(kind: MapKind, sourceId: string | number, row: MapRow): void {
-    this.rows.set(`${kind}:${key(String(sourceId))}`, row);
+  /**
+   * Imports one source record whose content hashes to `digest`: nothing when the map holds that
+   * digest already; with `dryRun`, the line `wouldDo` gives, printed; otherwise `write` (given
+   * the local id the record already has, if any) and the map row in the same transaction
+   * (withinNextWrite), so that a record and its row are committed together or not at all. The
+   * row is what later records of this run see once committed. Answers what happened.
+   */
+  async apply(
+    kind: MapKind,
+    sourceId: string | number,
+    digest: string,
+    run: {
+      dryRun?: boolean;
+      print?: (line: string) => void;
+      wouldDo: (existing: MapRow | undefined) => string;
+      write: (localId: number | undefined) => Promise<number | undefined>;
+    },
+  ): Promise<'unchanged' | 'updated' | 'created'> {
+    const existing = this.get(kind, sourceId);
+    if (existing?.digest === digest) return 'unchanged';
+    const outcome = existing ? 'updated' : 'created';
+    if (run.dryRun) {
+      run.print?.(run.wouldDo(existing));
+      return outcome;
+    }
+    let row: MapRow | undefined;
+    const localId = await withinNextWrite(
+      async (manager, result) => {
+        const id = existing?.localId ?? (typeof result === 'number' ? result : NaN);
+        if (!Number.isSafeInteger(id)) throw new Error('the write answered no id');
+        row = { localId: id, digest };
+        await this.write(manager, kind, sourceId, row);
+      },
+      () => run.write(existing?.localId),
+    );
+    if (localId === undefined) throw new Error('nothing was written');
+    if (row) this.rows.set(`${kind}:${key(String(sourceId))}`, row);
+    return outcome;
   }
 
   /** Forgets a row whose local record is gone (deleted for good here). */

@@ -7,7 +7,6 @@ import { ApiError, type Text } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { createValidationPipe } from '../common/http/validation.js';
 import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';
-import { withinNextWrite } from '../database/transaction.js';
 import { CreateEventDto } from '../events/dto/create-event.dto.js';
 import { UpdateEventDto } from '../events/dto/update-event.dto.js';
 import { EventsService } from '../events/events.service.js';
@@ -266,45 +265,27 @@ export class TecImporter {
       throw error;
     }
     const digest = digestOf({ kind, language, input });
-    if (existing && existing.digest === digest) {
-      counts.unchanged++;
-      return;
-    }
-    if (options.dryRun) {
-      counts[existing ? 'updated' : 'created']++;
-      options.print?.(
-        `would ${existing ? `update ${kind} ${existing.localId}` : `create a ${kind}`} from ${record.id} "${title}"`,
-      );
-      return;
-    }
-    const translationOf = existing
-      ? undefined
-      : translationIds(record)
-          .map((id) => map.get(kind, id)?.localId)
-          .find((id) => id !== undefined);
-    const ctx = this.contextFor(run.actor, language);
     try {
-      const localId = await withinNextWrite(
-        async (manager, result) => {
-          const id = existing?.localId ?? (typeof result === 'number' ? result : NaN);
-          if (!Number.isSafeInteger(id)) throw new Error('the write answered no id');
-          await map.write(manager, kind, record.id, { localId: id, digest });
-          map.remember(kind, record.id, { localId: id, digest });
+      const outcome = await map.apply(kind, record.id, digest, {
+        dryRun: options.dryRun,
+        print: options.print,
+        wouldDo: (row) =>
+          `would ${row ? `update ${kind} ${row.localId}` : `create a ${kind}`} from ${record.id} "${title}"`,
+        write: (localId) => {
+          const translationOf = existing
+            ? undefined
+            : translationIds(record)
+                .map((id) => map.get(kind, id)?.localId)
+                .find((id) => id !== undefined);
+          const body = {
+            ...input,
+            ...(existing ? { language } : {}),
+            ...(translationOf !== undefined ? { translation_of: translationOf } : {}),
+          };
+          return this.write(kind, localId, body, this.contextFor(run.actor, language));
         },
-        () =>
-          this.write(
-            kind,
-            existing?.localId,
-            {
-              ...input,
-              ...(existing ? { language } : {}),
-              ...(translationOf !== undefined ? { translation_of: translationOf } : {}),
-            },
-            ctx,
-          ),
-      );
-      if (localId === undefined) throw new Error('nothing was written');
-      counts[existing ? 'updated' : 'created']++;
+      });
+      counts[outcome]++;
     } catch (error) {
       if (error instanceof ApiError) return skip(this.describe(error));
       throw error;
