@@ -1,7 +1,8 @@
 // Shared by the bench scripts: database reset and migration, bulk seeding through SQL, server
 // start/stop. Loopback only.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -336,4 +337,25 @@ export function rssMb(pid) {
   } catch {
     return null;
   }
+}
+
+/**
+ * Starts the built server under `node --cpu-prof` with `env` on `port`, puts `load` (autocannon
+ * options) on it for one second of warm-up and then `duration` seconds, stops it, and answers
+ * autocannon's result with the profile's summary (summarizeProfile, `top` functions).
+ */
+export async function profileLoad({ url, port, env, load, duration, top = 20 }) {
+  const autocannon = (await import('autocannon')).default;
+  const dir = mkdtempSync(join(tmpdir(), 'cal-prof-'));
+  const server = startServer(url, port, env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  let result;
+  try {
+    await waitHealthy(port);
+    await autocannon({ ...load, duration: 1 });
+    result = await autocannon({ ...load, duration });
+  } finally {
+    await stopServer(server);
+  }
+  const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile')));
+  return { result, file, summary: summarizeProfile(file, top) };
 }

@@ -1,9 +1,5 @@
 // Profiles the computed path, the reusable half of `npm run bench --profile`; `npm run bench:profile -- --help`.
-import autocannon from 'autocannon';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEditor, createRequests, migrate, parseArgs, resetDatabase, seed, startServer, stopServer, summarizeProfile, waitHealthy } from './lib.mjs';
+import { createEditor, createRequests, migrate, parseArgs, profileLoad, resetDatabase, seed } from './lib.mjs';
 
 const USAGE = `Usage: npm run bench:profile -- [options]
   --path P        the request profiled (default /cal/events/v1/events)
@@ -27,25 +23,22 @@ if (!args.reuse) {
   migrate(url);
   await seed(url, { events: 100_000, venues: 5_000, organizers: 2_000, categories: 200, tags: 1_000 });
 }
-const dir = mkdtempSync(join(tmpdir(), 'cal-prof-'));
-const server = startServer(url, port, { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: process.env.RECORD_CACHE_MB ?? '64', BENCH_ROUTES: 'true' }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-let result;
-try {
-  await waitHealthy(port);
-  const target = `http://127.0.0.1:${port}${args.path ?? '/cal/events/v1/events'}`;
-  const connections = Number(args.connections ?? 10);
-  const extra = args.create ? createRequests(createEditor(url, `profile-editor-${Date.now()}`)) : {};
-  const load = args.create ? `http://127.0.0.1:${port}/cal/events/v1/events` : target;
-  await autocannon({ url: load, connections, duration: 1, ...extra });
-  result = await autocannon({ url: load, connections, duration: Number(args.duration ?? 10), ...extra });
-} finally {
-  await stopServer(server);
-}
-const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-const summary = summarizeProfile(join(dir, file), Number(args.top ?? 25));
+const origin = `http://127.0.0.1:${port}`;
+const connections = Number(args.connections ?? 10);
+const load = args.create
+  ? { url: `${origin}/cal/events/v1/events`, connections, ...createRequests(createEditor(url, `profile-editor-${Date.now()}`)) }
+  : { url: `${origin}${args.path ?? '/cal/events/v1/events'}`, connections };
+const { result, file, summary } = await profileLoad({
+  url,
+  port,
+  env: { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: process.env.RECORD_CACHE_MB ?? '64', BENCH_ROUTES: 'true' },
+  load,
+  duration: Number(args.duration ?? 10),
+  top: Number(args.top ?? 25),
+});
 console.log(`${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx + result.errors} errors`);
 console.log(`CPU per request: ${(summary.busyMs / result.requests.total).toFixed(2)} ms (busy ${Math.round(summary.busyMs)} ms, ${result.requests.total} requests)`);
 for (const [part, ms] of summary.parts) console.log(`${part.padEnd(34)} ${((100 * ms) / summary.busyMs).toFixed(1).padStart(5)} %`);
 console.log('\nself time by function:');
 for (const f of summary.top) console.log(`${((100 * f.ms) / summary.busyMs).toFixed(1).padStart(5)} %  ${f.name}`);
-console.log(`\nprofile: ${join(dir, file)}`);
+console.log(`\nprofile: ${file}`);

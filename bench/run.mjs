@@ -15,11 +15,11 @@
 // The table goes to a temporary file unless --out names one (docs/benchmarks.md to publish it);
 // a missed target is flagged in the output and makes the exit code 1.
 import autocannon from 'autocannon';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { COMPUTED_TARGETS, DEEP_TARGET, LIST_TARGET, missedComputedTargets, missedTargets } from './targets.mjs';
-import { createEditor, createRequests, migrate, parseArgs, resetDatabase, rssMb, seed, startServer, stopServer, summarizeProfile, waitHealthy } from './lib.mjs';
+import { createEditor, createRequests, migrate, parseArgs, resetDatabase, profileLoad, rssMb, seed, startServer, stopServer, waitHealthy } from './lib.mjs';
 
 const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
@@ -197,18 +197,15 @@ const workerLines = workerRows.length
 // The CPU profile of the computed default list, split by part of the stack.
 let profileLines = [];
 if (args.profile) {
-  const dir = mkdtempSync(join(tmpdir(), 'cal-bench-prof-'));
-  const child = startServer(URL_, PORT + 3, { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '64' }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-  let requests = 0;
-  try {
-    await waitHealthy(PORT + 3);
-    await warmUp(`http://127.0.0.1:${PORT + 3}/cal/events/v1/events`);
-    requests = (await autocannon({ connections: CONNECTIONS, duration: DURATION, url: `http://127.0.0.1:${PORT + 3}/cal/events/v1/events` })).requests.total;
-  } finally {
-    await stopServer(child);
-  }
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  const summary = summarizeProfile(join(dir, file), 10);
+  const { result, summary } = await profileLoad({
+    url: URL_,
+    port: PORT + 3,
+    env: { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '64' },
+    load: { connections: CONNECTIONS, url: `http://127.0.0.1:${PORT + 3}/cal/events/v1/events` },
+    duration: DURATION,
+    top: 10,
+  });
+  const requests = result.requests.total;
   profileLines = [
     '',
     `CPU profile of the computed default list (node --cpu-prof, ${requests} requests plus start-up and warm-up; ` +
