@@ -1,4 +1,4 @@
-import { parseCommandLine, parseSince, UsageError } from './commands.js';
+import { parseAge, parseCommandLine, parseSince, UsageError } from './commands.js';
 
 const parse = (line: string) => parseCommandLine(line ? line.split(' ') : []);
 
@@ -61,5 +61,18 @@ describe('parseSince', () => {
     expect(parseSince('2026-11-01T12:30:00+02:00')?.toISOString()).toBe('2026-11-01T10:30:00.000Z');
     expect(parseSince('yesterday')).toBeNull();
     expect(parseSince('2026-13-45')).toBeNull();
+  });
+});
+
+describe('parseAge', () => {
+  it('reads hours, days and weeks', () => {
+    expect(parseAge('12h')).toBe(12 * 3600_000);
+    expect(parseAge('30d')).toBe(30 * 86400_000);
+    expect(parseAge('2w')).toBe(14 * 86400_000);
+    expect(parseAge('0d')).toBe(0);
+  });
+
+  it.each(['30', 'd', '1.5d', '-1d', '30 days', '1234567d', ''])('refuses "%s"', (value) => {
+    expect(parseAge(value)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
 import { ROLES } from '../auth/users/roles.js';
 import type { PublicUser, UsersService } from '../auth/users/users.service.js';
-import { parseAge, type TrashPurger } from '../common/posts/purge-trash.js';
+import type { TrashPurger } from '../common/posts/purge-trash.js';
 import { nowUtcSql } from '../database/utc-sql.js';
 import type { IcsImporter, IcsSummary } from '../importer/ics-importer.js';
 import type { ImportSummary, TecImporter } from '../importer/tec-importer.js';
@@ -448,4 +448,12 @@ function userTable(list: PublicUser[]): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+/** `30d`, `12h`, `2w`, `0d`: how long a record must have been in the trash. */
+export function parseAge(value: string): number | null {
+  const match = /^(\d{1,6})([hdw])$/.exec(value.trim());
+  if (!match) return null;
+  const hours = { h: 1, d: 24, w: 24 * 7 }[match[2] as 'h' | 'd' | 'w'];
+  return Number(match[1]) * hours * 3600_000;
 }

@@ -54,7 +54,7 @@ export class PostStore {
     const base = sanitizeTitle(rawBase) || String(id);
     const repo = manager.getRepository(target);
     // Candidates that lost a race to a writer that has not committed yet. (Write transactions
-    // run in READ COMMITTED, see writeTransaction, so committed slugs are always seen.)
+    // run in READ COMMITTED, see Writes, so committed slugs are always seen.)
     const lost = new Set<string>();
     for (let attempt = 0; attempt < 200; attempt++) {
       const taken = new Set(

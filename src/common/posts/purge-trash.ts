@@ -90,11 +90,3 @@ async function deleteRecords(manager: EntityManager, key: keyof PurgeCounts, ids
   await run(`DELETE FROM ${key} WHERE id IN (:ids)`);
   await run('DELETE FROM post_ids WHERE id IN (:ids)');
 }
-
-/** `30d`, `12h`, `2w`, `0d`: how long a record must have been in the trash. */
-export function parseAge(value: string): number | null {
-  const match = /^(\d{1,6})([hdw])$/.exec(value.trim());
-  if (!match) return null;
-  const hours = { h: 1, d: 24, w: 24 * 7 }[match[2] as 'h' | 'd' | 'w'];
-  return Number(match[1]) * hours * 3600_000;
-}
