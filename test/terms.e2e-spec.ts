@@ -62,7 +62,7 @@ describe('categories and tags (e2e)', () => {
   /** Events are built by another module: rows go straight into `post_ids`/`events`. */
   /**
    * Fixtures written in SQL, behind the service's back: announced like the service's own
-   * committed writes (writeTransaction), so cached answers computed before them are not reused.
+   * committed writes (Writes), so cached answers computed before them are not reused.
    */
   async function sqlWrite(sql: string, params: unknown[]) {
     await ds.query(sql, params);

@@ -5,7 +5,7 @@ import { SideConnection } from './side-connection.js';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { bumpWriteVersion } from './write-version.js';
+import { WriteVersion } from './write-version.js';
 
 const PING_EVERY_MS = 250;
 const PING_TIMEOUT_MS = 600;
@@ -34,6 +34,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly versions: WriteVersion,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -125,7 +126,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
       // Whatever was read or being counted before the outage is not trusted after it: counts
       // left hanging on a dead connection must not be shared with new requests (TotalsCache),
       // and the database may have changed meanwhile.
-      bumpWriteVersion('local');
+      this.versions.bump('local');
     }
   }
 }

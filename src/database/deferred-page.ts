@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { writeVersion } from './write-version.js';
+import type { WriteVersion } from './write-version.js';
 
 export type PageOrder = Array<[property: string, direction: 'ASC' | 'DESC']>;
 
@@ -22,12 +22,20 @@ interface Anchor {
 export class PageAnchors {
   private readonly entries = new LRUCache<string, Anchor>({ max: 10_000 });
 
-  constructor(private readonly ttlMs = 1_000) {}
+  constructor(
+    private readonly versions: WriteVersion,
+    private readonly ttlMs = 1_000,
+  ) {}
+
+  /** The write version now: read before the page, stored with what the page teaches. */
+  version(): number {
+    return this.versions.current();
+  }
 
   get(key: string): Anchor['values'] | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.version === writeVersion() && hit.expires > Date.now()) return hit.values;
+    if (hit.version === this.versions.current() && hit.expires > Date.now()) return hit.values;
     this.entries.delete(key);
     return undefined;
   }
@@ -51,7 +59,7 @@ export async function pageIds<E extends ObjectLiteral>(
   page: { offset: number; perPage: number },
   anchors?: { cache: PageAnchors; key: string },
 ): Promise<number[]> {
-  const version = writeVersion();
+  const version = anchors?.cache.version() ?? 0;
   const at = (offset: number) => `${anchors?.key} @${offset}`;
   const anchor = page.offset > 0 ? anchors?.cache.get(at(page.offset)) : undefined;
   const query = list.select(`${alias}.id`, 'id');

@@ -1,7 +1,8 @@
 import { RecordCache } from './record-cache.js';
-import { bumpWriteVersion } from './write-version.js';
+import { WriteVersion } from './write-version.js';
 
 describe('RecordCache', () => {
+  const versions = new WriteVersion();
   const rows = [1, 2, 3];
   // Record 3 is never shown (gone, or not readable).
   const builder = () => {
@@ -14,7 +15,7 @@ describe('RecordCache', () => {
   };
 
   it('builds the payloads of rows already read from those rows', async () => {
-    const cache = new RecordCache({ recordCacheMb: 1 });
+    const cache = new RecordCache({ recordCacheMb: 1 }, versions);
     const built: string[][] = [];
     const build = (missing: Array<{ id: number; title: string }>) => {
       built.push(missing.map((r) => r.title));
@@ -33,7 +34,7 @@ describe('RecordCache', () => {
   });
 
   it('builds the missing payloads together and serves the kept ones to the next reader', async () => {
-    const cache = new RecordCache({ recordCacheMb: 1 });
+    const cache = new RecordCache({ recordCacheMb: 1 }, versions);
     const { calls, build } = builder();
     const readAt = cache.version();
     expect(await cache.payloads('event', rows, 'v', readAt, build)).toEqual([
@@ -48,7 +49,7 @@ describe('RecordCache', () => {
   });
 
   it('keeps readers apart by kind and variant', async () => {
-    const cache = new RecordCache({ recordCacheMb: 1 });
+    const cache = new RecordCache({ recordCacheMb: 1 }, versions);
     const { calls, build } = builder();
     await cache.payloads('event', rows.slice(0, 1), 'anonymous', cache.version(), build);
     await cache.payloads('event', rows.slice(0, 1), 'editor', cache.version(), build);
@@ -57,11 +58,11 @@ describe('RecordCache', () => {
   });
 
   it('drops every payload when a write is committed, and keeps none read before it', async () => {
-    const cache = new RecordCache({ recordCacheMb: 1 });
+    const cache = new RecordCache({ recordCacheMb: 1 }, versions);
     const { calls, build } = builder();
     const before = cache.version();
     await cache.payloads('event', rows.slice(0, 2), 'v', before, build);
-    bumpWriteVersion('local');
+    versions.bump('local');
     await cache.payloads('event', rows.slice(0, 2), 'v', before, build);
     // Built from rows read before the write: not kept under the new version.
     await cache.payloads('event', rows.slice(0, 2), 'v', cache.version(), build);
@@ -74,8 +75,8 @@ describe('RecordCache', () => {
   });
 
   it('keeps nothing without a read version, and nothing at all when turned off', async () => {
-    const unversioned = new RecordCache({ recordCacheMb: 1 });
-    const off = new RecordCache({ recordCacheMb: 0 });
+    const unversioned = new RecordCache({ recordCacheMb: 1 }, versions);
+    const off = new RecordCache({ recordCacheMb: 0 }, versions);
     for (const cache of [unversioned, off]) {
       const { calls, build } = builder();
       const readAt = cache === off ? cache.version() : undefined;

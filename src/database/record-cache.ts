@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { writeVersion } from './write-version.js';
+import { WriteVersion } from './write-version.js';
 
 interface Entry {
-  /** writeVersion() when the payload was built: any committed write makes it stale. */
+  /** The write version when the payload was built: any committed write makes it stale. */
   version: number;
   expires: number;
   payload: object;
@@ -24,7 +24,7 @@ const MAX_AGE_MS = 60_000;
  * them, shared by every URL that shows the record: a list, another list with other filters, the
  * record's own route. A key names the record and everything its payload depends on besides the
  * stored rows (the reader's `variant`: language, REST base, who asks, context, password given);
- * an entry serves only while no write has been committed since it was built (writeVersion, the
+ * an entry serves only while no write has been committed since it was built (WriteVersion, the
  * same mechanism as the response cache, across processes through SharedGeneration) and for a
  * minute at most. Bounded by an estimate of its size (RECORD_CACHE_MB, 0 turns it off).
  *
@@ -36,7 +36,10 @@ export class RecordCache {
   /** The JSON of each payload kept, written once: a response splices it in (JsonBody). */
   private readonly json = new WeakMap<object, string>();
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'recordCacheMb'>) {
+  constructor(
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'recordCacheMb'>,
+    private readonly versions: WriteVersion,
+  ) {
     const maxSize = config.recordCacheMb * 1024 * 1024;
     this.entries =
       maxSize > 0
@@ -49,7 +52,7 @@ export class RecordCache {
 
   /** The version to give `payloads` for rows about to be read: take it before reading them. */
   version(): number {
-    return writeVersion();
+    return this.versions.current();
   }
 
   /**
@@ -68,7 +71,7 @@ export class RecordCache {
   ): Promise<Array<P | undefined>> {
     const entries = this.entries;
     const now = Date.now();
-    const version = writeVersion();
+    const version = this.versions.current();
     const out: Array<P | undefined> = Array.from({ length: ids.length });
     const missing: number[] = [];
     ids.forEach((id, i) => {

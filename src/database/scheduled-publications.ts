@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { nowUtcSql } from './columns.js';
-import { bumpWriteVersion, onWriteVersionBump } from './write-version.js';
+import { WriteVersion } from './write-version.js';
 
 /** setTimeout's limit is about 24.8 days; a later date is waited for in steps of a day. */
 const MAX_WAIT_MS = 24 * 3600 * 1000;
@@ -11,9 +11,9 @@ const RETRY_MS = 30_000;
 
 /**
  * A `future` record counts as published once its date has passed, checked when read (CONTRACT
- * §6): nothing is written at that moment. The read caches, which trust writeVersion, would go
+ * §6): nothing is written at that moment. The read caches, which trust the WriteVersion, would go
  * on answering without it until they expire; so this keeps a timer on the earliest publication
- * date still ahead (events, venues, organizers) and bumps writeVersion when it is reached,
+ * date still ahead (events, venues, organizers) and bumps the version when it is reached,
  * making the record appear in cached lists, totals and term counts at once. The date is looked
  * up again after every write (a write may schedule an earlier one) and after every bump.
  */
@@ -27,10 +27,13 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
   private again = false;
   private stopped = false;
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly versions: WriteVersion,
+  ) {}
 
   onApplicationBootstrap(): void {
-    this.unsubscribe = onWriteVersionBump(() => void this.refresh());
+    this.unsubscribe = this.versions.onBump(() => void this.refresh());
     void this.refresh();
   }
 
@@ -85,7 +88,7 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     }
   }
 
-  /** At `at` (ms since the epoch): bump writeVersion (when `publish`), then look up the next. */
+  /** At `at` (ms since the epoch): bump the write version (when `publish`), then look up the next. */
   private schedule(at: number | null, publish = true): void {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -96,7 +99,7 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
       () => {
         if (wait > MAX_WAIT_MS) return void this.refresh();
         // Every process keeps this timer: nobody else needs to hear of it (refreshes through the listener).
-        if (publish) bumpWriteVersion('local');
+        if (publish) this.versions.bump('local');
         else void this.refresh();
       },
       Math.min(wait, MAX_WAIT_MS),

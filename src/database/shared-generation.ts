@@ -11,7 +11,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from './redis.js';
 import { SideConnection } from './side-connection.js';
-import { bumpWriteVersion, onWriteVersionBump, type BumpOrigin } from './write-version.js';
+import { WriteVersion, type BumpOrigin } from './write-version.js';
 
 /** A request uses the generation checked at most this long before it started. */
 export const GENERATION_CHECK_MS = 50;
@@ -21,10 +21,10 @@ const QUERY_TIMEOUT_MS = 2000;
 
 /**
  * One truth for several server processes on one MySQL/MariaDB database. Every committed write
- * of this process (writeVersion bumped with origin `write`) increments the one row of
+ * of this process (the WriteVersion bumped with origin `write`) increments the one row of
  * `write_generation`; every request first makes sure the generation was read at most
  * GENERATION_CHECK_MS before it started (one primary-key read, shared by the requests of that
- * moment), and a generation that moved bumps writeVersion here, which drops every cached answer,
+ * moment), and a generation that moved bumps the WriteVersion here, which drops every cached answer,
  * total and term count. Write requests answer only once their increment is stored, so a request
  * that starts GENERATION_CHECK_MS after a write was answered, in any process, sees that write.
  *
@@ -57,7 +57,10 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   /** The last check failed (logged once per outage). */
   private failing = false;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly versions: WriteVersion,
+  ) {
     const db = config.database;
     this.enabled = db.type !== 'sqlite';
     this.side = db.type === 'sqlite' ? undefined : new SideConnection(db, QUERY_TIMEOUT_MS);
@@ -65,7 +68,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    this.unsubscribe = onWriteVersionBump((origin) => this.onBump(origin));
+    this.unsubscribe = this.versions.onBump((origin) => this.onBump(origin));
     if (this.config.redisUrl) this.listen(this.config.redisUrl);
   }
 
@@ -121,7 +124,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     } catch (error) {
       // Unknown: trust no cached answer (the database is probably down; requests answer 503).
       await this.dropConnection();
-      bumpWriteVersion('remote');
+      this.versions.bump('remote');
       if (!this.failing) {
         this.logger.warn(`could not read the write generation: ${describe(error)}`);
       }
@@ -136,7 +139,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     if (this.seen === generation) return;
     const first = this.seen === null;
     this.seen = generation;
-    if (!first) bumpWriteVersion('remote');
+    if (!first) this.versions.bump('remote');
   }
 
   /**

@@ -1,20 +1,21 @@
 import { TotalsCache } from './totals-cache.js';
-import { bumpWriteVersion } from './write-version.js';
+import { WriteVersion } from './write-version.js';
 
 describe('TotalsCache', () => {
+  const versions = new WriteVersion();
   it('counts once, then answers from the cache until the next write', async () => {
-    const cache = new TotalsCache();
+    const cache = new TotalsCache(versions);
     const count = jest.fn(async () => 42);
     expect(await cache.get('k', count)).toBe(42);
     expect(await cache.get('k', count)).toBe(42);
     expect(count).toHaveBeenCalledTimes(1);
-    bumpWriteVersion();
+    versions.bump();
     expect(await cache.get('k', count)).toBe(42);
     expect(count).toHaveBeenCalledTimes(2);
   });
 
   it('forgets a total after its time to live', async () => {
-    const cache = new TotalsCache(1_000);
+    const cache = new TotalsCache(versions, 1_000);
     const count = jest.fn(async () => 1);
     await cache.get('k', count);
     const now = Date.now();
@@ -28,13 +29,13 @@ describe('TotalsCache', () => {
   });
 
   it('lets concurrent misses of one key share one count, but not across a write', async () => {
-    const cache = new TotalsCache();
+    const cache = new TotalsCache(versions);
     let release!: (n: number) => void;
     const count = jest.fn(() => new Promise<number>((resolve) => (release = resolve)));
     const first = cache.get('k', count);
     const second = cache.get('k', count);
     expect(count).toHaveBeenCalledTimes(1);
-    bumpWriteVersion();
+    versions.bump();
     const afterWrite = cache.get('k', async () => 8);
     release(7);
     expect(await first).toBe(7);
@@ -44,7 +45,7 @@ describe('TotalsCache', () => {
   });
 
   it('counts only the missing keys of a batch, and leaves out keys without a total', async () => {
-    const cache = new TotalsCache();
+    const cache = new TotalsCache(versions);
     await cache.get('a', async () => 1);
     const countMany = jest.fn(
       async (keys: string[]) => new Map(keys.filter((k) => k !== 'x').map((k) => [k, 2])),
@@ -58,7 +59,7 @@ describe('TotalsCache', () => {
   });
 
   it('passes a failed count on to every waiting caller', async () => {
-    const cache = new TotalsCache();
+    const cache = new TotalsCache(versions);
     const failing = () => Promise.reject(new Error('down'));
     await expect(Promise.all([cache.get('k', failing), cache.get('k', failing)])).rejects.toThrow(
       'down',

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { writeVersion } from './write-version.js';
+import type { WriteVersion } from './write-version.js';
 
 interface Entry {
   version: number;
@@ -10,7 +10,7 @@ interface Entry {
 /**
  * Archive totals and term counts by query. Counting tens of thousands of index entries is the
  * most expensive part of a list request, and a total changes with a write, a scheduled record
- * going live (both bump writeVersion, see ScheduledPublications) or, for filters relative to now
+ * going live (both bump the WriteVersion, see ScheduledPublications) or, for filters relative to now
  * such as `only_with_upcoming`, with the clock alone: an entry is used while no write has been
  * committed since it was counted and for one second at most.
  *
@@ -26,6 +26,7 @@ export class TotalsCache {
   >();
 
   constructor(
+    private readonly versions: WriteVersion,
     private readonly ttlMs = 1_000,
     maxEntries = 1_000,
   ) {
@@ -48,7 +49,7 @@ export class TotalsCache {
     const out = new Map<string, number>();
     const waiting: Array<[string, Promise<number | undefined>]> = [];
     const missing: string[] = [];
-    const version = writeVersion();
+    const version = this.versions.current();
     for (const key of new Set(keys)) {
       const hit = this.peek(key);
       const pending = this.inflight.get(key);
@@ -85,12 +86,12 @@ export class TotalsCache {
   peek(key: string): number | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.version === writeVersion() && hit.expires > Date.now()) return hit.total;
+    if (hit.version === this.versions.current() && hit.expires > Date.now()) return hit.total;
     this.entries.delete(key);
     return undefined;
   }
 
-  /** Stores a total counted while writeVersion() was `version` (read before counting). */
+  /** Stores a total counted while the write version was `version` (read before counting). */
   private put(key: string, version: number, total: number): void {
     this.entries.set(key, { version, expires: Date.now() + this.ttlMs, total });
   }

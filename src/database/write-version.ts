@@ -1,11 +1,4 @@
-/**
- * A counter bumped after every committed write of this process (writeTransaction), when a
- * scheduled record goes live (ScheduledPublications), and when another process sharing the
- * database has committed a write (SharedGeneration). Read caches (responses, list totals, term
- * counts) key on it, so that any write invalidates them at once: reads always reflect the writes
- * before them (BEHAVIOR §1.8), across processes within SharedGeneration's bound.
- */
-let version = 0;
+import { Injectable } from '@nestjs/common';
 
 /**
  * Why the version moved: `write` (a write committed here, which other processes must hear of),
@@ -13,16 +6,33 @@ let version = 0;
  * coming back) or `remote` (another process committed a write).
  */
 export type BumpOrigin = 'write' | 'local' | 'remote';
-const listeners = new Set<(origin: BumpOrigin) => void>();
 
-export const writeVersion = () => version;
-export const bumpWriteVersion = (origin: BumpOrigin = 'write') => {
-  version++;
-  for (const listener of listeners) listener(origin);
-};
+/**
+ * This process's write version: a counter moved after every committed write (Writes), when a
+ * scheduled record goes live (ScheduledPublications), when the database comes back
+ * (DatabaseMonitor) and when another process sharing the database has committed a write
+ * (SharedGeneration). Every read cache (responses, payloads, list totals, page starts, resolved
+ * term filters) remembers the version it was filled under and drops what was filled under an
+ * older one, so reads always reflect the writes before them (BEHAVIOR §1.8), across processes
+ * within SharedGeneration's bound.
+ */
+@Injectable()
+export class WriteVersion {
+  private value = 0;
+  private readonly listeners = new Set<(origin: BumpOrigin) => void>();
 
-/** Calls `listener` after every bump; returns the unsubscribe function. */
-export function onWriteVersionBump(listener: (origin: BumpOrigin) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  current(): number {
+    return this.value;
+  }
+
+  bump(origin: BumpOrigin = 'write'): void {
+    this.value++;
+    for (const listener of this.listeners) listener(origin);
+  }
+
+  /** Calls `listener` after every bump; returns the unsubscribe function. */
+  onBump(listener: (origin: BumpOrigin) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 }

@@ -1,7 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { writeTransaction } from './transaction.js';
+import { WriteVersion } from './write-version.js';
 
 /** The records a write can change, by the names the API gives their kinds. */
 export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
@@ -23,23 +24,37 @@ export interface WriteScope {
   changed(kind: RecordKind, id: number, action: ChangeAction): void;
 }
 
+/** Work added to the next write of a call (`alongNextWrite`), given what that write answered. */
+type Rider = (manager: EntityManager, result: unknown) => Promise<void>;
+
+/** Errors after which the whole transaction is tried again: it lost a deadlock or a lock wait. */
+const RETRYABLE = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
+const ATTEMPTS = 5;
+
 /**
- * The one door for writes of the resource modules: runs the work in a write transaction
- * (writeTransaction: retried on deadlocks, the write version bumped on commit) and, after the
- * commit, tells the listeners which records changed. Listeners (webhooks, search indexes, feeds)
- * run after the answer's data is durable, outside the transaction: a slow or failing listener
- * never delays, fails or rolls back the write.
+ * The one door for writes of the resource modules. A unit of work runs in one transaction:
+ * MySQL/MariaDB run it in READ COMMITTED, so that each statement sees what concurrent writers
+ * have committed (unique slugs, the duplicate-venue rule) and gap locks do not turn parallel
+ * creates into deadlocks; SQLite serializes writers anyway. A transaction chosen as a deadlock
+ * victim is run again from the start. After the commit the write version moves (every read cache
+ * drops what it holds) and the listeners hear which records changed: they run once the answer's
+ * data is durable, outside the transaction, so a slow or failing listener (webhooks, search
+ * indexes, feeds) never delays, fails or rolls back the write.
  */
 @Injectable()
 export class Writes {
   private readonly listeners = new Set<ChangeListener>();
   private readonly logger = new Logger('Writes');
+  private readonly riders = new AsyncLocalStorage<{ work: Rider; done: boolean }>();
 
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly versions: WriteVersion,
+  ) {}
 
   async run<T>(work: (scope: WriteScope) => Promise<T>): Promise<T> {
     let changes: RecordChange[] = [];
-    const result = await writeTransaction(this.ds, (manager) => {
+    const result = await this.transaction(async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
       changes = [];
       return work({
@@ -55,10 +70,49 @@ export class Writes {
     return result;
   }
 
+  /**
+   * Runs `fn` (which calls a service that writes) so that the first write it starts also runs
+   * `work`, in the same transaction, after the service's own work, with what that work answered
+   * (the new record's id for a create). The importer stores its source→local map row this way:
+   * a record and its row are committed together or not at all.
+   */
+  alongNextWrite<T>(work: Rider, fn: () => Promise<T>): Promise<T> {
+    return this.riders.run({ work, done: false }, fn);
+  }
+
   /** Subscribes to committed changes; returns the unsubscribe function. */
   onCommit(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const mysql = this.ds.options.type === 'mysql' || this.ds.options.type === 'mariadb';
+    const rider = this.riders.getStore();
+    const withRider =
+      rider && !rider.done
+        ? async (manager: EntityManager) => {
+            const result = await work(manager);
+            await rider.work(manager, result);
+            return result;
+          }
+        : work;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = mysql
+          ? await this.ds.transaction('READ COMMITTED', withRider)
+          : await this.ds.transaction(withRider);
+        if (rider) rider.done = true;
+        this.versions.bump('write');
+        return result;
+      } catch (error) {
+        const code =
+          (error as { driverError?: { code?: string } }).driverError?.code ??
+          (error as { code?: string }).code;
+        if (attempt >= ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+      }
+    }
   }
 
   private publish(changes: readonly RecordChange[]): void {

@@ -10,6 +10,7 @@ import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
 import { PageAnchors, pageIds, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
+import { WriteVersion } from '../database/write-version.js';
 import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
 import { boundingBox, haversineLimit, type Geofence } from './geofence.js';
@@ -26,14 +27,18 @@ export interface TermLinkState {
 @Injectable()
 export class EventsRepository {
   /** Any committed write invalidates it at once. */
-  private readonly totals = new TotalsCache();
+  private readonly totals: TotalsCache;
   /** Where pages start, under the same rules. */
-  private readonly anchors = new PageAnchors();
+  private readonly anchors: PageAnchors;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly posts: PostStore,
-  ) {}
+    versions: WriteVersion,
+  ) {
+    this.totals = new TotalsCache(versions);
+    this.anchors = new PageAnchors(versions);
+  }
 
   private repo(manager?: EntityManager) {
     return (manager ?? this.ds.manager).getRepository(EventEntity);

@@ -9,6 +9,7 @@ import { isValidTimezone, localToUtc } from '../common/dates/index.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { HttpClient, SourceError } from './http-client.js';
 import { digestOf, ImportMap } from './import-map.js';
+import { Writes } from '../database/writes.js';
 import { Progress } from './progress.js';
 import { TecImporter, type KindCounts } from './tec-importer.js';
 
@@ -75,6 +76,7 @@ export class IcsImporter {
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tec: TecImporter,
+    private readonly writes: Writes,
   ) {}
 
   async run(address: string, options: IcsOptions): Promise<IcsSummary> {
@@ -91,7 +93,7 @@ export class IcsImporter {
     for (const zone of root.getAllSubcomponents('vtimezone')) {
       ICAL.TimezoneService.register(zone);
     }
-    const map = new ImportMap(this.ds, key);
+    const map = new ImportMap(this.ds, this.writes, key);
     await map.load();
     const summary: IcsSummary = {
       source: key,

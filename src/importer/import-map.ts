@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { withinNextWrite } from '../database/transaction.js';
+import type { Writes } from '../database/writes.js';
 
 export type MapKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
 
@@ -25,6 +25,7 @@ export class ImportMap {
 
   constructor(
     private readonly ds: DataSource,
+    private readonly writes: Writes,
     readonly source: string,
   ) {}
 
@@ -49,7 +50,7 @@ export class ImportMap {
     return this.rows.get(`${kind}:${key(String(sourceId))}`);
   }
 
-  /** Inside the record's own transaction (withinNextWrite). */
+  /** Inside the record's own transaction (Writes.alongNextWrite). */
   private async write(
     manager: EntityManager,
     kind: MapKind,
@@ -74,7 +75,7 @@ export class ImportMap {
    * Imports one source record whose content hashes to `digest`: nothing when the map holds that
    * digest already; with `dryRun`, the line `wouldDo` gives, printed; otherwise `write` (given
    * the local id the record already has, if any) and the map row in the same transaction
-   * (withinNextWrite), so that a record and its row are committed together or not at all. The
+   * (Writes.alongNextWrite), so that a record and its row are committed together or not at all. The
    * row is what later records of this run see once committed. Answers what happened.
    */
   async apply(
@@ -96,7 +97,7 @@ export class ImportMap {
       return outcome;
     }
     let row: MapRow | undefined;
-    const localId = await withinNextWrite(
+    const localId = await this.writes.alongNextWrite(
       async (manager, result) => {
         const id = existing?.localId ?? (typeof result === 'number' ? result : NaN);
         if (!Number.isSafeInteger(id)) throw new Error('the write answered no id');

@@ -23,6 +23,7 @@ import { CreateVenueDto, UpdateVenueDto } from '../venues/dto/venue-fields.dto.j
 import { VenuesService } from '../venues/venues.service.js';
 import { basicAuthorization, HttpClient, SourceError } from './http-client.js';
 import { digestOf, ImportMap, type MapKind } from './import-map.js';
+import { Writes } from '../database/writes.js';
 import { Progress } from './progress.js';
 import {
   categoryInput,
@@ -109,6 +110,7 @@ export class TecImporter {
     private readonly organizers: OrganizersService,
     private readonly terms: TermsService,
     private readonly i18n: I18nService,
+    private readonly writes: Writes,
   ) {}
 
   /** The local user records are written as. */
@@ -143,7 +145,7 @@ export class TecImporter {
             : undefined,
       });
     const source = await discover(address, http);
-    const map = new ImportMap(this.ds, source.key);
+    const map = new ImportMap(this.ds, this.writes, source.key);
     await map.load();
     const progress = options.progress ?? new Progress(process.stderr, false);
     const summary: ImportSummary = {

@@ -17,6 +17,7 @@ import { applyPostVisibility } from '../common/posts/visibility.js';
 import type { PostStore } from '../common/posts/post-store.js';
 import { PageAnchors, pageIds, type PageOrder } from '../database/deferred-page.js';
 import { TotalsCache } from '../database/totals-cache.js';
+import type { WriteVersion } from '../database/write-version.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
 export interface LinkedListFilters {
@@ -47,14 +48,18 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   /** Columns `search` looks in (BEHAVIOR §5.3). */
   protected abstract readonly searchColumns: readonly string[];
 
-  private readonly totals = new TotalsCache();
+  private readonly totals: TotalsCache;
   /** Where pages start, under the same rules. */
-  private readonly anchors = new PageAnchors();
+  private readonly anchors: PageAnchors;
 
   constructor(
     protected readonly dataSource: DataSource,
     protected readonly posts: PostStore,
-  ) {}
+    versions: WriteVersion,
+  ) {
+    this.totals = new TotalsCache(versions);
+    this.anchors = new PageAnchors(versions);
+  }
 
   /** The kind of the table's records in the shared post id sequence. */
   protected abstract readonly kind: PostKind;

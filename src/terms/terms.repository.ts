@@ -1,5 +1,6 @@
 import { escapeLike, LIKE_ESCAPE } from '../database/like.js';
 import { TotalsCache } from '../database/totals-cache.js';
+import { WriteVersion } from '../database/write-version.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -78,11 +79,17 @@ function toRecord(row: RawTermRow): TermRecord {
 @Injectable()
 export class TermsRepository {
   /** List totals, until the next write (any term or event write can change them). */
-  private readonly totals = new TotalsCache();
+  private readonly totals: TotalsCache;
   /** Published-event counts by term (countsOf). */
-  private readonly counts = new TotalsCache(1_000, 20_000);
+  private readonly counts: TotalsCache;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    versions: WriteVersion,
+  ) {
+    this.totals = new TotalsCache(versions);
+    this.counts = new TotalsCache(versions, 1_000, 20_000);
+  }
 
   /**
    * Case-insensitive name order. MySQL/MariaDB columns use a case-insensitive collation

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { writeVersion } from '../database/write-version.js';
+import { WriteVersion } from '../database/write-version.js';
 import { RecordCache } from '../database/record-cache.js';
 import type { EntityManager } from 'typeorm';
 import { canManageTerms } from '../auth/post-policy.js';
@@ -71,6 +71,7 @@ export class TermsService {
     private readonly writes: Writes,
     private readonly translations: TranslationStore,
     private readonly cache: RecordCache,
+    private readonly versions: WriteVersion,
   ) {}
 
   /** Term filters of lists, resolved to ids (with descendants), by write version. */
@@ -398,7 +399,7 @@ export class TermsService {
     // Terms and their parents change only with a write: a filter resolved since the last one
     // is resolved again without its two queries.
     const key = JSON.stringify([taxonomy, items, language]);
-    const version = writeVersion();
+    const version = this.versions.current();
     const hit = this.resolvedFilters.get(key);
     if (hit?.version === version) return hit.ids;
     const ids = await this.lookUpFilter(taxonomy, items, language);

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ScheduledPublications } from '../../src/database/scheduled-publications.js';
-import { bumpWriteVersion } from '../../src/database/write-version.js';
+import { WriteVersion } from '../../src/database/write-version.js';
 
 /**
  * Runs `work` and returns how many SQL statements the app sent meanwhile: every query runner
@@ -38,11 +38,11 @@ export async function countQueries(
 }
 
 /**
- * Makes every read cache cold, as a committed write does (bumpWriteVersion), and waits for the
+ * Makes every read cache cold, as a committed write does (the WriteVersion moves), and waits for the
  * look-up of the next scheduled publication that a write triggers, so that it is not counted
  * as a query of the request that follows.
  */
 export async function coldCaches(app: INestApplication): Promise<void> {
-  bumpWriteVersion();
+  app.get(WriteVersion).bump();
   await app.get(ScheduledPublications).settled();
 }

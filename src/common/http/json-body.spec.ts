@@ -1,8 +1,9 @@
 import { RecordCache } from '../../database/record-cache.js';
+import { WriteVersion } from '../../database/write-version.js';
 import { JsonBody } from './json-body.js';
 
 describe('JsonBody', () => {
-  const records = new RecordCache({ recordCacheMb: 1 });
+  const records = new RecordCache({ recordCacheMb: 1 }, new WriteVersion());
   const json = new JsonBody(records);
 
   class Point {

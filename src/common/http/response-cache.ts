@@ -11,7 +11,7 @@ import type { Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { writeVersion } from '../../database/write-version.js';
+import { WriteVersion } from '../../database/write-version.js';
 import { JsonBody } from './json-body.js';
 import { namespaceOf } from './links.js';
 
@@ -25,7 +25,7 @@ const CACHED_READS = 'cal:cached-reads';
 export const CachedReads = () => SetMetadata(CACHED_READS, true);
 
 interface Entry {
-  /** writeVersion() when the answer was computed: any committed write makes it stale. */
+  /** The write version when the answer was computed: any committed write makes it stale. */
   version: number;
   expires: number;
   /** The serialized JSON body, exactly what res.json() would have sent. */
@@ -36,7 +36,7 @@ interface Entry {
 
 /**
  * Serialized answers to anonymous GETs, by URL. An entry is used only while no write has been
- * committed since it was computed (writeVersion, so a read always reflects the writes before
+ * committed since it was computed (WriteVersion, so a read always reflects the writes before
  * it, BEHAVIOR §1.8; a scheduled record reaching its date bumps it too, ScheduledPublications)
  * and for at most RESPONSE_CACHE_TTL_MS, which bounds how late the other changes driven by the
  * clock alone (the default date window at midnight, `only_with_upcoming`) are seen. Least
@@ -56,7 +56,10 @@ export class ResponseCache {
     sizeCalculation: (entry) => Math.max(1, entry.body.length),
   });
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'responseCacheTtlMs'>) {
+  constructor(
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'responseCacheTtlMs'>,
+    private readonly versions: WriteVersion,
+  ) {
     this.ttlMs = config.responseCacheTtlMs;
   }
 
@@ -67,7 +70,7 @@ export class ResponseCache {
   get(key: string, now = Date.now()): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.version !== writeVersion() || entry.expires <= now) {
+    if (entry.version !== this.versions.current() || entry.expires <= now) {
       this.entries.delete(key);
       return undefined;
     }
@@ -81,6 +84,11 @@ export class ResponseCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The version to store with an answer: taken before it is computed. */
+  version(): number {
+    return this.versions.current();
   }
 }
 
@@ -112,7 +120,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
       res.type('json');
       return of(hit.body);
     }
-    const version = writeVersion();
+    const version = this.cache.version();
     const before = new Set(rawHeaderNames(res));
     return next.handle().pipe(
       map((body: unknown) => {
