@@ -176,9 +176,12 @@ export class EventsRepository {
   }
 
   /** Writes a new event row once, with its image record. */
-  async insert(manager: EntityManager, event: EventEntity): Promise<void> {
+  /** Writes a new event's row once, with its image record and, given `slugBase`, its slug. */
+  async insert(manager: EntityManager, event: EventEntity, slugBase?: string): Promise<void> {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
-    await manager.insert(EventEntity, event);
+    const insert = async () => void (await manager.insert(EventEntity, event));
+    if (slugBase === undefined) await insert();
+    else await this.posts.insertWithSlug(manager, EventEntity, event, slugBase, insert);
   }
 
   /** Writes an existing event's row once, with its image record. */

@@ -192,7 +192,7 @@ export class EventsService {
       applyStatus(event, dto, clock, true);
       // The venue first (an inline one is created here), so that the row is written once.
       await this.applyVenue(event, plan, ctx, scope);
-      await this.events.insert(manager, event);
+      await this.events.insert(manager, event, slugBase(event, dto.slug));
       scope.changed('event', id, 'created');
       if (dto.translation_of !== undefined) {
         await this.translations.join(
@@ -204,8 +204,6 @@ export class EventsService {
           viewerOf(ctx),
         );
       }
-      const base = slugBase(event, dto.slug);
-      if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
       await this.applyLinks(event, plan, ctx, scope, true);
       return id;
     });
@@ -407,16 +405,19 @@ export class EventsService {
       const ids = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
       await this.events.setOrganizers(event.id, ids, manager, created);
     }
+    // A created event's links of both taxonomies go in one statement.
+    const newLinks: number[] = [];
     for (const [taxonomy, items] of [
       ['category', plan.categoryItems],
       ['tag', plan.tagItems],
     ] as const) {
       if (!items) continue;
       const ids = await this.terms.resolveForWrite(taxonomy, items, event.language, scope);
-      if (created) await this.events.addTerms(manager, event, ids);
+      if (created) newLinks.push(...ids);
       else await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, ids);
     }
-    if (!created) await this.events.syncTermLinks(manager, event);
+    if (created) await this.events.addTerms(manager, event, newLinks);
+    else await this.events.syncTermLinks(manager, event);
   }
 
   // ---------------------------------------------------------------- mapping

@@ -217,9 +217,12 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     return (await this.posts.kindOf(id)) === 'event';
   }
 
-  async insert(manager: EntityManager, record: E): Promise<void> {
+  /** Writes a new record's row once, with its image record and, given `slugBase`, its slug. */
+  async insert(manager: EntityManager, record: E, slugBase?: string): Promise<void> {
     record.imageId = await this.posts.imageIdFor(manager, record.imageUrl);
-    await this.repo(manager).insert(record as never);
+    const insert = async () => void (await this.repo(manager).insert(record as never));
+    if (slugBase === undefined) await insert();
+    else await this.posts.insertWithSlug(manager, this.entity, record, slugBase, insert);
   }
 
   async save(manager: EntityManager, record: E): Promise<void> {

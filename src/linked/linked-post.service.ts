@@ -488,7 +488,9 @@ export abstract class LinkedPostService<
       dates?.dateUtc ?? (UNPUBLISHED_SLUGLESS.includes(record.status) ? null : nowUtc);
     this.touch(record, ctx, nowUtc);
     this.applyDetails(record, input, 'create');
-    await this.repository.insert(manager, record);
+    // WordPress gives drafts and pending posts no slug until they are published (§7.1.8).
+    const slugged = !UNPUBLISHED_SLUGLESS.includes(record.status);
+    await this.repository.insert(manager, record, slugged ? name : undefined);
     scope.changed(this.kind.kind, record.id, 'created');
     if (input.translation_of !== undefined) {
       await this.translations.join(
@@ -499,10 +501,6 @@ export abstract class LinkedPostService<
         record.language,
         viewerOf(ctx),
       );
-    }
-    // WordPress gives drafts and pending posts no slug until they are published (§7.1.8).
-    if (!UNPUBLISHED_SLUGLESS.includes(record.status)) {
-      await this.repository.assignSlug(manager, record.id, name, record.language);
     }
     return record.id;
   }

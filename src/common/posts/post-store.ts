@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import {
+  DataSource,
+  type EntityManager,
+  type EntityTarget,
+  type ObjectLiteral,
+  type Repository,
+} from 'typeorm';
 import type { Language } from '../../config/config.js';
 import { escapeLike, LIKE_ESCAPE } from '../../database/like.js';
 import { isUniqueViolation } from '../../database/unique-violation.js';
@@ -44,15 +50,51 @@ export class PostStore {
    * writers: the unique (language, slug) index decides, and a lost race moves on to the next
    * candidate.
    */
-  async assignSlug<T extends ObjectLiteral>(
+  assignSlug<T extends ObjectLiteral>(
     manager: EntityManager,
     target: EntityTarget<T>,
     id: number,
     rawBase: string,
     language: Language,
   ): Promise<string> {
-    const base = sanitizeTitle(rawBase) || String(id);
     const repo = manager.getRepository(target);
+    return this.withFreeSlug(repo, id, rawBase, language, async (slug) => {
+      await repo.update({ id } as never, { slug } as never);
+    });
+  }
+
+  /**
+   * Writes the new `record` with the slug `assignSlug` would give it, in one statement:
+   * `insert` writes the row as it is, its `slug` set (and set again after a lost race).
+   */
+  async insertWithSlug<T extends ObjectLiteral>(
+    manager: EntityManager,
+    target: EntityTarget<T>,
+    record: { id: number; slug: string | null; language: Language },
+    rawBase: string,
+    insert: () => Promise<void>,
+  ): Promise<void> {
+    await this.withFreeSlug(
+      manager.getRepository(target),
+      record.id,
+      rawBase,
+      record.language,
+      async (slug) => {
+        record.slug = slug;
+        await insert();
+      },
+    );
+  }
+
+  /** Calls `write` with the first free slug from `rawBase` until the unique index accepts one. */
+  private async withFreeSlug<T extends ObjectLiteral>(
+    repo: Repository<T>,
+    id: number,
+    rawBase: string,
+    language: Language,
+    write: (slug: string) => Promise<void>,
+  ): Promise<string> {
+    const base = sanitizeTitle(rawBase) || String(id);
     // Candidates that lost a race to a writer that has not committed yet. (Write transactions
     // run in READ COMMITTED, see Writes, so committed slugs are always seen.)
     const lost = new Set<string>();
@@ -84,7 +126,7 @@ export class PostStore {
         candidate = uniqueSlug(base, taken);
       }
       try {
-        await repo.update({ id } as never, { slug: candidate } as never);
+        await write(candidate);
         return candidate;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
