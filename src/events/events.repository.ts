@@ -175,7 +175,6 @@ export class EventsRepository {
     return this.posts.kindOf(id);
   }
 
-  /** Writes a new event row once, with its image record. */
   /** Writes a new event's row once, with its image record and, given `slugBase`, its slug. */
   async insert(manager: EntityManager, event: EventEntity, slugBase?: string): Promise<void> {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
