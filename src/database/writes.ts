@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { WriteVersion } from './write-version.js';
 
 /** The records a write can change, by the names the API gives their kinds. */
@@ -46,6 +46,8 @@ export class Writes {
   private readonly listeners = new Set<ChangeListener>();
   private readonly logger = new Logger('Writes');
   private readonly riders = new AsyncLocalStorage<{ work: Rider; done: boolean }>();
+  /** MySQL/MariaDB connections of the pool already switched to READ COMMITTED for good. */
+  private readonly readCommitted = new WeakSet<object>();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -100,7 +102,7 @@ export class Writes {
     for (let attempt = 1; ; attempt++) {
       try {
         const result = mysql
-          ? await this.ds.transaction('READ COMMITTED', withRider)
+          ? await this.onReadCommittedConnection((runner) => runner.manager.transaction(withRider))
           : await this.ds.transaction(withRider);
         if (rider) rider.done = true;
         this.versions.bump('write');
@@ -112,6 +114,24 @@ export class Writes {
         if (attempt >= ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
       }
+    }
+  }
+
+  /**
+   * Runs `work` on a pool connection whose session isolation is READ COMMITTED: set once per
+   * connection, instead of a `SET TRANSACTION` round trip before every transaction.
+   */
+  private async onReadCommittedConnection<T>(work: (runner: QueryRunner) => Promise<T>) {
+    const runner = this.ds.createQueryRunner('master');
+    try {
+      const connection = (await runner.connect()) as object;
+      if (!this.readCommitted.has(connection)) {
+        await runner.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+        this.readCommitted.add(connection);
+      }
+      return await work(runner);
+    } finally {
+      await runner.release();
     }
   }
 
