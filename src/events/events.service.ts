@@ -36,7 +36,7 @@ import { isUniqueViolation } from '../database/unique-violation.js';
 import { Writes, type WriteScope } from '../database/writes.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TermsService } from '../terms/terms.service.js';
-import { TAXONOMIES } from '../terms/taxonomy.js';
+import { TAXONOMIES, type Taxonomy } from '../terms/taxonomy.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
@@ -405,19 +405,19 @@ export class EventsService {
       const ids = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
       await this.events.setOrganizers(event.id, ids, manager, created);
     }
-    // A created event's links of both taxonomies go in one statement.
-    const newLinks: number[] = [];
-    for (const [taxonomy, items] of [
-      ['category', plan.categoryItems],
-      ['tag', plan.tagItems],
-    ] as const) {
-      if (!items) continue;
-      const ids = await this.terms.resolveForWrite(taxonomy, items, event.language, scope);
-      if (created) newLinks.push(...ids);
-      else await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, ids);
+    const lists: Array<[Taxonomy, Array<number | string>]> = [];
+    if (plan.categoryItems) lists.push(['category', plan.categoryItems]);
+    if (plan.tagItems) lists.push(['tag', plan.tagItems]);
+    const resolved = await this.terms.resolveListsForWrite(lists, event.language, scope);
+    if (created) {
+      // A created event's links of both taxonomies go in one statement.
+      await this.events.addTerms(manager, event, resolved.flat());
+      return;
     }
-    if (created) await this.events.addTerms(manager, event, newLinks);
-    else await this.events.syncTermLinks(manager, event);
+    for (const [i, [taxonomy]] of lists.entries()) {
+      await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, resolved[i]);
+    }
+    await this.events.syncTermLinks(manager, event);
   }
 
   // ---------------------------------------------------------------- mapping

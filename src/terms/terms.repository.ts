@@ -71,6 +71,13 @@ function toRecord(row: RawTermRow): TermRecord {
   };
 }
 
+/** What an item list names: ids (any language), sanitized slugs and names (one language). */
+export interface TermRefs {
+  ids: number[];
+  slugs: string[];
+  names: string[];
+}
+
 /**
  * Every query on `terms`; services never build SQL. The events module owns `event_terms` (the
  * links); the queries here read it, by table name, for counts and embedded terms, and drop the
@@ -255,38 +262,64 @@ export class TermsRepository {
    * Terms of `wpTaxonomy` that an item list may name: ids (any language), and slugs (already
    * sanitized) or names (case-insensitive, as stored) in `language`. One query.
    */
-  async findRefs(
+  findRefs(
     wpTaxonomy: string,
-    refs: { ids: number[]; slugs: string[]; names: string[] },
+    refs: TermRefs,
     language: Language,
     manager: EntityManager = this.manager,
   ): Promise<TermEntity[]> {
-    const ids = refs.ids.filter((id) => Number.isSafeInteger(id) && id > 0);
-    const slugs = refs.slugs.filter(Boolean);
-    const names = refs.names.filter(Boolean);
-    if (!ids.length && !slugs.length && !names.length) return [];
-    const qb = this.terms(manager).where('t.taxonomy = :taxonomy', { taxonomy: wpTaxonomy });
-    qb.andWhere(
-      new Brackets((w) => {
-        if (ids.length) w.orWhere('t.id IN (:...ids)', { ids });
-        if (slugs.length || names.length) {
-          w.orWhere(
-            new Brackets((inLanguage) => {
-              inLanguage.where('t.language = :language', { language });
-              inLanguage.andWhere(
-                new Brackets((match) => {
-                  if (slugs.length) match.orWhere('t.slug IN (:...slugs)', { slugs });
-                  names.forEach((name, i) =>
-                    match.orWhere(`LOWER(t.name) = LOWER(:name${i})`, { [`name${i}`]: name }),
+    return this.findRefsOfTaxonomies([{ wpTaxonomy, refs }], language, manager);
+  }
+
+  /** `findRefs` of several taxonomies at once (each term says its own): one query. */
+  async findRefsOfTaxonomies(
+    lists: Array<{ wpTaxonomy: string; refs: TermRefs }>,
+    language: Language,
+    manager: EntityManager = this.manager,
+  ): Promise<TermEntity[]> {
+    const wanted = lists
+      .map(({ wpTaxonomy, refs }) => ({
+        wpTaxonomy,
+        ids: refs.ids.filter((id) => Number.isSafeInteger(id) && id > 0),
+        slugs: refs.slugs.filter(Boolean),
+        names: refs.names.filter(Boolean),
+      }))
+      .filter(({ ids, slugs, names }) => ids.length || slugs.length || names.length);
+    if (!wanted.length) return [];
+    const conditions = new Brackets((any) => {
+      wanted.forEach(({ wpTaxonomy, ids, slugs, names }, n) => {
+        any.orWhere(
+          new Brackets((list) => {
+            list.where(`t.taxonomy = :taxonomy${n}`, { [`taxonomy${n}`]: wpTaxonomy });
+            list.andWhere(
+              new Brackets((w) => {
+                if (ids.length) w.orWhere(`t.id IN (:...ids${n})`, { [`ids${n}`]: ids });
+                if (slugs.length || names.length) {
+                  w.orWhere(
+                    new Brackets((inLanguage) => {
+                      inLanguage.where('t.language = :language', { language });
+                      inLanguage.andWhere(
+                        new Brackets((match) => {
+                          if (slugs.length) {
+                            match.orWhere(`t.slug IN (:...slugs${n})`, { [`slugs${n}`]: slugs });
+                          }
+                          names.forEach((name, i) =>
+                            match.orWhere(`LOWER(t.name) = LOWER(:name${n}_${i})`, {
+                              [`name${n}_${i}`]: name,
+                            }),
+                          );
+                        }),
+                      );
+                    }),
                   );
-                }),
-              );
-            }),
-          );
-        }
-      }),
-    );
-    return qb.orderBy('t.id', 'ASC').getMany();
+                }
+              }),
+            );
+          }),
+        );
+      });
+    });
+    return this.terms(manager).where(conditions).orderBy('t.id', 'ASC').getMany();
   }
 
   /** Terms of the taxonomy and language whose name equals `name` ignoring case (and parent). */

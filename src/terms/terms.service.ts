@@ -335,21 +335,55 @@ export class TermsService {
   }
 
   /**
-   * BEHAVIOR §7.1.4, inside the caller's transaction: a number is the existing term of that
-   * taxonomy with that id (any language; skipped if none); a string is the existing term of
-   * `language` whose slug or (case-insensitive) name equals it, else a new term with that name
-   * (no term capability needed). Returns term ids in item order, duplicates removed.
+   * BEHAVIOR §7.1.4, inside the caller's transaction, for each taxonomy's item list: a number is
+   * the existing term of that taxonomy with that id (any language; skipped if none); a string is
+   * the existing term of `language` whose slug or (case-insensitive) name equals it, else a new
+   * term with that name (no term capability needed). Answers each list's term ids in item order,
+   * duplicates removed. The existing terms of every list are looked up in one query.
    */
+  async resolveListsForWrite(
+    lists: ReadonlyArray<readonly [Taxonomy, Array<number | string>]>,
+    language: Language,
+    scope: WriteScope,
+  ): Promise<number[][]> {
+    const named = lists.filter(([, items]) => items.length);
+    const found = named.length
+      ? await this.repo.findRefsOfTaxonomies(
+          named.map(([taxonomy, items]) => ({
+            wpTaxonomy: TAXONOMIES[taxonomy].wpName,
+            refs: refsOf(items),
+          })),
+          language,
+          scope.manager,
+        )
+      : [];
+    const out: number[][] = [];
+    for (const [taxonomy, items] of lists) {
+      const ofTaxonomy = found.filter((term) => term.taxonomy === TAXONOMIES[taxonomy].wpName);
+      out.push(await this.termsForItems(taxonomy, items, ofTaxonomy, language, scope));
+    }
+    return out;
+  }
+
+  /** resolveListsForWrite of one taxonomy's items. */
   async resolveForWrite(
     taxonomy: Taxonomy,
     items: Array<number | string>,
     language: Language,
     scope: WriteScope,
   ): Promise<number[]> {
-    if (!items.length) return [];
-    const { manager } = scope;
-    const info = TAXONOMIES[taxonomy];
-    const found = await this.repo.findRefs(info.wpName, refsOf(items), language, manager);
+    const [ids] = await this.resolveListsForWrite([[taxonomy, items]], language, scope);
+    return ids;
+  }
+
+  /** One list of resolveListsForWrite, given the existing terms it may name (`found`). */
+  private async termsForItems(
+    taxonomy: Taxonomy,
+    items: Array<number | string>,
+    found: TermEntity[],
+    language: Language,
+    scope: WriteScope,
+  ): Promise<number[]> {
     const ids: number[] = [];
     const created = new Map<string, number>();
     for (const item of items) {
@@ -369,8 +403,8 @@ export class TermsService {
       let id = created.get(key);
       if (id === undefined) {
         const term = await this.repo.insert(
-          manager,
-          { taxonomy: info.wpName, name, description: '', parent: 0, language },
+          scope.manager,
+          { taxonomy: TAXONOMIES[taxonomy].wpName, name, description: '', parent: 0, language },
           sanitizeTitle(name),
         );
         id = term.id;
