@@ -118,6 +118,41 @@ describe('response cache (e2e)', () => {
     expect((await count()).body.count).toBe(1);
   });
 
+  it('goes live on time when a later write schedules an earlier date, by update too', async () => {
+    const inSeconds = (n: number) => Math.ceil(Date.now() / 1000) * 1000 + n * 1000;
+    const sql = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+    await createEvent('Timed later', { date: sql(inSeconds(600)) });
+    // A draft venue and a draft event, then both updated to a date two seconds ahead: each
+    // becomes scheduled by an update, earlier than the publication already waited for.
+    const at = inSeconds(2);
+    const venue = await http()
+      .post(`${BASE}/venues`)
+      .set('Authorization', editor())
+      .send({ venue: 'Timed venue', status: 'draft' })
+      .expect(201);
+    const draft = await createEvent('Timed draft', { status: 'draft' });
+    await http()
+      .post(`${BASE}/venues/${venue.body.id}`)
+      .set('Authorization', editor())
+      .send({ status: 'publish', date: sql(at) })
+      .expect(200);
+    const updated = await http()
+      .post(`${BASE}/events/${draft.id}`)
+      .set('Authorization', editor())
+      .send({ status: 'publish', date: sql(at) })
+      .expect(200);
+    expect(updated.body.status).toBe('future');
+    const events = `${BASE}/events?${WINDOW}&search=timed`;
+    const venues = `${BASE}/venues?search=timed`;
+    expect((await http().get(events).expect(200)).body.total).toBe(0);
+    expect((await http().get(venues).expect(200)).body.total).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, at - Date.now() + 300));
+    // Both answers are still in the response cache (60 s): only the timer can evict them.
+    const after = await http().get(events).expect(200);
+    expect(after.body.events.map((e: { id: number }) => e.id)).toEqual([draft.id]);
+    expect((await http().get(venues).expect(200)).body.total).toBe(1);
+  });
+
   it('never caches authenticated reads', async () => {
     const url = `${BASE}/events?${WINDOW}&status=publish,draft`;
     const read = () => http().get(url).set('Authorization', editor()).expect(200);

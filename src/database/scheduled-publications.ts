@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { nowUtcSql } from './columns.js';
 import { WriteVersion } from './write-version.js';
+import { Writes } from './writes.js';
 
 /** setTimeout's limit is about 24.8 days; a later date is waited for in steps of a day. */
 const MAX_WAIT_MS = 24 * 3600 * 1000;
@@ -15,13 +16,18 @@ const RETRY_MS = 30_000;
  * on answering without it until they expire; so this keeps a timer on the earliest publication
  * date still ahead (events, venues, organizers) and bumps the version when it is reached,
  * making the record appear in cached lists, totals and term counts at once. The date is looked
- * up again after every write (a write may schedule an earlier one) and after every bump.
+ * up at start-up, after every bump but this process's writes (a timer that fired, the database
+ * coming back, another process's write), and after a write of this process that did not say what
+ * it wrote; a write that says it left a post scheduled earlier than the timer moves the timer
+ * without a query (Writes.onScheduled).
  */
 @Injectable()
 export class ScheduledPublications implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ScheduledPublications');
   private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
+  /** When the timer fires, if it is set for a publication (not for a retry or a long wait). */
+  private nextAt: number | null = null;
+  private unsubscribe: Array<() => void> = [];
   /** The look-up running, if any; `again` asks for one more after it (a write came meanwhile). */
   private running: Promise<void> | undefined;
   private again = false;
@@ -30,16 +36,22 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly versions: WriteVersion,
+    private readonly writes: Writes,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.unsubscribe = this.versions.onBump(() => void this.refresh());
+    this.unsubscribe = [
+      this.versions.onBump((origin) => {
+        if (origin !== 'write') void this.refresh();
+      }),
+      this.writes.onScheduled((earliest) => this.scheduled(earliest)),
+    ];
     void this.refresh();
   }
 
   onApplicationShutdown(): void {
     this.stopped = true;
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     clearTimeout(this.timer);
   }
 
@@ -61,6 +73,17 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
   /** Resolves once no look-up is running (tests count the queries of requests alone). */
   async settled(): Promise<void> {
     while (this.running) await this.running;
+  }
+
+  /** A committed write of this process left a post scheduled at `earliest` (UTC), or may have (null). */
+  private scheduled(earliest: string | null): void {
+    // A look-up running may have read before the commit: one more after it sees the write.
+    if (earliest === null || this.running) return void this.refresh();
+    const at = Date.parse(`${earliest.replace(' ', 'T')}Z`);
+    if (Number.isNaN(at) || at <= Date.now()) return;
+    // Without a known next publication (a retry after a failed look-up), look up instead.
+    if (this.nextAt === null && this.timer) return void this.refresh();
+    if (this.nextAt === null || at < this.nextAt) this.schedule(at);
   }
 
   private refresh(): Promise<void> {
@@ -92,7 +115,9 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
   private schedule(at: number | null, publish = true): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.nextAt = null;
     if (at === null || this.stopped) return;
+    if (publish) this.nextAt = at;
     // `date_utc <= now` holds from that second on: wake just after it.
     const wait = Math.max(0, at - Date.now() + 1);
     this.timer = setTimeout(

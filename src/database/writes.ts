@@ -5,8 +5,16 @@ import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { WriteVersion } from './write-version.js';
 
 /** The records a write can change, by the names the API gives their kinds. */
-export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type RecordKind = PostRecordKind | 'category' | 'tag';
+/** The kinds with a status and a publication date. */
+export type PostRecordKind = 'event' | 'venue' | 'organizer';
 export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
+
+/** A post's status and publication date (UTC, `YYYY-MM-DD HH:MM:SS`), as committed. */
+export interface PublicationState {
+  status: string;
+  dateUtc: string | null;
+}
 
 /** One record a committed write changed. */
 export interface RecordChange {
@@ -18,11 +26,27 @@ export interface RecordChange {
 /** Called once per committed write with every record it changed; never for a rolled-back one. */
 export type ChangeListener = (changes: readonly RecordChange[]) => void | Promise<void>;
 
-/** What a unit of work gets: the transaction's manager and a way to say what it changed. */
+/**
+ * What a unit of work gets: the transaction's manager and a way to say what it changed. A post
+ * created or updated is best given with the record being written: its status and publication
+ * date are read once the write has committed (so it may be named before the work changes them)
+ * and tell whether it is now scheduled; without it, the scheduled publications are looked up.
+ */
 export interface WriteScope {
   manager: EntityManager;
-  changed(kind: RecordKind, id: number, action: ChangeAction): void;
+  changed(
+    kind: RecordKind,
+    id: number,
+    action: ChangeAction,
+    record?: Readonly<PublicationState>,
+  ): void;
 }
+
+/**
+ * After a committed write that left a post scheduled: the earliest such publication date (UTC),
+ * or null when a post was written without its state (it may be scheduled: look it up).
+ */
+export type ScheduleListener = (earliest: string | null) => void;
 
 /** Work added to the next write of a call (`alongNextWrite`), given what that write answered. */
 type Rider = (manager: EntityManager, result: unknown) => Promise<void>;
@@ -44,6 +68,7 @@ const ATTEMPTS = 5;
 @Injectable()
 export class Writes {
   private readonly listeners = new Set<ChangeListener>();
+  private readonly scheduleListeners = new Set<ScheduleListener>();
   private readonly logger = new Logger('Writes');
   private readonly riders = new AsyncLocalStorage<{ work: Rider; done: boolean }>();
   /** MySQL/MariaDB connections of the pool already switched to READ COMMITTED for good. */
@@ -55,20 +80,27 @@ export class Writes {
   ) {}
 
   async run<T>(work: (scope: WriteScope) => Promise<T>): Promise<T> {
-    let changes: RecordChange[] = [];
+    let changes: Array<{ change: RecordChange; record?: Readonly<PublicationState> }> = [];
+    const changed = (
+      kind: RecordKind,
+      id: number,
+      action: ChangeAction,
+      record?: Readonly<PublicationState>,
+    ) => {
+      if (!changes.some(({ change }) => change.kind === kind && change.id === id)) {
+        changes.push({ change: { kind, id, action }, record });
+      }
+    };
     const result = await this.transaction(async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
       changes = [];
-      return work({
-        manager,
-        changed: (kind, id, action) => {
-          if (!changes.some((c) => c.kind === kind && c.id === id)) {
-            changes.push({ kind, id, action });
-          }
-        },
-      });
+      return work({ manager, changed });
     });
-    if (changes.length) this.publish(changes);
+    if (changes.length) {
+      this.publish(changes.map(({ change }) => change));
+      const earliest = earliestScheduled(changes);
+      if (earliest !== undefined) for (const listener of this.scheduleListeners) listener(earliest);
+    }
     return result;
   }
 
@@ -80,6 +112,16 @@ export class Writes {
    */
   alongNextWrite<T>(work: Rider, fn: () => Promise<T>): Promise<T> {
     return this.riders.run({ work, done: false }, fn);
+  }
+
+  /**
+   * Calls `listener` after each committed write that left a post scheduled (status `future`)
+   * with the earliest such publication date (UTC, `YYYY-MM-DD HH:MM:SS`), or that wrote a post
+   * without saying its state (null); returns the unsubscribe function.
+   */
+  onScheduled(listener: ScheduleListener): () => void {
+    this.scheduleListeners.add(listener);
+    return () => this.scheduleListeners.delete(listener);
   }
 
   /** Subscribes to committed changes; returns the unsubscribe function. */
@@ -148,4 +190,25 @@ export class Writes {
       }
     }
   }
+}
+
+const POST_KINDS: ReadonlySet<RecordKind> = new Set<PostRecordKind>([
+  'event',
+  'venue',
+  'organizer',
+]);
+
+/** What a write's changes tell the scheduled publications (see ScheduleListener). */
+function earliestScheduled(
+  changes: ReadonlyArray<{ change: RecordChange; record?: Readonly<PublicationState> }>,
+): string | null | undefined {
+  let earliest: string | undefined;
+  for (const { change, record } of changes) {
+    if (!POST_KINDS.has(change.kind) || change.action === 'trashed' || change.action === 'deleted')
+      continue;
+    if (!record) return null;
+    if (record.status === 'future' && record.dateUtc && !(earliest && earliest <= record.dateUtc))
+      earliest = record.dateUtc;
+  }
+  return earliest;
 }

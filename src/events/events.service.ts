@@ -193,7 +193,7 @@ export class EventsService {
       // The venue first (an inline one is created here), so that the row is written once.
       await this.applyVenue(event, plan, ctx, scope);
       await this.events.insert(manager, event, slugBase(event, dto.slug));
-      scope.changed('event', id, 'created');
+      scope.changed('event', id, 'created', event);
       if (dto.translation_of !== undefined) {
         await this.translations.join(
           manager,
@@ -292,7 +292,7 @@ export class EventsService {
         }
         throw error;
       }
-      scope.changed('event', event.id, 'updated');
+      scope.changed('event', event.id, 'updated', event);
       const base = slugBase(event, dto.slug ?? movedSlug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
       await this.applyLinks(event, plan, ctx, scope, false);

@@ -262,7 +262,7 @@ export abstract class LinkedPostService<
       throw translationsForbidden();
     }
     await this.writes.run(async ({ manager, changed }) => {
-      changed(this.kind.kind, record.id, 'updated');
+      changed(this.kind.kind, record.id, 'updated', record);
       // Slugs are unique per language: a moved record takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
       const moving = input.language !== undefined && input.language !== record.language;
@@ -463,7 +463,7 @@ export abstract class LinkedPostService<
         this.applyDetails(duplicate, input, 'update');
         this.touch(duplicate, ctx, nowUtc);
         await this.repository.save(manager, duplicate);
-        scope.changed(this.kind.kind, duplicate.id, 'updated');
+        scope.changed(this.kind.kind, duplicate.id, 'updated', duplicate);
       }
       return duplicate.id;
     }
@@ -491,7 +491,7 @@ export abstract class LinkedPostService<
     // WordPress gives drafts and pending posts no slug until they are published (§7.1.8).
     const slugged = !UNPUBLISHED_SLUGLESS.includes(record.status);
     await this.repository.insert(manager, record, slugged ? name : undefined);
-    scope.changed(this.kind.kind, record.id, 'created');
+    scope.changed(this.kind.kind, record.id, 'created', record);
     if (input.translation_of !== undefined) {
       await this.translations.join(
         manager,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Language } from '../../config/config.js';
-import { Writes, type RecordKind } from '../../database/writes.js';
+import { Writes, type PostRecordKind } from '../../database/writes.js';
 import { TranslationStore } from './translation-store.js';
 import {
   EVENT_TRANSLATIONS,
@@ -19,7 +19,7 @@ export interface PurgeCounts {
 /** Ids per statement: well below the bound-parameter limits of SQLite and MySQL. */
 const CHUNK = 500;
 
-const KINDS: Array<{ key: keyof PurgeCounts; kind: RecordKind; scope: TranslationScope }> = [
+const KINDS: Array<{ key: keyof PurgeCounts; kind: PostRecordKind; scope: TranslationScope }> = [
   { key: 'events', kind: 'event', scope: EVENT_TRANSLATIONS },
   { key: 'venues', kind: 'venue', scope: VENUE_TRANSLATIONS },
   { key: 'organizers', kind: 'organizer', scope: ORGANIZER_TRANSLATIONS },
