@@ -116,10 +116,15 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     nowUtc: string,
   ): Promise<E | null> {
     const a = this.alias;
+    // As IDX_<table>_title holds it: MySQL/MariaDB's collation ignores case, SQLite's does not.
+    const sameName =
+      this.dataSource.options.type === 'better-sqlite3'
+        ? `LOWER(${a}.title) = LOWER(:name)`
+        : `${a}.title = :name`;
     const qb = this.repo(manager)
       .createQueryBuilder(a)
       .where(`${a}.language = :language`, { language })
-      .andWhere(`LOWER(${a}.title) = LOWER(:name)`, { name });
+      .andWhere(sameName, { name });
     if (description) {
       qb.andWhere(`LOWER(${a}.description) = LOWER(:description)`, { description });
     }

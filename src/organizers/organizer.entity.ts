@@ -8,6 +8,8 @@ import { PostColumns } from '../common/posts/post-columns.js';
 // Archive order with the visibility columns: a page's ids come from the index alone.
 @Index('IDX_organizers_archive', ['language', 'date', 'id', 'status', 'dateUtc', 'authorId'])
 @Index('IDX_organizers_author', ['authorId'])
+// The duplicate check by name: an expression or prefix index (migration LinkedTitleIndex).
+@Index('IDX_organizers_title', { synchronize: false })
 export class OrganizerEntity extends PostColumns {
   @Column({ type: 'varchar', length: 255, default: '' })
   phone!: string;

@@ -107,6 +107,13 @@ export class TermsRepository {
     return this.dataSource.options.type === 'better-sqlite3' ? 'LOWER(t.name)' : 't.name';
   }
 
+  /** `t.name` equals parameter `param` ignoring case; on MySQL/MariaDB through IDX_terms_name. */
+  private nameEquals(param: string): string {
+    return this.dataSource.options.type === 'better-sqlite3'
+      ? `LOWER(t.name) = LOWER(:${param})`
+      : `t.name = :${param}`;
+  }
+
   get manager(): EntityManager {
     return this.dataSource.manager;
   }
@@ -304,7 +311,7 @@ export class TermsRepository {
                             match.orWhere(`t.slug IN (:...slugs${n})`, { [`slugs${n}`]: slugs });
                           }
                           names.forEach((name, i) =>
-                            match.orWhere(`LOWER(t.name) = LOWER(:name${n}_${i})`, {
+                            match.orWhere(this.nameEquals(`name${n}_${i}`), {
                               [`name${n}_${i}`]: name,
                             }),
                           );
@@ -334,7 +341,7 @@ export class TermsRepository {
       .where('t.taxonomy = :taxonomy', { taxonomy: wpTaxonomy })
       .andWhere('t.language = :language', { language })
       .andWhere('t.parent = :parent', { parent })
-      .andWhere('LOWER(t.name) = LOWER(:name)', { name })
+      .andWhere(this.nameEquals('name'), { name })
       .orderBy('t.id', 'ASC')
       .getMany();
   }

@@ -11,6 +11,8 @@ import { PostColumns } from '../common/posts/post-columns.js';
 @Index('IDX_venues_author', ['authorId'])
 // The events list's geofence: the venues of a bounding box (issue 20).
 @Index('IDX_venues_geo', ['geoLat', 'geoLng'])
+// The duplicate check by name: an expression or prefix index (migration LinkedTitleIndex).
+@Index('IDX_venues_title', { synchronize: false })
 export class VenueEntity extends PostColumns {
   @Column({ type: 'varchar', length: 255, default: '' })
   address!: string;

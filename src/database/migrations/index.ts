@@ -8,6 +8,7 @@ import { CurrencySymbolWidth1764360000000 } from './1764360000000-currency-symbo
 import { GeoIndexes1764400000000 } from './1764400000000-geo-indexes.js';
 import { ImportMap1764500000000 } from './1764500000000-import-map.js';
 import { WriteGeneration1764700000000 } from './1764700000000-write-generation.js';
+import { LinkedTitleIndex1764800000000 } from './1764800000000-linked-title-index.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   GeoIndexes1764400000000,
   ImportMap1764500000000,
   WriteGeneration1764700000000,
+  LinkedTitleIndex1764800000000,
 ];
