@@ -1,14 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { VersionedCache } from './versioned-cache.js';
 import { WriteVersion } from './write-version.js';
-
-interface Entry {
-  /** The write version when the payload was built: any committed write makes it stale. */
-  version: number;
-  expires: number;
-  payload: object;
-}
 
 /**
  * Memory of an entry, estimated from its JSON's length: the JSON kept (one or two bytes a
@@ -32,7 +25,7 @@ const MAX_AGE_MS = 60_000;
  */
 @Injectable()
 export class RecordCache {
-  private readonly entries: LRUCache<string, Entry> | null;
+  private readonly entries: VersionedCache<object> | null;
   /** The JSON of each payload kept, written once: a response splices it in (JsonBody). */
   private readonly json = new WeakMap<object, string>();
 
@@ -43,9 +36,10 @@ export class RecordCache {
     const maxSize = config.recordCacheMb * 1024 * 1024;
     this.entries =
       maxSize > 0
-        ? new LRUCache<string, Entry>({
+        ? new VersionedCache<object>(versions, MAX_AGE_MS, {
             maxSize,
             maxEntrySize: maxSize / 64,
+            sizeOf: (payload) => (this.json.get(payload)?.length ?? 0) * MEMORY_PER_JSON_CHARACTER,
           })
         : null;
   }
@@ -71,12 +65,11 @@ export class RecordCache {
   ): Promise<Array<P | undefined>> {
     const entries = this.entries;
     const now = Date.now();
-    const version = this.versions.current();
     const out: Array<P | undefined> = Array.from({ length: ids.length });
     const missing: number[] = [];
     ids.forEach((id, i) => {
-      const hit = entries?.get(`${kind}:${id}:${variant}`);
-      if (hit && hit.version === version && hit.expires > now) out[i] = hit.payload as P;
+      const hit = entries?.get(`${kind}:${id}:${variant}`, now) as P | undefined;
+      if (hit) out[i] = hit;
       else missing.push(id);
     });
     if (!missing.length) return out;
@@ -86,13 +79,9 @@ export class RecordCache {
     });
     if (entries && readAt !== undefined) {
       for (const [id, payload] of built) {
-        const json = JSON.stringify(payload);
-        this.json.set(payload, json);
-        entries.set(
-          `${kind}:${id}:${variant}`,
-          { version: readAt, expires: now + MAX_AGE_MS, payload },
-          { size: Math.max(1, json.length * MEMORY_PER_JSON_CHARACTER) },
-        );
+        // Written before the entry: its size is estimated from it.
+        this.json.set(payload, JSON.stringify(payload));
+        entries.set(`${kind}:${id}:${variant}`, readAt, payload, now);
       }
     }
     return out;

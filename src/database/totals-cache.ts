@@ -1,11 +1,5 @@
-import { LRUCache } from 'lru-cache';
+import { VersionedCache } from './versioned-cache.js';
 import type { WriteVersion } from './write-version.js';
-
-interface Entry {
-  version: number;
-  expires: number;
-  total: number;
-}
 
 /**
  * Archive totals and term counts by query. Counting tens of thousands of index entries is the
@@ -19,18 +13,14 @@ interface Entry {
  */
 export class TotalsCache {
   /** At most maxEntries totals; the least recently used go first. */
-  private readonly entries: LRUCache<string, Entry>;
+  private readonly entries: VersionedCache<number>;
   private readonly inflight = new Map<
     string,
     { version: number; total: Promise<number | undefined> }
   >();
 
-  constructor(
-    private readonly versions: WriteVersion,
-    private readonly ttlMs = 1_000,
-    maxEntries = 1_000,
-  ) {
-    this.entries = new LRUCache({ max: maxEntries });
+  constructor(versions: WriteVersion, ttlMs = 1_000, maxEntries = 1_000) {
+    this.entries = new VersionedCache(versions, ttlMs, { max: maxEntries });
   }
 
   async get(key: string, count: () => Promise<number>): Promise<number> {
@@ -49,7 +39,7 @@ export class TotalsCache {
     const out = new Map<string, number>();
     const waiting: Array<[string, Promise<number | undefined>]> = [];
     const missing: string[] = [];
-    const version = this.versions.current();
+    const version = this.entries.version();
     for (const key of new Set(keys)) {
       const hit = this.peek(key);
       const pending = this.inflight.get(key);
@@ -62,7 +52,7 @@ export class TotalsCache {
       for (const key of missing) {
         const total = batch.then((totals) => {
           const value = totals.get(key);
-          if (value !== undefined) this.put(key, version, value);
+          if (value !== undefined) this.entries.set(key, version, value);
           return value;
         });
         const flight = { version, total };
@@ -84,15 +74,6 @@ export class TotalsCache {
 
   /** The cached total of `key`, if still valid. */
   peek(key: string): number | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.version === this.versions.current() && hit.expires > Date.now()) return hit.total;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  /** Stores a total counted while the write version was `version` (read before counting). */
-  private put(key: string, version: number, total: number): void {
-    this.entries.set(key, { version, expires: Date.now() + this.ttlMs, total });
+    return this.entries.get(key);
   }
 }

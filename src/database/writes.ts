@@ -80,25 +80,25 @@ export class Writes {
   ) {}
 
   async run<T>(work: (scope: WriteScope) => Promise<T>): Promise<T> {
-    let changes: Array<{ change: RecordChange; record?: Readonly<PublicationState> }> = [];
+    // By kind and id: a record counts once, with the first action named (a purge names thousands).
+    let changes = new Map<string, { change: RecordChange; record?: Readonly<PublicationState> }>();
     const changed = (
       kind: RecordKind,
       id: number,
       action: ChangeAction,
       record?: Readonly<PublicationState>,
     ) => {
-      if (!changes.some(({ change }) => change.kind === kind && change.id === id)) {
-        changes.push({ change: { kind, id, action }, record });
-      }
+      const key = `${kind}:${id}`;
+      if (!changes.has(key)) changes.set(key, { change: { kind, id, action }, record });
     };
     const result = await this.transaction(async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
-      changes = [];
+      changes = new Map();
       return work({ manager, changed });
     });
-    if (changes.length) {
-      this.publish(changes.map(({ change }) => change));
-      const earliest = earliestScheduled(changes);
+    if (changes.size) {
+      this.publish([...changes.values()].map(({ change }) => change));
+      const earliest = earliestScheduled([...changes.values()]);
       if (earliest !== undefined) for (const listener of this.scheduleListeners) listener(earliest);
     }
     return result;

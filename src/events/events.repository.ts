@@ -8,7 +8,7 @@ import type { PostKind } from '../common/posts/post-id.entity.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
-import { PageAnchors, pageIds, type PageOrder } from '../database/deferred-page.js';
+import { PageAnchors, pageIds, type PageOrder } from '../database/page-ids.js';
 import { TotalsCache } from '../database/totals-cache.js';
 import { WriteVersion } from '../database/write-version.js';
 import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';

@@ -15,7 +15,8 @@ import type { PostColumns } from '../common/posts/post-columns.js';
 import { ANY_STATUSES, type PostStatus } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import type { PostStore } from '../common/posts/post-store.js';
-import { PageAnchors, pageIds, type PageOrder } from '../database/deferred-page.js';
+import { PageAnchors, pageIds, type PageOrder } from '../database/page-ids.js';
+import { equalsIgnoringCase } from '../database/like.js';
 import { TotalsCache } from '../database/totals-cache.js';
 import type { WriteVersion } from '../database/write-version.js';
 
@@ -116,15 +117,11 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     nowUtc: string,
   ): Promise<E | null> {
     const a = this.alias;
-    // As IDX_<table>_title holds it: MySQL/MariaDB's collation ignores case, SQLite's does not.
-    const sameName =
-      this.dataSource.options.type === 'better-sqlite3'
-        ? `LOWER(${a}.title) = LOWER(:name)`
-        : `${a}.title = :name`;
     const qb = this.repo(manager)
       .createQueryBuilder(a)
       .where(`${a}.language = :language`, { language })
-      .andWhere(sameName, { name });
+      // As IDX_<table>_title holds it.
+      .andWhere(equalsIgnoringCase(this.dataSource, `${a}.title`, 'name'), { name });
     if (description) {
       qb.andWhere(`LOWER(${a}.description) = LOWER(:description)`, { description });
     }

@@ -1,4 +1,4 @@
-import { escapeLike, LIKE_ESCAPE } from '../database/like.js';
+import { caseFolded, equalsIgnoringCase, escapeLike, LIKE_ESCAPE } from '../database/like.js';
 import { TotalsCache } from '../database/totals-cache.js';
 import { WriteVersion } from '../database/write-version.js';
 import { randomUUID } from 'node:crypto';
@@ -99,19 +99,16 @@ export class TermsRepository {
   }
 
   /**
-   * Case-insensitive name order. MySQL/MariaDB columns use a case-insensitive collation
-   * (utf8mb4_unicode_ci), so the bare column sorts as LOWER() would and lets a page walk
-   * IDX_terms_name (taxonomy, language, name) and stop after the page; SQLite compares bytes.
+   * Case-insensitive name order: on MySQL/MariaDB a page walks IDX_terms_name (taxonomy,
+   * language, name) and stops after the page (caseFolded).
    */
   private get nameOrder(): string {
-    return this.dataSource.options.type === 'better-sqlite3' ? 'LOWER(t.name)' : 't.name';
+    return caseFolded(this.dataSource, 't.name');
   }
 
   /** `t.name` equals parameter `param` ignoring case; on MySQL/MariaDB through IDX_terms_name. */
   private nameEquals(param: string): string {
-    return this.dataSource.options.type === 'better-sqlite3'
-      ? `LOWER(t.name) = LOWER(:${param})`
-      : `t.name = :${param}`;
+    return equalsIgnoringCase(this.dataSource, 't.name', param);
   }
 
   get manager(): EntityManager {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
+import { VersionedCache } from '../database/versioned-cache.js';
 import { WriteVersion } from '../database/write-version.js';
 import { RecordCache } from '../database/record-cache.js';
 import type { EntityManager } from 'typeorm';
@@ -71,14 +71,13 @@ export class TermsService {
     private readonly writes: Writes,
     private readonly translations: TranslationStore,
     private readonly cache: RecordCache,
-    private readonly versions: WriteVersion,
-  ) {}
+    versions: WriteVersion,
+  ) {
+    this.resolvedFilters = new VersionedCache(versions, Infinity, { max: 1_000 });
+  }
 
-  /** Term filters of lists, resolved to ids (with descendants), by write version. */
-  private readonly resolvedFilters = new LRUCache<
-    string,
-    { version: number; ids: number[] | null }
-  >({ max: 1_000 });
+  /** Term filters of lists, resolved to ids (with descendants), until the next write. */
+  private readonly resolvedFilters: VersionedCache<{ ids: number[] | null }>;
 
   // ---------------------------------------------------------------------------------- reads
 
@@ -433,11 +432,11 @@ export class TermsService {
     // Terms and their parents change only with a write: a filter resolved since the last one
     // is resolved again without its two queries.
     const key = JSON.stringify([taxonomy, items, language]);
-    const version = this.versions.current();
+    const version = this.resolvedFilters.version();
     const hit = this.resolvedFilters.get(key);
-    if (hit?.version === version) return hit.ids;
+    if (hit) return hit.ids;
     const ids = await this.lookUpFilter(taxonomy, items, language);
-    this.resolvedFilters.set(key, { version, ids });
+    this.resolvedFilters.set(key, version, { ids });
     return ids;
   }
 

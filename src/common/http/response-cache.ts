@@ -8,9 +8,9 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { LRUCache } from 'lru-cache';
 import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { VersionedCache } from '../../database/versioned-cache.js';
 import { WriteVersion } from '../../database/write-version.js';
 import { JsonBody } from './json-body.js';
 import { namespaceOf } from './links.js';
@@ -25,9 +25,6 @@ const CACHED_READS = 'cal:cached-reads';
 export const CachedReads = () => SetMetadata(CACHED_READS, true);
 
 interface Entry {
-  /** The write version when the answer was computed: any committed write makes it stale. */
-  version: number;
-  expires: number;
   /** The serialized JSON body, exactly what res.json() would have sent. */
   body: string;
   /** Headers the handler and interceptors set (X-TEC-Total, X-TEC-TotalPages). */
@@ -48,19 +45,20 @@ export class ResponseCache {
   readonly maxEntries = 2_000;
   readonly maxBytes = 64 * 1024 * 1024;
   /** Bounded by entries and by the bytes of the stored bodies; least recently used go first. */
-  private readonly entries = new LRUCache<string, Entry>({
-    max: this.maxEntries,
-    maxSize: this.maxBytes,
-    // A body larger than maxEntrySize is not stored at all.
-    maxEntrySize: this.maxBytes / 16,
-    sizeCalculation: (entry) => Math.max(1, entry.body.length),
-  });
+  private readonly entries: VersionedCache<Entry>;
 
   constructor(
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'responseCacheTtlMs'>,
-    private readonly versions: WriteVersion,
+    versions: WriteVersion,
   ) {
     this.ttlMs = config.responseCacheTtlMs;
+    this.entries = new VersionedCache<Entry>(versions, this.ttlMs, {
+      max: this.maxEntries,
+      maxSize: this.maxBytes,
+      // A body larger than maxEntrySize is not stored at all.
+      maxEntrySize: this.maxBytes / 16,
+      sizeOf: (entry) => entry.body.length,
+    });
   }
 
   get enabled(): boolean {
@@ -68,18 +66,13 @@ export class ResponseCache {
   }
 
   get(key: string, now = Date.now()): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.version !== this.versions.current() || entry.expires <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry;
+    return this.entries.get(key, now);
   }
 
-  set(key: string, entry: Omit<Entry, 'expires'>, now = Date.now()): void {
+  /** Stores an answer computed from what was read at write version `version`. */
+  set(key: string, version: number, entry: Entry, now = Date.now()): void {
     if (entry.body.length > this.maxBytes / 16) return;
-    this.entries.set(key, { ...entry, expires: now + this.ttlMs });
+    this.entries.set(key, version, entry, now);
   }
 
   get size(): number {
@@ -88,7 +81,7 @@ export class ResponseCache {
 
   /** The version to store with an answer: taken before it is computed. */
   version(): number {
-    return this.versions.current();
+    return this.entries.version();
   }
 }
 
@@ -130,7 +123,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
         const headers = rawHeaderNames(res)
           .filter((name) => !before.has(name))
           .map((name) => [name, res.getHeader(name)!] as Entry['headers'][number]);
-        this.cache.set(key, { version, body: json, headers });
+        this.cache.set(key, version, { body: json, headers });
         res.type('json');
         return json;
       }),

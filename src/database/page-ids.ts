@@ -1,48 +1,21 @@
-import { LRUCache } from 'lru-cache';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { VersionedCache } from './versioned-cache.js';
 import type { WriteVersion } from './write-version.js';
 
 export type PageOrder = Array<[property: string, direction: 'ASC' | 'DESC']>;
 
-interface Anchor {
-  version: number;
-  expires: number;
-  /** The sort values (one per column of the order) of the row at this offset. */
-  values: Array<string | number>;
-}
-
 /**
- * Where pages of a list start: the sort values of the row at an offset, remembered by list (the
- * filters and the reader) and offset. With them a page seeks to its first row through the index
- * instead of skipping every entry before it, so a deep page costs what page 1 does the second
- * time it is asked for, and a crawler walking the pages in order seeks every one (each page
- * remembers where the next one starts). Valid under the same rules as the list totals: no
- * write committed since, and one second at most (filters relative to the clock).
+ * Where pages of a list start: the sort values (one per column of the order) of the row at an
+ * offset, remembered by list (the filters and the reader) and offset. With them a page seeks to
+ * its first row through the index instead of skipping every entry before it, so a deep page
+ * costs what page 1 does the second time it is asked for, and a crawler walking the pages in
+ * order seeks every one (each page remembers where the next one starts). Valid under the same
+ * rules as the list totals: no write committed since, and one second at most (filters relative
+ * to the clock).
  */
-export class PageAnchors {
-  private readonly entries = new LRUCache<string, Anchor>({ max: 10_000 });
-
-  constructor(
-    private readonly versions: WriteVersion,
-    private readonly ttlMs = 1_000,
-  ) {}
-
-  /** The write version now: read before the page, stored with what the page teaches. */
-  version(): number {
-    return this.versions.current();
-  }
-
-  get(key: string): Anchor['values'] | undefined {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.version === this.versions.current() && hit.expires > Date.now()) return hit.values;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, version: number, values: Anchor['values']): void {
-    if (values.some((v) => v === null || v === undefined)) return;
-    this.entries.set(key, { version, expires: Date.now() + this.ttlMs, values });
+export class PageAnchors extends VersionedCache<Array<string | number>> {
+  constructor(versions: WriteVersion) {
+    super(versions, 1_000, { max: 10_000 });
   }
 }
 
@@ -73,13 +46,15 @@ export async function pageIds<E extends ObjectLiteral>(
   );
   const rows = await query.getRawMany<Record<string, string | number>>();
   if (anchors) {
-    const valuesOf = (row: Record<string, string | number>) => order.map((_, i) => row[`k${i}`]);
-    if (rows.length && page.offset > 0 && !anchor) {
-      anchors.cache.set(at(page.offset), version, valuesOf(rows[0]));
-    }
-    if (rows.length > page.perPage) {
-      anchors.cache.set(at(page.offset + page.perPage), version, valuesOf(rows[page.perPage]));
-    }
+    // A row whose sort values include a NULL names no position to seek to.
+    const remember = (offset: number, row: Record<string, string | number>) => {
+      const values = order.map((_, i) => row[`k${i}`]);
+      if (values.every((v) => v !== null && v !== undefined)) {
+        anchors.cache.set(at(offset), version, values);
+      }
+    };
+    if (rows.length && page.offset > 0 && !anchor) remember(page.offset, rows[0]);
+    if (rows.length > page.perPage) remember(page.offset + page.perPage, rows[page.perPage]);
   }
   return rows.slice(0, page.perPage).map((row) => Number(row.id));
 }

@@ -1,0 +1,42 @@
+import { VersionedCache } from './versioned-cache.js';
+import { WriteVersion } from './write-version.js';
+
+describe('VersionedCache', () => {
+  it('keeps a value until a write is committed, and none read before the write', () => {
+    const versions = new WriteVersion();
+    const cache = new VersionedCache<string>(versions, 1_000, { max: 10 });
+    const before = cache.version();
+    cache.set('k', before, 'a');
+    expect(cache.get('k')).toBe('a');
+    versions.bump();
+    expect(cache.get('k')).toBeUndefined();
+    // Read before the write, stored after it: stale at once.
+    cache.set('k', before, 'b');
+    expect(cache.get('k')).toBeUndefined();
+    cache.set('k', cache.version(), 'c');
+    expect(cache.get('k')).toBe('c');
+  });
+
+  it('forgets a value after its time to live', () => {
+    const cache = new VersionedCache<string>(new WriteVersion(), 1_000, { max: 10 });
+    cache.set('k', cache.version(), 'a', 5_000);
+    expect(cache.get('k', 5_999)).toBe('a');
+    expect(cache.get('k', 6_000)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('bounds the total size and leaves out a value larger than maxEntrySize', () => {
+    const cache = new VersionedCache<string>(new WriteVersion(), 1_000, {
+      maxSize: 10,
+      maxEntrySize: 6,
+      sizeOf: (value) => value.length,
+    });
+    cache.set('big', cache.version(), 'xxxxxxx');
+    expect(cache.get('big')).toBeUndefined();
+    cache.set('a', cache.version(), 'aaaaa');
+    cache.set('b', cache.version(), 'bbbbb');
+    cache.set('c', cache.version(), 'ccccc');
+    // The least recently used went first.
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 'bbbbb', 'ccccc']);
+  });
+});

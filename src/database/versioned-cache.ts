@@ -1,0 +1,63 @@
+import { LRUCache } from 'lru-cache';
+import type { WriteVersion } from './write-version.js';
+
+interface Entry<V> {
+  /** The write version the value was read at (taken before reading). */
+  version: number;
+  expires: number;
+  value: V;
+}
+
+export interface VersionedCacheOptions<V> {
+  /** At most this many entries, or entries of this total `sizeOf` (least recently used go first). */
+  max?: number;
+  maxSize?: number;
+  /** A value larger than this is not stored. */
+  maxEntrySize?: number;
+  sizeOf?: (value: V) => number;
+}
+
+/**
+ * Values read from the database, kept while no write has been committed since they were read
+ * (their write version is the current one: across processes through SharedGeneration) and for
+ * `ttlMs` at most (what the clock alone changes). The invalidation every read cache shares:
+ * answers, record payloads, list totals, page starts, resolved filters.
+ */
+export class VersionedCache<V extends object | number | string> {
+  private readonly entries: LRUCache<string, Entry<V>>;
+
+  constructor(
+    private readonly versions: WriteVersion,
+    private readonly ttlMs: number,
+    options: VersionedCacheOptions<V>,
+  ) {
+    const { sizeOf, ...bounds } = options;
+    this.entries = new LRUCache<string, Entry<V>>({
+      ...bounds,
+      ...(sizeOf && { sizeCalculation: (entry: Entry<V>) => Math.max(1, sizeOf(entry.value)) }),
+    } as LRUCache.Options<string, Entry<V>, unknown>);
+  }
+
+  /** The write version now: take it before reading what will be stored. */
+  version(): number {
+    return this.versions.current();
+  }
+
+  /** The value of `key`, if read since the last write and not expired (else forgotten). */
+  get(key: string, now = Date.now()): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.version === this.versions.current() && hit.expires > now) return hit.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** Stores `value`, read at write version `version`. */
+  set(key: string, version: number, value: V, now = Date.now()): void {
+    this.entries.set(key, { version, expires: now + this.ttlMs, value });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
