@@ -10,14 +10,14 @@
 //
 // Every run first sweeps each date and text field, list field and inline list once with long or
 // wide input, then sends the generated requests; no request may take over 200 ms of server CPU.
-// Any other argument goes to Jest. TEST_DATABASE_URL picks MariaDB/MySQL as for the e2e tests.
+// Any other argument goes to Vitest. TEST_DATABASE_URL picks MariaDB/MySQL as for the e2e tests.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, FUZZ_RUNS: process.env.FUZZ_RUNS ?? '2000' };
-const jestArgs = [];
+const vitestArgs = [];
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--verbose') {
@@ -27,7 +27,7 @@ for (let i = 0; i < args.length; i++) {
   const [flag, inline] = args[i].split(/=(.*)/s);
   const option = { '--runs': 'FUZZ_RUNS', '--seed': 'FUZZ_SEED' }[flag];
   if (!option) {
-    jestArgs.push(args[i]);
+    vitestArgs.push(args[i]);
     continue;
   }
   const value = inline ?? args[++i];
@@ -38,8 +38,8 @@ for (let i = 0; i < args.length; i++) {
   env[option] = value;
 }
 
-const jest = join(root, 'node_modules', '.bin', 'jest');
-const child = spawn(jest, ['--runInBand', 'test/fuzz.e2e-spec.ts', ...jestArgs], {
+const vitest = join(root, 'node_modules', '.bin', 'vitest');
+const child = spawn(vitest, ['run', 'test/fuzz.e2e-spec.ts', ...vitestArgs], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 
 /**
  * The project root (the folder holding `i18n/`), found from this file: `src/` under ts tools and
- * jest, `dist/` when built. Searching upward keeps it independent of the working directory.
+ * the tests, `dist/` when built. Searching upward keeps it independent of the working directory.
  */
 function findRoot(start: string): string {
   let dir = start;
@@ -20,7 +20,7 @@ export const I18N_DIR = join(PROJECT_ROOT, 'i18n');
 export const VIEWS_DIR = join(PROJECT_ROOT, 'views');
 
 function __dirnameOfThisModule(): string {
-  // ESM build: import.meta.dirname; jest (swc → CommonJS): __dirname.
+  // Node's ESM: import.meta.dirname; where a loader defines __dirname (the test runner), that.
   if (typeof __dirname === 'string') return __dirname;
   return import.meta.dirname;
 }

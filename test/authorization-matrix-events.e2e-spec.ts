@@ -1,5 +1,5 @@
 // The authorization matrix's event, category and tag cases (test/helpers/authorization-matrix.ts);
-// one file per part so that Jest's workers share the matrix out.
+// one file per part so that the test workers share the matrix out.
 import { casesByPart, describeAuthorizationMatrix } from './helpers/authorization-matrix.js';
 
 describeAuthorizationMatrix('events');

@@ -469,7 +469,7 @@ describe('API documentation (e2e)', () => {
       const service = app.get(DocsService);
       expect(service.get('hu')).toBe(service.get('hu'));
       const i18n = app.get(I18nService);
-      const spy = jest.spyOn(i18n, 'translate');
+      const spy = vi.spyOn(i18n, 'translate');
       try {
         await http().get('/hu/cal/events/v1/doc').expect(200);
         await http().get('/hu/cal/events/v1/doc/ui/swagger-ui-init.js').expect(200);

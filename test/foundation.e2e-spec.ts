@@ -348,7 +348,7 @@ describe('foundation (e2e)', () => {
 
     it('answers 503 when the database does not answer', async () => {
       const ds = app.get(DataSource);
-      const spy = jest.spyOn(ds, 'query').mockRejectedValue(new Error('connect ECONNREFUSED'));
+      const spy = vi.spyOn(ds, 'query').mockRejectedValue(new Error('connect ECONNREFUSED'));
       try {
         const res = await http().get('/health').expect(503);
         expect(res.body.status).toBe('error');

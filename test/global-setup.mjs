@@ -1,4 +1,4 @@
-// Runs once before all test files (outside Jest's module system, so plain ESM): a wrong
+// Runs once before all test files (outside the test files' module graph, so plain ESM): a wrong
 // TEST_DATABASE_URL fails here, once, instead of in every file; and the program is compiled
 // (swc, no type-check, ~0.3 s) for the tests that spawn it.
 import { compileFast } from '../scripts/compile-fast.mjs';

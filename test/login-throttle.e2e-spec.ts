@@ -83,7 +83,7 @@ describe('login throttle (e2e)', () => {
   describe('behind a trusted proxy (TRUST_PROXY=loopback)', () => {
     let app: NestExpressApplication;
     let users: RoleUsers;
-    let verifications: jest.SpyInstance;
+    let verifications: import('vitest').MockInstance;
     const get = (authorization: string, forwardedFor: string) =>
       request(app.getHttpServer())
         .get(ROOT)
@@ -97,7 +97,7 @@ describe('login throttle (e2e)', () => {
         env: { TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ADDRESS: '20/15m' },
       });
       users = await createRoleUsers(app);
-      verifications = jest.spyOn(app.get(UsersService), 'authenticate');
+      verifications = vi.spyOn(app.get(UsersService), 'authenticate');
     });
     afterAll(() => closeApp(app));
 

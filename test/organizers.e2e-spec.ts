@@ -407,7 +407,7 @@ describe('organizers (e2e)', () => {
       }
       const count = async (perPage: number, page = 1) => {
         await coldCaches(app); // cold: list totals are cached until the next write
-        const spy = jest.spyOn(ds.logger, 'logQuery');
+        const spy = vi.spyOn(ds.logger, 'logQuery');
         const res = await http()
           .get(`/hu${API}/organizers?per_page=${perPage}&page=${page}`)
           .expect(200);

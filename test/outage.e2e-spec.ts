@@ -19,8 +19,8 @@ describe('database outage (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;
   let proxy: TcpProxy | undefined;
-  let hang: jest.SpyInstance | undefined;
-  let pingHang: jest.SpyInstance | undefined;
+  let hang: import('vitest').MockInstance | undefined;
+  let pingHang: import('vitest').MockInstance | undefined;
   let logs: ExpectedLogs | undefined;
   const http = () => request(app.getHttpServer());
 
@@ -51,10 +51,10 @@ describe('database outage (e2e)', () => {
       // Every query of the driver (the monitor's ping and the request's own) never answers.
       const runner = app.get(DataSource).driver.createQueryRunner('master');
       const prototype = Object.getPrototypeOf(runner) as { query: () => Promise<unknown> };
-      hang = jest.spyOn(prototype, 'query').mockImplementation(() => new Promise(() => undefined));
+      hang = vi.spyOn(prototype, 'query').mockImplementation(() => new Promise(() => undefined));
       // The monitor pings SQLite on the driver itself: make that hang too.
       const monitor = DatabaseMonitor.prototype as unknown as { selectOne: () => Promise<void> };
-      pingHang = jest
+      pingHang = vi
         .spyOn(monitor, 'selectOne')
         .mockImplementation(() => new Promise(() => undefined));
     }

@@ -200,7 +200,7 @@ describe('response cache (e2e)', () => {
     expect(await countQueries(app, () => http().get(url).expect(200))).toBe(0);
     const cache = app.get(ResponseCache);
     const now = Date.now();
-    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + cache.ttlMs + 1);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + cache.ttlMs + 1);
     try {
       expect(await countQueries(app, () => http().get(url).expect(200))).toBeGreaterThan(0);
     } finally {

@@ -1000,7 +1000,7 @@ describe('categories and tags (e2e)', () => {
       }
       const event = await insertEvent({ terms: [root.id] });
       const queriesFor = async (perPage: number, page = 1) => {
-        const spy = jest.spyOn(ds.logger, 'logQuery');
+        const spy = vi.spyOn(ds.logger, 'logQuery');
         try {
           // Cold: list totals are cached until the next write.
           await coldCaches(app);
@@ -1051,7 +1051,7 @@ describe('categories and tags (e2e)', () => {
       const e1 = await insertEvent({ terms: [cat.id, tag.id, cat2.id] });
       const e2 = await insertEvent({ status: 'draft', terms: [cat.id] });
       const e3 = await insertEvent();
-      const spy = jest.spyOn(ds.logger, 'logQuery');
+      const spy = vi.spyOn(ds.logger, 'logQuery');
       const map = await terms.embeddedTermsForEvents([e1, e2, e3], ctx as never);
       // The terms, then the counts of the terms not cached.
       expect(spy.mock.calls.length).toBe(2);

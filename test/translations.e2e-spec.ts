@@ -604,7 +604,7 @@ describe('translations (e2e)', () => {
   describe('queries', () => {
     /** Runs `work` and returns the SQL it sent, with parameters (the database ping left out). */
     async function capture(work: () => Promise<unknown>) {
-      const spy = jest.spyOn(ds.logger, 'logQuery');
+      const spy = vi.spyOn(ds.logger, 'logQuery');
       try {
         await work();
         return spy.mock.calls

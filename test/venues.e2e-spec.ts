@@ -1000,7 +1000,7 @@ describe('venues (e2e)', () => {
       }
       const count = async (perPage: number, page = 1) => {
         await coldCaches(app); // cold: list totals are cached until the next write
-        const spy = jest.spyOn(ds.logger, 'logQuery');
+        const spy = vi.spyOn(ds.logger, 'logQuery');
         const res = await http()
           .get(`/hu${API}/venues?per_page=${perPage}&page=${page}`)
           .expect(200);
@@ -1043,7 +1043,7 @@ describe('venues (e2e)', () => {
     it('embeds several venues in one query, redacting protected ones', async () => {
       const a = await create(users.editor, { venue: 'Embed A', city: 'Sopron' });
       const b = await create(users.editor, { venue: 'Embed B', city: 'Vác', password: 'pw' });
-      const spy = jest.spyOn(ds.logger, 'logQuery');
+      const spy = vi.spyOn(ds.logger, 'logQuery');
       const map = await service.embedMany([a.id, b.id, a.id, 999999], ctxOf(null), {
         jsonLd: true,
       });

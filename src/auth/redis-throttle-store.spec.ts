@@ -5,10 +5,10 @@ import { RedisThrottleStore } from './redis-throttle-store.js';
 /** Nothing listens on port 1: every command fails at once (no offline queue). */
 describe('RedisThrottleStore while Redis does not answer', () => {
   const redis = createRedis('redis://127.0.0.1:1', 'test');
-  const warn = jest.fn();
+  const warn = vi.fn();
   const store = new RedisThrottleStore(redis, 'cal:test:', {
     warn,
-    log: jest.fn(),
+    log: vi.fn(),
   } as unknown as Logger);
   afterAll(() => redis.disconnect());
 

@@ -5,7 +5,7 @@ describe('TotalsCache', () => {
   const versions = new WriteVersion();
   it('counts once, then answers from the cache until the next write', async () => {
     const cache = new TotalsCache(versions);
-    const count = jest.fn(async () => 42);
+    const count = vi.fn(async () => 42);
     expect(await cache.get('k', count)).toBe(42);
     expect(await cache.get('k', count)).toBe(42);
     expect(count).toHaveBeenCalledTimes(1);
@@ -16,10 +16,10 @@ describe('TotalsCache', () => {
 
   it('forgets a total after its time to live', async () => {
     const cache = new TotalsCache(versions, 1_000);
-    const count = jest.fn(async () => 1);
+    const count = vi.fn(async () => 1);
     await cache.get('k', count);
     const now = Date.now();
-    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 1_001);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 1_001);
     try {
       await cache.get('k', count);
     } finally {
@@ -31,7 +31,7 @@ describe('TotalsCache', () => {
   it('lets concurrent misses of one key share one count, but not across a write', async () => {
     const cache = new TotalsCache(versions);
     let release!: (n: number) => void;
-    const count = jest.fn(() => new Promise<number>((resolve) => (release = resolve)));
+    const count = vi.fn(() => new Promise<number>((resolve) => (release = resolve)));
     const first = cache.get('k', count);
     const second = cache.get('k', count);
     expect(count).toHaveBeenCalledTimes(1);
@@ -47,7 +47,7 @@ describe('TotalsCache', () => {
   it('counts only the missing keys of a batch, and leaves out keys without a total', async () => {
     const cache = new TotalsCache(versions);
     await cache.get('a', async () => 1);
-    const countMany = jest.fn(
+    const countMany = vi.fn(
       async (keys: string[]) => new Map(keys.filter((k) => k !== 'x').map((k) => [k, 2])),
     );
     const totals = await cache.getMany(['a', 'b', 'x', 'b'], countMany);

@@ -8,8 +8,9 @@ import { parseDatabaseUrl } from '../../src/config/config.js';
 export function testDatabaseUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return 'sqlite::memory:';
-  // Jest runs test files in parallel workers: each worker gets its own MySQL database.
-  const worker = process.env.JEST_WORKER_ID;
+  // Test files run in parallel workers: each worker (its pool slot, 1..maxWorkers) gets its own
+  // MySQL database.
+  const worker = process.env.VITEST_POOL_ID;
   return worker && /^(mysql|mariadb):/.test(url) ? withDatabaseSuffix(url, `_w${worker}`) : url;
 }
 

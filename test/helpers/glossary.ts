@@ -169,7 +169,7 @@ export function renderGlossary(glossary: Glossary, languages: string[]): string 
     '# Translation glossary',
     '',
     '<!-- Generated from glossary.json by test/i18n-glossary.spec.ts',
-    '     (UPDATE_GLOSSARY=1 npx jest test/i18n-glossary.spec.ts); do not edit by hand. -->',
+    '     (UPDATE_GLOSSARY=1 npx vitest run test/i18n-glossary.spec.ts); do not edit by hand. -->',
     '',
     'One rendering per recurring term in the Hungarian and Romanian catalogues (`i18n/hu`, `i18n/ro`).',
     '`npm test` fails when a catalogue uses a banned variant, when a translation drops a parameter',

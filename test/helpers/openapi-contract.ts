@@ -30,7 +30,7 @@ import { DocsService } from '../../src/docs/docs.service.js';
 
 type Schema = Record<string, unknown>;
 
-// ajv-formats is CommonJS: its function is `.default` under Node's ESM and under Jest alike.
+// ajv-formats is CommonJS: its function is `.default` under Node's ESM and under the test runner alike.
 const addFormats = addFormatsModule.default;
 
 const DOC_ID = 'https://contract.test/openapi.json';

@@ -16,7 +16,7 @@ export async function countQueries(
   let queries = 0;
   const wrapped = new Map<QueryRunner, QueryRunner['query']>();
   const original = ds.driver.createQueryRunner.bind(ds.driver);
-  const spy = jest.spyOn(ds.driver, 'createQueryRunner').mockImplementation((mode) => {
+  const spy = vi.spyOn(ds.driver, 'createQueryRunner').mockImplementation((mode) => {
     const runner = original(mode);
     if (wrapped.has(runner)) return runner;
     const query = runner.query;

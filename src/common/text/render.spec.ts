@@ -29,7 +29,7 @@ describe('render', () => {
 
 describe('memoizeText', () => {
   it('computes an input once, keeps at most maxEntries and skips long inputs', () => {
-    const fn = jest.fn((s: string) => s.toUpperCase());
+    const fn = vi.fn((s: string) => s.toUpperCase());
     const memo = memoizeText(fn, 4, 10);
     expect(memo('a')).toBe('A');
     expect(memo('a')).toBe('A');
@@ -49,7 +49,7 @@ describe('memoizeText', () => {
   });
 
   it('keeps at most maxChars characters of inputs and results, dropping the least recently used', () => {
-    const fn = jest.fn((s: string) => s.toUpperCase());
+    const fn = vi.fn((s: string) => s.toUpperCase());
     // Each 5-character input costs 10 (input and result): two fit in 25, not three.
     const memo = memoizeText(fn, 100, 10, 25);
     for (const s of ['aaaaa', 'bbbbb', 'aaaaa', 'ccccc']) memo(s);
