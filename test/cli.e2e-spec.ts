@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { basic } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { resetDatabase } from './helpers/database.js';
+import { cli, migrate as migrateInProcess } from './helpers/programs.js';
 import { assertBuilt, CLI, MIGRATE, run, sharedDatabaseUrl } from './helpers/spawn.js';
 import { migrationLabel } from '../src/database/migration-label.js';
 import { migrations } from '../src/database/migrations/index.js';
@@ -12,8 +13,9 @@ import { migrations } from '../src/database/migrations/index.js';
 const LAST = migrationLabel(migrations[migrations.length - 1].name);
 
 /**
- * The CLI as people run it (compiled by the test global setup): help and exit codes, user:password,
- * records:purge-trash and the migration commands. The CLI and the app share one database.
+ * The CLI: help and exit codes of the program as people run it (compiled by the test global
+ * setup); user:password, records:purge-trash and the migration commands run in this process
+ * (test/helpers/programs.ts), on the database the app under test shares.
  */
 const BASE = '/cal/events/v1';
 const lastLine = (text: string) => text.trim().split('\n').pop()!;
@@ -79,32 +81,30 @@ describe('the CLI', () => {
     afterAll(() => closeApp(app));
 
     it('refuses a bad e-mail and a short chosen password, and creates nobody', async () => {
-      const email = await run(CLI, ['user:create', 'eve', '--role', 'editor', '--email', 'eve'], {
+      const email = await cli(['user:create', 'eve', '--role', 'editor', '--email', 'eve'], {
         DATABASE_URL: url,
       });
       expect(email).toMatchObject({ code: 1, stdout: '' });
       expect(email.stderr.trim()).toBe('invalid e-mail address "eve"');
-      const short = await run(
-        CLI,
+      const short = await cli(
         ['user:create', 'eve', '--role', 'editor', '--password', 'eleven char'],
         { DATABASE_URL: url },
       );
       expect(short.code).toBe(1);
       expect(short.stderr).toContain('--password must be at least 12 characters long');
-      const list = await run(CLI, ['user:list', '--json'], { DATABASE_URL: url });
+      const list = await cli(['user:list', '--json'], { DATABASE_URL: url });
       expect(JSON.parse(list.stdout)).toEqual([]);
     });
 
     it('lists users under a header and issues a new application password', async () => {
-      const created = await run(
-        CLI,
+      const created = await cli(
         ['user:create', 'frank', '--role', 'editor', '--email', 'frank@example.org'],
         { DATABASE_URL: url },
       );
       expect(created.code).toBe(0);
       const first = lastLine(created.stdout);
 
-      const table = await run(CLI, ['user:list'], { DATABASE_URL: url });
+      const table = await cli(['user:list'], { DATABASE_URL: url });
       const lines = table.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^ID +LOGIN +ROLE +EMAIL +DISPLAY NAME$/);
       expect(lines[1]).toMatch(/^\d+ +frank +editor +frank@example\.org +frank$/);
@@ -114,7 +114,7 @@ describe('the CLI', () => {
         request(app!.getHttpServer()).get(BASE).set('Authorization', basic('frank', password));
       await get(first).expect(200); // now remembered by the server's credential cache
 
-      const renewed = await run(CLI, ['user:password', 'frank'], { DATABASE_URL: url });
+      const renewed = await cli(['user:password', 'frank'], { DATABASE_URL: url });
       expect(renewed.code).toBe(0);
       const second = lastLine(renewed.stdout);
       expect(second).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
@@ -122,15 +122,14 @@ describe('the CLI', () => {
       await get(first).expect(401);
       await get(second).expect(200);
 
-      const chosen = await run(
-        CLI,
+      const chosen = await cli(
         ['user:password', 'frank', '--password', 'a chosen long passphrase'],
         { DATABASE_URL: url },
       );
       expect(lastLine(chosen.stdout)).toBe('a chosen long passphrase');
       await get('a chosen long passphrase').expect(200);
 
-      const nobody = await run(CLI, ['user:password', 'nobody'], { DATABASE_URL: url });
+      const nobody = await cli(['user:password', 'nobody'], { DATABASE_URL: url });
       expect(nobody).toMatchObject({ code: 1, stdout: '' });
       expect(nobody.stderr.trim()).toBe('no user with login "nobody"');
     });
@@ -151,7 +150,7 @@ describe('the CLI', () => {
     beforeAll(async () => {
       url = sharedDatabaseUrl();
       await resetDatabase(url);
-      const created = await run(CLI, ['user:create', 'grace', '--role', 'administrator'], {
+      const created = await cli(['user:create', 'grace', '--role', 'administrator'], {
         DATABASE_URL: url,
       });
       auth = basic('grace', lastLine(created.stdout));
@@ -188,7 +187,7 @@ describe('the CLI', () => {
         .get(DataSource)
         .query('UPDATE events SET modified_utc = ? WHERE id = ?', ['2000-01-01 00:00:00', old.id]);
 
-      const older = await run(CLI, ['records:purge-trash', '--older-than', '30d'], {
+      const older = await cli(['records:purge-trash', '--older-than', '30d'], {
         DATABASE_URL: url,
       });
       expect(older.stderr).toBe('');
@@ -210,7 +209,7 @@ describe('the CLI', () => {
         await count('SELECT COUNT(*) AS n FROM event_terms WHERE event_id = ?', [kept.id]),
       ).toBe(2);
 
-      const all = await run(CLI, ['records:purge-trash'], { DATABASE_URL: url });
+      const all = await cli(['records:purge-trash'], { DATABASE_URL: url });
       expect(all.stdout.trim()).toBe('Deleted for good: events 1, venues 1, organizers 1.');
       for (const [path, id] of [
         ['events', recent.id],
@@ -236,7 +235,7 @@ describe('the CLI', () => {
         tags: [{ name: 'outdoor' }],
       });
 
-      const empty = await run(CLI, ['records:purge-trash'], { DATABASE_URL: url });
+      const empty = await cli(['records:purge-trash'], { DATABASE_URL: url });
       expect(empty.stdout.trim()).toBe('Nothing to delete: the trash is empty.');
     });
   });
@@ -247,7 +246,7 @@ describe('the CLI', () => {
       url = sharedDatabaseUrl();
       await resetDatabase(url);
     });
-    const migrate = (action: string) => run(MIGRATE, [action], { DATABASE_URL: url });
+    const migrate = (action: string) => migrateInProcess(action, { DATABASE_URL: url });
 
     it('name what they did, and the check starts with its verdict and the fix', async () => {
       const applied = await migrate('run');
@@ -279,11 +278,12 @@ describe('the CLI', () => {
       );
     });
 
-    it('have help, and refuse an unknown action', async () => {
-      const help = await migrate('--help');
+    it('have help, and refuse an unknown action (as a process)', async () => {
+      const spawned = (action: string) => run(MIGRATE, [action], { DATABASE_URL: url });
+      const help = await spawned('--help');
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('migration:check');
-      const wrong = await migrate('rollback');
+      const wrong = await spawned('rollback');
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain('unknown action "rollback"');
     });

@@ -7,7 +7,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { resetDatabase } from './helpers/database.js';
-import { assertBuilt, CLI, run, sharedDatabaseUrl } from './helpers/spawn.js';
+import { sharedDatabaseUrl } from './helpers/spawn.js';
+import { cli } from './helpers/programs.js';
 
 /**
  * `import:ics` (issue 19) with files shaped as Google Calendar, Outlook and Apple Calendar write
@@ -27,8 +28,7 @@ describe('import:ics', () => {
   let app: NestExpressApplication | undefined;
   const auth = basic(IMPORTER.login, IMPORTER.password);
   const importFile = (name: string, extra: string[] = WINDOW) =>
-    run(
-      CLI,
+    cli(
       [
         'import:ics',
         isAbsolute(name) ? name : join(FIXTURES, name),
@@ -39,17 +39,14 @@ describe('import:ics', () => {
       {
         DATABASE_URL: url,
       },
-      60_000,
     );
   let events: Json[] = [];
   const byTitle = (title: string) => events.filter((e) => e.title === title);
 
   beforeAll(async () => {
-    assertBuilt();
     url = sharedDatabaseUrl();
     await resetDatabase(url);
-    const created = await run(
-      CLI,
+    const created = await cli(
       ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
       { DATABASE_URL: url },
     );
@@ -190,8 +187,7 @@ describe('import:ics', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     try {
-      const feed = await run(
-        CLI,
+      const feed = await cli(
         [
           'import:ics',
           `http://127.0.0.1:${port}/cal.ics`,
@@ -201,7 +197,6 @@ describe('import:ics', () => {
           ...WINDOW,
         ],
         { DATABASE_URL: url },
-        60_000,
       );
       expect(feed.code).toBe(0);
       expect(feed.stdout).toContain(
@@ -211,11 +206,9 @@ describe('import:ics', () => {
         'would create an event from 6B29FC40-CA47-1067-B31D-00DD010662DA "Jazz at the Pier"',
       );
       expect(feed.stdout).toContain('Total: 3 created, 0 updated, 0 unchanged, 0 skipped.');
-      const html = await run(
-        CLI,
+      const html = await cli(
         ['import:ics', `http://127.0.0.1:${port}/`, '--author', IMPORTER.login],
         { DATABASE_URL: url },
-        60_000,
       );
       expect(html.code).toBe(1);
       expect(html.stderr).toMatch(/is not iCalendar/);

@@ -5,7 +5,8 @@ import request from 'supertest';
 import { basic } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { resetDatabase } from './helpers/database.js';
-import { assertBuilt, CLI, run, sharedDatabaseUrl } from './helpers/spawn.js';
+import { sharedDatabaseUrl } from './helpers/spawn.js';
+import { cli } from './helpers/programs.js';
 
 /**
  * `import:tec` against recorded answers of a site of the plugin (made from BEHAVIOR.md §4's
@@ -29,7 +30,6 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
   let failuresLeft = 0;
 
   beforeAll(async () => {
-    assertBuilt();
     server = createServer((req: IncomingMessage, res) => {
       const url = new URL(req.url ?? '/', origin);
       seen.push({
@@ -90,18 +90,15 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
   it('imports terms, venues, organizers and events with their fields, and skips what it cannot', async () => {
     const url = sharedDatabaseUrl();
     await resetDatabase(url);
-    const created = await run(
-      CLI,
+    const created = await cli(
       ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
       { DATABASE_URL: url },
     );
     expect(created.code).toBe(0);
     failuresLeft = 2;
-    const result = await run(
-      CLI,
+    const result = await cli(
       ['import:tec', origin, '--author', IMPORTER.login, '--user', 'wp', '--password', 'ab cd ef'],
       { DATABASE_URL: url },
-      120_000,
     );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Imported from ${origin}/wp-json/tribe/events/v1:`);
@@ -208,12 +205,9 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
     }
 
     // Again: nothing to do, and the skipped ones are reported again.
-    const again = await run(
-      CLI,
-      ['import:tec', origin, '--author', IMPORTER.login],
-      { DATABASE_URL: url },
-      120_000,
-    );
+    const again = await cli(['import:tec', origin, '--author', IMPORTER.login], {
+      DATABASE_URL: url,
+    });
     expect(again.stdout).toMatch(/^Total: 0 created, 0 updated, \d+ unchanged, 2 skipped/m);
   }, 180_000);
 
@@ -229,7 +223,7 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
     ],
     [['import:ics', 'a.ics', '--author', 'x', '--from', 'May'], '--from takes a date'],
   ])('%j is a usage error (exit 2) before any database is opened', async (args, message) => {
-    const result = await run(CLI, args, { DATABASE_URL: 'mysql://nobody@127.0.0.1:1/never' });
+    const result = await cli(args, { DATABASE_URL: 'mysql://nobody@127.0.0.1:1/never' });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toContain(message);
   });
@@ -237,13 +231,11 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
   it('gives up on a source that keeps failing, with one line and exit code 1', async () => {
     const url = sharedDatabaseUrl();
     await resetDatabase(url);
-    await run(CLI, ['user:create', IMPORTER.login, '--role', 'editor'], { DATABASE_URL: url });
+    await cli(['user:create', IMPORTER.login, '--role', 'editor'], { DATABASE_URL: url });
     failuresLeft = 1000;
-    const result = await run(
-      CLI,
+    const result = await cli(
       ['import:tec', `${origin}/wp-json/tribe/events/v1`, '--author', IMPORTER.login],
       { DATABASE_URL: url },
-      120_000,
     );
     failuresLeft = 0;
     expect(result.code).toBe(1);

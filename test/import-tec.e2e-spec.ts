@@ -11,11 +11,11 @@ import {
   CLI,
   freePort,
   ROOT,
-  run,
   startServer,
   stop,
   tempSqliteUrl,
 } from './helpers/spawn.js';
+import { cli } from './helpers/programs.js';
 
 /**
  * `import:tec` end to end (issue 19): a second instance of this service is the source, seeded with
@@ -120,9 +120,8 @@ describe('import:tec', () => {
   const post = (path: string, body: Json) =>
     sourceFetch(`${BASE}/${path}`, { method: 'POST', body: JSON.stringify(body) });
 
-  const importInto = (url: string, extra: string[] = [], timeoutMs = 120_000) =>
-    run(
-      CLI,
+  const importInto = (url: string, extra: string[] = []) =>
+    cli(
       [
         'import:tec',
         `http://127.0.0.1:${port}`,
@@ -135,14 +134,12 @@ describe('import:tec', () => {
         ...extra,
       ],
       { DATABASE_URL: url },
-      timeoutMs,
     );
 
   const freshTarget = async (suffix: string) => {
     const url = dbUrl(suffix);
     await resetDatabase(url);
-    const created = await run(
-      CLI,
+    const created = await cli(
       ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
       { DATABASE_URL: url },
     );
@@ -461,12 +458,9 @@ describe('import:tec', () => {
 
   it('finds the REST root given directly, and reports a source that is none', async () => {
     const target2 = await freshTarget('dst3');
-    const direct = await run(
-      CLI,
-      ['import:tec', sourceRoot, '--author', IMPORTER.login, '--dry-run'],
-      { DATABASE_URL: target2 },
-      120_000,
-    );
+    const direct = await cli(['import:tec', sourceRoot, '--author', IMPORTER.login, '--dry-run'], {
+      DATABASE_URL: target2,
+    });
     expect(direct.code).toBe(0);
     expect(direct.stdout).toContain(`Dry run (nothing written) from ${sourceRoot}:`);
     // Anonymous: only what the public sees.
@@ -480,23 +474,18 @@ describe('import:tec', () => {
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     const plainPort = (plain.address() as AddressInfo).port;
     try {
-      const nowhere = await run(
-        CLI,
+      const nowhere = await cli(
         ['import:tec', `http://127.0.0.1:${plainPort}/nothing-here`, '--author', IMPORTER.login],
         { DATABASE_URL: target2 },
-        120_000,
       );
       expect(nowhere.code).toBe(1);
       expect(nowhere.stderr).toContain('no calendar REST interface found');
     } finally {
       await new Promise((resolve) => plain.close(resolve));
     }
-    const nobody = await run(
-      CLI,
-      ['import:tec', sourceRoot, '--author', 'nobody'],
-      { DATABASE_URL: target2 },
-      60_000,
-    );
+    const nobody = await cli(['import:tec', sourceRoot, '--author', 'nobody'], {
+      DATABASE_URL: target2,
+    });
     expect(nobody.code).toBe(1);
     expect(nobody.stderr.trim()).toBe('no local user with login "nobody" (--author)');
   }, 240_000);

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { Writes, type RecordChange } from '../src/database/writes.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { captureExpectedLogs } from './helpers/expected-logs.js';
 
 const API = '/cal/events/v1';
 
@@ -112,6 +113,7 @@ describe('record changes after commit (e2e)', () => {
       throw new Error('listener down');
     });
     const offAsync = app.get(Writes).onCommit(() => Promise.reject(new Error('async down')));
+    const logs = captureExpectedLogs();
     try {
       await http()
         .post(`${API}/organizers`)
@@ -119,7 +121,14 @@ describe('record changes after commit (e2e)', () => {
         .send({ organizer: 'Still written' })
         .expect(201);
       expect(seen).toHaveLength(1);
+      // Both failures are logged, after the answer has gone.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(logs.lines).toEqual([
+        'ERROR Writes: a change listener failed: listener down',
+        'ERROR Writes: a change listener failed: async down',
+      ]);
     } finally {
+      logs.restore();
       off();
       offAsync();
     }

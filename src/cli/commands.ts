@@ -5,7 +5,7 @@ import type { TrashPurger } from '../common/posts/purge-trash.js';
 import { nowUtcSql } from '../database/utc-sql.js';
 import type { IcsImporter, IcsSummary } from '../importer/ics-importer.js';
 import type { ImportSummary, TecImporter } from '../importer/tec-importer.js';
-import { Progress } from '../importer/progress.js';
+import { Progress, type ProgressStream } from '../importer/progress.js';
 
 /** A mistake in the command line itself: printed with the command's help, exit code 2. */
 export class UsageError extends Error {
@@ -289,6 +289,8 @@ export interface CliContext {
   ics?: IcsImporter;
   /** Lines printed while a command runs (dry-run's would-be changes). */
   print?: (line: string) => void;
+  /** Where the importers draw their progress: standard error unless given. */
+  progress?: ProgressStream;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -365,7 +367,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         since: since ? parseSince(since)! : undefined,
         dryRun: options['dry-run'] === true,
         concurrency: Number(str(options.concurrency) ?? 4),
-        progress: new Progress(process.stderr),
+        progress: new Progress(ctx.progress ?? process.stderr),
         print: ctx.print,
       });
       return summaryLines(summary, options['dry-run'] === true);
@@ -386,7 +388,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         from,
         to,
         dryRun: options['dry-run'] === true,
-        progress: new Progress(process.stderr),
+        progress: new Progress(ctx.progress ?? process.stderr),
         print: ctx.print,
       });
       return icsSummaryLines(summary, options['dry-run'] === true);

@@ -1,3 +1,6 @@
+/** Where progress goes: standard error, or any stream (a terminal gets a bar). */
+export type ProgressStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
 /**
  * Progress on standard error: a bar redrawn in place on a terminal, plain lines otherwise (a log
  * file or a pipe gets one line per ten records and one at the end of each kind).
@@ -9,7 +12,7 @@ export class Progress {
   private lastLine = -1;
 
   constructor(
-    private readonly out: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
+    private readonly out: ProgressStream,
     private readonly enabled = true,
   ) {}
 

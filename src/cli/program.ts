@@ -1,0 +1,106 @@
+import { loadConfig, type AppConfig } from '../config/config.js';
+import type { ProgramOutput } from '../config/program-output.js';
+import { describeStartupError, prepareSqliteDirectory } from '../config/startup.js';
+import {
+  commandHelp,
+  CommandError,
+  isImportCommand,
+  parseCommandLine,
+  runCommand,
+  synopsis,
+  usage,
+  UsageError,
+  type ParsedCommand,
+} from './commands.js';
+
+/**
+ * `npm run cli -- <command>`, given its arguments, environment and output; resolves to the exit
+ * code: 0 done (and --help), 1 the command could not be done (bad value, unknown user, database
+ * problem), 2 the command line is wrong. main.ts runs it as the process.
+ */
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  output: ProgramOutput,
+): Promise<number> {
+  try {
+    const parsed = parseCommandLine(argv);
+    if ('help' in parsed) {
+      output.out(parsed.spec ? commandHelp(parsed.spec) : usage());
+      return 0;
+    }
+    const config = loadConfig(env);
+    prepareSqliteDirectory(config.database);
+    return await execute(parsed, config, env, output);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const c = error.command;
+      output.err(
+        c
+          ? `${error.message}\nUsage: ${synopsis(c)}\n(npm run cli -- ${c.name} --help explains each option)`
+          : `${error.message}\n\n${usage()}`,
+      );
+      return 2;
+    }
+    // ConfigError, UserInputError, CommandError: their message is the whole story.
+    output.err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}
+
+async function execute(
+  parsed: ParsedCommand,
+  config: AppConfig,
+  env: NodeJS.ProcessEnv,
+  output: ProgramOutput,
+): Promise<number> {
+  // Loaded only now, so that --help and usage errors answer at once.
+  await import('reflect-metadata');
+  const [{ NestFactory }, { CliModule }, { UsersService }, { TrashPurger }] = await Promise.all([
+    import('@nestjs/core'),
+    import('./cli.module.js'),
+    import('../auth/users/users.service.js'),
+    import('../common/posts/purge-trash.js'),
+  ]);
+  // The import commands need the messages and the resource services; the others start without.
+  const importing = isImportCommand(parsed.spec.name);
+  const importer = importing
+    ? await Promise.all([
+        import('../common/i18n/messages.module.js'),
+        import('../importer/importer.module.js'),
+        import('../importer/tec-importer.js'),
+        import('../importer/ics-importer.js'),
+      ])
+    : undefined;
+  const root = CliModule.forConfig(
+    config,
+    importer ? [importer[0].MessagesModule, importer[1].ImporterModule] : [],
+  );
+  let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
+  try {
+    app = await NestFactory.createApplicationContext(root, {
+      logger: false,
+      abortOnError: false,
+    });
+  } catch (error) {
+    throw new CommandError(
+      describeStartupError(error, config) ??
+        `Cannot open the database: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  try {
+    const lines = await runCommand(parsed, {
+      users: app.get(UsersService),
+      trash: app.get(TrashPurger),
+      tec: importer ? app.get(importer[2].TecImporter) : undefined,
+      ics: importer ? app.get(importer[3].IcsImporter) : undefined,
+      print: (line) => output.out(line),
+      progress: output.progress,
+      env,
+    });
+    for (const line of lines) output.out(line);
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
