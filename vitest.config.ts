@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import swc from 'unplugin-swc';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 // The files of a worker share one module graph (isolate: false): the app's modules (Nest,
@@ -8,6 +9,34 @@ import { defineConfig } from 'vitest/config';
 // so no state is carried from one file to the next. swc compiles the TypeScript with the
 // decorator metadata that Nest's dependency injection reads.
 const workers = Number(process.env.TEST_MAX_WORKERS) || availableParallelism() + 1;
+
+/**
+ * The files that take longest start first, so that none of them starts last and keeps one worker
+ * busy while the others idle. Vitest orders by the durations of the last run when it has them
+ * (node_modules/.vite); a fresh clone has none, and the matrix files are short (their table is a
+ * helper), so they would come last: about 66 s instead of 50 here.
+ */
+const LONG_FIRST = [
+  'test/authorization-matrix-',
+  'test/process.e2e-spec.ts',
+  'test/import-tec.e2e-spec.ts',
+  'test/fuzz.e2e-spec.ts',
+  'test/response-cache.e2e-spec.ts',
+  'test/import-tec-plugin.e2e-spec.ts',
+  'test/startup.e2e-spec.ts',
+  'src/common/text/render-linear.spec.ts',
+];
+const rank = (file: TestSpecification) => {
+  const i = LONG_FIRST.findIndex((name) => file.moduleId.includes(`/${name}`));
+  return i < 0 ? LONG_FIRST.length : i;
+};
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    // Array.prototype.sort is stable: the rest keeps Vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   plugins: [
@@ -31,6 +60,7 @@ export default defineConfig({
     maxWorkers: workers,
     testTimeout: 30000,
     hookTimeout: 30000,
+    sequence: { sequencer: LongFirstSequencer },
     globalSetup: ['test/global-setup.mjs'],
     setupFiles: ['test/setup-file.ts'],
   },

@@ -302,10 +302,19 @@ export function openApiContractOf(app: INestApplication): Contract | undefined {
   return contracts.get(app.getHttpServer() as object);
 }
 
+/**
+ * Judges by document: apps with the same document (most test files build the default app) share
+ * one judge and the validators it compiled, for as long as the worker runs.
+ */
+const judgesByDocument = new Map<string, Contract>();
+
 /** Judges every supertest response of `app` by its own OpenAPI document from now on. */
 export function judgeByOpenApi(app: INestApplication): void {
   const document = app.get(DocsService).get('en');
-  contracts.set(app.getHttpServer() as object, new Contract(document));
+  const key = JSON.stringify(document);
+  let contract = judgesByDocument.get(key);
+  if (!contract) judgesByDocument.set(key, (contract = new Contract(document)));
+  contracts.set(app.getHttpServer() as object, contract);
 }
 
 /** Stops judging `app` (it is closed). */
