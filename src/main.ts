@@ -12,19 +12,27 @@ function fail(line: string): never {
 async function bootstrap(config: AppConfig) {
   // Loaded after the configuration is checked, so that a bad variable is reported at once.
   await import('reflect-metadata');
-  const [{ NestFactory }, { AppModule }, { configureApp }, { AppLogger }, { createLogger }] =
-    await Promise.all([
-      import('@nestjs/core'),
-      import('./app.module.js'),
-      import('./configure-app.js'),
-      import('./config/startup-logger.js'),
-      import('./common/http/request-logger.js'),
-    ]);
+  const [
+    { NestFactory },
+    { AppModule },
+    { configureApp },
+    { AppLogger },
+    { createLogger },
+    { BodyBytesAdapter },
+  ] = await Promise.all([
+    import('@nestjs/core'),
+    import('./app.module.js'),
+    import('./configure-app.js'),
+    import('./config/startup-logger.js'),
+    import('./common/http/request-logger.js'),
+    import('./common/http/body-bytes.adapter.js'),
+  ]);
   // One pino logger for the request lines and the application's messages (one format).
   const logger = createLogger();
   // abortOnError: false lets a failed start reach the catch below instead of process.abort().
   const app = await NestFactory.create<import('@nestjs/platform-express').NestExpressApplication>(
     AppModule.withConfig(config),
+    new BodyBytesAdapter(),
     { logger: new AppLogger(logger), abortOnError: false },
   );
   app.enableShutdownHooks();

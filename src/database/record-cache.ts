@@ -4,10 +4,10 @@ import { VersionedCache } from './versioned-cache.js';
 import { WriteVersion } from './write-version.js';
 
 /**
- * Memory of an entry, estimated from its JSON's length: the JSON kept (one or two bytes a
- * character) and the objects themselves (about three times the JSON).
+ * Memory of an entry, estimated from its JSON's size: the JSON kept (UTF-8) and the objects
+ * themselves (about three times the JSON).
  */
-const MEMORY_PER_JSON_CHARACTER = 4;
+const MEMORY_PER_JSON_BYTE = 4;
 
 /** How long an entry is trusted at most, writes aside: a bound for anything the clock alone moves. */
 const MAX_AGE_MS = 60_000;
@@ -26,8 +26,8 @@ const MAX_AGE_MS = 60_000;
 @Injectable()
 export class RecordCache {
   private readonly entries: VersionedCache<object> | null;
-  /** The JSON of each payload kept, written once: a response splices it in (JsonBody). */
-  private readonly json = new WeakMap<object, string>();
+  /** The JSON of each payload kept, written and encoded once: a response splices it in (JsonBody). */
+  private readonly json = new WeakMap<object, Buffer>();
 
   constructor(
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'recordCacheMb'>,
@@ -39,7 +39,7 @@ export class RecordCache {
         ? new VersionedCache<object>(versions, MAX_AGE_MS, {
             maxSize,
             maxEntrySize: maxSize / 64,
-            sizeOf: (payload) => (this.json.get(payload)?.length ?? 0) * MEMORY_PER_JSON_CHARACTER,
+            sizeOf: (payload) => (this.json.get(payload)?.length ?? 0) * MEMORY_PER_JSON_BYTE,
           })
         : null;
   }
@@ -80,7 +80,7 @@ export class RecordCache {
     if (entries && readAt !== undefined) {
       for (const [id, payload] of built) {
         // Written before the entry: its size is estimated from it.
-        this.json.set(payload, JSON.stringify(payload));
+        this.json.set(payload, Buffer.from(JSON.stringify(payload)));
         entries.set(`${kind}:${id}:${variant}`, readAt, payload, now);
       }
     }
@@ -108,8 +108,8 @@ export class RecordCache {
     return payloads.filter((payload) => payload !== undefined);
   }
 
-  /** The JSON of a payload this cache handed out, as JSON.stringify wrote it when kept. */
-  jsonOf(payload: object): string | undefined {
+  /** The JSON of a payload this cache handed out, as JSON.stringify wrote it when kept (UTF-8). */
+  jsonOf(payload: object): Buffer | undefined {
     return this.json.get(payload);
   }
 

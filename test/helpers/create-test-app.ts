@@ -2,6 +2,7 @@ import type { INestApplication, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module.js';
+import { BodyBytesAdapter } from '../../src/common/http/body-bytes.adapter.js';
 import { configureApp } from '../../src/configure-app.js';
 import { resetDatabase, testDatabaseUrl } from './database.js';
 import { forgetOpenApi, judgeByOpenApi } from './openapi-contract.js';
@@ -34,7 +35,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
     imports: [AppModule],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error'] });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new BodyBytesAdapter(), {
+    logger: ['error'],
+  });
   configureApp(app, { logSink: options.logSink });
   await app.init();
   // Every supertest response of this app is validated against the app's own OpenAPI document.

@@ -25,8 +25,8 @@ const CACHED_READS = 'cal:cached-reads';
 export const CachedReads = () => SetMetadata(CACHED_READS, true);
 
 interface Entry {
-  /** The serialized JSON body, exactly what res.json() would have sent. */
-  body: string;
+  /** The serialized JSON body: the bytes res.json() would have sent. */
+  body: Buffer;
   /** Headers the handler and interceptors set (X-TEC-Total, X-TEC-TotalPages). */
   headers: Array<[string, string | number | string[]]>;
 }
@@ -118,7 +118,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((body: unknown) => {
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
-        const json = this.json.stringify(body)!;
+        const json = this.json.serialize(body)!;
         // Raw names keep their spelling (X-TEC-Total, not x-tec-total).
         const headers = rawHeaderNames(res)
           .filter((name) => !before.has(name))
