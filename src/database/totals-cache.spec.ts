@@ -14,18 +14,60 @@ describe('TotalsCache', () => {
     expect(count).toHaveBeenCalledTimes(2);
   });
 
-  it('forgets a total after its time to live', async () => {
+  it('after its time to live, answers the last total at once and counts it again behind', async () => {
     const cache = new TotalsCache(versions, 1_000);
-    const count = vi.fn(async () => 1);
-    await cache.get('k', count);
+    await cache.get('k', async () => 1);
+    let release!: (n: number) => void;
+    const count = vi.fn(() => new Promise<number>((resolve) => (release = resolve)));
     const now = Date.now();
     const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 1_001);
     try {
-      await cache.get('k', count);
+      // The last total, while one count runs (a second expired read does not start another).
+      expect(await cache.get('k', count)).toBe(1);
+      expect(await cache.get('k', count)).toBe(1);
+      expect(count).toHaveBeenCalledTimes(1);
+      release(2);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await cache.get('k', count)).toBe(2);
+      expect(count).toHaveBeenCalledTimes(1);
     } finally {
       clock.mockRestore();
     }
-    expect(count).toHaveBeenCalledTimes(2);
+  });
+
+  it('counts before answering once a total is two times to live old, or after a write', async () => {
+    const cache = new TotalsCache(versions, 1_000);
+    let total = 1;
+    const count = vi.fn(async () => total);
+    await cache.get('k', count);
+    total = 2;
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 2_001);
+    try {
+      expect(await cache.get('k', count)).toBe(2);
+    } finally {
+      clock.mockRestore();
+    }
+    total = 3;
+    versions.bump();
+    expect(await cache.get('k', count)).toBe(3);
+    expect(count).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps answering the last total when counting it again fails, until it is too old', async () => {
+    const cache = new TotalsCache(versions, 1_000);
+    await cache.get('k', async () => 5);
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 1_500);
+    const failing = () => Promise.reject(new Error('down'));
+    try {
+      expect(await cache.get('k', failing)).toBe(5);
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.mockReturnValue(now + 2_001);
+      await expect(cache.get('k', failing)).rejects.toThrow('down');
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('lets concurrent misses of one key share one count, but not across a write', async () => {

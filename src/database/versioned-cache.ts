@@ -45,9 +45,20 @@ export class VersionedCache<V extends object | number | string> {
 
   /** The value of `key`, if read since the last write and not expired (else forgotten). */
   get(key: string, now = Date.now()): V | undefined {
+    const found = this.lookup(key, now);
+    return found && !found.expired ? found.value : undefined;
+  }
+
+  /**
+   * The value of `key` if read since the last write, also for `graceMs` after it expired (then
+   * `expired` says so); forgotten otherwise.
+   */
+  lookup(key: string, now = Date.now(), graceMs = 0): { value: V; expired: boolean } | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.version === this.versions.current() && hit.expires > now) return hit.value;
+    if (hit.version === this.versions.current() && hit.expires + graceMs > now) {
+      return { value: hit.value, expired: hit.expires <= now };
+    }
     this.entries.delete(key);
     return undefined;
   }
