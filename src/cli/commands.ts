@@ -5,7 +5,8 @@ import type { TrashPurger } from '../common/posts/purge-trash.js';
 import { nowUtcSql } from '../database/utc-sql.js';
 import type { IcsImporter, IcsSummary } from '../importer/ics-importer.js';
 import type { ImportSummary, TecImporter } from '../importer/tec-importer.js';
-import { Progress, type ProgressStream } from '../importer/progress.js';
+import type { ProgressStream } from '../config/program-output.js';
+import { Progress } from '../importer/progress.js';
 
 /** A mistake in the command line itself: printed with the command's help, exit code 2. */
 export class UsageError extends Error {

@@ -63,19 +63,8 @@ async function execute(
     import('../common/posts/purge-trash.js'),
   ]);
   // The import commands need the messages and the resource services; the others start without.
-  const importing = isImportCommand(parsed.spec.name);
-  const importer = importing
-    ? await Promise.all([
-        import('../common/i18n/messages.module.js'),
-        import('../importer/importer.module.js'),
-        import('../importer/tec-importer.js'),
-        import('../importer/ics-importer.js'),
-      ])
-    : undefined;
-  const root = CliModule.forConfig(
-    config,
-    importer ? [importer[0].MessagesModule, importer[1].ImporterModule] : [],
-  );
+  const importer = isImportCommand(parsed.spec.name) ? await loadImporter() : undefined;
+  const root = CliModule.forConfig(config, importer?.modules);
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
   try {
     app = await NestFactory.createApplicationContext(root, {
@@ -92,8 +81,8 @@ async function execute(
     const lines = await runCommand(parsed, {
       users: app.get(UsersService),
       trash: app.get(TrashPurger),
-      tec: importer ? app.get(importer[2].TecImporter) : undefined,
-      ics: importer ? app.get(importer[3].IcsImporter) : undefined,
+      tec: importer && app.get(importer.TecImporter),
+      ics: importer && app.get(importer.IcsImporter),
       print: (line) => output.out(line),
       progress: output.progress,
       env,
@@ -103,4 +92,16 @@ async function execute(
   } finally {
     await app.close();
   }
+}
+
+/** The modules and services of the import commands, loaded only when one runs. */
+async function loadImporter() {
+  const [{ MessagesModule }, { ImporterModule }, { TecImporter }, { IcsImporter }] =
+    await Promise.all([
+      import('../common/i18n/messages.module.js'),
+      import('../importer/importer.module.js'),
+      import('../importer/tec-importer.js'),
+      import('../importer/ics-importer.js'),
+    ]);
+  return { modules: [MessagesModule, ImporterModule], TecImporter, IcsImporter };
 }

@@ -1,5 +1,4 @@
-/** Where progress goes: standard error, or any stream (a terminal gets a bar). */
-export type ProgressStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+import type { ProgressStream } from '../config/program-output.js';
 
 /**
  * Progress on standard error: a bar redrawn in place on a terminal, plain lines otherwise (a log
