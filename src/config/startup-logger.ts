@@ -61,7 +61,7 @@ export class AppLogger implements LoggerService {
   }
 
   private write(level: Level, message: unknown, rest: unknown[]): void {
-    const logger = requestLogs.getStore() ?? this.logger;
+    const logger = requestLogs.getStore()?.logger ?? this.logger;
     const context = contextOf(rest) || undefined;
     // error(message, stack, context): the stack, when Nest passes one.
     const stack =

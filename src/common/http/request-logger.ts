@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { pino, stdTimeFunctions, type Logger, type LoggerOptions } from 'pino';
-import { pinoHttp } from 'pino-http';
 
 export type LogSink = (line: string) => void;
 
@@ -64,61 +63,71 @@ export function createLogger(sink?: LogSink): Logger {
 }
 
 /**
- * The logger of the request being served (a child carrying its `reqId`): the Nest logger
- * (AppLogger) writes through it, so that an error logged while serving a request, by the error
- * filter or anywhere else, names the request.
+ * What the request being served logs through: its `reqId`, and a child logger carrying it, made
+ * on first use (most requests log nothing but their request line). The Nest logger (AppLogger)
+ * writes through it, so that an error logged while serving a request, by the error filter or
+ * anywhere else, names the request.
  */
-export const requestLogs = new AsyncLocalStorage<Logger>();
+export class RequestLog {
+  private child: Logger | undefined;
 
-const started = Symbol('started');
+  constructor(
+    private readonly root: Logger,
+    readonly reqId: string,
+  ) {}
+
+  get logger(): Logger {
+    return (this.child ??= this.root.child({ reqId: this.reqId }));
+  }
+}
+
+export const requestLogs = new AsyncLocalStorage<RequestLog>();
+
 type LoggedRequest = IncomingMessage & {
   originalUrl?: string;
   actor?: { user: { login: string } | null };
-  [started]?: bigint;
 };
 
 /**
- * One JSON line per request (method, URL, status, duration, request id, user when known), by
- * pino-http. Headers and bodies are never logged, so neither `Authorization` nor a password can
- * leak; the request id comes from `X-Request-Id` when the client sends a sane one and is echoed
- * back. With `logRequests` false the request lines are left out, but the request id and the
- * request's logger are still set up for the errors logged while serving it.
+ * One JSON line per request (`reqId`, method, URL, status, duration, user when known) once its
+ * answer is sent or its connection closes, at `error` for a 5xx and `info` otherwise. Headers
+ * and bodies are never logged, so neither `Authorization` nor a password can leak; the request
+ * id comes from `X-Request-Id` when the client sends a sane one and is echoed back. With
+ * `logRequests` false the request lines are left out, but the request id and the request's
+ * logger are still set up for the errors logged while serving it.
+ *
+ * Written here rather than with pino-http, which built two child loggers for every request
+ * whether anything was logged or not: about a sixth of a computed list request's CPU.
  */
 export function requestLogger(logger: Logger, logRequests: boolean) {
-  const http = pinoHttp<LoggedRequest>({
-    logger,
-    autoLogging: logRequests,
-    // Only `reqId` is bound to req.log; the request line has its own fields, below.
-    quietReqLogger: true,
-    quietResLogger: true,
-    genReqId: (req, res) => {
-      req[started] = process.hrtime.bigint();
-      const incoming = req.headers['x-request-id'];
-      const id =
-        typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessObject: requestLine,
-    customErrorObject: requestLine,
-    // No `msg`: the request line keeps exactly the fields it always had.
-    customSuccessMessage: () => undefined as unknown as string,
-    customErrorMessage: () => undefined as unknown as string,
-  });
   return (req: Request, res: Response, next: NextFunction) => {
-    http(req, res);
-    requestLogs.run(req.log, next);
+    const started = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const reqId =
+      typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', reqId);
+    const log = new RequestLog(logger, reqId);
+    if (logRequests) {
+      const done = () => {
+        res.off('finish', done);
+        res.off('close', done);
+        const line = requestLine(req, res, started);
+        if (res.statusCode >= 500) logger.error({ reqId, ...line });
+        else logger.info({ reqId, ...line });
+      };
+      res.on('finish', done);
+      res.on('close', done);
+    }
+    requestLogs.run(log, next);
   };
 }
 
-function requestLine(req: LoggedRequest, res: ServerResponse) {
-  const ms = req[started] === undefined ? 0 : Number(process.hrtime.bigint() - req[started]) / 1e6;
+function requestLine(req: LoggedRequest, res: ServerResponse, started: bigint) {
   return {
     method: req.method,
     url: redactUrl(req.originalUrl ?? req.url ?? ''),
     status: res.statusCode,
-    ms,
+    ms: Number(process.hrtime.bigint() - started) / 1e6,
     user: req.actor?.user?.login ?? null,
   };
 }
