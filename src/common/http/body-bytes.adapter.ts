@@ -1,15 +1,62 @@
+import { createHash } from 'node:crypto';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
+import { JsonChunks } from './json-body.js';
 
 /**
- * Nest's Express adapter, except that an answer given as bytes is sent as they are
- * (`res.send`, with its ETag and Content-Length): JsonBody writes JSON answers as UTF-8 bytes,
- * and Nest's own reply() would serialize a Buffer as a JSON object of its own.
+ * Nest's Express adapter, except that an answer given as bytes is sent as they are: a Buffer
+ * through `res.send` (with its ETag and Content-Length), a JSON answer in pieces (JsonChunks)
+ * by `sendChunks`. Nest's own reply() would serialize either as a JSON object of its own.
  */
 export class BodyBytesAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!Buffer.isBuffer(body)) return super.reply(response, body, statusCode);
+    const bytes = Buffer.isBuffer(body) || body instanceof JsonChunks;
+    if (!bytes) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
-    return response.send(body);
+    return Buffer.isBuffer(body) ? response.send(body) : sendChunks(response, body);
   }
+}
+
+/**
+ * What `res.send(Buffer.concat(body.chunks))` does (Content-Length, the ETag when the app makes
+ * them, 304 to a fresh conditional request, no body for HEAD), without joining the pieces into
+ * a new Buffer: they go to the socket in one writev. The ETag is the one Express makes (the
+ * `etag` package's strong form), hashed over the pieces.
+ */
+export function sendChunks(res: Response, body: JsonChunks): Response {
+  if (!res.get('Transfer-Encoding')) res.setHeader('Content-Length', body.length);
+  if (!res.get('ETag') && typeof res.app.get('etag fn') === 'function') {
+    res.setHeader('ETag', strongEtag(body));
+  }
+  if (res.req.fresh) res.status(304);
+  if (res.statusCode === 204 || res.statusCode === 304) {
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.removeHeader('Transfer-Encoding');
+    res.end();
+    return res;
+  }
+  if (res.statusCode === 205) {
+    res.setHeader('Content-Length', '0');
+    res.removeHeader('Transfer-Encoding');
+    res.end();
+    return res;
+  }
+  if (res.req.method === 'HEAD') {
+    res.end();
+    return res;
+  }
+  // Corked: the headers and every piece leave together when end() uncorks.
+  res.cork();
+  for (const chunk of body.chunks) res.write(chunk);
+  res.end();
+  return res;
+}
+
+/** `"<length in hex>-<27 characters of the SHA-1 in base64>"`, as Express's strong ETags. */
+export function strongEtag(body: JsonChunks): string {
+  if (body.length === 0) return '"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"';
+  const hash = createHash('sha1');
+  for (const chunk of body.chunks) hash.update(chunk);
+  return `"${body.length.toString(16)}-${hash.digest('base64').substring(0, 27)}"`;
 }
