@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { TrashPurger } from '../src/common/posts/purge-trash.js';
 import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
@@ -209,6 +210,27 @@ describe('events list (e2e)', () => {
     await list(`?organizer=${venueA}`).expect(400);
     await list('?post_parent=999999').expect(400);
     expect(await listed(`?post_parent=${ids.soon}`)).toEqual([]);
+  });
+
+  it('checks a venue or organizer filter again after a write', async () => {
+    const made = await http()
+      .post(`${BASE}/venues`)
+      .set('Authorization', users.editor.header)
+      .send({ venue: 'Short-lived hall' })
+      .expect(201);
+    const venue = made.body.id as number;
+    // Checked once, then kept until a write: the purge below must be seen at once.
+    expect(await listed(`?venue=${venue}`)).toEqual([]);
+    expect(await listed(`?venue=${venue}`)).toEqual([]);
+    await http()
+      .delete(`${BASE}/venues/${venue}`)
+      .set('Authorization', users.editor.header)
+      .expect(200);
+    // Trashed, the venue still exists (any status); purged, it does not.
+    expect(await listed(`?venue=${venue}`)).toEqual([]);
+    await app.get(TrashPurger).purge(null);
+    const res = await list(`?venue=${venue}`).expect(400);
+    expect(res.body.data.params).toEqual({ venue: 'Invalid parameter.' });
   });
 
   it.each([

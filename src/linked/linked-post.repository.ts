@@ -18,6 +18,7 @@ import type { PostStore } from '../common/posts/post-store.js';
 import { PageAnchors, pageIds, type PageOrder } from '../database/page-ids.js';
 import { equalsIgnoringCase } from '../database/like.js';
 import { TotalsCache } from '../database/totals-cache.js';
+import { VersionedCache } from '../database/versioned-cache.js';
 import type { WriteVersion } from '../database/write-version.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
@@ -52,6 +53,8 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   private readonly totals: TotalsCache;
   /** Where pages start, under the same rules. */
   private readonly anchors: PageAnchors;
+  /** existingIds' answers (the ids found), by the ids asked, until the next write. */
+  private readonly existing: VersionedCache<number[]>;
 
   constructor(
     protected readonly dataSource: DataSource,
@@ -60,6 +63,7 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   ) {
     this.totals = new TotalsCache(versions);
     this.anchors = new PageAnchors(versions);
+    this.existing = new VersionedCache(versions, Infinity, { max: 1_000 });
   }
 
   /** The kind of the table's records in the shared post id sequence. */
@@ -93,14 +97,25 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     return this.repo().find({ where: { id: In(ids) } as never });
   }
 
+  /**
+   * Which of `ids` are records of this table (any status and language). Outside a transaction
+   * the answer is kept until the next write: a list filtered by a venue or an organizer checks
+   * that it exists on every request, and only a write can change that.
+   */
   async existingIds(ids: number[], manager?: EntityManager): Promise<Set<number>> {
     if (!ids.length) return new Set();
+    const key = manager ? undefined : ids.join(',');
+    const version = this.existing.version();
+    const kept = key === undefined ? undefined : this.existing.get(key);
+    if (kept) return new Set(kept);
     const rows = await this.repo(manager)
       .createQueryBuilder(this.alias)
       .select(`${this.alias}.id`, 'id')
       .where(`${this.alias}.id IN (:...ids)`, { ids })
       .getRawMany<{ id: number | string }>();
-    return new Set(rows.map((r) => Number(r.id)));
+    const found = rows.map((r) => Number(r.id));
+    if (key !== undefined) this.existing.set(key, version, found);
+    return new Set(found);
   }
 
   /**
