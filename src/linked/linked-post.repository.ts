@@ -98,23 +98,23 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   }
 
   /**
-   * Which of `ids` are records of this table (any status and language). Outside a transaction
-   * the answer is kept until the next write: a list filtered by a venue or an organizer checks
-   * that it exists on every request, and only a write can change that.
+   * Which of `ids` are records of this table (any status and language). The answer is kept
+   * until the next write: a list filtered by a venue or an organizer checks that it exists on
+   * every request, and only a write can change that.
    */
-  async existingIds(ids: number[], manager?: EntityManager): Promise<Set<number>> {
+  async existingIds(ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const key = manager ? undefined : ids.join(',');
-    const version = this.existing.version();
-    const kept = key === undefined ? undefined : this.existing.get(key);
+    const key = ids.join(',');
+    const kept = this.existing.get(key);
     if (kept) return new Set(kept);
-    const rows = await this.repo(manager)
+    const version = this.existing.version();
+    const rows = await this.repo()
       .createQueryBuilder(this.alias)
       .select(`${this.alias}.id`, 'id')
       .where(`${this.alias}.id IN (:...ids)`, { ids })
       .getRawMany<{ id: number | string }>();
     const found = rows.map((r) => Number(r.id));
-    if (key !== undefined) this.existing.set(key, version, found);
+    this.existing.set(key, version, found);
     return new Set(found);
   }
 

@@ -25,9 +25,7 @@ export class BodyBytesAdapter extends ExpressAdapter {
  */
 export function sendChunks(res: Response, body: JsonChunks): Response {
   if (!res.get('Transfer-Encoding')) res.setHeader('Content-Length', body.length);
-  if (!res.get('ETag') && typeof res.app.get('etag fn') === 'function') {
-    res.setHeader('ETag', strongEtag(body));
-  }
+  setEtag(res, body);
   if (res.req.fresh) res.status(304);
   if (res.statusCode === 204 || res.statusCode === 304) {
     res.removeHeader('Content-Type');
@@ -53,8 +51,17 @@ export function sendChunks(res: Response, body: JsonChunks): Response {
   return res;
 }
 
-/** `"<length in hex>-<27 characters of the SHA-1 in base64>"`, as Express's strong ETags. */
-export function strongEtag(body: JsonChunks): string {
+/**
+ * Gives the answer the ETag Express would give these bytes, unless it has one or the app makes
+ * none: `"<length in hex>-<27 characters of the SHA-1 in base64>"` (the `etag` package's strong
+ * form), hashed over the pieces.
+ */
+export function setEtag(res: Response, body: JsonChunks): void {
+  if (res.get('ETag') || typeof res.app.get('etag fn') !== 'function') return;
+  res.setHeader('ETag', strongEtag(body));
+}
+
+function strongEtag(body: JsonChunks): string {
   if (body.length === 0) return '"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"';
   const hash = createHash('sha1');
   for (const chunk of body.chunks) hash.update(chunk);

@@ -5,7 +5,7 @@ import { JsonBody } from './json-body.js';
 describe('JsonBody', () => {
   const records = new RecordCache({ recordCacheMb: 1 }, new WriteVersion());
   const json = new JsonBody(records);
-  const text = (value: unknown) => json.serialize(value)?.toString('utf8');
+  const text = (value: unknown) => json.chunks(value)?.join().toString('utf8');
 
   class Point {
     constructor(

@@ -21,11 +21,6 @@ const ENVELOPE_DEPTH = 2;
 export class JsonBody {
   constructor(private readonly records: RecordCache) {}
 
-  /** The UTF-8 bytes of `value`'s JSON in one Buffer; undefined when JSON has none. */
-  serialize(value: unknown): Buffer | undefined {
-    return this.chunks(value)?.join();
-  }
-
   /**
    * The UTF-8 bytes of `value`'s JSON as the pieces they are made of: the kept payloads' own
    * Buffers, and the text between them encoded a run at a time. Sent as they are (one writev),

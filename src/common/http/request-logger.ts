@@ -111,9 +111,7 @@ export function requestLogger(logger: Logger, logRequests: boolean) {
       const done = () => {
         res.off('finish', done);
         res.off('close', done);
-        const line = requestLine(req, res, started);
-        if (res.statusCode >= 500) logger.error({ reqId, ...line });
-        else logger.info({ reqId, ...line });
+        logger[res.statusCode >= 500 ? 'error' : 'info'](requestLine(req, res, reqId, started));
       };
       res.on('finish', done);
       res.on('close', done);
@@ -122,8 +120,9 @@ export function requestLogger(logger: Logger, logRequests: boolean) {
   };
 }
 
-function requestLine(req: LoggedRequest, res: ServerResponse, started: bigint) {
+function requestLine(req: LoggedRequest, res: ServerResponse, reqId: string, started: bigint) {
   return {
+    reqId,
     method: req.method,
     url: redactUrl(req.originalUrl ?? req.url ?? ''),
     status: res.statusCode,

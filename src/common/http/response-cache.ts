@@ -12,8 +12,8 @@ import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { VersionedCache } from '../../database/versioned-cache.js';
 import { WriteVersion } from '../../database/write-version.js';
-import { strongEtag } from './body-bytes.adapter.js';
-import { JsonBody, JsonChunks } from './json-body.js';
+import { setEtag } from './body-bytes.adapter.js';
+import { JsonBody } from './json-body.js';
 import { namespaceOf } from './links.js';
 
 const CACHED_READS = 'cal:cached-reads';
@@ -119,11 +119,10 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((body: unknown) => {
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
-        const json = this.json.serialize(body)!;
+        const chunks = this.json.chunks(body)!;
         // Kept with the entry: Express then hashes the body neither now nor on a hit.
-        if (!res.get('ETag') && typeof res.app.get('etag fn') === 'function') {
-          res.setHeader('ETag', strongEtag(new JsonChunks([json])));
-        }
+        setEtag(res, chunks);
+        const json = chunks.join();
         // Raw names keep their spelling (X-TEC-Total, not x-tec-total).
         const headers = rawHeaderNames(res)
           .filter((name) => !before.has(name))
