@@ -40,6 +40,11 @@ export interface WriteScope {
     action: ChangeAction,
     record?: Readonly<PublicationState>,
   ): void;
+  /**
+   * The record object given to `changed` for `kind` and `id` in this write, as the work has left
+   * it (the caller's own answer can be built from it instead of reading the row back).
+   */
+  written<T extends object>(kind: RecordKind, id: number): T | undefined;
 }
 
 /**
@@ -91,10 +96,12 @@ export class Writes {
       const key = `${kind}:${id}`;
       if (!changes.has(key)) changes.set(key, { change: { kind, id, action }, record });
     };
+    const written = <T extends object>(kind: RecordKind, id: number) =>
+      changes.get(`${kind}:${id}`)?.record as T | undefined;
     const result = await this.transaction(async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
       changes = new Map();
-      return work({ manager, changed });
+      return work({ manager, changed, written });
     });
     if (changes.size) {
       this.publish([...changes.values()].map(({ change }) => change));

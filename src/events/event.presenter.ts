@@ -7,8 +7,10 @@ import { TranslationStore } from '../common/posts/translation-store.js';
 import { EVENT_TRANSLATIONS } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../database/record-cache.js';
+import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TermsService } from '../terms/terms.service.js';
+import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
 import { toTecEvent, type EventLinks } from './event.mapper.js';
@@ -24,6 +26,16 @@ export interface PresentOptions {
    * the next readers of the same kind. Without it, cached payloads are used but none kept.
    */
   readAt?: number;
+}
+
+/** What a write that just committed holds besides the event itself: not read back. */
+export interface WrittenLinks {
+  /** Venue records as the write left them (one it created or updated inline). */
+  venues: readonly VenueEntity[];
+  /** Organizer records as the write left them (those it created or updated inline). */
+  organizers: readonly OrganizerEntity[];
+  /** The organizers the write linked, in order; undefined when it left them as they were. */
+  organizerIds?: number[];
 }
 
 /**
@@ -89,22 +101,45 @@ export class EventPresenter {
     );
   }
 
+  /**
+   * The answer of a write: `event` as the committed write left it (its row is not read back),
+   * with `written`'s links; the rest (terms, linked records it did not write) is read.
+   */
+  async presentWritten(
+    event: EventEntity,
+    written: WrittenLinks,
+    ctx: RequestContext,
+    password: unknown,
+  ): Promise<Record<string, unknown>> {
+    const payloads = await this.build([event], ctx, { jsonLd: false, password }, written);
+    return payloads.get(event.id)!;
+  }
+
   private async build(
     rows: EventEntity[],
     ctx: RequestContext,
     opts: PresentOptions,
+    written?: WrittenLinks,
   ): Promise<Map<number, Record<string, unknown>>> {
     if (!rows.length) return new Map();
     const ids = rows.map((e) => e.id);
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
     ];
+    const organizerLinks = written?.organizerIds
+      ? Promise.resolve(new Map(rows.map((e) => [e.id, written.organizerIds!])))
+      : this.events.organizerIds(ids);
     // Every lookup runs at once; the organizers follow their links.
     const [venues, [organizerIds, organizers], terms, translations] = await Promise.all([
-      this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
-      this.events.organizerIds(ids).then(async (links) => {
+      this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }, written?.venues),
+      organizerLinks.then(async (links) => {
         const unique = [...new Set([...links.values()].flat())];
-        const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
+        const embedded = await this.organizers.embedMany(
+          unique,
+          ctx,
+          { jsonLd: opts.jsonLd },
+          written?.organizers,
+        );
         return [links, embedded] as const;
       }),
       this.terms.embeddedTermsForEvents(ids, ctx),

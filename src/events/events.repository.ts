@@ -178,7 +178,9 @@ export class EventsRepository {
   /** Writes a new event's row once, with its image record and, given `slugBase`, its slug. */
   async insert(manager: EntityManager, event: EventEntity, slugBase?: string): Promise<void> {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
-    const insert = async () => void (await manager.insert(EventEntity, event));
+    // A copy: TypeORM writes the driver's RETURNING values (raw, untransformed) back into what
+    // it inserts, and the caller answers from `event` as it is.
+    const insert = async () => void (await manager.insert(EventEntity, { ...event }));
     if (slugBase === undefined) await insert();
     else await this.posts.insertWithSlug(manager, EventEntity, event, slugBase, insert);
   }

@@ -34,9 +34,11 @@ import {
 import { nowUtcSql } from '../database/columns.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import { Writes, type WriteScope } from '../database/writes.js';
+import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
 import { TermsService } from '../terms/terms.service.js';
 import { TAXONOMIES, type Taxonomy } from '../terms/taxonomy.js';
+import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
@@ -54,7 +56,7 @@ import {
   type ParsedCost,
   type WriteClock,
 } from './event-write-rules.js';
-import { EventPresenter, isUnlocked } from './event.presenter.js';
+import { EventPresenter, isUnlocked, type WrittenLinks } from './event.presenter.js';
 import { RecordCache } from '../database/record-cache.js';
 import { EventsRepository } from './events.repository.js';
 
@@ -77,6 +79,18 @@ const viewerOf = (ctx: RequestContext): TranslationViewer => ({
   actor: ctx.actor,
   nowUtc: nowUtcSql(),
 });
+/** The venue and organizers a write left, as it left them (those it wrote itself). */
+function writtenLinks(
+  scope: WriteScope,
+  venueId: number | null,
+  organizerIds: number[] | undefined,
+): WrittenLinks {
+  const venue = venueId === null ? undefined : scope.written<VenueEntity>('venue', venueId);
+  const organizers = (organizerIds ?? []).flatMap(
+    (id) => scope.written<OrganizerEntity>('organizer', id) ?? [],
+  );
+  return { venues: venue ? [venue] : [], organizers, organizerIds };
+}
 const clockOf = (ctx: RequestContext, now = new Date()): WriteClock => ({
   actor: ctx.actor,
   siteZone: ctx.config.siteTimezone,
@@ -183,7 +197,10 @@ export class EventsService {
     // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
     const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     const clock = clockOf(ctx);
-    const eventId = await this.writes.run(async (scope) => {
+    // The answer is built from the rows as the committed attempt wrote them, not read back. The
+    // work answers the id (what a write rider is given, see Writes.alongNextWrite).
+    let written: { event: EventEntity; links: WrittenLinks } | undefined;
+    await this.writes.run(async (scope) => {
       const { manager } = scope;
       const id = await this.events.allocateId(manager);
       const event = newEvent(id, dto, dto.author ?? ctx.actor.user!.id, ctx.language, html);
@@ -195,7 +212,7 @@ export class EventsService {
       await this.events.insert(manager, event, slugBase(event, dto.slug));
       scope.changed('event', id, 'created', event);
       if (dto.translation_of !== undefined) {
-        await this.translations.join(
+        event.translationGroup = await this.translations.join(
           manager,
           EVENT_TRANSLATIONS,
           id,
@@ -204,10 +221,11 @@ export class EventsService {
           viewerOf(ctx),
         );
       }
-      await this.applyLinks(event, plan, ctx, scope, true);
+      const organizerIds = await this.applyLinks(event, plan, ctx, scope, true);
+      written = { event, links: writtenLinks(scope, event.venueId, organizerIds) };
       return id;
     });
-    return this.written(eventId, dto.password, ctx);
+    return this.presenter.presentWritten(written!.event, written!.links, ctx, dto.password);
   }
 
   async update(id: number, dto: UpdateEventDto, ctx: RequestContext) {
@@ -391,7 +409,8 @@ export class EventsService {
 
   /**
    * Organizers, terms and the terms' state copies, in the write's transaction (row written);
-   * a `created` event's links are new, written with its state.
+   * a `created` event's links are new, written with its state. Answers the event's organizers
+   * when it knows them (set now, or none for a new event).
    */
   private async applyLinks(
     event: EventEntity,
@@ -399,11 +418,12 @@ export class EventsService {
     ctx: RequestContext,
     scope: WriteScope,
     created: boolean,
-  ) {
+  ): Promise<number[] | undefined> {
     const { manager } = scope;
+    let organizerIds: number[] | undefined = created ? [] : undefined;
     if (plan.organizerPlan) {
-      const ids = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
-      await this.events.setOrganizers(event.id, ids, manager, created);
+      organizerIds = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
+      await this.events.setOrganizers(event.id, organizerIds, manager, created);
     }
     const lists: Array<[Taxonomy, Array<number | string>]> = [];
     if (plan.categoryItems) lists.push(['category', plan.categoryItems]);
@@ -412,12 +432,13 @@ export class EventsService {
     if (created) {
       // A created event's links of both taxonomies go in one statement.
       await this.events.addTerms(manager, event, resolved.flat());
-      return;
+      return organizerIds;
     }
     for (const [i, [taxonomy]] of lists.entries()) {
       await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, resolved[i]);
     }
     await this.events.syncTermLinks(manager, event);
+    return organizerIds;
   }
 
   // ---------------------------------------------------------------- mapping

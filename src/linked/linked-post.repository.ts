@@ -237,7 +237,9 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   /** Writes a new record's row once, with its image record and, given `slugBase`, its slug. */
   async insert(manager: EntityManager, record: E, slugBase?: string): Promise<void> {
     record.imageId = await this.posts.imageIdFor(manager, record.imageUrl);
-    const insert = async () => void (await this.repo(manager).insert(record as never));
+    // A copy: TypeORM writes the driver's RETURNING values (raw, untransformed) back into what
+    // it inserts, and the callers answer from `record` as it is.
+    const insert = async () => void (await this.repo(manager).insert({ ...record } as never));
     if (slugBase === undefined) await insert();
     else await this.posts.insertWithSlug(manager, this.entity, record, slugBase, insert);
   }

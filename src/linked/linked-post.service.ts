@@ -330,18 +330,24 @@ export abstract class LinkedPostService<
    * §4.11 when password protected; with json_ld when opts.jsonLd). Missing ids are absent from
    * the map, and so are records the caller may not read (CONTRACT §6 "Linked records": a private
    * venue of a published event is shown to whoever may read it, and left out for the others).
+   * Records the caller holds as a write just left them (`written`) are not read again.
    */
   async embedMany(
     ids: number[],
     ctx: RequestContext,
     opts: { jsonLd: boolean },
+    written: readonly E[] = [],
   ): Promise<Map<number, Record<string, unknown>>> {
     const mapCtx: MapContext = {
       siteUrl: ctx.siteUrl,
       nowUtc: nowUtcSql(),
       publicUrlTemplate: ctx.config.publicUrlTemplate,
     };
-    const records = (await this.repository.findByIds([...new Set(ids)])).filter((record) =>
+    const wanted = new Set(ids);
+    const held = written.filter((record) => wanted.has(record.id));
+    held.forEach((record) => wanted.delete(record.id));
+    const read = wanted.size ? await this.repository.findByIds([...wanted]) : [];
+    const records = [...held, ...read].filter((record) =>
       readableBy(ctx.actor, record, mapCtx.nowUtc),
     );
     const translations = await this.translationsOf(records, ctx, mapCtx.nowUtc);
@@ -493,7 +499,7 @@ export abstract class LinkedPostService<
     await this.repository.insert(manager, record, slugged ? name : undefined);
     scope.changed(this.kind.kind, record.id, 'created', record);
     if (input.translation_of !== undefined) {
-      await this.translations.join(
+      record.translationGroup = await this.translations.join(
         manager,
         this.kind.translations,
         record.id,

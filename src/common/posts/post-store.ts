@@ -98,6 +98,15 @@ export class PostStore {
     // Candidates that lost a race to a writer that has not committed yet. (Write transactions
     // run in READ COMMITTED, see Writes, so committed slugs are always seen.)
     const lost = new Set<string>();
+    // Most records are the first of their name: the base itself is tried before any look-up
+    // (one statement instead of two); when the index refuses it, the look-up below sees the
+    // committed holder (not a lost race: no candidates are skipped for it).
+    try {
+      await write(base);
+      return base;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
     for (let attempt = 0; attempt < 200; attempt++) {
       const taken = new Set(
         (

@@ -135,7 +135,8 @@ export class TranslationStore {
    * caller's transaction. Re-checks what validation checked, since another writer may have come
    * in between: a lost race is the same 400 on `translation_of`, never a 500. Here the caller's
    * right to change the group is enforced (403), for every path that creates a translation
-   * (a resource's own create and records created inline by an event write).
+   * (a resource's own create and records created inline by an event write). Answers the group
+   * id the record now has.
    */
   async join(
     manager: EntityManager,
@@ -144,7 +145,7 @@ export class TranslationStore {
     targetId: number,
     language: Language,
     viewer?: TranslationViewer,
-  ): Promise<void> {
+  ): Promise<number> {
     const table = scope.table;
     // Writing the target's row first locks it (MySQL/MariaDB; SQLite runs one writer at a time),
     // so that joins and departures of one group never interleave. A target without translations
@@ -170,6 +171,7 @@ export class TranslationStore {
       }
       throw error;
     }
+    return target.translationGroup;
   }
 
   /**
