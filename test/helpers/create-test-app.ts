@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module.js';
 import { BodyBytesAdapter } from '../../src/common/http/body-bytes.adapter.js';
 import { configureApp } from '../../src/configure-app.js';
-import { resetDatabase, testDatabaseUrl } from './database.js';
+import { resetMigratedDatabase, testDatabaseUrl } from './database.js';
 import { forgetOpenApi, judgeByOpenApi } from './openapi-contract.js';
 
 export interface TestAppOptions {
@@ -30,7 +30,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
     LOG_REQUESTS: options.logSink ? 'true' : 'false',
     ...options.env,
   };
-  if (!options.keepDatabase) await resetDatabase(process.env.DATABASE_URL);
+  if (!options.keepDatabase) await resetMigratedDatabase(process.env.DATABASE_URL);
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule],
     controllers: options.controllers ?? [],
