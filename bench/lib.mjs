@@ -86,7 +86,10 @@ async function openDb(url) {
         );
         db.transaction((all) => all.forEach((r) => stmt.run(...r)))(rows);
       },
-      async analyze() {
+      async query(sql) {
+      await conn.query(sql);
+    },
+    async analyze() {
         db.exec('ANALYZE');
       },
       async close() {
@@ -109,6 +112,9 @@ async function openDb(url) {
       for (let i = 0; i < rows.length; i += 2000) {
         await conn.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ?`, [rows.slice(i, i + 2000)]);
       }
+    },
+    async query(sql) {
+      await conn.query(sql);
     },
     async analyze() {
       for (const t of ['events', 'venues', 'organizers', 'terms', 'event_terms', 'event_organizers']) {
@@ -195,6 +201,10 @@ export async function seed(url, counts) {
   await db.many('terms', ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'], terms);
   await db.many('event_terms', ['event_id', 'term_id', 'event_status', 'event_date_utc', 'event_language'], eventTerms);
   await db.many('event_organizers', ['event_id', 'organizer_id', 'position'], eventOrganizers);
+  // The terms' kept counts of published events, as the app's writes keep them.
+  await db.query(
+    "UPDATE terms SET published_count = (SELECT COUNT(*) FROM event_terms et WHERE et.term_id = terms.id AND et.event_language = terms.language AND et.event_status = 'publish')",
+  );
   await db.analyze();
   await db.close();
   return { probe, geo, firstEvent: events[0][0], firstEventSlug: events[0][4], lastId: id };

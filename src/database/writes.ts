@@ -44,7 +44,7 @@ export interface WriteScope {
    * The record object given to `changed` for `kind` and `id` in this write, as the work has left
    * it (the caller's own answer can be built from it instead of reading the row back).
    */
-  written<T extends object>(kind: RecordKind, id: number): T | undefined;
+  written(kind: RecordKind, id: number): object | undefined;
 }
 
 /**
@@ -96,8 +96,8 @@ export class Writes {
       const key = `${kind}:${id}`;
       if (!changes.has(key)) changes.set(key, { change: { kind, id, action }, record });
     };
-    const written = <T extends object>(kind: RecordKind, id: number) =>
-      changes.get(`${kind}:${id}`)?.record as T | undefined;
+    const written = (kind: RecordKind, id: number): object | undefined =>
+      changes.get(`${kind}:${id}`)?.record;
     const result = await this.transaction(async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
       changes = new Map();

@@ -103,7 +103,8 @@ export class EventPresenter {
 
   /**
    * The answer of a write: `event` as the committed write left it (its row is not read back),
-   * with `written`'s links; the rest (terms, linked records it did not write) is read.
+   * with `written`'s links; the rest (terms, linked records it did not write) is read, the
+   * terms with their counts in one query.
    */
   async presentWritten(
     event: EventEntity,
@@ -142,7 +143,7 @@ export class EventPresenter {
         );
         return [links, embedded] as const;
       }),
-      this.terms.embeddedTermsForEvents(ids, ctx),
+      this.terms.embeddedTermsForEvents(ids, ctx, { justWritten: !!written }),
       this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
     ]);
     const freeLabel = String(this.i18n.translate('events.cost.free', { lang: ctx.language }));

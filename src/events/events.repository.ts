@@ -221,6 +221,15 @@ export class EventsRepository {
     );
   }
 
+  /** The ids of the terms an event carries (caller's transaction). */
+  async termIdsOf(manager: EntityManager, eventId: number): Promise<number[]> {
+    const rows = await manager.find(EventTermEntity, {
+      where: { eventId },
+      select: { termId: true },
+    });
+    return rows.map((r) => r.termId);
+  }
+
   /**
    * Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction; the links'
    * copies of the event's state follow with syncTermLinks).

@@ -85,11 +85,13 @@ function writtenLinks(
   venueId: number | null,
   organizerIds: number[] | undefined,
 ): WrittenLinks {
-  const venue = venueId === null ? undefined : scope.written<VenueEntity>('venue', venueId);
-  const organizers = (organizerIds ?? []).flatMap(
-    (id) => scope.written<OrganizerEntity>('organizer', id) ?? [],
-  );
-  return { venues: venue ? [venue] : [], organizers, organizerIds };
+  const venue = venueId === null ? undefined : scope.written('venue', venueId);
+  const organizers = (organizerIds ?? []).flatMap((id) => scope.written('organizer', id) ?? []);
+  return {
+    venues: venue ? [venue as VenueEntity] : [],
+    organizers: organizers as OrganizerEntity[],
+    organizerIds,
+  };
 }
 const clockOf = (ctx: RequestContext, now = new Date()): WriteClock => ({
   actor: ctx.actor,
@@ -288,6 +290,7 @@ export class EventsService {
       const { manager } = scope;
       // Re-read inside the transaction so that concurrent updates never mix.
       const event = (await this.events.findById(existing.id, manager))!;
+      const wasPublished = event.status === 'publish';
       applyFields(event, dto, html);
       // Slugs are unique per language: a moved event takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
@@ -313,7 +316,7 @@ export class EventsService {
       scope.changed('event', event.id, 'updated', event);
       const base = slugBase(event, dto.slug ?? movedSlug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-      await this.applyLinks(event, plan, ctx, scope, false);
+      await this.applyLinks(event, plan, ctx, scope, false, wasPublished);
     });
     return this.written(existing.id, dto.password, ctx);
   }
@@ -348,6 +351,10 @@ export class EventsService {
       });
       changed('event', event.id, 'trashed');
       await this.events.syncTermLinks(manager, { ...event, status: 'trash' });
+      // Its terms count one published event less.
+      if (event.status === 'publish') {
+        await this.terms.linksChanged(manager, await this.events.termIdsOf(manager, event.id));
+      }
       // A trashed event is no translation any more; its translations stay linked (CONTRACT §5).
       await this.translations.leave(manager, EVENT_TRANSLATIONS, event);
     });
@@ -409,8 +416,9 @@ export class EventsService {
 
   /**
    * Organizers, terms and the terms' state copies, in the write's transaction (row written);
-   * a `created` event's links are new, written with its state. Answers the event's organizers
-   * when it knows them (set now, or none for a new event).
+   * a `created` event's links are new, written with its state. `wasPublished`: an updated
+   * event's status before the write was `publish`. Answers the event's organizers when it knows
+   * them (set now, or none for a new event).
    */
   private async applyLinks(
     event: EventEntity,
@@ -418,6 +426,7 @@ export class EventsService {
     ctx: RequestContext,
     scope: WriteScope,
     created: boolean,
+    wasPublished = false,
   ): Promise<number[] | undefined> {
     const { manager } = scope;
     let organizerIds: number[] | undefined = created ? [] : undefined;
@@ -432,12 +441,18 @@ export class EventsService {
     if (created) {
       // A created event's links of both taxonomies go in one statement.
       await this.events.addTerms(manager, event, resolved.flat());
+      await this.terms.linksCreated(manager, resolved.flat(), event);
       return organizerIds;
     }
+    // Terms count their published events: when the event was or is published, the counts of
+    // the terms it carried and carries are taken again.
+    const recount = wasPublished || event.status === 'publish';
+    const carried = recount ? await this.events.termIdsOf(manager, event.id) : [];
     for (const [i, [taxonomy]] of lists.entries()) {
       await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, resolved[i]);
     }
     await this.events.syncTermLinks(manager, event);
+    if (recount) await this.terms.linksChanged(manager, [...carried, ...resolved.flat()]);
     return organizerIds;
   }
 

@@ -40,4 +40,18 @@ export class TermEntity {
   /** Translations share a group id (the id of one of them); NULL while the term has none. */
   @Column({ name: 'translation_group', type: 'integer', nullable: true })
   translationGroup!: number | null;
+
+  /**
+   * Its links to events of its language with status `publish`, kept by the writes of links
+   * (TermsRepository.addPublished, recountPublished); never written through the entity.
+   */
+  @Column({
+    name: 'published_count',
+    type: 'integer',
+    default: 0,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  publishedCount?: number;
 }

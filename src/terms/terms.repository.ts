@@ -30,7 +30,15 @@ const publishedEvents = (select: string, tail = '') =>
   ` AND cnt_et.event_language = t.language` +
   ` AND (cnt_et.event_status = 'publish' OR (cnt_et.event_status = 'future'` +
   ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now))${tail})`;
-const publishedCount = () => publishedEvents('COUNT(*)');
+/**
+ * The `publish` links are counted as they are written (`terms.published_count`, see
+ * addPublished and recountPublished); only the scheduled events whose date has passed are
+ * counted here, a range of the few `future` links in IDX_event_terms_count.
+ */
+const publishedCount = () =>
+  `(t.published_count + (SELECT COUNT(*) FROM event_terms cnt_et WHERE cnt_et.term_id = t.id` +
+  ` AND cnt_et.event_language = t.language AND cnt_et.event_status = 'future'` +
+  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now))`;
 /**
  * `hide_empty`: stops at the first published event instead of counting them all. Written as a
  * scalar subquery with LIMIT 1 rather than EXISTS: MariaDB turns EXISTS into a semi-join that
@@ -457,6 +465,37 @@ export class TermsRepository {
     patch: Partial<Pick<TermEntity, 'name' | 'slug' | 'description' | 'parent' | 'language'>>,
   ): Promise<void> {
     if (Object.keys(patch).length) await manager.update(TermEntity, { id }, patch);
+    // A term counts the events of its own language.
+    if (patch.language !== undefined) await this.recountPublished(manager, [id]);
+  }
+
+  /**
+   * Counts one more published event for each of `termIds` of `language` (a new event's links,
+   * written with status `publish`), in the caller's transaction. Ids in ascending order: the
+   * row locks of concurrent writers are taken in one order.
+   */
+  async addPublished(manager: EntityManager, termIds: number[], language: string): Promise<void> {
+    const ids = [...new Set(termIds)].sort((a, b) => a - b);
+    if (!ids.length) return;
+    await manager.query(
+      `UPDATE terms SET published_count = published_count + 1 WHERE id IN (${marks(ids.length)}) AND language = ?`,
+      [...ids, language],
+    );
+  }
+
+  /**
+   * Counts the published events of `termIds` again from their links (after links or the state
+   * they copy changed other than by a create), in the caller's transaction.
+   */
+  async recountPublished(manager: EntityManager, termIds: number[]): Promise<void> {
+    const ids = [...new Set(termIds)].sort((a, b) => a - b);
+    if (!ids.length) return;
+    await manager.query(
+      `UPDATE terms SET published_count = (SELECT COUNT(*) FROM event_terms et
+         WHERE et.term_id = terms.id AND et.event_language = terms.language AND et.event_status = 'publish')
+       WHERE id IN (${marks(ids.length)})`,
+      ids,
+    );
   }
 
   /**
@@ -475,27 +514,34 @@ export class TermsRepository {
 
   /**
    * The terms of each event with their counts, ordered by name: one query, and one more for
-   * the counts not cached (countsOf).
+   * the counts not cached (countsOf). `countHere` counts in the same query instead (a write's
+   * answer: nothing is cached after a write, and each term is shown once).
    */
   async termsOfEvents(
     eventIds: number[],
     nowUtc: string,
+    opts: { countHere?: boolean } = {},
   ): Promise<Array<{ eventId: number; term: TermRecord }>> {
     if (!eventIds.length) return [];
-    const rows = await this.selectColumns(this.terms(this.manager))
+    const terms = this.terms(this.manager);
+    const rows = await (
+      opts.countHere ? this.selectRecord(terms, nowUtc) : this.selectColumns(terms)
+    )
       .addSelect('et.event_id', 'event_id')
       .innerJoin('event_terms', 'et', 'et.term_id = t.id')
       .where('et.event_id IN (:...eventIds)', { eventIds })
       .orderBy(this.nameOrder, 'ASC')
       .addOrderBy('t.id', 'ASC')
       .getRawMany<RawTermRow & { event_id: number | string }>();
-    const counts = await this.countsOf(
-      rows.map((r) => Number(r.id)),
-      nowUtc,
-    );
+    const counts = opts.countHere
+      ? undefined
+      : await this.countsOf(
+          rows.map((r) => Number(r.id)),
+          nowUtc,
+        );
     return rows.map((r) => ({
       eventId: Number(r.event_id),
-      term: toRecord({ ...r, count: counts.get(Number(r.id)) }),
+      term: toRecord(counts ? { ...r, count: counts.get(Number(r.id)) } : r),
     }));
   }
 }

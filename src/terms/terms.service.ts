@@ -306,15 +306,21 @@ export class TermsService {
 
   // ------------------------------------------------------------------- for the events module
 
-  /** Categories and tags of each event (embedded form, ordered by name) in one query. */
+  /**
+   * Categories and tags of each event (embedded form, ordered by name) in one query, and one
+   * for the counts not cached; `justWritten` events (a write's answer) in one query in all.
+   */
   async embeddedTermsForEvents(
     eventIds: number[],
     ctx: Pick<RequestContext, 'siteUrl' | 'restBase'>,
+    opts: { justWritten?: boolean } = {},
   ): Promise<Map<number, EventTerms>> {
     const result = new Map<number, EventTerms>(
       eventIds.map((id) => [id, { categories: [], tags: [] }]),
     );
-    const rows = await this.repo.termsOfEvents([...new Set(eventIds)], nowUtcSql());
+    const rows = await this.repo.termsOfEvents([...new Set(eventIds)], nowUtcSql(), {
+      countHere: opts.justWritten,
+    });
     for (const { eventId, term } of rows) {
       const entry = result.get(eventId);
       if (!entry) continue;
@@ -322,6 +328,24 @@ export class TermsService {
       list.push(toEmbeddedTerm(term, ctx));
     }
     return result;
+  }
+
+  /**
+   * Keeps the terms' counts of published events in step with an event's links, in the event
+   * write's transaction: a new event's links with `status` (only `publish` counts), or a recount
+   * of `termIds` after links were changed or removed or the state they copy changed.
+   */
+  linksCreated(
+    manager: EntityManager,
+    termIds: number[],
+    event: { status: string; language: string },
+  ): Promise<void> {
+    if (event.status !== 'publish') return Promise.resolve();
+    return this.repo.addPublished(manager, termIds, event.language);
+  }
+
+  linksChanged(manager: EntityManager, termIds: number[]): Promise<void> {
+    return this.repo.recountPublished(manager, termIds);
   }
 
   /**

@@ -9,6 +9,7 @@ import { GeoIndexes1764400000000 } from './1764400000000-geo-indexes.js';
 import { ImportMap1764500000000 } from './1764500000000-import-map.js';
 import { WriteGeneration1764700000000 } from './1764700000000-write-generation.js';
 import { LinkedTitleIndex1764800000000 } from './1764800000000-linked-title-index.js';
+import { TermPublishedCounts1764900000000 } from './1764900000000-term-published-counts.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   ImportMap1764500000000,
   WriteGeneration1764700000000,
   LinkedTitleIndex1764800000000,
+  TermPublishedCounts1764900000000,
 ];
