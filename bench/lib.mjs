@@ -311,9 +311,10 @@ export function createEditor(url, login = 'bench-editor') {
 
 /**
  * The create scenario's requests: an event with a new inline venue, an existing category and
- * two existing tags.
+ * two existing tags. `label` sets titles and venue names apart from another run's (a warm-up's),
+ * so that every event and venue is new.
  */
-export function createRequests(auth) {
+export function createRequests(auth, label = '') {
   let n = 0;
   return {
     method: 'POST',
@@ -325,10 +326,10 @@ export function createRequests(auth) {
           return {
             ...req,
             body: JSON.stringify({
-              title: `Bench create ${i}`,
+              title: `Bench create ${label}${i}`,
               start_date: '+3 days 18:00',
               end_date: '+3 days 20:00',
-              venue: { venue: `Bench hall ${i}`, city: 'Szeged' },
+              venue: { venue: `Bench hall ${label}${i}`, city: 'Szeged' },
               categories: ['category-1'],
               tags: ['tag-1', 'tag-2'],
             }),

@@ -134,6 +134,8 @@ try {
     results.push(result);
     console.log(`${name}: ${result.rps} req/s${result.computed ? `, computed ${result.computed.rps} req/s, cold ${result.cold.rps} req/s` : ''}`);
   }
+  // Warmed up like the reads, with events and venues of other names (every create writes new ones).
+  await autocannon({ connections: CONNECTIONS, duration: 1, url: `${base}/cal/events/v1/events`, ...createRequests(auth, 'warm-up ') });
   results.push({
     name: 'event create with an inline venue and terms (HTTP Basic, editor)',
     create: true,
