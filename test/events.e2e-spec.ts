@@ -508,7 +508,7 @@ describe('events (e2e)', () => {
     });
   });
 
-  describe('the answer of a create (built from the rows as written)', () => {
+  describe('the answer of a create or an update (built from the rows as written)', () => {
     // The answer is not read back from the database: everything it shows must be what a read
     // shows afterwards, for every kind of field and link.
     // A single read adds json_ld to the event and what it embeds; a write's answer has none.
@@ -574,6 +574,47 @@ describe('events (e2e)', () => {
       expect(created.body.categories.length).toBe(2);
       expect(created.body.translations).toBeDefined();
       expect(created.body).toEqual(await readBack(id, '/hu'));
+    });
+
+    it('is what a read shows after each kind of update', async () => {
+      const organizer = await http()
+        .post(`${BASE}/organizers`)
+        .set('Authorization', users.editor.header)
+        .send({ organizer: 'Organizer for updated answers' })
+        .expect(201);
+      const event = (
+        await create(
+          'editor',
+          minimal({
+            title: 'Updated answer',
+            categories: ['Jazz'],
+            tags: ['outdoor'],
+            venue: { venue: 'Hall of updated answers' },
+            organizer: [organizer.body.id],
+            image: 'https://img.example.org/before.png',
+          }),
+        ).expect(201)
+      ).body;
+      const update = (body: Record<string, unknown>, language = '') =>
+        http()
+          .patch(`${language}${BASE}/events/${event.id}`)
+          .set('Authorization', users.editor.header)
+          .send(body)
+          .expect(200);
+      const updates: Array<[Record<string, unknown>, string?]> = [
+        [{ title: 'Renamed answer', description: '<p>New "text"</p>' }],
+        [{ categories: ['Answer update category'], tags: [] }],
+        [{ venue: { venue: 'Another hall of updated answers', city: 'Arad' } }],
+        [{ organizer: [{ organizer: 'Inline organizer of an update' }, organizer.body.id] }],
+        [{ status: 'draft', image: '' }],
+        [{ status: 'publish', start_date: '2032-01-02 09:00:00', all_day: true, cost: '5' }],
+        [{ slug: 'answer-chosen-slug', featured: true, sticky: false }],
+        [{ language: 'ro' }, '/ro'],
+      ];
+      for (const [body, language] of updates) {
+        const answered = await update(body, language);
+        expect(answered.body).toEqual(await readBack(event.id, language));
+      }
     });
 
     it('is what a read shows for a reused venue, a draft and an all-day event', async () => {

@@ -185,10 +185,14 @@ export class EventsRepository {
     else await this.posts.insertWithSlug(manager, EventEntity, event, slugBase, insert);
   }
 
-  /** Writes an existing event's row once, with its image record. */
+  /**
+   * Writes an existing event's row once, with its image record: every column in one UPDATE
+   * (TypeORM's save would read the row again first to find what changed).
+   */
   async save(manager: EntityManager, event: EventEntity): Promise<void> {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
-    await manager.save(EventEntity, event);
+    const { id, ...columns } = event;
+    await manager.update(EventEntity, { id }, columns);
   }
 
   /** Gives the event a unique slug (per language) from `base`; returns it. */

@@ -79,6 +79,9 @@ const viewerOf = (ctx: RequestContext): TranslationViewer => ({
   actor: ctx.actor,
   nowUtc: nowUtcSql(),
 });
+/** The state an event's term links copy (status, publication date, language). */
+type LinkState = Pick<EventEntity, 'status' | 'dateUtc' | 'language'>;
+
 /** The venue and organizers a write left, as it left them (those it wrote itself). */
 function writtenLinks(
   scope: WriteScope,
@@ -223,7 +226,7 @@ export class EventsService {
           viewerOf(ctx),
         );
       }
-      const organizerIds = await this.applyLinks(event, plan, ctx, scope, true);
+      const organizerIds = await this.applyLinks(event, plan, ctx, scope);
       written = { event, links: writtenLinks(scope, event.venueId, organizerIds) };
       return id;
     });
@@ -286,11 +289,17 @@ export class EventsService {
     }
     const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     const clock = clockOf(ctx);
+    // The answer is built from the row as the committed attempt wrote it, not read back.
+    let written: { event: EventEntity; links: WrittenLinks } | undefined;
     await this.writes.run(async (scope) => {
       const { manager } = scope;
       // Re-read inside the transaction so that concurrent updates never mix.
       const event = (await this.events.findById(existing.id, manager))!;
-      const wasPublished = event.status === 'publish';
+      const before: LinkState = {
+        status: event.status,
+        dateUtc: event.dateUtc,
+        language: event.language,
+      };
       applyFields(event, dto, html);
       // Slugs are unique per language: a moved event takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
@@ -316,9 +325,10 @@ export class EventsService {
       scope.changed('event', event.id, 'updated', event);
       const base = slugBase(event, dto.slug ?? movedSlug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-      await this.applyLinks(event, plan, ctx, scope, false, wasPublished);
+      const organizerIds = await this.applyLinks(event, plan, ctx, scope, before);
+      written = { event, links: writtenLinks(scope, event.venueId, organizerIds) };
     });
-    return this.written(existing.id, dto.password, ctx);
+    return this.presenter.presentWritten(written!.event, written!.links, ctx, dto.password);
   }
 
   async remove(id: number, ctx: RequestContext) {
@@ -415,20 +425,20 @@ export class EventsService {
   }
 
   /**
-   * Organizers, terms and the terms' state copies, in the write's transaction (row written);
-   * a `created` event's links are new, written with its state. `wasPublished`: an updated
-   * event's status before the write was `publish`. Answers the event's organizers when it knows
-   * them (set now, or none for a new event).
+   * Organizers, terms and the terms' state copies, in the write's transaction (row written):
+   * a new event's links (no `before`) are written with its state; an updated event's links
+   * follow what changed since `before`. Answers the event's organizers when it knows them (set
+   * now, or none for a new event).
    */
   private async applyLinks(
     event: EventEntity,
     plan: WritePlan,
     ctx: RequestContext,
     scope: WriteScope,
-    created: boolean,
-    wasPublished = false,
+    before?: LinkState,
   ): Promise<number[] | undefined> {
     const { manager } = scope;
+    const created = !before;
     let organizerIds: number[] | undefined = created ? [] : undefined;
     if (plan.organizerPlan) {
       organizerIds = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
@@ -438,20 +448,25 @@ export class EventsService {
     if (plan.categoryItems) lists.push(['category', plan.categoryItems]);
     if (plan.tagItems) lists.push(['tag', plan.tagItems]);
     const resolved = await this.terms.resolveListsForWrite(lists, event.language, scope);
-    if (created) {
+    if (!before) {
       // A created event's links of both taxonomies go in one statement.
       await this.events.addTerms(manager, event, resolved.flat());
       await this.terms.linksCreated(manager, resolved.flat(), event);
       return organizerIds;
     }
-    // Terms count their published events: when the event was or is published, the counts of
-    // the terms it carried and carries are taken again.
-    const recount = wasPublished || event.status === 'publish';
+    const moved = before.status !== event.status || before.language !== event.language;
+    // The links copy the event's state; terms count the links of published events: when the
+    // event was or is published and its links or their state change, the counts of the terms
+    // it carried and carries are taken again.
+    const recount =
+      (before.status === 'publish' || event.status === 'publish') && (moved || lists.length > 0);
     const carried = recount ? await this.events.termIdsOf(manager, event.id) : [];
     for (const [i, [taxonomy]] of lists.entries()) {
       await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, resolved[i]);
     }
-    await this.events.syncTermLinks(manager, event);
+    if (moved || before.dateUtc !== event.dateUtc || lists.length) {
+      await this.events.syncTermLinks(manager, event);
+    }
     if (recount) await this.terms.linksChanged(manager, [...carried, ...resolved.flat()]);
     return organizerIds;
   }
