@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { coldCaches } from './helpers/query-counter.js';
+import { coldCaches, countQueries } from './helpers/query-counter.js';
 
 const API = '/cal/events/v1';
 
@@ -80,6 +80,33 @@ describe('list pages that seek to a remembered start (e2e)', () => {
     for (const n of [1, 2, 3, 4, 5]) coldAfter.push(await cold(page(n), 'events'));
     expect(after).toEqual(coldAfter);
     expect(after[4]).toContain(first);
+  });
+
+  it('answers from a start that just expired while one request finds it again behind it', async () => {
+    const page = (n: number) => `${API}/events?${window}&per_page=3&page=${n}`;
+    const expected = await cold(page(4), 'events');
+    // The start of page 4 is a second old: expired, still within its second of grace.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const statements: string[] = [];
+    let answered: number[] = [];
+    await countQueries(
+      app,
+      async () => {
+        answered = await warm(page(4), 'events');
+        // The look-up behind the answer.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      },
+      statements,
+    );
+    expect(answered).toEqual(expected);
+    const skipping = statements.filter((sql) => /\bOFFSET\b/i.test(sql));
+    expect(skipping).toHaveLength(1);
+    expect(skipping[0]).toMatch(/\bLIMIT 1\b/);
+    // The start found again serves the next request: nothing is skipped.
+    const next: string[] = [];
+    await countQueries(app, () => warm(page(4), 'events'), next);
+    expect(next.filter((sql) => /\bOFFSET\b/i.test(sql))).toEqual([]);
+    expect(await warm(page(4), 'events')).toEqual(expected);
   });
 
   it('gives every page of venues what the offset gives (newest first)', async () => {

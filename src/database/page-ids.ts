@@ -4,18 +4,26 @@ import type { WriteVersion } from './write-version.js';
 
 export type PageOrder = Array<[property: string, direction: 'ASC' | 'DESC']>;
 
+/** How long a page start is trusted, writes aside (filters relative to the clock). */
+const ANCHOR_TTL_MS = 1_000;
+
 /**
  * Where pages of a list start: the sort values (one per column of the order) of the row at an
  * offset, remembered by list (the filters and the reader) and offset. With them a page seeks to
  * its first row through the index instead of skipping every entry before it, so a deep page
  * costs what page 1 does the second time it is asked for, and a crawler walking the pages in
  * order seeks every one (each page remembers where the next one starts). Valid under the same
- * rules as the list totals: no write committed since, and one second at most (filters relative
- * to the clock).
+ * rules as the list totals (TotalsCache): no write committed since; for a second, then for one
+ * more second while one request finds the start again behind its answer. Before, once a second
+ * every request for a deep page skipped its thousands of index entries until one of them had
+ * found the start again, which set the p99 of deep pages.
  */
 export class PageAnchors extends VersionedCache<Array<string | number>> {
+  /** The starts being found again, by key. */
+  readonly refreshing = new Set<string>();
+
   constructor(versions: WriteVersion) {
-    super(versions, 1_000, { max: 10_000 });
+    super(versions, ANCHOR_TTL_MS, { max: 10_000 });
   }
 }
 
@@ -34,7 +42,12 @@ export async function pageIds<E extends ObjectLiteral>(
 ): Promise<number[]> {
   const version = anchors?.cache.version() ?? 0;
   const at = (offset: number) => `${anchors?.key} @${offset}`;
-  const anchor = page.offset > 0 ? anchors?.cache.get(at(page.offset)) : undefined;
+  const found =
+    page.offset > 0 ? anchors?.cache.lookup(at(page.offset), Date.now(), ANCHOR_TTL_MS) : undefined;
+  const anchor = found?.value;
+  if (found?.expired && anchors && !anchors.cache.refreshing.has(at(page.offset))) {
+    findStartAgain(list.clone(), alias, order, page.offset, anchors, version);
+  }
   const query = list.select(`${alias}.id`, 'id');
   order.forEach(([property], i) => query.addSelect(`${alias}.${property}`, `k${i}`));
   if (anchor) query.andWhere(...atOrAfter(alias, order, anchor));
@@ -54,9 +67,45 @@ export async function pageIds<E extends ObjectLiteral>(
       }
     };
     if (rows.length && page.offset > 0 && !anchor) remember(page.offset, rows[0]);
-    if (rows.length > page.perPage) remember(page.offset + page.perPage, rows[page.perPage]);
+    // A start found from an expired one is not kept as fresh.
+    if (rows.length > page.perPage && !found?.expired) {
+      remember(page.offset + page.perPage, rows[page.perPage]);
+    }
   }
   return rows.slice(0, page.perPage).map((row) => Number(row.id));
+}
+
+/**
+ * Reads the sort values of the row at `offset` again (skipping the entries before it) and keeps
+ * them as that page's start, behind the answer that used the expired one; one at a time per key.
+ */
+function findStartAgain<E extends ObjectLiteral>(
+  list: SelectQueryBuilder<E>,
+  alias: string,
+  order: PageOrder,
+  offset: number,
+  anchors: { cache: PageAnchors; key: string },
+  version: number,
+): void {
+  const key = `${anchors.key} @${offset}`;
+  anchors.cache.refreshing.add(key);
+  const query = list.select(`${alias}.id`, 'id');
+  order.forEach(([property], i) => query.addSelect(`${alias}.${property}`, `k${i}`));
+  order.forEach(([property, direction], i) =>
+    query[i ? 'addOrderBy' : 'orderBy'](`${alias}.${property}`, direction),
+  );
+  void query
+    .offset(offset)
+    .limit(1)
+    .getRawMany<Record<string, string | number>>()
+    .then(([row]) => {
+      const values = row && order.map((_, i) => row[`k${i}`]);
+      if (values?.every((v) => v !== null && v !== undefined))
+        anchors.cache.set(key, version, values);
+    })
+    // A failed look-up leaves the start to expire; the next page request reads it by offset.
+    .catch(() => undefined)
+    .finally(() => anchors.cache.refreshing.delete(key));
 }
 
 /** Rows at or after `values` in `order` (lexicographic), as a condition with its parameters. */

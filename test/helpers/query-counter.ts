@@ -4,13 +4,15 @@ import { ScheduledPublications } from '../../src/database/scheduled-publications
 import { WriteVersion } from '../../src/database/write-version.js';
 
 /**
- * Runs `work` and returns how many SQL statements the app sent meanwhile: every query runner
- * the driver hands out is wrapped, and unwrapped afterwards (the SQLite driver hands out the same
- * runner every time). The database monitor's pings use their own connection.
+ * Runs `work` and returns how many SQL statements the app sent meanwhile (their text goes to
+ * `statements` when given): every query runner the driver hands out is wrapped, and unwrapped
+ * afterwards (the SQLite driver hands out the same runner every time). The database monitor's
+ * pings use their own connection.
  */
 export async function countQueries(
   app: INestApplication,
   work: () => Promise<unknown>,
+  statements?: string[],
 ): Promise<number> {
   const ds = app.get(DataSource);
   let queries = 0;
@@ -23,6 +25,7 @@ export async function countQueries(
     wrapped.set(runner, query);
     runner.query = ((...args: Parameters<typeof query>) => {
       queries++;
+      statements?.push(args[0]);
       if (process.env.PRINT_QUERIES) console.log(String(args[0]).slice(0, 100));
       return query.apply(runner, args);
     }) as typeof runner.query;
