@@ -48,23 +48,15 @@ export async function pageIds<E extends ObjectLiteral>(
   if (found?.expired && anchors && !anchors.cache.refreshing.has(at(page.offset))) {
     findStartAgain(list.clone(), alias, order, page.offset, anchors, version);
   }
-  const query = list.select(`${alias}.id`, 'id');
-  order.forEach(([property], i) => query.addSelect(`${alias}.${property}`, `k${i}`));
+  const query = inOrder(list, alias, order);
   if (anchor) query.andWhere(...atOrAfter(alias, order, anchor));
   else query.offset(page.offset);
   // One row more than the page: where the next page starts.
-  query.limit(page.perPage + 1);
-  order.forEach(([property, direction], i) =>
-    query[i ? 'addOrderBy' : 'orderBy'](`${alias}.${property}`, direction),
-  );
-  const rows = await query.getRawMany<Record<string, string | number>>();
+  const rows = await query.limit(page.perPage + 1).getRawMany<SortedRow>();
   if (anchors) {
-    // A row whose sort values include a NULL names no position to seek to.
-    const remember = (offset: number, row: Record<string, string | number>) => {
-      const values = order.map((_, i) => row[`k${i}`]);
-      if (values.every((v) => v !== null && v !== undefined)) {
-        anchors.cache.set(at(offset), version, values);
-      }
+    const remember = (offset: number, row: SortedRow) => {
+      const values = startAt(row, order);
+      if (values) anchors.cache.set(at(offset), version, values);
     };
     if (rows.length && page.offset > 0 && !anchor) remember(page.offset, rows[0]);
     // A start found from an expired one is not kept as fresh.
@@ -73,6 +65,28 @@ export async function pageIds<E extends ObjectLiteral>(
     }
   }
   return rows.slice(0, page.perPage).map((row) => Number(row.id));
+}
+
+type SortedRow = Record<string, string | number>;
+
+/** The ids of `list` with their sort values (`k0`, `k1`, ...), in `order`. */
+function inOrder<E extends ObjectLiteral>(
+  list: SelectQueryBuilder<E>,
+  alias: string,
+  order: PageOrder,
+): SelectQueryBuilder<E> {
+  const query = list.select(`${alias}.id`, 'id');
+  order.forEach(([property], i) => query.addSelect(`${alias}.${property}`, `k${i}`));
+  order.forEach(([property, direction], i) =>
+    query[i ? 'addOrderBy' : 'orderBy'](`${alias}.${property}`, direction),
+  );
+  return query;
+}
+
+/** The start a row names, or undefined when its sort values include a NULL (no position). */
+function startAt(row: SortedRow, order: PageOrder): Array<string | number> | undefined {
+  const values = order.map((_, i) => row[`k${i}`]);
+  return values.every((v) => v !== null && v !== undefined) ? values : undefined;
 }
 
 /**
@@ -89,19 +103,13 @@ function findStartAgain<E extends ObjectLiteral>(
 ): void {
   const key = `${anchors.key} @${offset}`;
   anchors.cache.refreshing.add(key);
-  const query = list.select(`${alias}.id`, 'id');
-  order.forEach(([property], i) => query.addSelect(`${alias}.${property}`, `k${i}`));
-  order.forEach(([property, direction], i) =>
-    query[i ? 'addOrderBy' : 'orderBy'](`${alias}.${property}`, direction),
-  );
-  void query
+  void inOrder(list, alias, order)
     .offset(offset)
     .limit(1)
-    .getRawMany<Record<string, string | number>>()
+    .getRawMany<SortedRow>()
     .then(([row]) => {
-      const values = row && order.map((_, i) => row[`k${i}`]);
-      if (values?.every((v) => v !== null && v !== undefined))
-        anchors.cache.set(key, version, values);
+      const values = row && startAt(row, order);
+      if (values) anchors.cache.set(key, version, values);
     })
     // A failed look-up leaves the start to expire; the next page request reads it by offset.
     .catch(() => undefined)
