@@ -14,9 +14,10 @@ import type { TermRecord } from './term.mapper.js';
 import { TAXONOMIES } from './taxonomy.js';
 
 /**
- * SQL counting the published events that carry the term of alias `t`: WordPress term counts
- * include only `publish` posts; a `future` event whose date has passed counts as published
- * (CONTRACT §6), without a write on read. `:now` is bound by the caller.
+ * SQL over the links of the term of alias `t` to events of its own language whose copied state
+ * matches `state`: WordPress term counts include only `publish` posts, and a `future` event
+ * whose date has passed counts as published (CONTRACT §6), without a write on read. `:now` is
+ * bound by the caller.
  *
  * Counts are per language (CONTRACT §5): a term counts only the events of its own language.
  * Events may carry terms of another language by id, but a Hungarian page listing categories
@@ -25,27 +26,27 @@ import { TAXONOMIES } from './taxonomy.js';
  * copied onto the link (`event_language`), so the count stays an index-only range scan of
  * IDX_event_terms_count (term_id, event_language, event_status, event_date_utc).
  */
-const publishedEvents = (select: string, tail = '') =>
+const linksOfTerm = (select: string, state: string, tail = '') =>
   `(SELECT ${select} FROM event_terms cnt_et WHERE cnt_et.term_id = t.id` +
-  ` AND cnt_et.event_language = t.language` +
-  ` AND (cnt_et.event_status = 'publish' OR (cnt_et.event_status = 'future'` +
-  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now))${tail})`;
+  ` AND cnt_et.event_language = t.language AND (${state})${tail})`;
+const PUBLISHED = `cnt_et.event_status = 'publish'`;
+const DUE_SCHEDULED =
+  `cnt_et.event_status = 'future'` +
+  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now`;
 /**
  * The `publish` links are counted as they are written (`terms.published_count`, see
  * addPublished and recountPublished); only the scheduled events whose date has passed are
  * counted here, a range of the few `future` links in IDX_event_terms_count.
  */
-const publishedCount = () =>
-  `(t.published_count + (SELECT COUNT(*) FROM event_terms cnt_et WHERE cnt_et.term_id = t.id` +
-  ` AND cnt_et.event_language = t.language AND cnt_et.event_status = 'future'` +
-  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now))`;
+const publishedCount = () => `(t.published_count + ${linksOfTerm('COUNT(*)', DUE_SCHEDULED)})`;
 /**
  * `hide_empty`: stops at the first published event instead of counting them all. Written as a
  * scalar subquery with LIMIT 1 rather than EXISTS: MariaDB turns EXISTS into a semi-join that
  * materializes the whole event_terms index (110 ms for 1,000 tags and 350,000 links, against
  * 0.5 ms for this form, probed only for the rows a page needs).
  */
-const hasPublished = () => `${publishedEvents('1', ' LIMIT 1')} IS NOT NULL`;
+const hasPublished = () =>
+  `${linksOfTerm('1', `${PUBLISHED} OR (${DUE_SCHEDULED})`, ' LIMIT 1')} IS NOT NULL`;
 
 /** A unique slug that no client sends, held by a term until its real slug is settled. */
 export const placeholderSlug = () => `__new-${randomUUID()}`;
@@ -491,9 +492,8 @@ export class TermsRepository {
     const ids = [...new Set(termIds)].sort((a, b) => a - b);
     if (!ids.length) return;
     await manager.query(
-      `UPDATE terms SET published_count = (SELECT COUNT(*) FROM event_terms et
-         WHERE et.term_id = terms.id AND et.event_language = terms.language AND et.event_status = 'publish')
-       WHERE id IN (${marks(ids.length)})`,
+      `UPDATE terms AS t SET published_count = ${linksOfTerm('COUNT(*)', PUBLISHED)}
+       WHERE t.id IN (${marks(ids.length)})`,
       ids,
     );
   }

@@ -1,5 +1,7 @@
 import { createConnection, type RowDataPacket } from 'mysql2/promise';
-import { parseDatabaseUrl } from '../../src/config/config.js';
+import { DataSource } from 'typeorm';
+import { loadConfig, parseDatabaseUrl } from '../../src/config/config.js';
+import { dataSourceOptions } from '../../src/database/data-source.js';
 
 /**
  * The database the e2e suite runs on: `TEST_DATABASE_URL` (MySQL/MariaDB, recreated empty for
@@ -98,9 +100,6 @@ export async function resetMigratedDatabase(url = testDatabaseUrl()): Promise<vo
 }
 
 async function migrateAndRecord(url: string): Promise<MigratedSchema> {
-  const { DataSource } = await import('typeorm');
-  const { loadConfig } = await import('../../src/config/config.js');
-  const { dataSourceOptions } = await import('../../src/database/data-source.js');
   const ds = new DataSource(
     dataSourceOptions({ ...loadConfig({ DATABASE_URL: url }), migrationsRun: false }),
   );
