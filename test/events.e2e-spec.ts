@@ -648,6 +648,43 @@ describe('events (e2e)', () => {
       ).expect(201);
       expect(allDay.body).toEqual(await readBack(allDay.body.id));
     });
+
+    it('is what a read shows when every term existed: order, counts, languages', async () => {
+      // These answers embed the terms as the write's look-up found them (no read after the
+      // commit): the counts must include the new event exactly where a read counts it.
+      const term = async (kind: 'categories' | 'tags', name: string, language = '') =>
+        (
+          await http()
+            .post(`${language}${BASE}/${kind}`)
+            .set('Authorization', users.editor.header)
+            .send({ name })
+            .expect(201)
+        ).body as { id: number; slug: string };
+      // Created in an order unlike their names', one name differing only by case from a slug.
+      const zeta = await term('categories', 'zeta answer cat');
+      const alpha = await term('categories', 'Alpha answer cat');
+      const mid = await term('categories', 'Mid answer cat');
+      const hungarian = await term('categories', 'Magyar answer cat', '/hu');
+      const tagB = await term('tags', 'b answer tag');
+      const tagA = await term('tags', 'A answer tag');
+      const bodies: Array<Record<string, unknown>> = [
+        { categories: [zeta.id, 'alpha-answer-cat', 'MID ANSWER CAT'], tags: [tagB.slug, tagA.id] },
+        { categories: [alpha.id, hungarian.id], tags: ['a answer tag'], status: 'publish' },
+        { categories: [mid.slug, zeta.slug], tags: [tagA.slug, tagB.id], status: 'draft' },
+        { categories: [zeta.id, zeta.slug, 'Zeta Answer Cat'], tags: [] },
+        { categories: [hungarian.id], tags: [tagB.id], status: 'pending' },
+      ];
+      for (const [i, body] of bodies.entries()) {
+        const created = await create('editor', minimal({ title: `Known terms ${i}`, ...body }));
+        expect(created.status).toBe(201);
+        expect(created.body).toEqual(await readBack(created.body.id));
+      }
+      // The Hungarian category was linked from English events: it counts none of them.
+      const hu = await http().get(`/hu${BASE}/categories/${hungarian.id}`).expect(200);
+      expect(hu.body.count).toBe(0);
+      const zetaRead = await http().get(`${BASE}/categories/${zeta.id}`).expect(200);
+      expect(zetaRead.body.count).toBe(2);
+    });
   });
 
   describe('update', () => {

@@ -9,7 +9,7 @@ import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../database/record-cache.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
-import { TermsService } from '../terms/terms.service.js';
+import { TermsService, type EventTerms } from '../terms/terms.service.js';
 import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
@@ -36,6 +36,8 @@ export interface WrittenLinks {
   organizers: readonly OrganizerEntity[];
   /** The organizers the write linked, in order; undefined when it left them as they were. */
   organizerIds?: number[];
+  /** The terms as the answer embeds them, when the write knows them (undefined: read them). */
+  terms?: EventTerms;
 }
 
 /**
@@ -103,8 +105,8 @@ export class EventPresenter {
 
   /**
    * The answer of a write: `event` as the committed write left it (its row is not read back),
-   * with `written`'s links; the rest (terms, linked records it did not write) is read, the
-   * terms with their counts in one query.
+   * with `written`'s links and, when it knows them, terms; the rest (linked records it did not
+   * write, terms it does not know) is read, the terms with their counts in one query.
    */
   async presentWritten(
     event: EventEntity,
@@ -143,7 +145,9 @@ export class EventPresenter {
         );
         return [links, embedded] as const;
       }),
-      this.terms.embeddedTermsForEvents(ids, ctx, { justWritten: !!written }),
+      written?.terms
+        ? new Map([[ids[0], written.terms]])
+        : this.terms.embeddedTermsForEvents(ids, ctx, { justWritten: !!written }),
       this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
     ]);
     const freeLabel = String(this.i18n.translate('events.cost.free', { lang: ctx.language }));

@@ -86,7 +86,7 @@ type LinkState = Pick<EventEntity, 'status' | 'dateUtc' | 'language'>;
 function writtenLinks(
   scope: WriteScope,
   venueId: number | null,
-  organizerIds: number[] | undefined,
+  { organizerIds, terms }: Pick<WrittenLinks, 'organizerIds' | 'terms'>,
 ): WrittenLinks {
   const venue = venueId === null ? undefined : scope.written('venue', venueId);
   const organizers = (organizerIds ?? []).flatMap((id) => scope.written('organizer', id) ?? []);
@@ -94,6 +94,7 @@ function writtenLinks(
     venues: venue ? [venue as VenueEntity] : [],
     organizers: organizers as OrganizerEntity[],
     organizerIds,
+    terms,
   };
 }
 const clockOf = (ctx: RequestContext, now = new Date()): WriteClock => ({
@@ -226,8 +227,8 @@ export class EventsService {
           viewerOf(ctx),
         );
       }
-      const organizerIds = await this.applyLinks(event, plan, ctx, scope);
-      written = { event, links: writtenLinks(scope, event.venueId, organizerIds) };
+      const links = await this.applyLinks(event, plan, ctx, scope);
+      written = { event, links: writtenLinks(scope, event.venueId, links) };
       return id;
     });
     return this.presenter.presentWritten(written!.event, written!.links, ctx, dto.password);
@@ -325,8 +326,8 @@ export class EventsService {
       scope.changed('event', event.id, 'updated', event);
       const base = slugBase(event, dto.slug ?? movedSlug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-      const organizerIds = await this.applyLinks(event, plan, ctx, scope, before);
-      written = { event, links: writtenLinks(scope, event.venueId, organizerIds) };
+      const links = await this.applyLinks(event, plan, ctx, scope, before);
+      written = { event, links: writtenLinks(scope, event.venueId, links) };
     });
     return this.presenter.presentWritten(written!.event, written!.links, ctx, dto.password);
   }
@@ -428,7 +429,8 @@ export class EventsService {
    * Organizers, terms and the terms' state copies, in the write's transaction (row written):
    * a new event's links (no `before`) are written with its state; an updated event's links
    * follow what changed since `before`. Answers the event's organizers when it knows them (set
-   * now, or none for a new event).
+   * now, or none for a new event), and a new event's embedded terms when it knows them
+   * (TermsService.resolveListsForNewEvent).
    */
   private async applyLinks(
     event: EventEntity,
@@ -436,7 +438,7 @@ export class EventsService {
     ctx: RequestContext,
     scope: WriteScope,
     before?: LinkState,
-  ): Promise<number[] | undefined> {
+  ): Promise<Pick<WrittenLinks, 'organizerIds' | 'terms'>> {
     const { manager } = scope;
     const created = !before;
     let organizerIds: number[] | undefined = created ? [] : undefined;
@@ -447,13 +449,14 @@ export class EventsService {
     const lists: Array<[Taxonomy, Array<number | string>]> = [];
     if (plan.categoryItems) lists.push(['category', plan.categoryItems]);
     if (plan.tagItems) lists.push(['tag', plan.tagItems]);
-    const resolved = await this.terms.resolveListsForWrite(lists, event.language, scope);
     if (!before) {
+      const { ids, terms } = await this.terms.resolveListsForNewEvent(lists, event, scope, ctx);
       // A created event's links of both taxonomies go in one statement.
-      await this.events.addTerms(manager, event, resolved.flat());
-      await this.terms.linksCreated(manager, resolved.flat(), event);
-      return organizerIds;
+      await this.events.addTerms(manager, event, ids.flat());
+      await this.terms.linksCreated(manager, ids.flat(), event);
+      return { organizerIds, terms };
     }
+    const resolved = await this.terms.resolveListsForWrite(lists, event.language, scope);
     const moved = before.status !== event.status || before.language !== event.language;
     // The links copy the event's state; terms count the links of published events: when the
     // event was or is published and its links or their state change, the counts of the terms
@@ -468,7 +471,7 @@ export class EventsService {
       await this.events.syncTermLinks(manager, event);
     }
     if (recount) await this.terms.linksChanged(manager, [...carried, ...resolved.flat()]);
-    return organizerIds;
+    return { organizerIds };
   }
 
   // ---------------------------------------------------------------- mapping

@@ -295,10 +295,46 @@ export class TermsRepository {
     language: Language,
     manager: EntityManager = this.manager,
   ): Promise<TermEntity[]> {
+    const query = this.refsQuery(lists, language, manager, (qb) => this.selectColumns(qb));
+    if (!query) return [];
+    // Callers expect the order of ids.
+    return this.uniqueRecords(await manager.query(...query))
+      .map(({ count: _, ...record }) => Object.assign(new TermEntity(), record))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * `findRefsOfTaxonomies` as records with their counts at `nowUtc`, in the order an event
+   * embeds its terms (by name, case-insensitively, then by id), still one statement: what a
+   * write that links the terms it finds can answer without reading them back.
+   */
+  async findRefRecords(
+    lists: Array<{ wpTaxonomy: string; refs: TermRefs }>,
+    language: Language,
+    manager: EntityManager,
+    nowUtc: string,
+  ): Promise<TermRecord[]> {
+    const query = this.refsQuery(lists, language, manager, (qb) => this.selectRecord(qb, nowUtc));
+    if (!query) return [];
+    const [union, params] = query;
+    const sql = `SELECT * FROM (${union}) refs ORDER BY ${caseFolded(this.dataSource, 'refs.name')}, refs.id`;
+    return this.uniqueRecords(await manager.query(sql, params));
+  }
+
+  /**
+   * The SQL of findRefsOfTaxonomies: a UNION ALL of one branch per taxonomy and kind of
+   * reference, each selecting `select`'s columns; null when the lists name nothing.
+   */
+  private refsQuery(
+    lists: Array<{ wpTaxonomy: string; refs: TermRefs }>,
+    language: Language,
+    manager: EntityManager,
+    select: (qb: SelectQueryBuilder<TermEntity>) => SelectQueryBuilder<TermEntity>,
+  ): [string, unknown[]] | null {
     const branches: Array<[string, unknown[]]> = [];
     const branch = (
       where: (qb: SelectQueryBuilder<TermEntity>) => SelectQueryBuilder<TermEntity>,
-    ) => branches.push(where(this.selectColumns(this.terms(manager))).getQueryAndParameters());
+    ) => branches.push(where(select(this.terms(manager))).getQueryAndParameters());
     for (const { wpTaxonomy, refs } of lists) {
       const ids = refs.ids.filter((id) => Number.isSafeInteger(id) && id > 0);
       const slugs = refs.slugs.filter(Boolean);
@@ -315,18 +351,18 @@ export class TermsRepository {
         branch((qb) => inLanguage(qb).andWhere(this.nameEquals('name'), { name }));
       }
     }
-    if (!branches.length) return [];
-    const rows = (await manager.query(
+    if (!branches.length) return null;
+    return [
       branches.map(([sql]) => sql).join(' UNION ALL '),
       branches.flatMap(([, params]) => params),
-    )) as RawTermRow[];
-    // A term found by two references comes once; callers expect the order of ids.
-    const byId = new Map<number, TermEntity>();
-    for (const row of rows) {
-      const { count: _, ...record } = toRecord(row);
-      byId.set(record.id, Object.assign(new TermEntity(), record));
-    }
-    return [...byId.values()].sort((a, b) => a.id - b.id);
+    ];
+  }
+
+  /** Rows as records, in their order; a term found by two references comes once. */
+  private uniqueRecords(rows: RawTermRow[]): TermRecord[] {
+    const byId = new Map<number, TermRecord>();
+    for (const row of rows) if (!byId.has(Number(row.id))) byId.set(Number(row.id), toRecord(row));
+    return [...byId.values()];
   }
 
   /** Terms of the taxonomy and language whose name equals `name` ignoring case (and parent). */

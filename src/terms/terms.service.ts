@@ -52,6 +52,9 @@ type ListQuery = ListTermsQuery & Partial<Pick<ListCategoriesQuery, 'parent'>>;
 type CreateInput = CreateCategoryDto | CreateTagDto;
 type UpdateInput = UpdateCategoryDto | UpdateTagDto;
 
+/** What a write's item lists are matched against. */
+type TermRef = Pick<TermEntity, 'id' | 'taxonomy' | 'slug' | 'name' | 'language'>;
+
 /** What an event list/representation needs of its terms. */
 export interface EventTerms {
   categories: TecEmbeddedTerm[];
@@ -369,17 +372,63 @@ export class TermsService {
     language: Language,
     scope: WriteScope,
   ): Promise<number[][]> {
-    const named = lists.filter(([, items]) => items.length);
+    const named = this.namedLists(lists);
     const found = named.length
-      ? await this.repo.findRefsOfTaxonomies(
-          named.map(([taxonomy, items]) => ({
-            wpTaxonomy: TAXONOMIES[taxonomy].wpName,
-            refs: refsOf(items),
-          })),
-          language,
-          scope.manager,
-        )
+      ? await this.repo.findRefsOfTaxonomies(named, language, scope.manager)
       : [];
+    return this.idsOfLists(lists, found, language, scope);
+  }
+
+  /**
+   * resolveListsForWrite for the links of a new event in `event`'s language, with the terms its
+   * answer embeds when every linked term existed before: their counts as the look-up found
+   * them, plus the event itself where its links count (a published event, a term of its
+   * language; see linksCreated), in the order of embedded terms. The look-up stays one query and
+   * the answer needs none (`terms` is undefined when the write created a term: it reads them).
+   */
+  async resolveListsForNewEvent(
+    lists: ReadonlyArray<readonly [Taxonomy, Array<number | string>]>,
+    event: { status: string; language: Language },
+    scope: WriteScope,
+    ctx: Pick<RequestContext, 'siteUrl' | 'restBase'>,
+  ): Promise<{ ids: number[][]; terms?: EventTerms }> {
+    const named = this.namedLists(lists);
+    const records = named.length
+      ? await this.repo.findRefRecords(named, event.language, scope.manager, nowUtcSql())
+      : [];
+    const byId = [...records].sort((a, b) => a.id - b.id);
+    const ids = await this.idsOfLists(lists, byId, event.language, scope);
+    const linked = new Set(ids.flat());
+    const existing = new Set(records.map((record) => record.id));
+    if ([...linked].some((id) => !existing.has(id))) return { ids };
+    const terms: EventTerms = { categories: [], tags: [] };
+    for (const record of records) {
+      if (!linked.has(record.id)) continue;
+      const counted = event.status === 'publish' && record.language === event.language;
+      const embedded = toEmbeddedTerm({ ...record, count: record.count + (counted ? 1 : 0) }, ctx);
+      if (record.taxonomy === TAXONOMIES.category.wpName) terms.categories.push(embedded);
+      else terms.tags.push(embedded);
+    }
+    return { ids, terms };
+  }
+
+  /** The lists that name terms, as the repository's look-up takes them. */
+  private namedLists(lists: ReadonlyArray<readonly [Taxonomy, Array<number | string>]>) {
+    return lists
+      .filter(([, items]) => items.length)
+      .map(([taxonomy, items]) => ({
+        wpTaxonomy: TAXONOMIES[taxonomy].wpName,
+        refs: refsOf(items),
+      }));
+  }
+
+  /** Each list's term ids, given the existing terms they may name (`found`, by id). */
+  private async idsOfLists(
+    lists: ReadonlyArray<readonly [Taxonomy, Array<number | string>]>,
+    found: ReadonlyArray<TermRef>,
+    language: Language,
+    scope: WriteScope,
+  ): Promise<number[][]> {
     const out: number[][] = [];
     for (const [taxonomy, items] of lists) {
       const ofTaxonomy = found.filter((term) => term.taxonomy === TAXONOMIES[taxonomy].wpName);
@@ -403,7 +452,7 @@ export class TermsService {
   private async termsForItems(
     taxonomy: Taxonomy,
     items: Array<number | string>,
-    found: TermEntity[],
+    found: TermRef[],
     language: Language,
     scope: WriteScope,
   ): Promise<number[]> {
@@ -631,7 +680,7 @@ function refsOf(items: Array<number | string>) {
 }
 
 /** The term of `language` whose slug, else (case-insensitive, stored) name, is `text`. */
-function matchRef(found: TermEntity[], text: string, language: Language): TermEntity | undefined {
+function matchRef(found: TermRef[], text: string, language: Language): TermRef | undefined {
   const slug = sanitizeTitle(text);
   const name = termName(text).toLowerCase();
   const inLanguage = found.filter((term) => term.language === language);
