@@ -299,7 +299,11 @@ export class TermsRepository {
     if (!query) return [];
     // Callers expect the order of ids.
     return this.uniqueRecords(await manager.query(...query))
-      .map(({ count: _, ...record }) => Object.assign(new TermEntity(), record))
+      .map((record) => {
+        const { count, ...columns } = record;
+        void count;
+        return Object.assign(new TermEntity(), columns);
+      })
       .sort((a, b) => a.id - b.id);
   }
 
