@@ -630,6 +630,16 @@ describe('events (e2e)', () => {
         }),
       ).expect(201);
       expect(reused.body.venue).toMatchObject({ venue: 'Reused answer hall', city: 'Cluj' });
+      // A new inline venue takes its id in the event's statement: each id is of its own kind.
+      const withNewHall = await create(
+        'editor',
+        minimal({ title: 'With a new hall', venue: { venue: 'New answer hall' } }),
+      ).expect(201);
+      const hallId = withNewHall.body.venue.id as number;
+      expect(hallId).toBeGreaterThan(withNewHall.body.id);
+      await http().get(`${BASE}/events/${hallId}`).expect(400);
+      await http().get(`${BASE}/venues/${hallId}`).expect(200);
+      expect(withNewHall.body).toEqual(await readBack(withNewHall.body.id));
       expect(reused.body).toEqual(await readBack(reused.body.id));
       const draft = await create(
         'editor',

@@ -208,13 +208,16 @@ export class EventsService {
     let written: { event: EventEntity; links: WrittenLinks } | undefined;
     await this.writes.run(async (scope) => {
       const { manager } = scope;
-      const id = await this.events.allocateId(manager);
-      const event = newEvent(id, dto, dto.author ?? ctx.actor.user!.id, ctx.language, html);
+      const event = newEvent(0, dto, dto.author ?? ctx.actor.user!.id, ctx.language, html);
       applyDates(event, dto, clock, true);
       applyCost(event, plan.cost);
       applyStatus(event, dto, clock, true);
-      // The venue first (an inline one is created here), so that the row is written once.
+      // The venue first (an inline one is created here, with the event's id in the same
+      // statement as its own), so that the event's row is written once.
+      this.events.announceId(manager);
       await this.applyVenue(event, plan, ctx, scope);
+      const id = await this.events.allocateId(manager);
+      event.id = id;
       await this.events.insert(manager, event, slugBase(event, dto.slug));
       scope.changed('event', id, 'created', event);
       if (dto.translation_of !== undefined) {
