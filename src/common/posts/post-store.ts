@@ -79,7 +79,7 @@ export class PostStore {
       for (const kind of kinds) {
         const result = (await manager.query(`${sql}(?)`, [kind])) as { insertId?: number };
         if (!result.insertId) throw new Error('could not allocate a post id');
-        ids.push(Number(result.insertId));
+        ids.push(result.insertId);
       }
       return ids;
     }
