@@ -2,6 +2,9 @@ import cluster from 'node:cluster';
 import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { describeStartupError, prepareSqliteDirectory, startupSummary } from './config/startup.js';
+import { tuneHeap } from './heap.js';
+
+tuneHeap();
 
 /** Every way of failing to start ends here: one line on standard error, exit code 1. */
 function fail(line: string): never {
