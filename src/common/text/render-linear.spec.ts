@@ -53,22 +53,28 @@ const sized = (unit: string, size: number) =>
   unit.startsWith('1.') ? '1.'.repeat(size / 2) + 'x2' : unit.repeat(Math.ceil(size / unit.length));
 
 /**
- * CPU time at 50 KB and at 400 KB (8 times as much). Linear code takes about 8 times as long;
- * the quadratic renders this spec guards against took 64 times as long (and seconds at 80 KB).
- * The bound sits between the two with room for a busy machine, and a noisy ratio is measured
- * again (up to 3 times); no absolute time is asserted.
+ * How CPU time grows when the input doubles, from 100 KB to 200 KB and from 200 KB to 400 KB:
+ * linear code takes about twice as long, the quadratic renders this spec guards against four
+ * times as long (and seconds at 80 KB). The smaller of the two doublings counts: inputs of
+ * these sizes go to V8's large-object space, whose allocations cost more per byte from some
+ * size on, which can make one doubling look worse than linear on one machine and not on another
+ * (50 KB against 400 KB measured 26-34 times as long on a machine where each doubling from
+ * 100 KB on took 1.9-2.8 times as long). A noisy growth is measured again (up to 3 times); no
+ * absolute time is asserted.
  */
 function growth(unit: string): number {
   let best = Infinity;
-  for (let attempt = 0; attempt < 3 && best >= 20; attempt++) {
-    const small = Math.max(time(sized(unit, 50_000)), 0.5);
-    best = Math.min(best, time(sized(unit, 400_000)) / small);
+  for (let attempt = 0; attempt < 3 && best >= 2.5; attempt++) {
+    const [t100, t200, t400] = [100_000, 200_000, 400_000].map((size) =>
+      Math.max(time(sized(unit, size)), 0.5),
+    );
+    best = Math.min(best, t200 / t100, t400 / t200);
   }
   return best;
 }
 
 describe('render time is linear', () => {
   it.each(Object.entries(SHAPES))('%s', (_name, unit) => {
-    expect(growth(unit)).toBeLessThan(24);
+    expect(growth(unit)).toBeLessThan(3.2);
   });
 });
