@@ -8,6 +8,8 @@ import {
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from './redis.js';
 import { SideConnection } from './side-connection.js';
@@ -29,8 +31,12 @@ const QUERY_TIMEOUT_MS = 2000;
  * that starts GENERATION_CHECK_MS after a write was answered, in any process, sees that write.
  *
  * With REDIS_URL the increment is also published, and the other processes bump at once (a few
- * milliseconds); the database row stays the guarantee when a message is lost. SQLite serves
- * from one process (WORKERS=1), which needs none of this.
+ * milliseconds); the database row stays the guarantee when a message is lost.
+ *
+ * SQLite serves from one process (WORKERS=1), but the CLI writes to the same file (imports,
+ * records:purge-trash): there the check reads `PRAGMA data_version`, which moves when another
+ * connection has committed to the file, on the server's own connection and without a query of
+ * the pool (better-sqlite3 answers it at once). An in-memory database has no other writer.
  *
  * The row is read and written on a connection of its own, outside the pool: a busy pool must
  * not delay the check, and requests' query counts stay those of their own work.
@@ -56,13 +62,17 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   private stopped = false;
   /** The last check failed (logged once per outage). */
   private failing = false;
+  /** A SQLite file that other processes may write to: checked through its data_version. */
+  private readonly sqliteFile: boolean;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly versions: WriteVersion,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     const db = config.database;
     this.enabled = db.type !== 'sqlite';
+    this.sqliteFile = db.type === 'sqlite' && db.path !== ':memory:';
     this.side = db.type === 'sqlite' ? undefined : new SideConnection(db, QUERY_TIMEOUT_MS);
   }
 
@@ -86,7 +96,8 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
    * more before now. Synchronous (undefined) while the last check is recent enough.
    */
   sync(now = Date.now()): Promise<void> | undefined {
-    if (!this.enabled || this.stopped || now - this.checkedAt <= GENERATION_CHECK_MS) {
+    const checked = this.enabled || this.sqliteFile;
+    if (!checked || this.stopped || now - this.checkedAt <= GENERATION_CHECK_MS) {
       return undefined;
     }
     if (this.checking && now - this.checking.startedAt <= GENERATION_CHECK_MS) {
@@ -115,10 +126,13 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
 
   private async read(startedAt: number): Promise<void> {
     try {
-      const rows = await this.query<RowDataPacket[]>(
-        'SELECT value FROM write_generation WHERE id = 1',
-      );
-      this.observe(Number(rows[0]?.value ?? 0));
+      if (this.sqliteFile) this.observe(this.sqliteDataVersion());
+      else {
+        const rows = await this.query<RowDataPacket[]>(
+          'SELECT value FROM write_generation WHERE id = 1',
+        );
+        this.observe(Number(rows[0]?.value ?? 0));
+      }
       if (this.failing) this.logger.log('the write generation can be read again');
       this.failing = false;
     } catch (error) {
@@ -199,6 +213,14 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     this.subscriber.subscribe(GENERATION_CHANNEL).catch((error: unknown) => {
       this.logger.warn(`could not subscribe to ${GENERATION_CHANNEL}: ${describe(error)}`);
     });
+  }
+
+  /** SQLite's count of commits by other connections to the file, as this connection sees it. */
+  private sqliteDataVersion(): number {
+    const driver = this.dataSource.driver as unknown as {
+      databaseConnection: { pragma(sql: string, options: { simple: true }): unknown };
+    };
+    return Number(driver.databaseConnection.pragma('data_version', { simple: true }));
   }
 
   private async query<T>(sql: string): Promise<T> {
