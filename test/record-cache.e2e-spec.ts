@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { ScheduledPublications } from '../src/database/scheduled-publications.js';
 import { coldCaches, countQueries } from './helpers/query-counter.js';
 
 const API = '/cal/events/v1';
@@ -80,6 +81,42 @@ describe('record payload cache (e2e)', () => {
       .expect(200);
     const after = await http().get(`${API}/events?${window}`).expect(200);
     expect(after.body.events[0].venue.venue).toBe('Moved Hall');
+  });
+
+  it('answers a record read again, by id or slug, without a query until the next write', async () => {
+    const byId = `${API}/events/${ids[1]}`;
+    await app.get(ScheduledPublications).settled();
+    const first = await http().get(byId).expect(200);
+    const bySlug = `${API}/events/by-slug/${first.body.slug as string}`;
+    await http().get(bySlug).expect(200);
+    let again!: request.Response;
+    let slugAgain!: request.Response;
+    expect(await countQueries(app, async () => (again = await http().get(byId).expect(200)))).toBe(
+      0,
+    );
+    expect(
+      await countQueries(app, async () => (slugAgain = await http().get(bySlug).expect(200))),
+    ).toBe(0);
+    expect(again.body).toEqual(first.body);
+    expect(slugAgain.body).toEqual(first.body);
+    // The checks run on the kept row for every request: a password, who asks.
+    const locked = `${API}/events/${ids[2]}`;
+    await http().get(locked).expect(403);
+    await http().get(`${locked}?password=sesame`).expect(200);
+    expect(
+      await countQueries(app, async () => {
+        const denied = await http().get(locked).expect(403);
+        expect(denied.body.code).toBe('event-password-protected');
+        await http().get(`${locked}?password=sesame`).expect(200);
+      }),
+    ).toBe(0);
+    // A write, and the next read takes the row again and shows it.
+    await http().post(byId).set(as('editor')).send({ title: 'Read again' }).expect(200);
+    let after!: request.Response;
+    expect(
+      await countQueries(app, async () => (after = await http().get(byId).expect(200))),
+    ).toBeGreaterThan(0);
+    expect(after.body.title).toBe('Read again');
   });
 
   it('keeps what a password or an editor unlocked from everyone else', async () => {

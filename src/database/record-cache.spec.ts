@@ -85,4 +85,46 @@ describe('RecordCache', () => {
       expect(calls).toEqual([[1], [1]]);
     }
   });
+
+  describe('rows of single reads', () => {
+    it('keeps a row frozen until the next write, and neither a missing one nor any when off', async () => {
+      const cache = new RecordCache({ recordCacheMb: 1 }, versions);
+      let loads = 0;
+      const load = (found: boolean) => () => {
+        loads++;
+        return Promise.resolve(found ? { id: 5, title: 'five' } : null);
+      };
+      const row = await cache.row('event', '5', load(true));
+      expect(row).toEqual({ id: 5, title: 'five' });
+      expect(Object.isFrozen(row)).toBe(true);
+      expect(await cache.row('event', '5', load(true))).toBe(row);
+      expect(loads).toBe(1);
+      expect(await cache.row('event', '6', load(false))).toBeNull();
+      expect(await cache.row('event', '6', load(false))).toBeNull();
+      expect(loads).toBe(3);
+      versions.bump('write');
+      expect(await cache.row('event', '5', load(true))).not.toBe(row);
+      expect(loads).toBe(4);
+      const off = new RecordCache({ recordCacheMb: 0 }, versions);
+      await off.row('event', '5', load(true));
+      await off.row('event', '5', load(true));
+      expect(loads).toBe(6);
+    });
+
+    it('does not keep a row read while a write committed', async () => {
+      const cache = new RecordCache({ recordCacheMb: 1 }, versions);
+      let loads = 0;
+      const racing = () => {
+        loads++;
+        versions.bump('write');
+        return Promise.resolve({ id: 9 });
+      };
+      await cache.row('event', '9', racing);
+      await cache.row('event', '9', () => {
+        loads++;
+        return Promise.resolve({ id: 9 });
+      });
+      expect(loads).toBe(2);
+    });
+  });
 });

@@ -12,6 +12,16 @@ const MEMORY_PER_JSON_BYTE = 4;
 /** How long an entry is trusted at most, writes aside: a bound for anything the clock alone moves. */
 const MAX_AGE_MS = 60_000;
 
+/** Of RECORD_CACHE_MB, the share that the rows of single reads may take (the rest: payloads). */
+const ROWS_SHARE = 1 / 4;
+
+/** Memory of a kept row, estimated: two bytes per character of its text, and the object itself. */
+function rowMemory(row: object): number {
+  let size = 256;
+  for (const value of Object.values(row)) size += typeof value === 'string' ? 2 * value.length : 16;
+  return size;
+}
+
 /**
  * Payloads of single records (an event, a venue, a term, with what they embed) as a reader saw
  * them, shared by every URL that shows the record: a list, another list with other filters, the
@@ -19,13 +29,16 @@ const MAX_AGE_MS = 60_000;
  * stored rows (the reader's `variant`: language, REST base, who asks, context, password given);
  * an entry serves only while no write has been committed since it was built (WriteVersion, the
  * same mechanism as the response cache, across processes through SharedGeneration) and for a
- * minute at most. Bounded by an estimate of its size (RECORD_CACHE_MB, 0 turns it off).
+ * minute at most. Bounded by an estimate of its size (RECORD_CACHE_MB, 0 turns it off). A
+ * quarter of that budget keeps the rows that single-record reads found (`row`).
  *
- * Cached payloads are shared: nobody may change one after it is returned.
+ * Cached payloads and rows are shared: nobody may change one after it is returned.
  */
 @Injectable()
 export class RecordCache {
   private readonly entries: VersionedCache<object> | null;
+  /** Rows a single record's read found (row), by kind and key. */
+  private readonly rows: VersionedCache<object> | null;
   /** The JSON of each payload kept, written and encoded once: a response splices it in (JsonBody). */
   private readonly json = new WeakMap<object, Buffer>();
 
@@ -42,6 +55,37 @@ export class RecordCache {
             sizeOf: (payload) => (this.json.get(payload)?.length ?? 0) * MEMORY_PER_JSON_BYTE,
           })
         : null;
+    this.rows =
+      maxSize > 0
+        ? new VersionedCache<object>(versions, MAX_AGE_MS, {
+            maxSize: maxSize * ROWS_SHARE,
+            maxEntrySize: (maxSize * ROWS_SHARE) / 64,
+            sizeOf: rowMemory,
+          })
+        : null;
+  }
+
+  /**
+   * The row of a single record's read (`kind`, `key`: an id, a language and slug), as `load`
+   * reads it, kept like the payloads until the next write: a request for a record whose payload
+   * is cached then needs no query at all, its checks (status at this moment, author, password)
+   * running on the kept row. Only for reads: the row is frozen, shared by every request that
+   * asks for it, and a write must read its own. A missing record (null) is not kept.
+   */
+  async row<T extends object>(
+    kind: string,
+    key: string,
+    load: () => Promise<T | null>,
+  ): Promise<Readonly<T> | null> {
+    const rows = this.rows;
+    if (!rows) return load();
+    const cacheKey = `${kind}:${key}`;
+    const hit = rows.get(cacheKey) as T | undefined;
+    if (hit) return hit;
+    const version = rows.version();
+    const row = await load();
+    if (row) rows.set(cacheKey, version, Object.freeze(row));
+    return row;
   }
 
   /** The version to give `payloads` for rows about to be read: take it before reading them. */

@@ -165,21 +165,23 @@ export class EventsService {
 
   async get(id: number, password: string | undefined, ctx: RequestContext) {
     const readAt = this.recordCache.version();
-    const event = await this.loadEvent(id);
+    const event = await this.recordCache.row('event', String(id), () => this.loadEvent(id));
     if (!event) throw notFound(id);
     return this.readable(event, password, ctx, readAt);
   }
 
   async getBySlug(slug: string, password: string | undefined, ctx: RequestContext) {
     const readAt = this.recordCache.version();
-    const event = await this.events.findBySlug(slug, ctx.language);
+    const event = await this.recordCache.row('event-slug', `${ctx.language}:${slug}`, () =>
+      this.events.findBySlug(slug, ctx.language),
+    );
     if (!event) throw invalidParams({ slug: t('validation.invalid') });
     return this.readable(event, password, ctx, readAt);
   }
 
   /** BEHAVIOR §6.1, checked in this order. */
   private async readable(
-    event: EventEntity,
+    event: Readonly<EventEntity>,
     password: string | undefined,
     ctx: RequestContext,
     readAt: number,
