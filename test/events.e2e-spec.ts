@@ -531,13 +531,18 @@ describe('events (e2e)', () => {
         .expect(200);
       return withoutJsonLd(res.body);
     };
+    /** A record of another collection, made by the editor: its answer's body. */
+    const made = async (collection: string, body: Json, language = '') =>
+      (
+        await http()
+          .post(`${language}${BASE}/${collection}`)
+          .set('Authorization', users.editor.header)
+          .send(body)
+          .expect(201)
+      ).body as { id: number; slug: string };
 
     it('is what a read shows, with every field, inline and linked records and new terms', async () => {
-      const organizer = await http()
-        .post(`${BASE}/organizers`)
-        .set('Authorization', users.editor.header)
-        .send({ organizer: 'Linked organizer for the answer' })
-        .expect(201);
+      const organizer = await made('organizers', { organizer: 'Linked organizer for the answer' });
       const original = (
         await create('editor', minimal({ title: 'Original of the answer' })).expect(201)
       ).body;
@@ -562,7 +567,7 @@ describe('events (e2e)', () => {
           tags: ['answer-tag-new'],
           venue: { venue: 'Answer hall', city: 'Szeged', country: 'Hungary', zip: '6720' },
           organizer: [
-            organizer.body.id,
+            organizer.id,
             { organizer: 'Inline organizer of the answer', email: 'o@example.org' },
           ],
           translation_of: original.id,
@@ -577,11 +582,7 @@ describe('events (e2e)', () => {
     });
 
     it('is what a read shows after each kind of update', async () => {
-      const organizer = await http()
-        .post(`${BASE}/organizers`)
-        .set('Authorization', users.editor.header)
-        .send({ organizer: 'Organizer for updated answers' })
-        .expect(201);
+      const organizer = await made('organizers', { organizer: 'Organizer for updated answers' });
       const event = (
         await create(
           'editor',
@@ -590,7 +591,7 @@ describe('events (e2e)', () => {
             categories: ['Jazz'],
             tags: ['outdoor'],
             venue: { venue: 'Hall of updated answers' },
-            organizer: [organizer.body.id],
+            organizer: [organizer.id],
             image: 'https://img.example.org/before.png',
           }),
         ).expect(201)
@@ -605,7 +606,7 @@ describe('events (e2e)', () => {
         [{ title: 'Renamed answer', description: '<p>New "text"</p>' }],
         [{ categories: ['Answer update category'], tags: [] }],
         [{ venue: { venue: 'Another hall of updated answers', city: 'Arad' } }],
-        [{ organizer: [{ organizer: 'Inline organizer of an update' }, organizer.body.id] }],
+        [{ organizer: [{ organizer: 'Inline organizer of an update' }, organizer.id] }],
         [{ status: 'draft', image: '' }],
         [{ status: 'publish', start_date: '2032-01-02 09:00:00', all_day: true, cost: '5' }],
         [{ slug: 'answer-chosen-slug', featured: true, sticky: false }],
@@ -662,14 +663,8 @@ describe('events (e2e)', () => {
     it('is what a read shows when every term existed: order, counts, languages', async () => {
       // These answers embed the terms as the write's look-up found them (no read after the
       // commit): the counts must include the new event exactly where a read counts it.
-      const term = async (kind: 'categories' | 'tags', name: string, language = '') =>
-        (
-          await http()
-            .post(`${language}${BASE}/${kind}`)
-            .set('Authorization', users.editor.header)
-            .send({ name })
-            .expect(201)
-        ).body as { id: number; slug: string };
+      const term = (kind: 'categories' | 'tags', name: string, language = '') =>
+        made(kind, { name }, language);
       // Created in an order unlike their names', one name differing only by case from a slug.
       const zeta = await term('categories', 'zeta answer cat');
       const alpha = await term('categories', 'Alpha answer cat');

@@ -46,23 +46,21 @@ export class RecordCache {
     @Inject(APP_CONFIG) config: Pick<AppConfig, 'recordCacheMb'>,
     private readonly versions: WriteVersion,
   ) {
-    const maxSize = config.recordCacheMb * 1024 * 1024;
-    this.entries =
-      maxSize > 0
+    const budget = config.recordCacheMb * 1024 * 1024;
+    // One budget for both: the rows take their share of it, the payloads the rest.
+    const cache = (share: number, sizeOf: (value: object) => number) =>
+      budget > 0
         ? new VersionedCache<object>(versions, MAX_AGE_MS, {
-            maxSize,
-            maxEntrySize: maxSize / 64,
-            sizeOf: (payload) => (this.json.get(payload)?.length ?? 0) * MEMORY_PER_JSON_BYTE,
+            maxSize: Math.floor(budget * share),
+            maxEntrySize: Math.floor((budget * share) / 64),
+            sizeOf,
           })
         : null;
-    this.rows =
-      maxSize > 0
-        ? new VersionedCache<object>(versions, MAX_AGE_MS, {
-            maxSize: maxSize * ROWS_SHARE,
-            maxEntrySize: (maxSize * ROWS_SHARE) / 64,
-            sizeOf: rowMemory,
-          })
-        : null;
+    this.entries = cache(
+      1 - ROWS_SHARE,
+      (payload) => (this.json.get(payload)?.length ?? 0) * MEMORY_PER_JSON_BYTE,
+    );
+    this.rows = cache(ROWS_SHARE, rowMemory);
   }
 
   /**

@@ -64,6 +64,8 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   private failing = false;
   /** A SQLite file that other processes may write to: checked through its data_version. */
   private readonly sqliteFile: boolean;
+  /** Whether requests check for other processes' writes at all (not on in-memory SQLite). */
+  private readonly checks: boolean;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -73,6 +75,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     const db = config.database;
     this.enabled = db.type !== 'sqlite';
     this.sqliteFile = db.type === 'sqlite' && db.path !== ':memory:';
+    this.checks = this.enabled || this.sqliteFile;
     this.side = db.type === 'sqlite' ? undefined : new SideConnection(db, QUERY_TIMEOUT_MS);
   }
 
@@ -96,8 +99,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
    * more before now. Synchronous (undefined) while the last check is recent enough.
    */
   sync(now = Date.now()): Promise<void> | undefined {
-    const checked = this.enabled || this.sqliteFile;
-    if (!checked || this.stopped || now - this.checkedAt <= GENERATION_CHECK_MS) {
+    if (!this.checks || this.stopped || now - this.checkedAt <= GENERATION_CHECK_MS) {
       return undefined;
     }
     if (this.checking && now - this.checking.startedAt <= GENERATION_CHECK_MS) {
