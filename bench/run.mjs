@@ -11,19 +11,22 @@
 // server with RESPONSE_CACHE_TTL_MS=0 (every request runs its queries; record payloads come from
 // the RecordCache when built since the last write) and against a third with both caches off.
 // With --profile, the computed default list also runs under node --cpu-prof, and the table
-// gets the split of its CPU time. Notes below the line NOTES_MARKER in the output file are kept.
+// gets the split of its CPU time. On MySQL/MariaDB the create is also compared with its floor, the
+// same statements from a bare server (bench/create-floor.mjs). Notes below the line NOTES_MARKER in the output file are kept.
 // The table goes to a temporary file unless --out names one (docs/benchmarks.md to publish it);
 // a missed target is flagged in the output and makes the exit code 1.
 import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { COMPUTED_TARGETS, DEEP_TARGET, LIST_TARGET, missedComputedTargets, missedTargets } from './targets.mjs';
 import { createEditor, createRequests, migrate, parseArgs, resetDatabase, profileLoad, rssMb, seed, startServer, stopServer, waitHealthy } from './lib.mjs';
 
 const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
-  --duration S     seconds measured per scenario, after 1 s of warm-up (default 5)
+  --duration S     seconds measured per scenario, after 1 s of warm-up (creates: 5 s; default 5)
   --connections N  concurrent autocannon connections (default 10)
   --port P         first port; the second server (response cache off) uses P+1, the third
                    (every cache off) P+2, the WORKERS=1 vs WORKERS=2 comparison (MySQL/MariaDB)
@@ -58,6 +61,7 @@ const SQLITE = URL_.startsWith('sqlite:');
 const SCALE = Number(args.scale ?? (SQLITE ? 0.1 : 1));
 const DURATION = Number(args.duration ?? 5);
 const CONNECTIONS = Number(args.connections ?? 10);
+const CREATE_WARM_UP_S = 5;
 const PORT = Number(args.port ?? 3931);
 const OUT = args.out
   ? resolve(process.cwd(), String(args.out))
@@ -134,14 +138,42 @@ try {
     results.push(result);
     console.log(`${name}: ${result.rps} req/s${result.computed ? `, computed ${result.computed.rps} req/s, cold ${result.cold.rps} req/s` : ''}`);
   }
-  // Warmed up like the reads, with events and venues of other names (every create writes new ones).
-  await autocannon({ connections: CONNECTIONS, duration: 1, url: `${base}/cal/events/v1/events`, ...createRequests(auth, 'warm-up ') });
-  results.push({
+  // Warmed up with events and venues of other names (every create writes new ones), for
+  // CREATE_WARM_UP_S: the reads before it do not run the write path's code (validation, inserts),
+  // and one second leaves V8 compiling it during the measurement, as a server that just started.
+  const createUrl = `${base}/cal/events/v1/events`;
+  const sample = await fetch(createUrl, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: createRequests(auth, 'sample ').requests[0].setupRequest({}).body,
+  });
+  if (sample.status !== 201) throw new Error(`create: ${sample.status} ${await sample.text()}`);
+  const createBytes = (await sample.text()).length;
+  await autocannon({ connections: CONNECTIONS, duration: CREATE_WARM_UP_S, url: createUrl, ...createRequests(auth, 'warm-up ') });
+  const created = {
     name: 'event create with an inline venue and terms (HTTP Basic, editor)',
     create: true,
-    ...(await measure({ url: `${base}/cal/events/v1/events`, ...createRequests(auth) })),
-  });
-  console.log(`create: ${results.at(-1).rps} req/s`);
+    ...(await measure({ url: createUrl, ...createRequests(auth) })),
+  };
+  results.push(created);
+  console.log(`create: ${created.rps} req/s`);
+  if (!SQLITE) {
+    // The same creates' statements from a bare server (bench/create-floor.mjs): the floor.
+    const floor = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'create-floor.mjs')], {
+      env: { ...process.env, DATABASE_URL: URL_, PORT: String(PORT + 4), BODY_BYTES: String(createBytes) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    try {
+      await waitHealthy(PORT + 4);
+      const floorUrl = `http://127.0.0.1:${PORT + 4}/cal/events/v1/events`;
+      await autocannon({ connections: CONNECTIONS, duration: CREATE_WARM_UP_S, url: floorUrl, ...createRequests(auth, 'floor warm-up ') });
+      created.floor = await measure({ url: floorUrl, ...createRequests(auth, 'floor ') });
+      console.log(`create floor: ${created.floor.rps} req/s, ${created.floor.errors} errors`);
+      if (created.floor.errors) throw new Error("the create floor answered errors: see its stderr");
+    } finally {
+      await stopServer(floor);
+    }
+  }
   rss = { served: rssMb(server.pid), computed: rssMb(computedServer.pid), cold: rssMb(coldServer.pid) };
   console.log(`RSS after the run: ${JSON.stringify(rss)} MB`);
 } finally {
@@ -244,7 +276,7 @@ const lines = [
   `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ` +
     `${SQLITE ? 'SQLite (embedded)' : 'MariaDB/MySQL'} at scale ${SCALE} (${counts.events.toLocaleString('en')} events, ${counts.venues.toLocaleString('en')} venues, ` +
     `${counts.organizers.toLocaleString('en')} organizers, ${counts.categories} categories, ${counts.tags.toLocaleString('en')} tags). autocannon, ${CONNECTIONS} connections, ` +
-    `${DURATION} s per scenario after 1 s of warm-up, loopback; the load generator and the database share the machine with the server.`,
+    `${DURATION} s per scenario after 1 s of warm-up (creates: ${CREATE_WARM_UP_S} s), loopback; the load generator and the database share the machine with the server.`,
   '',
   '"Served" is the server as configured by default: an anonymous read is computed once, then answered from the response cache ' +
     'until a write or RESPONSE_CACHE_TTL_MS (1 s) passes, so a hit skips the database and JSON serialization and can beat the ceiling, ' +
@@ -260,6 +292,14 @@ const lines = [
     (r) => `| ${r.name} | ${cells(r)} | ${cells(r.computed)} | ${cells(r.cold)} | ${r.errors + (r.computed?.errors ?? 0) + (r.cold?.errors ?? 0)} |`,
   ),
   '',
+  ...(create.floor
+    ? [
+        `Create floor: the same creates' SQL statements sent by a bare node:http server over mysql2 (bench/create-floor.mjs: no routing, validation, ` +
+          `dates, slugs, mapping or ORM) run at ${create.floor.rps} req/s with p99 ${create.floor.p99} ms on this machine; ` +
+          `the service's create is ${(create.rps / create.floor.rps).toFixed(2)} of it. Creates are warmed up for ${CREATE_WARM_UP_S} s, the floor too.`,
+        '',
+      ]
+    : []),
   `RSS after the run: served ${rss.served} MB, computed ${rss.computed} MB, cold ${rss.cold} MB (target < ${COMPUTED_TARGETS.rssMb} MB).`,
   '',
   `Targets: default list as served ≥ ${LIST_TARGET.toFixed(2)} of the ceiling → ${ratio(results[1])}; computed (issue 17): event lists ` +
