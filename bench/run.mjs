@@ -169,7 +169,7 @@ try {
       await autocannon({ connections: CONNECTIONS, duration: CREATE_WARM_UP_S, url: floorUrl, ...createRequests(auth, 'floor warm-up ') });
       created.floor = await measure({ url: floorUrl, ...createRequests(auth, 'floor ') });
       console.log(`create floor: ${created.floor.rps} req/s, ${created.floor.errors} errors`);
-      if (created.floor.errors) throw new Error("the create floor answered errors: see its stderr");
+      if (created.floor.errors) throw new Error('the create floor answered errors: see its stderr');
     } finally {
       await stopServer(floor);
     }
