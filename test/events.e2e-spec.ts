@@ -678,6 +678,8 @@ describe('events (e2e)', () => {
         { categories: [mid.slug, zeta.slug], tags: [tagA.slug, tagB.id], status: 'draft' },
         { categories: [zeta.id, zeta.slug, 'Zeta Answer Cat'], tags: [] },
         { categories: [hungarian.id], tags: [tagB.id], status: 'pending' },
+        // Slugs only, one of them written as a name: every term found by its slug.
+        { categories: ['MID ANSWER CAT', zeta.slug], tags: ['A Answer Tag', tagB.slug] },
       ];
       for (const [i, body] of bodies.entries()) {
         const created = await create('editor', minimal({ title: `Known terms ${i}`, ...body }));
@@ -688,7 +690,26 @@ describe('events (e2e)', () => {
       const hu = await http().get(`/hu${BASE}/categories/${hungarian.id}`).expect(200);
       expect(hu.body.count).toBe(0);
       const zetaRead = await http().get(`${BASE}/categories/${zeta.id}`).expect(200);
-      expect(zetaRead.body.count).toBe(2);
+      expect(zetaRead.body.count).toBe(3);
+    });
+
+    it('links the term whose slug an item is before the one it names, whether or not all are found', async () => {
+      // "Slug first" names the term whose slug is "clash-answer"; "Name second" is named
+      // "Clash answer" but has another slug. The item "Clash answer" is the first's slug.
+      const first = await made('categories', { name: 'Slug first', slug: 'clash-answer' });
+      const second = await made('categories', { name: 'Clash answer', slug: 'name-second' });
+      for (const [i, categories] of [
+        ['Clash answer'],
+        ['Clash answer', 'A category made by this create'],
+        ['Clash answer', 'name-second'],
+      ].entries()) {
+        const created = await create('editor', minimal({ title: `Clash ${i}`, categories }));
+        expect(created.status).toBe(201);
+        const ids = (created.body.categories as Array<{ id: number }>).map((c) => c.id);
+        expect(ids).toContain(first.id);
+        expect(ids.includes(second.id)).toBe(categories.includes('name-second'));
+        expect(created.body).toEqual(await readBack(created.body.id));
+      }
     });
   });
 
