@@ -30,15 +30,18 @@ const linksOfTerm = (select: string, state: string, tail = '') =>
   `(SELECT ${select} FROM event_terms cnt_et WHERE cnt_et.term_id = t.id` +
   ` AND cnt_et.event_language = t.language AND (${state})${tail})`;
 const PUBLISHED = `cnt_et.event_status = 'publish'`;
-const DUE_SCHEDULED =
+/** `now`: the bound parameter of the present time, `:now` in query builders, `?` in plain SQL. */
+const dueScheduled = (now = ':now') =>
   `cnt_et.event_status = 'future'` +
-  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= :now`;
+  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= ${now}`;
+const DUE_SCHEDULED = dueScheduled();
 /**
  * The `publish` links are counted as they are written (`terms.published_count`, see
  * addPublished and recountPublished); only the scheduled events whose date has passed are
  * counted here, a range of the few `future` links in IDX_event_terms_count.
  */
-const publishedCount = () => `(t.published_count + ${linksOfTerm('COUNT(*)', DUE_SCHEDULED)})`;
+const publishedCount = (now?: string) =>
+  `(t.published_count + ${linksOfTerm('COUNT(*)', dueScheduled(now))})`;
 /**
  * `hide_empty`: stops at the first published event instead of counting them all. Written as a
  * scalar subquery with LIMIT 1 rather than EXISTS: MariaDB turns EXISTS into a semi-join that
@@ -53,6 +56,18 @@ export const placeholderSlug = () => `__new-${randomUUID()}`;
 
 /** `?, ?, ?` for raw SQL (both mysql2 and better-sqlite3 take positional `?`). */
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/** The columns of a TermRecord (RawTermRow), selected under their own names. */
+const RECORD_COLUMNS = [
+  'id',
+  'taxonomy',
+  'name',
+  'slug',
+  'description',
+  'parent',
+  'language',
+  'translation_group',
+] as const;
 
 interface RawTermRow {
   id: number | string;
@@ -130,15 +145,10 @@ export class TermsRepository {
 
   /** Term columns as raw rows named like TermRecord, without the count. */
   private selectColumns(qb: SelectQueryBuilder<TermEntity>) {
-    return qb
-      .select('t.id', 'id')
-      .addSelect('t.taxonomy', 'taxonomy')
-      .addSelect('t.name', 'name')
-      .addSelect('t.slug', 'slug')
-      .addSelect('t.description', 'description')
-      .addSelect('t.parent', 'parent')
-      .addSelect('t.language', 'language')
-      .addSelect('t.translation_group', 'translation_group');
+    const [first, ...rest] = RECORD_COLUMNS;
+    qb.select(`t.${first}`, first);
+    for (const column of rest) qb.addSelect(`t.${column}`, column);
+    return qb;
   }
 
   /** Term columns plus its published-event count (lists sorted by count). */
@@ -330,7 +340,8 @@ export class TermsRepository {
   /**
    * findRefRecords when every item names an existing term by its slug, which then wins over any
    * name match (items are matched by slug first): one range read of IDX_terms_slug instead of
-   * the UNION, whose temporary table costs the database three times as much. Null when the
+   * the UNION, whose temporary table costs the database three times as much; plain SQL, as
+   * every create with terms asks it. Null when the
    * lists name ids, or an item has no slug or names no term by it: the caller asks the UNION.
    */
   private async slugRecords(
@@ -346,21 +357,20 @@ export class TermsRepository {
     ) {
       return null;
     }
-    const qb = this.selectRecord(this.terms(manager), nowUtc)
-      .where('t.language = :language', { language })
-      .andWhere(
-        new Brackets((any) => {
-          wanted.forEach(({ wpTaxonomy, refs }, i) =>
-            any.orWhere(`(t.taxonomy = :taxonomy${i} AND t.slug IN (:...slugs${i}))`, {
-              [`taxonomy${i}`]: wpTaxonomy,
-              [`slugs${i}`]: refs.slugs,
-            }),
-          );
-        }),
-      )
-      .orderBy(this.nameOrder)
-      .addOrderBy('t.id');
-    const records = (await qb.getRawMany<RawTermRow>()).map(toRecord);
+    const sql =
+      `SELECT ${RECORD_COLUMNS.map((c) => `t.${c} AS ${c}`).join(', ')}, ${publishedCount('?')} AS count` +
+      ' FROM terms t WHERE t.language = ? AND (' +
+      wanted
+        .map(({ refs }) => `(t.taxonomy = ? AND t.slug IN (${marks(refs.slugs.length)}))`)
+        .join(' OR ') +
+      `) ORDER BY ${this.nameOrder}, t.id`;
+    const params = [
+      nowUtc,
+      language,
+      ...wanted.flatMap(({ wpTaxonomy, refs }) => [wpTaxonomy, ...refs.slugs]),
+    ];
+    const rows: RawTermRow[] = await manager.query(sql, params);
+    const records = rows.map(toRecord);
     const found = new Set(records.map((r) => `${r.taxonomy}\u0000${r.slug}`));
     const all = wanted.every(({ wpTaxonomy, refs }) =>
       refs.slugs.every((slug) => found.has(`${wpTaxonomy}\u0000${slug}`)),

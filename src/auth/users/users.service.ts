@@ -139,12 +139,35 @@ export class UsersService implements OnApplicationBootstrap {
   }
 
   /**
+   * The row of `login`, read on every authenticated request (a role or password changed by the
+   * CLI counts at once): one unique-index look-up in plain SQL, without query building and
+   * hydration.
+   */
+  private async byLogin(login: string): Promise<UserEntity | null> {
+    const rows: UserRow[] = await this.users.query(
+      'SELECT id, login, email, display_name, role, password_hash, created_at FROM users WHERE login = ? LIMIT 1',
+      [login],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return Object.assign(new UserEntity(), {
+      id: Number(row.id),
+      login: row.login,
+      email: row.email,
+      displayName: row.display_name,
+      role: row.role,
+      passwordHash: row.password_hash,
+      createdAt: row.created_at,
+    });
+  }
+
+  /**
    * The user these credentials open, or null. Unknown logins still pay for one scrypt run so
    * that timing does not reveal which logins exist.
    */
   async authenticate(login: string, rawPassword: string): Promise<UserEntity | null> {
     const password = normalizeApplicationPassword(rawPassword);
-    const user = await this.users.findOneBy({ login });
+    const user = await this.byLogin(login);
     if (!user) {
       await verifyPassword(password, await decoyHash());
       return null;
@@ -155,6 +178,16 @@ export class UsersService implements OnApplicationBootstrap {
     this.cache.remember(key, user);
     return user;
   }
+}
+
+interface UserRow {
+  id: number | string;
+  login: string;
+  email: string;
+  display_name: string;
+  role: Role;
+  password_hash: string;
+  created_at: string;
 }
 
 const toPublic = (u: UserEntity): PublicUser => ({
