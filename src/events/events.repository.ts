@@ -1,3 +1,4 @@
+import { insertRows } from '../database/plain-insert.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, type SelectQueryBuilder } from 'typeorm';
@@ -186,9 +187,7 @@ export class EventsRepository {
   /** Writes a new event's row once, with its image record and, given `slugBase`, its slug. */
   async insert(manager: EntityManager, event: EventEntity, slugBase?: string): Promise<void> {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
-    // A copy: TypeORM writes the driver's RETURNING values (raw, untransformed) back into what
-    // it inserts, and the caller answers from `event` as it is.
-    const insert = async () => void (await manager.insert(EventEntity, { ...event }));
+    const insert = () => insertRows(manager, EventEntity, [event]);
     if (slugBase === undefined) await insert();
     else await this.posts.insertWithSlug(manager, EventEntity, event, slugBase, insert);
   }
@@ -275,17 +274,20 @@ export class EventsRepository {
   ): Promise<void> {
     const ids = [...new Set(termIds)];
     if (!ids.length) return;
-    await manager.insert(
+    await insertRows(
+      manager,
       EventTermEntity,
-      ids.map((termId) => ({
-        eventId: event.id,
-        termId,
-        ...(event.status !== undefined && {
-          eventStatus: event.status,
-          eventDateUtc: event.dateUtc ?? null,
-          eventLanguage: event.language,
+      ids.map((termId) =>
+        Object.assign(new EventTermEntity(), {
+          eventId: event.id,
+          termId,
+          ...(event.status !== undefined && {
+            eventStatus: event.status,
+            eventDateUtc: event.dateUtc ?? null,
+            eventLanguage: event.language,
+          }),
         }),
-      })),
+      ),
     );
   }
 

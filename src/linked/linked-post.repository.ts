@@ -7,6 +7,7 @@ import type {
   SelectQueryBuilder,
 } from 'typeorm';
 import { In } from 'typeorm';
+import { insertRows } from '../database/plain-insert.js';
 import type { Actor } from '../auth/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -123,7 +124,7 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
    * name, and description when one is given, match case-insensitively. Only records the caller
    * may see are candidates, so a create never reveals or takes over a hidden draft.
    */
-  findDuplicate(
+  async findDuplicate(
     manager: EntityManager,
     name: string,
     description: string | undefined,
@@ -141,7 +142,13 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
       qb.andWhere(`LOWER(${a}.description) = LOWER(:description)`, { description });
     }
     applyPostVisibility(qb, a, actor, [...ANY_STATUSES], nowUtc);
-    return qb.orderBy(`${a}.id`, 'ASC').getOne();
+    // Most creates find none: the look-up selects the id only, and the row is read when found.
+    const found = await qb
+      .select(`${a}.id`, 'id')
+      .orderBy(`${a}.id`, 'ASC')
+      .limit(1)
+      .getRawOne<{ id: number | string }>();
+    return found ? this.findById(Number(found.id), manager) : null;
   }
 
   /**
@@ -237,9 +244,7 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   /** Writes a new record's row once, with its image record and, given `slugBase`, its slug. */
   async insert(manager: EntityManager, record: E, slugBase?: string): Promise<void> {
     record.imageId = await this.posts.imageIdFor(manager, record.imageUrl);
-    // A copy: TypeORM writes the driver's RETURNING values (raw, untransformed) back into what
-    // it inserts, and the callers answer from `record` as it is.
-    const insert = async () => void (await this.repo(manager).insert({ ...record } as never));
+    const insert = () => insertRows(manager, this.entity, [record]);
     if (slugBase === undefined) await insert();
     else await this.posts.insertWithSlug(manager, this.entity, record, slugBase, insert);
   }

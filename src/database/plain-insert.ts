@@ -1,0 +1,43 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+
+/**
+ * Inserts `rows` of entity `target` in one plain INSERT: what `manager.insert` writes, without
+ * its query builder (which rewrites the whole statement's property names and then reads back
+ * every defaulted column with RETURNING), for the rows a create writes on every request. Each
+ * value goes through the driver's own persistence rules (column transformers, JSON); a column
+ * left undefined in every row gets its default. Rows that leave different columns undefined
+ * go to `manager.insert`, which writes DEFAULT per row where the engine has it.
+ */
+export async function insertRows<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  rows: readonly T[],
+): Promise<void> {
+  if (!rows.length) return;
+  const metadata = manager.connection.getMetadata(target);
+  const driver = manager.connection.driver;
+  const columns = metadata.columns.filter(
+    (column) => !column.isVirtual && column.getEntityValue(rows[0]) !== undefined,
+  );
+  const uniform = rows.every((row) =>
+    metadata.columns.every(
+      (column) =>
+        column.isVirtual || (column.getEntityValue(row) !== undefined) === columns.includes(column),
+    ),
+  );
+  if (!uniform || !columns.length) {
+    await manager.insert(target, rows.map((row) => ({ ...row })) as never);
+    return;
+  }
+  const params: unknown[] = [];
+  for (const row of rows) {
+    for (const column of columns) {
+      params.push(driver.preparePersistentValue(column.getEntityValue(row), column));
+    }
+  }
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  await manager.query(
+    `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`,
+    params,
+  );
+}
