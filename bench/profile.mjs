@@ -26,7 +26,7 @@ if (!args.reuse) {
 const origin = `http://127.0.0.1:${port}`;
 const connections = Number(args.connections ?? 10);
 const load = args.create
-  ? { url: `${origin}/cal/events/v1/events`, connections, ...createRequests(createEditor(url, `profile-editor-${Date.now()}`)) }
+  ? { url: `${origin}/cal/events/v1/events`, connections, ...createRequests(createEditor(url, `profile-editor-${Date.now()}`), `profile ${Date.now()} `) }
   : { url: `${origin}${args.path ?? '/cal/events/v1/events'}`, connections };
 const { result, file, summary } = await profileLoad({
   url,

@@ -26,7 +26,7 @@ import { createEditor, createRequests, migrate, parseArgs, resetDatabase, profil
 
 const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
-  --duration S     seconds measured per scenario, after 1 s of warm-up (creates: 5 s; default 5)
+  --duration S     seconds measured per scenario, after 1 s of warm-up (creates: 10 s; default 5)
   --connections N  concurrent autocannon connections (default 10)
   --port P         first port; the second server (response cache off) uses P+1, the third
                    (every cache off) P+2, the WORKERS=1 vs WORKERS=2 comparison (MySQL/MariaDB)
@@ -61,7 +61,7 @@ const SQLITE = URL_.startsWith('sqlite:');
 const SCALE = Number(args.scale ?? (SQLITE ? 0.1 : 1));
 const DURATION = Number(args.duration ?? 5);
 const CONNECTIONS = Number(args.connections ?? 10);
-const CREATE_WARM_UP_S = 5;
+const CREATE_WARM_UP_S = 10;
 const PORT = Number(args.port ?? 3931);
 const OUT = args.out
   ? resolve(process.cwd(), String(args.out))
@@ -140,7 +140,8 @@ try {
   }
   // Warmed up with events and venues of other names (every create writes new ones), for
   // CREATE_WARM_UP_S: the reads before it do not run the write path's code (validation, inserts),
-  // and one second leaves V8 compiling it during the measurement, as a server that just started.
+  // and V8 keeps optimizing it for about ten seconds at this rate (the same server made 97, 136
+  // and 140 creates/s after 1, 6 and 12 s): a shorter warm-up measures a server that just started.
   const createUrl = `${base}/cal/events/v1/events`;
   const sample = await fetch(createUrl, {
     method: 'POST',
