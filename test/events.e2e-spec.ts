@@ -3,6 +3,8 @@ import request from 'supertest';
 import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { countQueries } from './helpers/query-counter.js';
+import { isMysql } from './helpers/database.js';
 
 const BASE = '/cal/events/v1';
 const REST = 'http://cal.test/cal/events/v1';
@@ -691,6 +693,41 @@ describe('events (e2e)', () => {
       expect(hu.body.count).toBe(0);
       const zetaRead = await http().get(`${BASE}/categories/${zeta.id}`).expect(200);
       expect(zetaRead.body.count).toBe(3);
+    });
+
+    it('takes a fixed set of statements: one term look-up without UNION, inserts without RETURNING', async () => {
+      const category = await made('categories', { name: 'Statements category' });
+      await made('tags', { name: 'Statements tag' });
+      const statements: string[] = [];
+      const count = await countQueries(
+        app,
+        () =>
+          create(
+            'editor',
+            minimal({
+              title: 'Statements of a create',
+              venue: { venue: 'Statements hall', city: 'Szeged' },
+              categories: [category.slug],
+              tags: ['Statements Tag'],
+            }),
+          ).expect(201),
+        statements,
+      );
+      const termReads = statements.filter((sql) =>
+        /^SELECT\b[\s\S]*\bFROM [`"]?terms[`"]? /.test(sql),
+      );
+      expect(termReads).toHaveLength(1);
+      expect(termReads[0]).not.toMatch(/UNION/);
+      const inserts = statements.filter((sql) =>
+        /^INSERT INTO [`"]?(events|venues|event_terms)\b/.test(sql),
+      );
+      expect(inserts).toHaveLength(3);
+      for (const sql of inserts) expect(sql).not.toMatch(/RETURNING/);
+      // The user's row; BEGIN; on MySQL/MariaDB the duplicate-venue lock (SQLite has one writer);
+      // the duplicate check; both ids; venue; event; terms; their links; their counts; COMMIT.
+      // A pool connection's first write also sets its isolation level once (not counted).
+      const once = statements.filter((sql) => sql.startsWith('SET SESSION TRANSACTION')).length;
+      expect(count - once).toBe(isMysql() ? 11 : 10);
     });
 
     it('links the term whose slug an item is before the one it names, whether or not all are found', async () => {

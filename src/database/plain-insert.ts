@@ -5,8 +5,8 @@ import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
  * its query builder (which rewrites the whole statement's property names and then reads back
  * every defaulted column with RETURNING), for the rows a create writes on every request. Each
  * value goes through the driver's own persistence rules (column transformers, JSON); a column
- * left undefined in every row gets its default. Rows that leave different columns undefined
- * go to `manager.insert`, which writes DEFAULT per row where the engine has it.
+ * left undefined in every row gets its default. Rows that leave different columns undefined,
+ * and entities with columns TypeORM generates, go to `manager.insert`.
  */
 export async function insertRows<T extends ObjectLiteral>(
   manager: EntityManager,
@@ -25,7 +25,13 @@ export async function insertRows<T extends ObjectLiteral>(
         column.isVirtual || (column.getEntityValue(row) !== undefined) === columns.includes(column),
     ),
   );
-  if (!uniform || !columns.length) {
+  // Columns TypeORM fills in itself (generated ids, create/update dates, versions) and writes
+  // back into the rows: its own insert keeps that promise.
+  const managed = metadata.columns.some(
+    (column) =>
+      column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion,
+  );
+  if (!uniform || managed || !columns.length) {
     await manager.insert(target, rows.map((row) => ({ ...row })) as never);
     return;
   }
