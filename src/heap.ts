@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
  * collecting again, in percent. V8 picks a factor of up to 4× by itself, so a server whose live
  * heap is about 60 MB ended a load test at 300–380 MB of RSS, nearly all of it garbage waiting
  * for the next collection; at 1.5× it stays about 200 MB at the same throughput
- * (docs/benchmarks.md, "Memory").
+ * (docs/benchmarks.md: the heap growing factor, in "The night after").
  */
 export const HEAP_GROWING_PERCENT = 50;
 

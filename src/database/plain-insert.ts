@@ -16,22 +16,20 @@ export async function insertRows<T extends ObjectLiteral>(
   if (!rows.length) return;
   const metadata = manager.connection.getMetadata(target);
   const driver = manager.connection.driver;
-  const columns = metadata.columns.filter(
-    (column) => !column.isVirtual && column.getEntityValue(rows[0]) !== undefined,
-  );
+  const stored = metadata.columns.filter((column) => !column.isVirtual);
+  // The columns the first row sets; every row must set the same ones.
+  const columns = stored.filter((column) => column.getEntityValue(rows[0]) !== undefined);
+  const sets = new Set(columns);
   const uniform = rows.every((row) =>
-    metadata.columns.every(
-      (column) =>
-        column.isVirtual || (column.getEntityValue(row) !== undefined) === columns.includes(column),
-    ),
+    stored.every((column) => (column.getEntityValue(row) !== undefined) === sets.has(column)),
   );
   // Columns TypeORM fills in itself (generated ids, create/update dates, versions) and writes
   // back into the rows: its own insert keeps that promise.
-  const managed = metadata.columns.some(
+  const managed = stored.some(
     (column) =>
       column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion,
   );
-  if (!uniform || managed || !columns.length) {
+  if (managed || !columns.length || !uniform) {
     await manager.insert(target, rows.map((row) => ({ ...row })) as never);
     return;
   }

@@ -1,4 +1,3 @@
-import { insertRows } from '../database/plain-insert.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, type SelectQueryBuilder } from 'typeorm';
@@ -10,6 +9,7 @@ import { PostStore } from '../common/posts/post-store.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
 import { PageAnchors, pageIds, type PageOrder } from '../database/page-ids.js';
+import { insertRows } from '../database/plain-insert.js';
 import { TotalsCache } from '../database/totals-cache.js';
 import { WriteVersion } from '../database/write-version.js';
 import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';

@@ -68,6 +68,8 @@ const RECORD_COLUMNS = [
   'language',
   'translation_group',
 ] as const;
+/** RECORD_COLUMNS as a plain SQL select list of alias `t`. */
+const RECORD_SELECT = RECORD_COLUMNS.map((column) => `t.${column} AS ${column}`).join(', ');
 
 interface RawTermRow {
   id: number | string;
@@ -341,8 +343,8 @@ export class TermsRepository {
    * findRefRecords when every item names an existing term by its slug, which then wins over any
    * name match (items are matched by slug first): one range read of IDX_terms_slug instead of
    * the UNION, whose temporary table costs the database three times as much; plain SQL, as
-   * every create with terms asks it. Null when the
-   * lists name ids, or an item has no slug or names no term by it: the caller asks the UNION.
+   * every create with terms asks it. Null when the lists name ids, or an item has no slug or
+   * names no term by it: the caller asks the UNION.
    */
   private async slugRecords(
     lists: Array<{ wpTaxonomy: string; refs: TermRefs }>,
@@ -358,7 +360,7 @@ export class TermsRepository {
       return null;
     }
     const sql =
-      `SELECT ${RECORD_COLUMNS.map((c) => `t.${c} AS ${c}`).join(', ')}, ${publishedCount('?')} AS count` +
+      `SELECT ${RECORD_SELECT}, ${publishedCount('?')} AS count` +
       ' FROM terms t WHERE t.language = ? AND (' +
       wanted
         .map(({ refs }) => `(t.taxonomy = ? AND t.slug IN (${marks(refs.slugs.length)}))`)

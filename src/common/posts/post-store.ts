@@ -90,7 +90,9 @@ export class PostStore {
     // Rows of one kind are interchangeable: each kind takes its ids in increasing order.
     const byKind = new Map<PostKind, number[]>();
     for (const row of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
-      byKind.set(row.kind, [...(byKind.get(row.kind) ?? []), Number(row.id)]);
+      const ids = byKind.get(row.kind) ?? [];
+      ids.push(Number(row.id));
+      byKind.set(row.kind, ids);
     }
     return kinds.map((kind) => {
       const id = byKind.get(kind)?.shift();
