@@ -69,6 +69,25 @@ describe('the CLI', () => {
       expect(result.stderr.split('\n')[0]).toContain(message);
       expect(result.stderr).toContain('Usage: npm run cli --');
     });
+
+    it('speaks the language of the locale: LC_ALL, then LC_MESSAGES, then LANG', async () => {
+      const hu = await run(CLI, ['--help'], { ...env, LANG: 'hu_HU.UTF-8' });
+      expect(hu.code).toBe(0);
+      expect(hu.stdout).toMatch(/^Használat: npm run cli -- <parancs>/);
+      expect(hu.stdout).toContain('Parancsok:');
+
+      const ro = await run(CLI, ['user:delete'], {
+        ...env,
+        LANG: 'hu_HU.UTF-8',
+        LC_ALL: 'ro_RO.UTF-8',
+      });
+      expect(ro.code).toBe(2);
+      expect(ro.stderr.split('\n')[0]).toBe('user:delete are nevoie de <login>');
+      expect(ro.stderr).toContain('Utilizare: npm run cli -- user:delete <login>');
+
+      const c = await run(CLI, ['--help'], { ...env, LC_ALL: 'C', LANG: 'hu_HU.UTF-8' });
+      expect(c.stdout).toMatch(/^Usage: npm run cli -- <command>/);
+    });
   });
 
   describe('users', () => {

@@ -1,6 +1,7 @@
 import { parseAge, parseCommandLine, parseSince, UsageError } from './commands.js';
+import { cliMessages } from '../common/i18n/cli-messages.js';
 
-const parse = (line: string) => parseCommandLine(line ? line.split(' ') : []);
+const parse = (line: string) => parseCommandLine(line ? line.split(' ') : [], cliMessages('en').t);
 
 describe('parseCommandLine', () => {
   it('reads a command, its arguments and options in any order, with = or a separate value', () => {

@@ -7,6 +7,7 @@ import type { IcsImporter, IcsSummary } from '../importer/ics-importer.js';
 import type { ImportSummary, TecImporter } from '../importer/tec-importer.js';
 import type { ProgressStream } from '../config/program-output.js';
 import { Progress } from '../importer/progress.js';
+import type { Translate } from '../common/i18n/cli-messages.js';
 
 /** A mistake in the command line itself: printed with the command's help, exit code 2. */
 export class UsageError extends Error {
@@ -176,8 +177,6 @@ export function parseSince(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const HELP_OPTION: OptionSpec = { help: 'show this help' };
-
 export function synopsis(spec: CommandSpec): string {
   const opts = Object.entries(spec.options).map(([name, o]) => {
     const text = o.value ? `--${name} ${o.value}` : `--${name}`;
@@ -186,29 +185,29 @@ export function synopsis(spec: CommandSpec): string {
   return ['npm run cli --', spec.name, ...spec.args.map((a) => `<${a}>`), ...opts].join(' ');
 }
 
-export function usage(): string {
+export function usage(t: Translate): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'Usage: npm run cli -- <command> [options]   (npm run --silent cli -- ... prints only the output)',
+    t('cli.usage.title'),
     '',
-    'Commands:',
+    t('cli.usage.commands'),
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'npm run cli -- <command> --help shows the options of a command. The CLI works on the',
-    'DATABASE_URL database, also while the server runs.',
+    t('cli.usage.more'),
   ].join('\n');
 }
 
-export function commandHelp(spec: CommandSpec): string {
-  const options = Object.entries({ ...spec.options, help: HELP_OPTION });
+export function commandHelp(spec: CommandSpec, t: Translate): string {
+  const help: OptionSpec = { help: t('cli.usage.help_option') };
+  const options = Object.entries({ ...spec.options, help });
   const labels = options.map(([name, o]) => (o.value ? `--${name} ${o.value}` : `--${name}`));
   const width = Math.max(...labels.map((l) => l.length));
   return [
-    `Usage: ${synopsis(spec)}`,
+    t('cli.usage.synopsis', { synopsis: synopsis(spec) }),
     '',
     `${spec.summary[0].toUpperCase()}${spec.summary.slice(1)}.`,
     '',
-    'Options:',
+    t('cli.usage.options'),
     ...options.map(([, o], i) => `  ${labels[i].padEnd(width)}  ${o.help}`),
     ...(spec.notes ? ['', ...spec.notes] : []),
   ].join('\n');
@@ -221,21 +220,24 @@ export function commandHelp(spec: CommandSpec): string {
  */
 export function parseCommandLine(
   argv: string[],
+  t: Translate,
 ): ParsedCommand | { help: true; spec?: CommandSpec } {
   const find = (name: string) => COMMANDS.find((c) => c.name === name);
   const [first, ...rest] = argv;
-  if (first === undefined) throw new UsageError('no command given');
+  if (first === undefined) throw new UsageError(t('cli.parse.no_command'));
   if (first === 'help' || first === '--help' || first === '-h') {
     const named = rest[0];
     if (named === undefined) return { help: true };
     const spec = find(named);
-    if (!spec) throw new UsageError(`unknown command "${named}"`);
+    if (!spec) throw new UsageError(t('cli.parse.unknown_command', { name: named }));
     return { help: true, spec };
   }
   const spec = find(first);
   if (!spec)
     throw new UsageError(
-      first.startsWith('-') ? `unknown option "${first}"` : `unknown command "${first}"`,
+      t(first.startsWith('-') ? 'cli.parse.unknown_option' : 'cli.parse.unknown_command', {
+        name: first,
+      }),
     );
   const args: string[] = [];
   const options: Record<string, string | true> = {};
@@ -249,16 +251,22 @@ export function parseCommandLine(
     const eq = token.indexOf('=');
     const name = token.slice(2, eq === -1 ? undefined : eq);
     const option = token.startsWith('--') ? spec.options[name] : undefined;
-    if (!option) throw new UsageError(`${spec.name} has no option "${token.split('=')[0]}"`, spec);
-    if (name in options) throw new UsageError(`--${name} is given twice`, spec);
+    if (!option) {
+      const unknown = token.split('=')[0];
+      throw new UsageError(
+        t('cli.parse.no_such_option', { command: spec.name, option: unknown }),
+        spec,
+      );
+    }
+    if (name in options) throw new UsageError(t('cli.parse.given_twice', { option: name }), spec);
     if (!option.value) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`, spec);
+      if (eq !== -1) throw new UsageError(t('cli.parse.takes_no_value', { option: name }), spec);
       options[name] = true;
       continue;
     }
     const value = eq !== -1 ? token.slice(eq + 1) : rest[i + 1];
     if (value === undefined || (eq === -1 && value.startsWith('--')) || value === '') {
-      throw new UsageError(`--${name} needs a value (${option.value})`, spec);
+      throw new UsageError(t('cli.parse.needs_value', { option: name, value: option.value }), spec);
     }
     if (eq === -1) i++;
     const problem = option.invalid?.(value);
@@ -266,14 +274,23 @@ export function parseCommandLine(
     options[name] = value;
   }
   if (args.length < spec.args.length) {
-    throw new UsageError(`${spec.name} needs <${spec.args[args.length]}>`, spec);
+    throw new UsageError(
+      t('cli.parse.needs_argument', { command: spec.name, argument: spec.args[args.length] }),
+      spec,
+    );
   }
   if (args.length > spec.args.length) {
-    throw new UsageError(`${spec.name} does not take "${args[spec.args.length]}"`, spec);
+    throw new UsageError(
+      t('cli.parse.extra_argument', { command: spec.name, argument: args[spec.args.length] }),
+      spec,
+    );
   }
   for (const [name, o] of Object.entries(spec.options)) {
     if (o.required && !(name in options))
-      throw new UsageError(`${spec.name} needs --${name} ${o.value}`, spec);
+      throw new UsageError(
+        t('cli.parse.needs_option', { command: spec.name, option: name, value: o.value ?? '' }),
+        spec,
+      );
   }
   return { spec, args, options };
 }

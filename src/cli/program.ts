@@ -1,6 +1,7 @@
 import { loadConfig, type AppConfig } from '../config/config.js';
 import type { ProgramOutput } from '../config/program-output.js';
 import { describeStartupError, prepareSqliteDirectory } from '../config/startup.js';
+import { messagesFor } from '../common/i18n/cli-messages.js';
 import {
   commandHelp,
   CommandError,
@@ -23,10 +24,12 @@ export async function runCli(
   env: NodeJS.ProcessEnv,
   output: ProgramOutput,
 ): Promise<number> {
+  // The operator's language, from the locale as for any command-line tool (LC_ALL, LANG...).
+  const { t } = messagesFor(env);
   try {
-    const parsed = parseCommandLine(argv);
+    const parsed = parseCommandLine(argv, t);
     if ('help' in parsed) {
-      output.out(parsed.spec ? commandHelp(parsed.spec) : usage());
+      output.out(parsed.spec ? commandHelp(parsed.spec, t) : usage(t));
       return 0;
     }
     const config = loadConfig(env);
@@ -37,8 +40,12 @@ export async function runCli(
       const c = error.command;
       output.err(
         c
-          ? `${error.message}\nUsage: ${synopsis(c)}\n(npm run cli -- ${c.name} --help explains each option)`
-          : `${error.message}\n\n${usage()}`,
+          ? [
+              error.message,
+              t('cli.usage.synopsis', { synopsis: synopsis(c) }),
+              t('cli.usage.see_help', { command: c.name }),
+            ].join('\n')
+          : `${error.message}\n\n${usage(t)}`,
       );
       return 2;
     }

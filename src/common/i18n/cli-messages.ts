@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isLanguage, type Language } from '../../config/config.js';
+import { I18N_DIR } from '../../paths.js';
+
+/**
+ * Messages of the command-line programs (the CLI, the importers), in the operator's language,
+ * from the same catalogues as the HTTP answers (`i18n/<language>/<namespace>.json`, mostly `cli`).
+ * The catalogues are read directly rather than through nestjs-i18n, so that `--help` and usage
+ * errors answer before any Nest module is loaded.
+ */
+
+/**
+ * The language of a command-line program, chosen as POSIX tools choose the language of their
+ * messages: the first of LC_ALL, LC_MESSAGES and LANG that is set and not empty decides, even
+ * when it names a language we do not have (then English, as for `C`, `POSIX` or nothing).
+ * `hu_HU.UTF-8`, `hu_HU`, `hu.UTF-8`, `ro_RO@latin` and `hu` all name their language.
+ */
+export function localeLanguage(env: NodeJS.ProcessEnv): Language {
+  const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v !== '');
+  if (locale === undefined) return 'en';
+  const code = /^([A-Za-z]{2,3})(?=[_.@]|$)/.exec(locale.trim())?.[1].toLowerCase();
+  return isLanguage(code) ? code : 'en';
+}
+
+/** Values put into a message's `{name}` placeholders; `count` also picks a plural form. */
+export type MessageArgs = Record<string, string | number>;
+
+/** A message of one language: `t('cli.usage.title')`, `t('cli.x', { count: 3 })`. */
+export type Translate = (key: string, args?: MessageArgs) => string;
+
+export interface CliMessages {
+  language: Language;
+  t: Translate;
+}
+
+type Catalogue = Record<string, unknown>;
+const loaded = new Map<string, Catalogue>();
+
+function namespace(language: Language, name: string): Catalogue | undefined {
+  const id = `${language}/${name}`;
+  if (!loaded.has(id)) {
+    // Namespaces are the catalogue files' names; anything else is not a file we read.
+    if (!/^[a-z][a-z0-9-]*$/.test(name)) return undefined;
+    try {
+      loaded.set(
+        id,
+        JSON.parse(readFileSync(join(I18N_DIR, language, `${name}.json`), 'utf8')) as Catalogue,
+      );
+    } catch {
+      return undefined;
+    }
+  }
+  return loaded.get(id);
+}
+
+function lookup(language: Language, key: string): unknown {
+  const [name, ...path] = key.split('.');
+  let node: unknown = namespace(language, name);
+  for (const part of path) {
+    if (!node || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+const PLURAL_FORMS = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+/**
+ * A plural message is an object of CLDR plural forms (`one`, `few`, `other`…), as nestjs-i18n
+ * reads them: the form is chosen by `count` with the language's plural rules. Romanian needs
+ * this beyond singular and plural: 1 eveniment, 2 evenimente, 20 de evenimente.
+ */
+export function pick(value: unknown, language: Language, args?: MessageArgs): string | undefined {
+  if (typeof value === 'string') return value;
+  if (!value || typeof value !== 'object' || args?.count === undefined) return undefined;
+  const forms = value as Record<string, unknown>;
+  if (!PLURAL_FORMS.some((f) => typeof forms[f] === 'string')) return undefined;
+  const count = Number(args.count);
+  const form = new Intl.PluralRules(language).select(count);
+  const chosen = (count === 0 ? forms.zero : undefined) ?? forms[form] ?? forms.other;
+  return typeof chosen === 'string' ? chosen : undefined;
+}
+
+/** `{name}` → its value; a placeholder without a value stays as written, to be noticed. */
+export function fill(template: string, args?: MessageArgs): string {
+  if (!args) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(args, name) ? String(args[name]) : whole,
+  );
+}
+
+/**
+ * The messages of one language. A key missing in it falls back to English; a key missing in
+ * English too is a programming error and is shown as the key itself (and caught by the tests,
+ * which render every message).
+ */
+export function cliMessages(language: Language): CliMessages {
+  const t: Translate = (key, args) => {
+    const text =
+      pick(lookup(language, key), language, args) ??
+      (language === 'en' ? undefined : pick(lookup('en', key), 'en', args));
+    return text === undefined ? key : fill(text, args);
+  };
+  return { language, t };
+}
+
+/** The messages in the language the environment's locale names. */
+export function messagesFor(env: NodeJS.ProcessEnv): CliMessages {
+  return cliMessages(localeLanguage(env));
+}
