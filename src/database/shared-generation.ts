@@ -34,9 +34,10 @@ const QUERY_TIMEOUT_MS = 2000;
  * milliseconds); the database row stays the guarantee when a message is lost.
  *
  * SQLite serves from one process (WORKERS=1), but the CLI writes to the same file (imports,
- * records:purge-trash): there the check reads `PRAGMA data_version`, which moves when another
+ * records:purge-trash): there every request reads `PRAGMA data_version`, which moves when another
  * connection has committed to the file, on the server's own connection and without a query of
- * the pool (better-sqlite3 answers it at once). An in-memory database has no other writer.
+ * the pool (better-sqlite3 answers it synchronously, in microseconds), so a read that starts
+ * after another process's commit always sees it. An in-memory database has no other writer.
  *
  * The row is read and written on a connection of its own, outside the pool: a busy pool must
  * not delay the check, and requests' query counts stay those of their own work.
@@ -96,10 +97,18 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
 
   /**
    * Resolves once this process has caught up with every write stored GENERATION_CHECK_MS or
-   * more before now. Synchronous (undefined) while the last check is recent enough.
+   * more before now (on a SQLite file: every write committed before now). Synchronous
+   * (undefined) while the last check is recent enough, and always on SQLite.
    */
   sync(now = Date.now()): Promise<void> | undefined {
-    if (!this.checks || this.stopped || now - this.checkedAt <= GENERATION_CHECK_MS) {
+    if (!this.checks || this.stopped) return undefined;
+    // On SQLite the check is a synchronous pragma on the server's own connection (microseconds):
+    // made for every request, so no read ever follows another process's commit unseen.
+    if (this.sqliteFile) {
+      this.readSqlite();
+      return undefined;
+    }
+    if (now - this.checkedAt <= GENERATION_CHECK_MS) {
       return undefined;
     }
     if (this.checking && now - this.checking.startedAt <= GENERATION_CHECK_MS) {
@@ -128,26 +137,38 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
 
   private async read(startedAt: number): Promise<void> {
     try {
-      if (this.sqliteFile) this.observe(this.sqliteDataVersion());
-      else {
-        const rows = await this.query<RowDataPacket[]>(
-          'SELECT value FROM write_generation WHERE id = 1',
-        );
-        this.observe(Number(rows[0]?.value ?? 0));
-      }
-      if (this.failing) this.logger.log('the write generation can be read again');
-      this.failing = false;
+      const rows = await this.query<RowDataPacket[]>(
+        'SELECT value FROM write_generation WHERE id = 1',
+      );
+      this.observe(Number(rows[0]?.value ?? 0));
+      this.recovered();
     } catch (error) {
-      // Unknown: trust no cached answer (the database is probably down; requests answer 503).
       await this.dropConnection();
-      this.versions.bump('remote');
-      if (!this.failing) {
-        this.logger.warn(`could not read the write generation: ${describe(error)}`);
-      }
-      this.failing = true;
+      this.failed(error);
     }
     // After a failure too: at most one try per GENERATION_CHECK_MS while the database is away.
     this.checkedAt = Math.max(this.checkedAt, startedAt);
+  }
+
+  private readSqlite(): void {
+    try {
+      this.observe(this.sqliteDataVersion());
+      this.recovered();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  private recovered(): void {
+    if (this.failing) this.logger.log('the write generation can be read again');
+    this.failing = false;
+  }
+
+  /** Unknown: trust no cached answer (the database is probably down; requests answer 503). */
+  private failed(error: unknown): void {
+    this.versions.bump('remote');
+    if (!this.failing) this.logger.warn(`could not read the write generation: ${describe(error)}`);
+    this.failing = true;
   }
 
   /** A generation read or heard of: a move means another process wrote. */
