@@ -89,6 +89,29 @@ interface AxeResult {
       translation_of: id,
       i18n_language: 'ro',
     });
+    const members = await post('events', {
+      title: 'Members evening',
+      description: '<p>The members-only programme.</p>',
+      password: 'open sesame',
+      slug: 'members-evening',
+      start_date: '2030-04-02 19:00:00',
+      end_date: '2030-04-02 21:00:00',
+    });
+    for (const [lang, title, words, slug] of [
+      ['hu', 'Tagok estéje', '<p>A tagok műsora.</p>', 'tagok-esteje'],
+      ['ro', 'Seara membrilor', '<p>Programul membrilor.</p>', 'seara-membrilor'],
+    ]) {
+      await post('events', {
+        title,
+        description: words,
+        password: 'open sesame',
+        slug,
+        start_date: '2030-04-02 19:00:00',
+        end_date: '2030-04-02 21:00:00',
+        translation_of: (members.body as { id: number }).id,
+        i18n_language: lang,
+      });
+    }
     const puppeteer = (await import('puppeteer-core')).default;
     browser = await puppeteer.launch({
       executablePath: BROWSER,
@@ -135,6 +158,40 @@ interface AxeResult {
         mkdirSync(SHOTS, { recursive: true });
         await page.screenshot({ path: join(SHOTS, `event-${lang}.png`), fullPage: true });
       }
+      await page.close();
+    },
+    60_000,
+  );
+
+  it.each([
+    ['en', '/event/members-evening/', 'The members-only programme.'],
+    ['hu', '/hu/event/tagok-esteje/', 'A tagok műsora.'],
+    ['ro', '/ro/event/seara-membrilor/', 'Programul membrilor.'],
+  ])(
+    '%s: the password form unlocks a protected event',
+    async (_lang, path, words) => {
+      const page = await browser.newPage();
+      const text = () => page.evaluate('document.body.innerText') as Promise<string>;
+      await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+      expect(await text()).not.toContain(words);
+      const submit = async (password: string) => {
+        await page.type('#post_password', password);
+        const [response] = await Promise.all([
+          page.waitForNavigation({ waitUntil: 'load' }),
+          page.click('form.password button[type="submit"]'),
+        ]);
+        return response as { status(): number; url(): string };
+      };
+      const wrong = await submit('not it');
+      expect(wrong.status()).toBe(403);
+      expect(wrong.url()).toBe(`${origin}${path}`);
+      expect(await page.$('form.password .error')).not.toBeNull();
+      expect(await text()).not.toContain(words);
+      const right = await submit('open sesame');
+      expect(right.status()).toBe(200);
+      expect(right.url()).toBe(`${origin}${path}`);
+      expect(await text()).toContain(words);
+      expect(await page.$('form.password')).toBeNull();
       await page.close();
     },
     60_000,

@@ -22,6 +22,12 @@ function jsonLd(html: string): Tec[] {
   return out;
 }
 const path = (url: string) => url.slice(SITE.length);
+/** Where the password form of a page posts to, as the browser reads the attribute. */
+function formAction(html: string): string {
+  const m = /<form method="post" action="([^"]*)"/.exec(html);
+  expect(m).not.toBeNull();
+  return m![1].replace(/&amp;/g, '&');
+}
 
 describe('public pages (e2e)', () => {
   let app: NestExpressApplication;
@@ -115,6 +121,16 @@ describe('public pages (e2e)', () => {
       slug: 'members-evening',
       start_date: '2030-05-02 10:00:00',
       end_date: '2030-05-02 11:00:00',
+    });
+    await post('protected_hu', 'events', {
+      title: 'Tagok estéje',
+      description: 'jelszavas szavak',
+      password: 'jelszó',
+      slug: 'tagok-esteje',
+      start_date: '2030-05-02 10:00:00',
+      end_date: '2030-05-02 11:00:00',
+      translation_of: made.protected.id,
+      i18n_language: 'hu',
     });
   });
   afterAll(() => closeApp(app));
@@ -299,6 +315,35 @@ describe('public pages (e2e)', () => {
         .expect(200);
       expect(right.text).toContain('password words');
       expect(right.headers['cache-control']).toBe('private, no-store');
+    });
+
+    it('unlocks a protected event through the address its form posts to, in every language', async () => {
+      for (const [page, password, words] of [
+        ['/event/members-evening/', 'pw', 'password words'],
+        ['/hu/event/tagok-esteje/', 'jelszó', 'jelszavas szavak'],
+        [`/ro/?post_type=cal_events&p=${made.protected.id}`, 'pw', 'password words'],
+        [`/?p=${made.protected_hu.id}`, 'jelszó', 'jelszavas szavak'],
+      ]) {
+        const form = await http().get(page).expect(200);
+        const action = formAction(form.text);
+        expect(action).toBe(page.replace(/^\/\?p=/, '/?post_type=cal_events&p='));
+        const wrong = await http()
+          .post(action)
+          .type('form')
+          .send({ post_password: 'nope' })
+          .expect(403);
+        expect(formAction(wrong.text)).toBe(action);
+        expect(wrong.text).not.toContain(words);
+        const right = await http()
+          .post(action)
+          .type('form')
+          .send({ post_password: password })
+          .expect(200);
+        expect(right.text).toContain(words);
+        expect(right.headers['cache-control']).toBe('private, no-store');
+      }
+      // POST / is only the form of an event by id.
+      await http().post('/').type('form').send({ post_password: 'pw' }).expect(404);
     });
 
     it('is served under the CSP with a strong ETag, Last-Modified and 304', async () => {

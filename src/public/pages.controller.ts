@@ -71,15 +71,24 @@ export class PagesController {
     // `/?rest_route=…` is the REST API's (answered before any controller when it is served).
     if (query.rest_route !== undefined) throw noRoute();
     // `/?post_type=cal_events&p=ID`: the `url` of an event without a public address.
-    if (query.p !== undefined) {
-      const id = typeof query.p === 'string' && /^\d{1,15}$/.test(query.p) ? Number(query.p) : 0;
-      const result =
-        id > 0 && (query.post_type === undefined || query.post_type === 'cal_events')
-          ? await this.pages.eventById(id, undefined, this.ctx(req))
-          : this.pages.notFound(this.ctx(req));
-      return send(res, result);
-    }
+    if (query.p !== undefined) return send(res, await this.eventById(req, undefined));
     send(res, await this.pages.homePage(pageParam(req), this.ctx(req)));
+  }
+
+  /** The password form of `/?post_type=cal_events&p=ID` posts back to that address. */
+  @Post()
+  async unlockById(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const query = req.query as Record<string, unknown>;
+    if (query.rest_route !== undefined || query.p === undefined) throw noRoute();
+    send(res, await this.eventById(req, typedPassword(req) ?? ''));
+  }
+
+  private async eventById(req: Request, password: string | undefined): Promise<PageResult> {
+    const query = req.query as Record<string, unknown>;
+    const id = typeof query.p === 'string' && /^\d{1,15}$/.test(query.p) ? Number(query.p) : 0;
+    return id > 0 && (query.post_type === undefined || query.post_type === 'cal_events')
+      ? this.pages.eventById(id, password, this.ctx(req))
+      : this.pages.notFound(this.ctx(req));
   }
 
   @Get('event/:slug')

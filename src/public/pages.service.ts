@@ -108,26 +108,36 @@ export class PagesService {
       ctx,
       (lang) => this.siteUrl(lang, `/event/${slug}/`),
     );
-    return this.eventResult(found, password, ctx);
+    return this.eventResult(found, password, ctx, this.sitePathOf(ctx.language, `/event/${slug}/`));
   }
 
   async eventById(id: number, password: string | undefined, ctx: RequestContext) {
     if (!this.recordPagesOn) return this.notFound(ctx);
     const found = await this.read(() => this.events.get(id, password, ctx));
-    return this.eventResult(found, password, ctx);
+    const action = this.sitePathOf(ctx.language, `/?post_type=cal_events&p=${id}`);
+    return this.eventResult(found, password, ctx, action);
+  }
+
+  /**
+   * `{path of SITE_URL}{/lang}{path}`: where a form of a page posts to. A path, not an absolute
+   * URL, so the form stays on the origin the reader sees (the CSP's `form-action 'self'`).
+   */
+  private sitePathOf(language: Language, path: string): string {
+    return `${this.sitePath()}${this.prefix(language)}${path}`;
   }
 
   private async eventResult(
     found: Found,
     password: string | undefined,
     ctx: RequestContext,
+    action: string,
   ): Promise<PageResult> {
     if (found.kind === 'redirect') return found;
     if (found.kind === 'protected') {
       return this.html(
         ctx,
         'password',
-        { wrong: password !== undefined },
+        { wrong: password !== undefined, action },
         {
           title: this.views.t(ctx.language, 'protected_title'),
           status: password === undefined ? 200 : 403,
