@@ -6,7 +6,7 @@ import { Writes } from '../src/database/writes.js';
 import { EventsRepository } from '../src/events/events.repository.js';
 import { coldCaches } from './helpers/query-counter.js';
 import { TermsRepository } from '../src/terms/terms.repository.js';
-import { TermsService } from '../src/terms/terms.service.js';
+import { EventTermLinks } from '../src/terms/event-term-links.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
@@ -1105,9 +1105,9 @@ describe('categories and tags (e2e)', () => {
   });
 
   describe('service for the events module', () => {
-    let terms: TermsService;
+    let terms: EventTermLinks;
     beforeAll(() => {
-      terms = app.get(TermsService);
+      terms = app.get(EventTermLinks);
     });
     const ctx = { siteUrl: 'http://cal.test', restBase: BASE };
 

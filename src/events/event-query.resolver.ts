@@ -6,7 +6,7 @@ import { pageOf, type Page } from '../common/pagination/paginate.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { listStatuses, statusEcho } from '../common/posts/post-status.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
-import { TermsService } from '../terms/terms.service.js';
+import { EventTermLinks } from '../terms/event-term-links.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
 import { dateWindow, parseCoordinate, parseSearch, type EventFilters } from './event-filters.js';
@@ -31,7 +31,7 @@ type ErrorDetails = NonNullable<ConstructorParameters<typeof ApiError>[2]>['deta
 @Injectable()
 export class EventQueryResolver {
   constructor(
-    private readonly terms: TermsService,
+    private readonly terms: EventTermLinks,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
     private readonly posts: PostStore,

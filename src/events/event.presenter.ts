@@ -9,7 +9,7 @@ import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../database/record-cache.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
-import { TermsService, type EventTerms } from '../terms/terms.service.js';
+import { EventTermLinks, type EventTerms } from '../terms/event-term-links.js';
 import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
@@ -51,7 +51,7 @@ export class EventPresenter {
     private readonly events: EventsRepository,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
-    private readonly terms: TermsService,
+    private readonly terms: EventTermLinks,
     private readonly translations: TranslationStore,
     private readonly i18n: I18nService,
     private readonly cache: RecordCache,

@@ -36,7 +36,7 @@ import { isUniqueViolation } from '../database/unique-violation.js';
 import { Writes, type WriteScope } from '../database/writes.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
-import { TermsService } from '../terms/terms.service.js';
+import { EventTermLinks } from '../terms/event-term-links.js';
 import { TAXONOMIES, type Taxonomy } from '../terms/taxonomy.js';
 import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenuesService } from '../venues/venues.service.js';
@@ -122,7 +122,7 @@ export class EventsService {
     private readonly users: UsersService,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
-    private readonly terms: TermsService,
+    private readonly terms: EventTermLinks,
     private readonly recordCache: RecordCache,
   ) {}
 
@@ -435,7 +435,7 @@ export class EventsService {
    * a new event's links (no `before`) are written with its state; an updated event's links
    * follow what changed since `before`. Answers the event's organizers when it knows them (set
    * now, or none for a new event), and a new event's embedded terms when it knows them
-   * (TermsService.resolveListsForNewEvent).
+   * (EventTermLinks.resolveListsForNewEvent).
    */
   private async applyLinks(
     event: EventEntity,

@@ -18,7 +18,7 @@ import {
   UpdateCategoryDto,
   UpdateTagDto,
 } from '../terms/dto/write-term.dto.js';
-import { TermsService } from '../terms/terms.service.js';
+import { TermWrites } from '../terms/term-writes.js';
 import { CreateVenueDto, UpdateVenueDto } from '../venues/dto/venue-fields.dto.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { basicAuthorization, HttpClient, SourceError } from './http-client.js';
@@ -108,7 +108,7 @@ export class TecImporter {
     private readonly events: EventsService,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
-    private readonly terms: TermsService,
+    private readonly terms: TermWrites,
     private readonly i18n: I18nService,
     private readonly writes: Writes,
   ) {}

@@ -10,7 +10,7 @@ import { EventsService } from '../events/events.service.js';
 import type { EventPayload } from '../feeds/ics.js';
 import { plainText } from '../feeds/plain-text.js';
 import { OrganizersService } from '../organizers/organizers.service.js';
-import { TermsService } from '../terms/terms.service.js';
+import { TermQueries } from '../terms/term-queries.js';
 import type { Taxonomy } from '../terms/taxonomy.js';
 import { VenuesService } from '../venues/venues.service.js';
 import { eventWhen, ogLocale } from './format.js';
@@ -67,7 +67,7 @@ export class PagesService {
     private readonly events: EventsService,
     private readonly venues: VenuesService,
     private readonly organizers: OrganizersService,
-    private readonly terms: TermsService,
+    private readonly terms: TermQueries,
     private readonly views: Views,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}

@@ -10,7 +10,8 @@ import { Endpoint } from '../docs/endpoint.js';
 import { termDoc } from './dto/term-docs.js';
 import { withLocation } from './location.js';
 import { TAXONOMIES, type Taxonomy } from './taxonomy.js';
-import { TermsService } from './terms.service.js';
+import { TermQueries } from './term-queries.js';
+import { TermWrites } from './term-writes.js';
 
 export interface TermRoutesOptions {
   listQuery: Type<unknown>;
@@ -34,11 +35,14 @@ export function termController(taxonomy: Taxonomy, options: TermRoutesOptions): 
   @CachedReads()
   @Controller(`${NAMESPACE}/${collection}`)
   class TermController {
-    constructor(readonly terms: TermsService) {}
+    constructor(
+      readonly queries: TermQueries,
+      readonly writes: TermWrites,
+    ) {}
 
     @Endpoint('GET', undefined, { summary: doc('list') })
     list(@Query() query: Input, @Ctx() ctx: RequestContext) {
-      return this.terms.list(taxonomy, query, ctx);
+      return this.queries.list(taxonomy, query, ctx);
     }
 
     @Endpoint('POST', undefined, { summary: doc('create') })
@@ -47,33 +51,33 @@ export function termController(taxonomy: Taxonomy, options: TermRoutesOptions): 
       @Ctx() ctx: RequestContext,
       @Res({ passthrough: true }) res: Response,
     ) {
-      return withLocation(res, await this.terms.create(taxonomy, body, ctx));
+      return withLocation(res, await this.writes.create(taxonomy, body, ctx));
     }
 
     @Endpoint('GET', ':id', { summary: doc('get'), param: ID })
     get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
-      return this.terms.get(taxonomy, id, ctx);
+      return this.queries.get(taxonomy, id, ctx);
     }
 
     // The plugin documents POST on the item as both update (200) and create (201) (BEHAVIOR §3).
     @Endpoint('POST', ':id', { summary: doc('update'), param: ID, status: 200 })
     update(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.terms.update(taxonomy, id, body, ctx);
+      return this.writes.update(taxonomy, id, body, ctx);
     }
 
     @Endpoint('PUT', ':id')
     put(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.terms.update(taxonomy, id, body, ctx);
+      return this.writes.update(taxonomy, id, body, ctx);
     }
 
     @Endpoint('PATCH', ':id')
     patch(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.terms.update(taxonomy, id, body, ctx);
+      return this.writes.update(taxonomy, id, body, ctx);
     }
 
     @Endpoint('DELETE', ':id', { summary: doc('delete'), param: ID })
     delete(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
-      return this.terms.delete(taxonomy, id, ctx);
+      return this.writes.delete(taxonomy, id, ctx);
     }
   }
 
