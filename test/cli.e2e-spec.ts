@@ -111,6 +111,22 @@ describe('the CLI', () => {
       );
       expect(short.code).toBe(1);
       expect(short.stderr).toContain('--password must be at least 12 characters long');
+      // In the operator's language, Romanian numbers agreeing with their noun.
+      const ro = await cli(
+        ['user:create', 'eve', '--role', 'editor', '--password', 'eleven char'],
+        { DATABASE_URL: url, LC_ALL: 'ro_RO.UTF-8', LANG: 'hu_HU.UTF-8' },
+      );
+      expect(ro.stderr.trim()).toBe(
+        '--password trebuie să aibă cel puțin 12 caractere (fără spații), are 10; omite-o pentru una generată',
+      );
+      const hu = await cli(['user:create', 'eve', '--role', 'boss'], {
+        DATABASE_URL: url,
+        LANG: 'hu_HU.UTF-8',
+      });
+      expect(hu).toMatchObject({ code: 1, stdout: '' });
+      expect(hu.stderr.trim()).toBe(
+        'ismeretlen szerepkör: „boss”; a szerepkörök: administrator, editor, author, contributor, subscriber',
+      );
       const list = await cli(['user:list', '--json'], { DATABASE_URL: url });
       expect(JSON.parse(list.stdout)).toEqual([]);
     });
@@ -127,6 +143,10 @@ describe('the CLI', () => {
       const lines = table.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^ID +LOGIN +ROLE +EMAIL +DISPLAY NAME$/);
       expect(lines[1]).toMatch(/^\d+ +frank +editor +frank@example\.org +frank$/);
+      const hu = await cli(['user:list'], { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' });
+      expect(hu.stdout.split('\n')[0]).toMatch(
+        /^AZONOSÍTÓ +FELHASZNÁLÓNÉV +SZEREPKÖR +E-MAIL +MEGJELENÍTETT NÉV$/,
+      );
 
       app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
       const get = (password: string) =>
@@ -256,6 +276,13 @@ describe('the CLI', () => {
 
       const empty = await cli(['records:purge-trash'], { DATABASE_URL: url });
       expect(empty.stdout.trim()).toBe('Nothing to delete: the trash is empty.');
+      const hu = await cli(['records:purge-trash'], { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' });
+      expect(hu.stdout.trim()).toBe('Nincs mit törölni: a lomtár üres.');
+      const ro = await cli(['records:purge-trash', '--older-than', '2w'], {
+        DATABASE_URL: url,
+        LC_ALL: 'ro_RO.UTF-8',
+      });
+      expect(ro.stdout.trim()).toBe('Nimic de șters: nimic nu se află la gunoi de mai mult de 2w.');
     });
   });
 

@@ -23,19 +23,22 @@ interface OptionSpec {
   /** Placeholder of the value; absent for a flag that takes none. */
   value?: string;
   required?: boolean;
+  /** Catalogue key of the option's help line. */
   help: string;
-  /** Checks the value before anything runs: the reason it is wrong, or null. */
-  invalid?: (value: string) => string | null;
+  /** Checks the value before anything runs: the whole message when it is wrong, or null. */
+  invalid?: (value: string, t: Translate) => string | null;
 }
 
+/** The texts of a command are catalogue keys (i18n/<language>/cli.json), read when shown. */
 export interface CommandSpec {
   name: string;
   /** Required positional arguments, by placeholder name. */
   args: string[];
+  /** Key of the one-line summary. */
   summary: string;
   options: Record<string, OptionSpec>;
-  /** Lines of explanation after the option list. */
-  notes?: string[];
+  /** Key of the lines of explanation after the option list. */
+  notes?: string;
 }
 
 export interface ParsedCommand {
@@ -44,125 +47,95 @@ export interface ParsedCommand {
   options: Record<string, string | true>;
 }
 
+const dateOption =
+  (option: string, example: string) =>
+  (value: string, t: Translate): string | null =>
+    parseSince(value) ? null : t('cli.invalid.date', { option, example, value });
+
 export const COMMANDS: CommandSpec[] = [
   {
     name: 'user:create',
     args: ['login'],
-    summary: 'create a user and print its application password alone on the last line',
+    summary: 'cli.user_create.summary',
     options: {
-      role: { value: 'ROLE', required: true, help: ROLES.join(', ') },
-      email: { value: 'EMAIL', help: 'e-mail address' },
-      password: {
-        value: 'P',
-        help: `your own password (at least ${MIN_PASSWORD_LENGTH} characters, spaces not counted) instead of a generated one`,
-      },
-      'display-name': { value: 'NAME', help: 'display name (default: the login)' },
+      role: { value: 'ROLE', required: true, help: 'cli.user_create.role' },
+      email: { value: 'EMAIL', help: 'cli.user_create.email' },
+      password: { value: 'P', help: 'cli.options.own_password' },
+      'display-name': { value: 'NAME', help: 'cli.user_create.display_name' },
     },
   },
   {
     name: 'user:list',
     args: [],
-    summary: 'list the users',
-    options: { json: { help: 'a JSON array of {id, login, email, display_name, role}' } },
+    summary: 'cli.user_list.summary',
+    options: { json: { help: 'cli.user_list.json' } },
   },
   {
     name: 'user:password',
     args: ['login'],
-    summary: 'issue a new application password (the old one stops working at once)',
-    options: {
-      password: {
-        value: 'P',
-        help: `your own password (at least ${MIN_PASSWORD_LENGTH} characters, spaces not counted) instead of a generated one`,
-      },
-    },
+    summary: 'cli.user_password.summary',
+    options: { password: { value: 'P', help: 'cli.options.own_password' } },
   },
   {
     name: 'user:delete',
     args: ['login'],
-    summary: 'delete a user (their records keep their author id)',
+    summary: 'cli.user_delete.summary',
     options: {},
   },
   {
     name: 'records:purge-trash',
     args: [],
-    summary: 'permanently delete trashed events, venues and organizers',
+    summary: 'cli.purge.summary',
     options: {
       'older-than': {
         value: 'AGE',
-        help: 'only those trashed at least this long ago: 12h, 30d, 2w',
-        invalid: (v) =>
-          parseAge(v) === null ? `takes an age such as 12h, 30d or 2w, got "${v}"` : null,
+        help: 'cli.purge.older_than',
+        invalid: (v, t) =>
+          parseAge(v) === null ? t('cli.invalid.age', { option: 'older-than', value: v }) : null,
       },
     },
-    notes: [
-      'The API only moves records to the trash (DELETE); this empties it, with their term and',
-      'organizer links, in one transaction. Categories and tags are deleted at once by the API.',
-    ],
+    notes: 'cli.purge.notes',
   },
   {
     name: 'import:tec',
     args: ['source'],
-    summary:
-      'import (or sync again) a calendar from a site of the plugin or of this service, through its REST interface',
+    summary: 'cli.import_tec.summary',
     options: {
-      author: {
-        value: 'LOGIN',
-        required: true,
-        help: 'the local user the records are written as and attributed to',
-      },
-      user: { value: 'LOGIN', help: 'login at the source (with an application password)' },
-      password: {
-        value: 'P',
-        help: 'application password at the source (or IMPORT_PASSWORD in the environment)',
-      },
+      author: { value: 'LOGIN', required: true, help: 'cli.import_tec.author' },
+      user: { value: 'LOGIN', help: 'cli.import_tec.user' },
+      password: { value: 'P', help: 'cli.import_tec.password' },
       since: {
         value: 'DATE',
-        help: 'only records modified since then (UTC): 2026-11-01 or 2026-11-01T12:00:00Z',
-        invalid: (v) => (parseSince(v) ? null : `takes a date such as 2026-11-01, got "${v}"`),
+        help: 'cli.import_tec.since',
+        invalid: dateOption('since', '2026-11-01'),
       },
-      'dry-run': { help: 'print what would change and change nothing' },
+      'dry-run': { help: 'cli.options.dry_run' },
       concurrency: {
         value: 'N',
-        help: 'pages fetched at once, 1-16 (default 4)',
-        invalid: (v) => (/^([1-9]|1[0-6])$/.test(v) ? null : `takes 1 to 16, got "${v}"`),
+        help: 'cli.import_tec.concurrency',
+        invalid: (v, t) =>
+          /^([1-9]|1[0-6])$/.test(v)
+            ? null
+            : t('cli.invalid.concurrency', { option: 'concurrency', value: v }),
       },
     },
-    notes: [
-      '<source> is a site address (found through WordPress discovery), a WordPress REST index',
-      '(https://example.org/wp-json/) or a REST root (…/wp-json/tribe/events/v1, …/cal/events/v1).',
-      'Categories, tags, venues, organizers and events are written through the same validation',
-      'as the API, each with its map entry in one transaction: a re-run updates what changed,',
-      'creates what is new and never duplicates; an interrupted run resumes. With --user and',
-      '--password drafts, pending and private records come too.',
-    ],
+    notes: 'cli.import_tec.notes',
   },
   {
     name: 'import:ics',
     args: ['file-or-url'],
-    summary: 'import (or sync again) the events of an iCalendar file or feed',
+    summary: 'cli.import_ics.summary',
     options: {
-      author: {
-        value: 'LOGIN',
-        required: true,
-        help: 'the local user the events are written as and attributed to',
-      },
+      author: { value: 'LOGIN', required: true, help: 'cli.import_ics.author' },
       from: {
         value: 'DATE',
-        help: 'recurring events: the first occurrences taken start on or after this (default: today)',
-        invalid: (v) => (parseSince(v) ? null : `takes a date such as 2026-11-01, got "${v}"`),
+        help: 'cli.import_ics.from',
+        invalid: dateOption('from', '2026-11-01'),
       },
-      to: {
-        value: 'DATE',
-        help: 'recurring events: occurrences start before this (default: --from plus one year)',
-        invalid: (v) => (parseSince(v) ? null : `takes a date such as 2027-11-01, got "${v}"`),
-      },
-      'dry-run': { help: 'print what would change and change nothing' },
+      to: { value: 'DATE', help: 'cli.import_ics.to', invalid: dateOption('to', '2027-11-01') },
+      'dry-run': { help: 'cli.options.dry_run' },
     },
-    notes: [
-      'Each VEVENT becomes an event (TZID with its VTIMEZONE, all-day dates, LOCATION as its',
-      'venue, ORGANIZER, CATEGORIES, URL, CLASS:PRIVATE); a recurring one becomes one event per',
-      'occurrence in the window. Keyed on UID (and occurrence): a re-run updates, never duplicates.',
-    ],
+    notes: 'cli.import_ics.notes',
   },
 ];
 
@@ -191,25 +164,32 @@ export function usage(t: Translate): string {
     t('cli.usage.title'),
     '',
     t('cli.usage.commands'),
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${t(c.summary)}`),
     '',
     t('cli.usage.more'),
   ].join('\n');
 }
 
+/** A summary as a sentence of its own: capital first, full stop last. */
+const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}.`;
+
+/** An option's help line; a few name values that are not words. */
+const optionHelp = (o: OptionSpec, t: Translate) =>
+  t(o.help, { roles: ROLES.join(', '), min: MIN_PASSWORD_LENGTH, count: MIN_PASSWORD_LENGTH });
+
 export function commandHelp(spec: CommandSpec, t: Translate): string {
-  const help: OptionSpec = { help: t('cli.usage.help_option') };
+  const help: OptionSpec = { help: 'cli.usage.help_option' };
   const options = Object.entries({ ...spec.options, help });
   const labels = options.map(([name, o]) => (o.value ? `--${name} ${o.value}` : `--${name}`));
   const width = Math.max(...labels.map((l) => l.length));
   return [
     t('cli.usage.synopsis', { synopsis: synopsis(spec) }),
     '',
-    `${spec.summary[0].toUpperCase()}${spec.summary.slice(1)}.`,
+    sentence(t(spec.summary)),
     '',
     t('cli.usage.options'),
-    ...options.map(([, o], i) => `  ${labels[i].padEnd(width)}  ${o.help}`),
-    ...(spec.notes ? ['', ...spec.notes] : []),
+    ...options.map(([, o], i) => `  ${labels[i].padEnd(width)}  ${optionHelp(o, t)}`),
+    ...(spec.notes ? ['', t(spec.notes)] : []),
   ].join('\n');
 }
 
@@ -269,8 +249,8 @@ export function parseCommandLine(
       throw new UsageError(t('cli.parse.needs_value', { option: name, value: option.value }), spec);
     }
     if (eq === -1) i++;
-    const problem = option.invalid?.(value);
-    if (problem) throw new UsageError(`--${name} ${problem}`, spec);
+    const problem = option.invalid?.(value, t);
+    if (problem) throw new UsageError(problem, spec);
     options[name] = value;
   }
   if (args.length < spec.args.length) {
@@ -310,6 +290,8 @@ export interface CliContext {
   /** Where the importers draw their progress: standard error unless given. */
   progress?: ProgressStream;
   env?: NodeJS.ProcessEnv;
+  /** The messages in the operator's language. */
+  t: Translate;
 }
 
 /** The commands that run in the larger application context of the importers. */
@@ -318,6 +300,7 @@ export const isImportCommand = (name: string) => name.startsWith('import:');
 /** Runs one command; returns the lines to print on standard output. */
 export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promise<string[]> {
   const { args, options } = parsed;
+  const { t } = ctx;
   switch (parsed.spec.name) {
     case 'user:create': {
       const { user, password } = await ctx.users.create({
@@ -329,23 +312,23 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
       });
       // The application password goes alone on the last line, for scripts to pick up.
       return [
-        `Created ${user.role} "${user.login}" (id ${user.id}). Application password:`,
+        t('cli.user_create.done', { role: user.role, login: user.login, id: user.id }),
         password,
       ];
     }
     case 'user:list': {
       const list = await ctx.users.list();
       if (options.json) return [JSON.stringify(list)];
-      return list.length ? userTable(list) : ['No users.'];
+      return list.length ? userTable(list, t) : [t('cli.user_list.none')];
     }
     case 'user:password': {
       const password = await ctx.users.setPassword(args[0], str(options.password));
-      return [`New application password of "${args[0]}" (the old one no longer works):`, password];
+      return [t('cli.user_password.done', { login: args[0] }), password];
     }
     case 'user:delete': {
       if (!(await ctx.users.delete(args[0])))
-        throw new CommandError(`no user with login "${args[0]}"`);
-      return [`Deleted user "${args[0]}".`];
+        throw new CommandError(t('cli.users.no_user', { login: args[0] }));
+      return [t('cli.user_delete.done', { login: args[0] })];
     }
     case 'records:purge-trash': {
       const age = str(options['older-than']);
@@ -354,7 +337,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         const ms = parseAge(age);
         if (ms === null) {
           throw new UsageError(
-            `--older-than takes an age such as 12h, 30d or 2w, got "${age}"`,
+            t('cli.invalid.age', { option: 'older-than', value: age }),
             parsed.spec,
           );
         }
@@ -362,20 +345,18 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
       }
       const counts = await ctx.trash.purge(before);
       const total = counts.events + counts.venues + counts.organizers;
-      const scope = age ? ` (trashed more than ${age} ago)` : '';
+      const kinds = { ...counts, age: age ?? '' };
       return [
         total
-          ? `Deleted for good${scope}: events ${counts.events}, venues ${counts.venues}, organizers ${counts.organizers}.`
-          : age
-            ? `Nothing to delete: nothing has been in the trash for more than ${age}.`
-            : 'Nothing to delete: the trash is empty.',
+          ? t(age ? 'cli.purge.done_older' : 'cli.purge.done', kinds)
+          : t(age ? 'cli.purge.nothing_older' : 'cli.purge.nothing', { age: age ?? '' }),
       ];
     }
     case 'import:tec': {
       const password = str(options.password) ?? ctx.env?.IMPORT_PASSWORD;
       const user = str(options.user);
       if ((user === undefined) !== (password === undefined)) {
-        throw new UsageError('--user and --password (or IMPORT_PASSWORD) go together', parsed.spec);
+        throw new UsageError(t('cli.import_tec.user_and_password'), parsed.spec);
       }
       const since = str(options.since);
       const summary = await ctx.tec!.run(args[0], {
@@ -400,7 +381,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
       const to = toText
         ? parseSince(toText)!
         : new Date(Date.UTC(from.getUTCFullYear() + 1, from.getUTCMonth(), from.getUTCDate()));
-      if (to <= from) throw new UsageError('--to must come after --from', parsed.spec);
+      if (to <= from) throw new UsageError(t('cli.import_ics.to_before_from'), parsed.spec);
       const summary = await ctx.ics!.run(args[0], {
         author: str(options.author)!,
         from,
@@ -412,7 +393,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
       return icsSummaryLines(summary, options['dry-run'] === true);
     }
   }
-  throw new UsageError(`unknown command "${parsed.spec.name}"`);
+  throw new UsageError(t('cli.parse.unknown_command', { name: parsed.spec.name }));
 }
 
 function icsSummaryLines(summary: IcsSummary, dryRun: boolean): string[] {
@@ -458,8 +439,10 @@ export function summaryLines(summary: ImportSummary, dryRun: boolean): string[] 
 export class CommandError extends Error {}
 
 /** Aligned columns under a header line. */
-function userTable(list: PublicUser[]): string[] {
-  const header = ['ID', 'LOGIN', 'ROLE', 'EMAIL', 'DISPLAY NAME'];
+function userTable(list: PublicUser[], t: Translate): string[] {
+  const header = ['id', 'login', 'role', 'email', 'display_name'].map((c) =>
+    t(`cli.user_list.columns.${c}`),
+  );
   const rows = list.map((u) => [String(u.id), u.login, u.role, u.email, u.display_name]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [header, ...rows].map((r) =>

@@ -1,7 +1,7 @@
 import { loadConfig, type AppConfig } from '../config/config.js';
 import type { ProgramOutput } from '../config/program-output.js';
 import { describeStartupError, prepareSqliteDirectory } from '../config/startup.js';
-import { messagesFor } from '../common/i18n/cli-messages.js';
+import { errorText, messagesFor, type Translate } from '../common/i18n/cli-messages.js';
 import {
   commandHelp,
   CommandError,
@@ -34,7 +34,7 @@ export async function runCli(
     }
     const config = loadConfig(env);
     prepareSqliteDirectory(config.database);
-    return await execute(parsed, config, env, output);
+    return await execute(parsed, config, env, output, t);
   } catch (error) {
     if (error instanceof UsageError) {
       const c = error.command;
@@ -50,7 +50,7 @@ export async function runCli(
       return 2;
     }
     // ConfigError, UserInputError, CommandError: their message is the whole story.
-    output.err(error instanceof Error ? error.message : String(error));
+    output.err(errorText(error, t));
     return 1;
   }
 }
@@ -60,6 +60,7 @@ async function execute(
   config: AppConfig,
   env: NodeJS.ProcessEnv,
   output: ProgramOutput,
+  t: Translate,
 ): Promise<number> {
   // Loaded only now, so that --help and usage errors answer at once.
   await import('reflect-metadata');
@@ -81,7 +82,9 @@ async function execute(
   } catch (error) {
     throw new CommandError(
       describeStartupError(error, config) ??
-        `Cannot open the database: ${error instanceof Error ? error.message : String(error)}`,
+        t('cli.database_unavailable', {
+          reason: error instanceof Error ? error.message : String(error),
+        }),
     );
   }
   try {
@@ -93,6 +96,7 @@ async function execute(
       print: (line) => output.out(line),
       progress: output.progress,
       env,
+      t,
     });
     for (const line of lines) output.out(line);
     return 0;

@@ -38,11 +38,28 @@ export function rendering(term: Term, language: string): Rendering | undefined {
   return r && typeof r === 'object' && !Array.isArray(r) ? r : undefined;
 }
 
-/** `file.key.path` → text, for every string of every catalogue of one language. */
+const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
+
+/** A message with a form per plural category (`{one, few, other}`), chosen by its count. */
+export function isPlural(value: unknown): value is Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  return (
+    'other' in value && entries.every(([k, v]) => PLURAL_FORMS.has(k) && typeof v === 'string')
+  );
+}
+
+/**
+ * `file.key.path` → text, for every string of every catalogue of one language. A plural message
+ * is its `other` form under its own key, and each other form under `key#form`.
+ */
 export function catalogue(language: string, dir = I18N): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (value: unknown, prefix: string) => {
-    if (value && typeof value === 'object') {
+    if (isPlural(value)) {
+      for (const [form, text] of Object.entries(value))
+        out.set(form === 'other' ? prefix : `${prefix}#${form}`, text);
+    } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) walk(v, `${prefix}.${k}`);
     } else out.set(prefix, String(value));
   };

@@ -13,7 +13,8 @@ import {
   passwordLength,
   verifyPassword,
 } from '../password.js';
-import { isRole, type Role } from './roles.js';
+import { isRole, ROLES, type Role } from './roles.js';
+import { LocalizedError } from '../../common/i18n/cli-messages.js';
 import { UserEntity } from './user.entity.js';
 
 export interface PublicUser {
@@ -24,7 +25,8 @@ export interface PublicUser {
   role: Role;
 }
 
-export class UserInputError extends Error {}
+/** A value given to a user command that cannot be used; its message is in the catalogues (cli.users). */
+export class UserInputError extends LocalizedError {}
 
 const LOGIN = /^[A-Za-z0-9_.@+-]{1,60}$/;
 /** WordPress's is_email(), in short: local@domain with a dot, no spaces; 100 fits the column. */
@@ -46,9 +48,10 @@ export function isEmail(value: string): boolean {
 /** A password a person chose: as long as ADMIN_PASSWORD must be. */
 function checkChosenPassword(password: string): void {
   if (passwordLength(password) < MIN_PASSWORD_LENGTH) {
-    throw new UserInputError(
-      `--password must be at least ${MIN_PASSWORD_LENGTH} characters long (spaces not counted), got ${passwordLength(password)}; leave it out for a generated one`,
-    );
+    throw new UserInputError('cli.users.short_password', {
+      count: MIN_PASSWORD_LENGTH,
+      length: passwordLength(password),
+    });
   }
 }
 
@@ -78,18 +81,23 @@ export class UsersService implements OnApplicationBootstrap {
     password?: string;
   }): Promise<{ user: PublicUser; password: string }> {
     if (!LOGIN.test(input.login)) {
-      throw new UserInputError(`invalid login "${input.login}" (1-60 of A-Z a-z 0-9 _ . @ + -)`);
+      throw new UserInputError('cli.users.invalid_login', { login: input.login });
     }
-    if (!isRole(input.role)) throw new UserInputError(`unknown role "${input.role}"`);
+    if (!isRole(input.role)) {
+      throw new UserInputError('cli.users.unknown_role', {
+        role: input.role,
+        roles: ROLES.join(', '),
+      });
+    }
     if (input.email !== undefined && !isEmail(input.email)) {
-      throw new UserInputError(`invalid e-mail address "${input.email}"`);
+      throw new UserInputError('cli.users.invalid_email', { email: input.email });
     }
     if (input.displayName !== undefined && [...input.displayName].length > 250) {
-      throw new UserInputError('the display name may have at most 250 characters');
+      throw new UserInputError('cli.users.long_display_name', { count: 250 });
     }
     if (input.password !== undefined) checkChosenPassword(input.password);
     if (await this.users.existsBy({ login: input.login })) {
-      throw new UserInputError(`a user with login "${input.login}" exists already`);
+      throw new UserInputError('cli.users.login_taken', { login: input.login });
     }
     const password = input.password ?? generateApplicationPassword();
     const saved = await this.users.save(
@@ -112,7 +120,7 @@ export class UsersService implements OnApplicationBootstrap {
   async setPassword(login: string, chosen?: string): Promise<string> {
     if (chosen !== undefined) checkChosenPassword(chosen);
     const user = await this.users.findOneBy({ login });
-    if (!user) throw new UserInputError(`no user with login "${login}"`);
+    if (!user) throw new UserInputError('cli.users.no_user', { login });
     const password = chosen ?? generateApplicationPassword();
     await this.users.update(
       { id: user.id },

@@ -109,3 +109,22 @@ export function cliMessages(language: Language): CliMessages {
 export function messagesFor(env: NodeJS.ProcessEnv): CliMessages {
   return cliMessages(localeLanguage(env));
 }
+
+/**
+ * An error whose message is a catalogue entry: its `message` is the English text (for logs), and
+ * a command-line program shows it in the operator's language with `t(error.key, error.args)`.
+ */
+export class LocalizedError extends Error {
+  constructor(
+    readonly key: string,
+    readonly args: MessageArgs = {},
+  ) {
+    super(cliMessages('en').t(key, args));
+  }
+}
+
+/** What a command-line program prints for an error: a localized one in the operator's language. */
+export function errorText(error: unknown, t: Translate): string {
+  if (error instanceof LocalizedError) return t(error.key, error.args);
+  return error instanceof Error ? error.message : String(error);
+}
