@@ -141,7 +141,7 @@ describe('organizers (e2e)', () => {
         .expect(400);
       expect(typed.body.data.params).toEqual({
         phone: 'phone is not of type string.',
-        website: 'Invalid parameter.',
+        website: 'website must be an http or https URL, such as https://example.org/.',
       });
       await http().post(`${API}/organizers`).send({ organizer: 'Fine' }).expect(401);
       await http()

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { PostColumns } from '../common/posts/post-columns.js';
 import { DateTimeColumn, FlagColumn } from '../database/columns.js';
+import { webUrlColumn } from '../common/http/web-url.js';
 
 /**
  * An event: a post with local and UTC start/end. Filters compare the local wall clocks
@@ -56,7 +57,7 @@ export class EventEntity extends PostColumns {
   currencyPosition!: string;
 
   /** NULL: never stored (reads back as the event url); '' stored empty. */
-  @Column({ type: 'varchar', length: 2048, nullable: true })
+  @Column({ type: 'varchar', length: 2048, nullable: true, transformer: webUrlColumn('') })
   website!: string | null;
 
   @FlagColumn('show_map')

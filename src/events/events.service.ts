@@ -19,7 +19,8 @@ import {
   type Text,
 } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { isHttpUrl } from '../common/http/validators.js';
+import { URL_REASON } from '../common/http/validators.js';
+import { isWebUrl } from '../common/http/web-url.js';
 import { contentFilter } from '../common/text/index.js';
 import { buildArchive, type Archive } from '../common/pagination/paginate.js';
 import { effectiveStatus } from '../common/posts/post-status.js';
@@ -389,7 +390,12 @@ export class EventsService {
     dto.image = await this.posts.imageInput(dto.image);
     if (dto.image !== undefined && dto.image !== '' && dto.image !== null) {
       // CONTRACT §6: a URL only (no media library), and only for roles that may upload.
-      if (!isHttpUrl(dto.image) || !canUpload(ctx.actor)) errors.image = invalid;
+      if (!isWebUrl(dto.image)) {
+        errors.image =
+          typeof dto.image === 'string' && !/^\d+$/.test(dto.image)
+            ? t(URL_REASON, { name: 'image' })
+            : invalid;
+      } else if (!canUpload(ctx.actor)) errors.image = invalid;
     }
     const plan: WritePlan = { dto };
     if (dto.cost !== undefined) {

@@ -1,7 +1,8 @@
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { toInteger } from '../common/http/transforms.js';
-import { DATE_CONTEXT, dateReason } from '../common/http/validators.js';
+import { DATE_CONTEXT, dateReason, URL_REASON } from '../common/http/validators.js';
+import { isWebUrl } from '../common/http/web-url.js';
 import { typeMessage } from '../common/http/validation.js';
 import { isWritableStatus } from '../common/posts/post-status.js';
 import { imageIdOf } from '../common/posts/image-ids.js';
@@ -62,26 +63,11 @@ export const IsDateTimeField = () =>
     DATE_CONTEXT,
   );
 
-/** PHP `FILTER_VALIDATE_URL`: a scheme and a host (`http://example` passes, `foo` does not). */
-export function isUrl(value: string): boolean {
-  if (/\s/.test(value) || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+/i.test(value)) return false;
-  try {
-    return new URL(value).host !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** TEC `is_url_or_empty`. */
+/** TEC `is_url_or_empty`, web URLs only (CONTRACT §6 "Links"). */
 export const IsWebsiteField = () =>
   check('isWebsiteField', (v) =>
-    typeof v !== 'string' ? STRING : v === '' || isUrl(v) ? true : 'invalid',
+    typeof v !== 'string' ? STRING : v === '' || isWebUrl(v) ? true : URL_REASON,
   );
-
-/** An absolute http(s) URL (CONTRACT §6: no media library, so image ids are rejected). */
-export function isImageUrl(value: string): boolean {
-  return /^https?:\/\//i.test(value) && isUrl(value);
-}
 
 /**
  * TEC `is_image_or_empty` under CONTRACT §6: `""` (no image), an http(s) URL, or an image id (a
@@ -90,9 +76,11 @@ export function isImageUrl(value: string): boolean {
  */
 export const IsImageField = () =>
   check('isImageField', (v) =>
-    (typeof v === 'string' && (v === '' || isImageUrl(v))) || imageIdOf(v) !== undefined
+    (typeof v === 'string' && (v === '' || isWebUrl(v))) || imageIdOf(v) !== undefined
       ? true
-      : 'invalid',
+      : typeof v === 'string' && !/^\d+$/.test(v)
+        ? URL_REASON
+        : 'invalid',
   );
 
 /** CONTRACT §3: one of the writable statuses. */

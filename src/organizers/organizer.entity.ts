@@ -1,5 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { PostColumns } from '../common/posts/post-columns.js';
+import { webUrlColumn } from '../common/http/web-url.js';
 
 /** An organizer (TEC `tribe_organizer` post plus its `_Organizer*` meta), table `organizers`. */
 @Entity('organizers')
@@ -14,7 +15,7 @@ export class OrganizerEntity extends PostColumns {
   @Column({ type: 'varchar', length: 255, default: '' })
   phone!: string;
 
-  @Column({ type: 'varchar', length: 2048, default: '' })
+  @Column({ type: 'varchar', length: 2048, default: '', transformer: webUrlColumn('') })
   website!: string;
 
   @Column({ type: 'varchar', length: 255, default: '' })

@@ -1,6 +1,7 @@
 import { Column, Entity, Index } from 'typeorm';
 import { FlagColumn } from '../database/columns.js';
 import { PostColumns } from '../common/posts/post-columns.js';
+import { webUrlColumn } from '../common/http/web-url.js';
 
 /** A venue (TEC `tribe_venue` post plus its `_Venue*` meta), table `venues` of the initial migration. */
 @Entity('venues')
@@ -38,7 +39,7 @@ export class VenueEntity extends PostColumns {
   @Column({ type: 'varchar', length: 255, default: '' })
   stateprovince!: string;
 
-  @Column({ type: 'varchar', length: 2048, default: '' })
+  @Column({ type: 'varchar', length: 2048, default: '', transformer: webUrlColumn('') })
   website!: string;
 
   /** TEC stores no map flag until one is set and reads that as true (BEHAVIOR §4.4). */

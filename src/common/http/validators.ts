@@ -2,6 +2,7 @@ import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { dateProblem, isValidTimezone, MAX_DATE_LENGTH } from '../dates/index.js';
 import { LIMIT_CHECKS, type ListMode } from './limits.js';
 import { typeMessage } from './validation.js';
+import { isWebUrl } from './web-url.js';
 
 /**
  * WordPress-style parameter validators. Each reports one reason code (see validation.ts):
@@ -74,36 +75,21 @@ export const IsTimezoneOrEmpty = (options?: ValidationOptions) =>
     { message: 'validation.timezone', ...options },
   );
 
+/** The reason of a URL field that is not an http(s) URL: "{name} must be an http or https URL." */
+export const URL_REASON = 'validation.url';
+
 /**
- * Empty, or a URL with a scheme and a host, as PHP `FILTER_VALIDATE_URL` checks it
- * (`foo` is rejected, `http://example` accepted).
+ * Empty, or an http(s) URL with a host (CONTRACT §6 "Links": `foo` and `javascript://x/` are
+ * rejected, `http://example` accepted); the reason names the field and the schemes.
  */
 export function isUrlOrEmpty(v: unknown): boolean {
-  if (v === '' || v === null) return true;
-  if (typeof v !== 'string' || /\s/.test(v)) return false;
-  try {
-    const url = new URL(v);
-    return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) && !!url.hostname;
-  } catch {
-    return false;
-  }
+  return v === '' || v === null || isWebUrl(v);
 }
 export const IsUrlOrEmpty = (options?: ValidationOptions) =>
   ValidateBy(
     { name: 'isUrlOrEmpty', validator: { validate: isUrlOrEmpty } },
-    { message: 'invalid', ...options },
+    { message: URL_REASON, ...options },
   );
-
-/** An absolute http(s) URL (images are stored as URLs, CONTRACT §6). */
-export function isHttpUrl(v: unknown): boolean {
-  if (typeof v !== 'string') return false;
-  try {
-    const url = new URL(v);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname;
-  } catch {
-    return false;
-  }
-}
 
 function limitValidator(name: string, constraints: unknown[]) {
   const check = LIMIT_CHECKS[name];

@@ -2,6 +2,7 @@ import { Column, PrimaryColumn } from 'typeorm';
 import { DateTimeColumn } from '../../database/columns.js';
 import type { Language } from '../../config/config.js';
 import type { PostStatus } from './post-status.js';
+import { webUrlColumn } from '../http/web-url.js';
 
 /**
  * Columns every post (event, venue, organizer) has, like WordPress `wp_posts`. Ids come from the
@@ -49,7 +50,13 @@ export abstract class PostColumns {
   @DateTimeColumn('modified_utc')
   modifiedUtc!: string;
 
-  @Column({ name: 'image_url', type: 'varchar', length: 2048, nullable: true })
+  @Column({
+    name: 'image_url',
+    type: 'varchar',
+    length: 2048,
+    nullable: true,
+    transformer: webUrlColumn(null),
+  })
   imageUrl!: string | null;
 
   /** The image record of `imageUrl` (images, BEHAVIOR §4.6); set on every write from the URL. */
