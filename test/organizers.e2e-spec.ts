@@ -6,7 +6,7 @@ import { PostStore } from '../src/common/posts/post-store.js';
 import { Writes } from '../src/database/writes.js';
 import type { RequestContext } from '../src/common/http/request-context.js';
 import { APP_CONFIG, type AppConfig, type Language } from '../src/config/config.js';
-import { OrganizersService } from '../src/organizers/organizers.service.js';
+import { OrganizerEventLinks } from '../src/organizers/organizers.service.js';
 import { createRoleUsers, type Credentials, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { coldCaches } from './helpers/query-counter.js';
@@ -424,7 +424,7 @@ describe('organizers (e2e)', () => {
   });
 
   describe('service API for the events module', () => {
-    let service: OrganizersService;
+    let service: OrganizerEventLinks;
     let config: AppConfig;
     const ctxOf = (who: Credentials): RequestContext => {
       const actor: Actor = { user: { id: who.id, login: who.login, role: who.login as never } };
@@ -439,7 +439,7 @@ describe('organizers (e2e)', () => {
     };
 
     beforeAll(() => {
-      service = app.get(OrganizersService);
+      service = app.get(OrganizerEventLinks);
       config = app.get(APP_CONFIG);
     });
 

@@ -6,7 +6,7 @@ import { PostStore } from '../src/common/posts/post-store.js';
 import { Writes } from '../src/database/writes.js';
 import type { RequestContext } from '../src/common/http/request-context.js';
 import { APP_CONFIG, type AppConfig, type Language } from '../src/config/config.js';
-import { VenuesService } from '../src/venues/venues.service.js';
+import { VenueEventLinks } from '../src/venues/venues.service.js';
 import { createRoleUsers, type Credentials, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { coldCaches } from './helpers/query-counter.js';
@@ -1019,7 +1019,7 @@ describe('venues (e2e)', () => {
   });
 
   describe('service API for the events module', () => {
-    let service: VenuesService;
+    let service: VenueEventLinks;
     let config: AppConfig;
     const ctxOf = (who: Credentials | null, language: Language = 'en'): RequestContext => {
       const actor: Actor = who
@@ -1036,7 +1036,7 @@ describe('venues (e2e)', () => {
     };
 
     beforeAll(() => {
-      service = app.get(VenuesService);
+      service = app.get(VenueEventLinks);
       config = app.get(APP_CONFIG);
     });
 

@@ -5,9 +5,9 @@ import { isTruthy, toBoolean } from '../common/http/transforms.js';
 import { pageOf, type Page } from '../common/pagination/paginate.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { listStatuses, statusEcho } from '../common/posts/post-status.js';
-import { OrganizersService } from '../organizers/organizers.service.js';
+import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
-import { VenuesService } from '../venues/venues.service.js';
+import { VenueEventLinks } from '../venues/venues.service.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
 import { dateWindow, parseCoordinate, parseSearch, type EventFilters } from './event-filters.js';
 import type { Geofence } from './geofence.js';
@@ -32,8 +32,8 @@ type ErrorDetails = NonNullable<ConstructorParameters<typeof ApiError>[2]>['deta
 export class EventQueryResolver {
   constructor(
     private readonly terms: EventTermLinks,
-    private readonly venues: VenuesService,
-    private readonly organizers: OrganizersService,
+    private readonly venues: VenueEventLinks,
+    private readonly organizers: OrganizerEventLinks,
     private readonly posts: PostStore,
   ) {}
 

@@ -8,10 +8,10 @@ import { EVENT_TRANSLATIONS } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../database/record-cache.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';
-import { OrganizersService } from '../organizers/organizers.service.js';
+import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks, type EventTerms } from '../terms/event-term-links.js';
 import type { VenueEntity } from '../venues/venue.entity.js';
-import { VenuesService } from '../venues/venues.service.js';
+import { VenueEventLinks } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
 import { toTecEvent, type EventLinks } from './event.mapper.js';
 import { EventsRepository } from './events.repository.js';
@@ -49,8 +49,8 @@ export interface WrittenLinks {
 export class EventPresenter {
   constructor(
     private readonly events: EventsRepository,
-    private readonly venues: VenuesService,
-    private readonly organizers: OrganizersService,
+    private readonly venues: VenueEventLinks,
+    private readonly organizers: OrganizerEventLinks,
     private readonly terms: EventTermLinks,
     private readonly translations: TranslationStore,
     private readonly i18n: I18nService,

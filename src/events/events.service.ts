@@ -36,11 +36,11 @@ import { nowUtcSql } from '../database/columns.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import { Writes, type WriteScope } from '../database/writes.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';
-import { OrganizersService } from '../organizers/organizers.service.js';
+import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
 import { TAXONOMIES, type Taxonomy } from '../terms/taxonomy.js';
 import type { VenueEntity } from '../venues/venue.entity.js';
-import { VenuesService } from '../venues/venues.service.js';
+import { VenueEventLinks } from '../venues/venues.service.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
@@ -61,7 +61,7 @@ import { EventPresenter, isUnlocked, type WrittenLinks } from './event.presenter
 import { RecordCache } from '../database/record-cache.js';
 import { EventsRepository } from './events.repository.js';
 
-type Plan = Awaited<ReturnType<VenuesService['planReferences']>>;
+type Plan = Awaited<ReturnType<VenueEventLinks['planReferences']>>;
 
 /** Validated write input: everything checked before anything is written. */
 interface WritePlan {
@@ -121,8 +121,8 @@ export class EventsService {
     private readonly translations: TranslationStore,
     private readonly posts: PostStore,
     private readonly users: UsersService,
-    private readonly venues: VenuesService,
-    private readonly organizers: OrganizersService,
+    private readonly venues: VenueEventLinks,
+    private readonly organizers: OrganizerEventLinks,
     private readonly terms: EventTermLinks,
     private readonly recordCache: RecordCache,
   ) {}

@@ -11,7 +11,7 @@ import { CreateEventDto } from '../events/dto/create-event.dto.js';
 import { UpdateEventDto } from '../events/dto/update-event.dto.js';
 import { EventsService } from '../events/events.service.js';
 import { CreateOrganizerDto, UpdateOrganizerDto } from '../organizers/dto/organizer-fields.dto.js';
-import { OrganizersService } from '../organizers/organizers.service.js';
+import { OrganizerWrites } from '../organizers/organizers.service.js';
 import {
   CreateCategoryDto,
   CreateTagDto,
@@ -20,7 +20,7 @@ import {
 } from '../terms/dto/write-term.dto.js';
 import { TermWrites } from '../terms/term-writes.js';
 import { CreateVenueDto, UpdateVenueDto } from '../venues/dto/venue-fields.dto.js';
-import { VenuesService } from '../venues/venues.service.js';
+import { VenueWrites } from '../venues/venues.service.js';
 import { basicAuthorization, HttpClient, SourceError } from './http-client.js';
 import { digestOf, ImportMap, type MapKind } from './import-map.js';
 import { Writes } from '../database/writes.js';
@@ -106,8 +106,8 @@ export class TecImporter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly users: UsersService,
     private readonly events: EventsService,
-    private readonly venues: VenuesService,
-    private readonly organizers: OrganizersService,
+    private readonly venues: VenueWrites,
+    private readonly organizers: OrganizerWrites,
     private readonly terms: TermWrites,
     private readonly i18n: I18nService,
     private readonly writes: Writes,

@@ -7,15 +7,19 @@ import { CachedReads } from '../common/http/response-cache.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { resourceDoc } from '../common/i18n/doc-key.js';
 import { Endpoint } from '../docs/endpoint.js';
-import type { LinkedListQuery, LinkedWriteFields } from './linked-post.service.js';
+import type { LinkedListQuery, LinkedWriteFields } from './linked-definition.js';
 import { UnlockParams, type Unlock } from './unlock.decorator.js';
 
-/** What the routes call: the public methods of a LinkedPostService. */
-export interface LinkedRoutesService {
+/** What the read routes call: the public methods of LinkedQueries. */
+export interface LinkedReadRoutes {
   list(query: LinkedListQuery, ctx: RequestContext): Promise<unknown>;
-  create(input: never, ctx: RequestContext): Promise<unknown>;
   getById(id: number, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
   getBySlug(slug: string, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
+}
+
+/** What the write routes call: the public methods of LinkedWrites. */
+export interface LinkedWriteRoutes {
+  create(input: never, ctx: RequestContext): Promise<unknown>;
   updateById(id: number, input: never, ctx: RequestContext): Promise<unknown>;
   updateBySlug(slug: string, input: never, ctx: RequestContext): Promise<unknown>;
   trashById(id: number, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
@@ -25,7 +29,8 @@ export interface LinkedRoutesService {
 export interface LinkedRoutesOptions {
   /** `venues` / `organizers`: the path, the OpenAPI tag and the i18n keys of the docs. */
   collection: 'venues' | 'organizers';
-  service: Type<LinkedRoutesService>;
+  queries: Type<LinkedReadRoutes>;
+  writes: Type<LinkedWriteRoutes>;
   listQuery: Type<LinkedListQuery>;
   createDto: Type<LinkedWriteFields>;
   updateDto: Type<LinkedWriteFields>;
@@ -51,21 +56,24 @@ export function linkedPostController(options: LinkedRoutesOptions): Type<object>
   @CachedReads()
   @Controller(`${NAMESPACE}/${options.collection}`)
   class LinkedPostController {
-    constructor(@Inject(options.service) readonly service: LinkedRoutesService) {}
+    constructor(
+      @Inject(options.queries) readonly queries: LinkedReadRoutes,
+      @Inject(options.writes) readonly writes: LinkedWriteRoutes,
+    ) {}
 
     @Endpoint('GET', undefined, { summary: doc('list.summary') })
     list(@Query() query: LinkedListQuery, @Ctx() ctx: RequestContext) {
-      return this.service.list(query, ctx);
+      return this.queries.list(query, ctx);
     }
 
     @Endpoint('POST', undefined, { summary: doc('create.summary') })
     create(@Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.service.create(body, ctx);
+      return this.writes.create(body, ctx);
     }
 
     @Endpoint('GET', 'by-slug/:slug', { summary: doc('get.summary'), param: SLUG })
     getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
-      return this.service.getBySlug(slug, ctx, u);
+      return this.queries.getBySlug(slug, ctx, u);
     }
 
     @Endpoint('DELETE', 'by-slug/:slug', { summary: doc('delete.summary'), param: SLUG })
@@ -74,22 +82,22 @@ export function linkedPostController(options: LinkedRoutesOptions): Type<object>
       @Ctx() ctx: RequestContext,
       @UnlockParams() u: Unlock,
     ) {
-      return this.service.trashBySlug(slug, ctx, u);
+      return this.writes.trashBySlug(slug, ctx, u);
     }
 
     @Endpoint('POST', 'by-slug/:slug', { summary: doc('update.summary'), param: SLUG, status: 200 })
     updateBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.service.updateBySlug(slug, body, ctx);
+      return this.writes.updateBySlug(slug, body, ctx);
     }
 
     @Endpoint('PUT', 'by-slug/:slug', { status: 200 })
     putBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.service.updateBySlug(slug, body, ctx);
+      return this.writes.updateBySlug(slug, body, ctx);
     }
 
     @Endpoint('PATCH', 'by-slug/:slug', { status: 200 })
     patchBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.service.updateBySlug(slug, body, ctx);
+      return this.writes.updateBySlug(slug, body, ctx);
     }
 
     @Endpoint('GET', ':id', { summary: doc('get.summary'), param: ID })
@@ -98,7 +106,7 @@ export function linkedPostController(options: LinkedRoutesOptions): Type<object>
       @Ctx() ctx: RequestContext,
       @UnlockParams() u: Unlock,
     ) {
-      return this.service.getById(id, ctx, u);
+      return this.queries.getById(id, ctx, u);
     }
 
     @Endpoint('DELETE', ':id', { summary: doc('delete.summary'), param: ID })
@@ -107,22 +115,22 @@ export function linkedPostController(options: LinkedRoutesOptions): Type<object>
       @Ctx() ctx: RequestContext,
       @UnlockParams() u: Unlock,
     ) {
-      return this.service.trashById(id, ctx, u);
+      return this.writes.trashById(id, ctx, u);
     }
 
     @Endpoint('POST', ':id', { summary: doc('update.summary'), param: ID, status: 200 })
     update(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.service.updateById(id, body, ctx);
+      return this.writes.updateById(id, body, ctx);
     }
 
     @Endpoint('PUT', ':id', { status: 200 })
     put(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.service.updateById(id, body, ctx);
+      return this.writes.updateById(id, body, ctx);
     }
 
     @Endpoint('PATCH', ':id', { status: 200 })
     patch(@Param('id', RouteIdPipe) id: number, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.service.updateById(id, body, ctx);
+      return this.writes.updateById(id, body, ctx);
     }
   }
 

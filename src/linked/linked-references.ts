@@ -1,7 +1,7 @@
 /**
  * The shapes an event's `venue` / `organizer` field may take (BEHAVIOR §7.1.3), read without any
  * database access: each reference is an id to link or a set of fields to create (or reuse) a
- * record from. Existence and field validation happen in LinkedPostService.planReferences.
+ * record from. Existence and field validation happen in LinkedEventLinks.planReferences.
  */
 export type RawReference = { id: number } | { fields: Record<string, unknown> };
 

@@ -1,14 +1,26 @@
 import { Module } from '@nestjs/common';
 import { PostsModule } from '../common/posts/posts.module.js';
 import { OrganizersController } from './organizers.controller.js';
+import { linkedProviders } from '../linked/linked-providers.js';
 import { OrganizersRepository } from './organizers.repository.js';
-import { OrganizersService } from './organizers.service.js';
+import {
+  ORGANIZER_DEFINITION,
+  OrganizerEventLinks,
+  OrganizerQueries,
+  OrganizerWrites,
+} from './organizers.service.js';
 
-/** Organizers (INTERFACE §2.3, §4.4). OrganizersService is exported for the events module. */
+/** Organizers (INTERFACE §2.3, §4.4). Exports OrganizerEventLinks for the events
+ * module, OrganizerQueries for the public pages and OrganizerWrites for the importer. */
 @Module({
   imports: [PostsModule],
   controllers: [OrganizersController],
-  providers: [OrganizersService, OrganizersRepository],
-  exports: [OrganizersService],
+  providers: linkedProviders(ORGANIZER_DEFINITION, {
+    repository: OrganizersRepository,
+    queries: OrganizerQueries,
+    writes: OrganizerWrites,
+    links: OrganizerEventLinks,
+  }),
+  exports: [OrganizerQueries, OrganizerWrites, OrganizerEventLinks],
 })
 export class OrganizersModule {}

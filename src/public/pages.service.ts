@@ -9,10 +9,10 @@ import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
 import type { EventPayload } from '../feeds/ics.js';
 import { plainText } from '../feeds/plain-text.js';
-import { OrganizersService } from '../organizers/organizers.service.js';
+import { OrganizerQueries } from '../organizers/organizers.service.js';
 import { TermQueries } from '../terms/term-queries.js';
 import type { Taxonomy } from '../terms/taxonomy.js';
-import { VenuesService } from '../venues/venues.service.js';
+import { VenueQueries } from '../venues/venues.service.js';
 import { eventWhen, ogLocale } from './format.js';
 import { eventJsonLd, scriptJson } from './json-ld.js';
 import { Views, type PageHead } from './views.js';
@@ -65,8 +65,8 @@ const isPublic = (ctx: RequestContext, record: EventPayload) =>
 export class PagesService {
   constructor(
     private readonly events: EventsService,
-    private readonly venues: VenuesService,
-    private readonly organizers: OrganizersService,
+    private readonly venues: VenueQueries,
+    private readonly organizers: OrganizerQueries,
     private readonly terms: TermQueries,
     private readonly views: Views,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -1,14 +1,21 @@
 import { Module } from '@nestjs/common';
 import { PostsModule } from '../common/posts/posts.module.js';
 import { VenuesController } from './venues.controller.js';
+import { linkedProviders } from '../linked/linked-providers.js';
 import { VenuesRepository } from './venues.repository.js';
-import { VenuesService } from './venues.service.js';
+import { VENUE_DEFINITION, VenueEventLinks, VenueQueries, VenueWrites } from './venues.service.js';
 
-/** Venues (INTERFACE §2.2, §4.3). VenuesService is exported for the events module. */
+/** Venues (INTERFACE §2.2, §4.3). Exports VenueEventLinks for the events
+ * module, VenueQueries for the public pages and VenueWrites for the importer. */
 @Module({
   imports: [PostsModule],
   controllers: [VenuesController],
-  providers: [VenuesService, VenuesRepository],
-  exports: [VenuesService],
+  providers: linkedProviders(VENUE_DEFINITION, {
+    repository: VenuesRepository,
+    queries: VenueQueries,
+    writes: VenueWrites,
+    links: VenueEventLinks,
+  }),
+  exports: [VenueQueries, VenueWrites, VenueEventLinks],
 })
 export class VenuesModule {}

@@ -1,56 +1,25 @@
-import { Injectable } from '@nestjs/common';
-import { RecordCache } from '../database/record-cache.js';
-import { TranslationStore } from '../common/posts/translation-store.js';
-import { Writes } from '../database/writes.js';
-import { UsersService } from '../auth/users/users.service.js';
 import { isTruthy } from '../common/http/transforms.js';
 import { asText } from '../common/text/index.js';
+import type { LinkedDefinition } from '../linked/linked-definition.js';
+import { LinkedEventLinks } from '../linked/linked-event-links.js';
 import { VENUE_KIND } from '../linked/linked-kind.js';
-import type { MapContext, MapOptions } from '../linked/linked-mapper.js';
-import { LinkedPostService } from '../linked/linked-post.service.js';
+import { LinkedQueries } from '../linked/linked-queries.js';
+import { LinkedWrites } from '../linked/linked-writes.js';
 import { CreateVenueDto, UpdateVenueDto, VenueFieldsDto } from './dto/venue-fields.dto.js';
 import { VenueEntity } from './venue.entity.js';
 import { deriveStateProvince, toTecVenue } from './venue.mapper.js';
-import { VenuesRepository } from './venues.repository.js';
 
 const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone'] as const;
 
 /** Venues: the shared linked-post flow plus the venue's own fields (BEHAVIOR §7.4). */
-@Injectable()
-export class VenuesService extends LinkedPostService<VenueEntity, CreateVenueDto, UpdateVenueDto> {
-  protected readonly kind = VENUE_KIND;
-  protected readonly createDto = CreateVenueDto;
-  protected readonly multiple = false;
-
-  // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
-  // oxlint-disable-next-line no-useless-constructor
-  constructor(
-    writes: Writes,
-    translations: TranslationStore,
-    repository: VenuesRepository,
-    users: UsersService,
-    cache: RecordCache,
-  ) {
-    super(writes, translations, repository, users, cache);
-  }
-
-  protected toTec(record: VenueEntity, ctx: MapContext, options: MapOptions) {
-    return toTecVenue(record, ctx, options);
-  }
-
-  protected newRecord(): VenueEntity {
-    return new VenueEntity();
-  }
-
-  protected nameOf(input: CreateVenueDto | UpdateVenueDto): string | undefined {
-    return input.venue;
-  }
-
-  protected applyDetails(
-    venue: VenueEntity,
-    input: CreateVenueDto | UpdateVenueDto,
-    mode: 'create' | 'update',
-  ): void {
+export const VENUE_DEFINITION: LinkedDefinition<VenueEntity, CreateVenueDto, UpdateVenueDto> = {
+  kind: VENUE_KIND,
+  createDto: CreateVenueDto,
+  multiple: false,
+  toTec: toTecVenue,
+  newRecord: () => new VenueEntity(),
+  nameOf: (input) => input.venue,
+  applyDetails(venue, input, mode) {
     const creating = mode === 'create';
     // Address and contact fields are stored "as text" (BEHAVIOR §7.4.1).
     for (const field of ADDRESS_FIELDS) {
@@ -77,5 +46,16 @@ export class VenuesService extends LinkedPostService<VenueEntity, CreateVenueDto
     );
     if (given) venue.stateprovince = given;
     else if (creating || addressTouched) venue.stateprovince = deriveStateProvince(venue);
-  }
-}
+  },
+};
+
+/** Venue lists and single venues, for the routes and the public pages. */
+export class VenueQueries extends LinkedQueries<VenueEntity, CreateVenueDto, UpdateVenueDto> {}
+/** Venue creates, updates and trash, for the routes and the importer. */
+export class VenueWrites extends LinkedWrites<VenueEntity, CreateVenueDto, UpdateVenueDto> {}
+/** An event's venue: embedded, named by a write, filtered on. */
+export class VenueEventLinks extends LinkedEventLinks<
+  VenueEntity,
+  CreateVenueDto,
+  UpdateVenueDto
+> {}

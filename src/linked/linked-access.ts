@@ -1,0 +1,22 @@
+import type { Actor } from '../auth/actor.js';
+import { canRead } from '../auth/post-policy.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import type { PostColumns } from '../common/posts/post-columns.js';
+import { effectiveStatus, type PostStatus } from '../common/posts/post-status.js';
+import type { TranslationViewer } from '../common/posts/translations.js';
+import { nowUtcSql } from '../database/columns.js';
+
+/** WordPress gives drafts and pending posts no slug (and no UTC date) until they are published. */
+export const UNPUBLISHED_SLUGLESS: PostStatus[] = ['draft', 'pending'];
+
+/**
+ * Who may read a venue or organizer may link it to an event and see it embedded in one
+ * (CONTRACT §6 "Linked records"), as it may read it by id (BEHAVIOR §6.2, CONTRACT §2).
+ */
+export const readableBy = (actor: Actor, record: PostColumns, nowUtc: string) =>
+  canRead(actor, { authorId: record.authorId, status: effectiveStatus(record, nowUtc) });
+
+export const viewerOf = (ctx: RequestContext): TranslationViewer => ({
+  actor: ctx.actor,
+  nowUtc: nowUtcSql(),
+});

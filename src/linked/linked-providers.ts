@@ -1,0 +1,74 @@
+import type { Provider, Type } from '@nestjs/common';
+import { UsersService } from '../auth/users/users.service.js';
+import { TranslationStore } from '../common/posts/translation-store.js';
+import type { PostColumns } from '../common/posts/post-columns.js';
+import { RecordCache } from '../database/record-cache.js';
+import { Writes } from '../database/writes.js';
+import type { LinkedDefinition, LinkedWriteFields } from './linked-definition.js';
+import type { LinkedEventLinks } from './linked-event-links.js';
+import type { LinkedPostRepository } from './linked-post.repository.js';
+import type { LinkedQueries } from './linked-queries.js';
+import type { LinkedWrites } from './linked-writes.js';
+
+/** The classes a kind's module provides: its repository and its three services' tokens. */
+export interface LinkedClasses<
+  E extends PostColumns,
+  C extends LinkedWriteFields,
+  U extends LinkedWriteFields,
+> {
+  repository: Type<LinkedPostRepository<E>>;
+  queries: new (
+    ...args: ConstructorParameters<typeof LinkedQueries<E, C, U>>
+  ) => LinkedQueries<E, C, U>;
+  writes: new (
+    ...args: ConstructorParameters<typeof LinkedWrites<E, C, U>>
+  ) => LinkedWrites<E, C, U>;
+  links: new (
+    ...args: ConstructorParameters<typeof LinkedEventLinks<E, C, U>>
+  ) => LinkedEventLinks<E, C, U>;
+}
+
+/**
+ * The providers of one linked-post kind. The services are generic classes given the kind's
+ * definition, which Nest cannot inject by type: each is built by a factory under its kind's own
+ * class, so that other modules inject `VenueEventLinks`, `OrganizerQueries`, ... by type.
+ */
+export function linkedProviders<
+  E extends PostColumns,
+  C extends LinkedWriteFields,
+  U extends LinkedWriteFields,
+>(def: LinkedDefinition<E, C, U>, classes: LinkedClasses<E, C, U>): Provider[] {
+  const { repository, queries, writes, links } = classes;
+  return [
+    repository,
+    {
+      provide: queries,
+      useFactory: (
+        repo: LinkedPostRepository<E>,
+        translations: TranslationStore,
+        cache: RecordCache,
+      ) => new queries(def, repo, translations, cache),
+      inject: [repository, TranslationStore, RecordCache],
+    },
+    {
+      provide: writes,
+      useFactory: (
+        reads: LinkedQueries<E, C, U>,
+        repo: LinkedPostRepository<E>,
+        scope: Writes,
+        translations: TranslationStore,
+        users: UsersService,
+      ) => new writes(def, reads, repo, scope, translations, users),
+      inject: [queries, repository, Writes, TranslationStore, UsersService],
+    },
+    {
+      provide: links,
+      useFactory: (
+        reads: LinkedQueries<E, C, U>,
+        writer: LinkedWrites<E, C, U>,
+        repo: LinkedPostRepository<E>,
+      ) => new links(def, reads, writer, repo),
+      inject: [queries, writes, repository],
+    },
+  ];
+}

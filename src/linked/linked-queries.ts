@@ -1,0 +1,198 @@
+import { canEdit } from '../auth/post-policy.js';
+import { ApiError, invalidParams, t, type Text } from '../common/errors/api-error.js';
+import { invalidParam } from '../common/errors/api-error.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
+import type { PostColumns } from '../common/posts/post-columns.js';
+import { listStatuses, statusEcho } from '../common/posts/post-status.js';
+import type { TranslationStore } from '../common/posts/translation-store.js';
+import type { Translations } from '../common/posts/translations.js';
+import { nowUtcSql } from '../database/columns.js';
+import type { RecordCache } from '../database/record-cache.js';
+import { readableBy } from './linked-access.js';
+import type { LinkedDefinition, LinkedListQuery, LinkedWriteFields } from './linked-definition.js';
+import { searchFragments } from './linked-inputs.js';
+import type { LinkedPostRepository } from './linked-post.repository.js';
+import { unlockOf, type Unlock } from './unlock.decorator.js';
+
+/**
+ * What readers of venues and organizers see (TEC: Endpoints/Linked_Post_Base.php and the
+ * Single_Venue / Single_Organizer endpoints): lists and single records, presented from the
+ * RecordCache while a payload is current, redacted while protected. Order of checks, as WordPress
+ * (BEHAVIOR §1.1): parameters, then the checks that need the database, then permission, then the
+ * handler's own errors (404 past the last page).
+ */
+export class LinkedQueries<
+  E extends PostColumns,
+  C extends LinkedWriteFields = LinkedWriteFields,
+  U extends LinkedWriteFields = LinkedWriteFields,
+> {
+  constructor(
+    protected readonly def: LinkedDefinition<E, C, U>,
+    protected readonly repository: LinkedPostRepository<E>,
+    protected readonly translations: TranslationStore,
+    protected readonly cache: RecordCache,
+  ) {}
+
+  async list(query: LinkedListQuery, ctx: RequestContext): Promise<Archive> {
+    const statuses = listStatuses(ctx.actor, query.status);
+    const invalid: Record<string, Text> = {};
+    if (query.event !== undefined && !(await this.isEvent(query.event))) {
+      invalid.event = t('validation.invalid');
+    }
+    if (!statuses) invalid.status = t('validation.invalid');
+    if (Object.keys(invalid).length) throw invalidParams(invalid);
+
+    const page = pageOf(query, ctx.config.maxPerPage);
+    const nowUtc = nowUtcSql();
+    const readAt = this.cache.version();
+    const [ids, total] = await this.repository.list(
+      {
+        language: ctx.language,
+        actor: ctx.actor,
+        statuses: statuses!,
+        nowUtc,
+        search: query.search === undefined ? undefined : searchFragments(query.search),
+        event: query.event,
+        hasEvents: query.has_events,
+        onlyWithUpcoming: query.only_with_upcoming,
+      },
+      page,
+    );
+    if (!ids.length && page.page > 1) {
+      throw new ApiError(`${this.def.kind.kind}-archive-page-not-found`, 404);
+    }
+    const items = await this.presentMany(ids, ctx, unlockOf(ctx.query), false, readAt);
+    const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+    return buildArchive({
+      key: this.def.kind.collection,
+      items,
+      total,
+      page,
+      collectionUrl: `${ctx.restBase}/${this.def.kind.collection}`,
+      // BEHAVIOR §5.1 Service note: every filter the client gave is echoed.
+      query: {
+        search: query.search,
+        event: query.event,
+        has_events: flag(query.has_events),
+        only_with_upcoming: flag(query.only_with_upcoming),
+        status: statusEcho(ctx.actor, query.status, statuses!),
+      },
+      layout: 'posts',
+    });
+  }
+  async getById(id: number, ctx: RequestContext, unlock: Unlock) {
+    const readAt = this.cache.version();
+    return this.read(await this.mustFindById(id), ctx, unlock, readAt);
+  }
+  async getBySlug(slug: string, ctx: RequestContext, unlock: Unlock) {
+    const readAt = this.cache.version();
+    return this.read(await this.mustFindBySlug(slug, ctx), ctx, unlock, readAt);
+  }
+  /** BEHAVIOR §6.2: 403 `{kind}-not-accessible` when unpublished and not readable; never 403 for a password. */
+  private async read(record: E, ctx: RequestContext, unlock: Unlock, readAt: number) {
+    if (!readableBy(ctx.actor, record, nowUtcSql())) {
+      throw new ApiError(`${this.def.kind.kind}-not-accessible`, 403);
+    }
+    const [item] = await this.presentMany([record], ctx, unlock, true, readAt);
+    return item;
+  }
+  present(
+    record: E,
+    ctx: RequestContext,
+    unlock: Unlock,
+    jsonLd: boolean,
+    nowUtc = nowUtcSql(),
+    translations?: Translations,
+  ): Record<string, unknown> {
+    const redact = this.isLocked(record, ctx, unlock);
+    return this.def.toTec(
+      record,
+      { siteUrl: ctx.siteUrl, nowUtc, publicUrlTemplate: ctx.config.publicUrlTemplate },
+      // BEHAVIOR §4.9: no json_ld for a record the caller has not unlocked.
+      { jsonLd: jsonLd && !redact, redact, translations },
+    );
+  }
+  /** One record with its translations. */
+  async presentOne(record: E, ctx: RequestContext, unlock: Unlock, jsonLd: boolean) {
+    const [item] = await this.presentMany([record], ctx, unlock, jsonLd);
+    return item;
+  }
+  /**
+   * Records with their translations, in order: from the RecordCache when a reader like this
+   * one saw them since the last write, the others built together (one translations query);
+   * those kept when `readAt` (RecordCache.version() before reading the rows) is given.
+   */
+  async presentMany(
+    records: E[] | number[],
+    ctx: RequestContext,
+    unlock: Unlock,
+    jsonLd: boolean,
+    readAt?: number,
+  ): Promise<Record<string, unknown>[]> {
+    const user = ctx.actor.user;
+    // What a payload depends on besides the rows: who asks (translations, unlocking), with
+    // which password or context, and json_ld.
+    const variant = JSON.stringify([
+      ctx.language,
+      user ? `${user.id}:${user.role}` : '',
+      unlock.password ?? null,
+      unlock.edit,
+      jsonLd,
+    ]);
+    const build = async (missing: E[]) => {
+      const nowUtc = nowUtcSql();
+      const translations = await this.translationsOf(missing, ctx, nowUtc);
+      return new Map(
+        missing.map((r) => [
+          r.id,
+          this.present(r, ctx, unlock, jsonLd, nowUtc, translations.get(r.id)),
+        ]),
+      );
+    };
+    // A page of a list gives ids: rows are read only for the payloads not cached (one query).
+    return this.cache.page(
+      this.def.kind.kind,
+      records,
+      variant,
+      readAt,
+      // Read after the page's ids: a record whose visibility changed in between is left out.
+      async (ids) => {
+        const nowUtc = nowUtcSql();
+        return (await this.repository.findByIds(ids)).filter((r) =>
+          readableBy(ctx.actor, r, nowUtc),
+        );
+      },
+      build,
+    );
+  }
+  /** The translations of a page of records that the caller may read, in one query. */
+  translationsOf(records: E[], ctx: RequestContext, nowUtc: string) {
+    return this.translations.load(this.def.kind.translations, records, {
+      actor: ctx.actor,
+      nowUtc,
+    });
+  }
+  /** BEHAVIOR §4.11: protected, and neither the right `password` nor `context=edit` by an editor of it. */
+  private isLocked(record: E, ctx: RequestContext, unlock: Unlock): boolean {
+    if (!record.password) return false;
+    if (unlock.password === record.password) return false;
+    return !(unlock.edit && canEdit(ctx.actor, record));
+  }
+  async mustFindById(id: number): Promise<E> {
+    const record = await this.repository.findById(id);
+    // BEHAVIOR §6.2 / §1.6: an unknown id, or one of another kind, is a bad `id` (400).
+    if (!record) throw invalidParam('id');
+    return record;
+  }
+  async mustFindBySlug(slug: string, ctx: RequestContext): Promise<E> {
+    // Slugs are stored as WordPress keeps them: non-ASCII letters percent-encoded, lower case.
+    const candidates = [...new Set([slug, encodeURIComponent(slug).toLowerCase()])];
+    const record = await this.repository.findBySlug(candidates, ctx.language);
+    if (!record) throw invalidParam('slug');
+    return record;
+  }
+  private async isEvent(id: number): Promise<boolean> {
+    return this.repository.isEvent(id);
+  }
+}

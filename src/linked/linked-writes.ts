@@ -1,0 +1,320 @@
+import {
+  canCreatePosts,
+  canEdit,
+  canPostUnfilteredHtml,
+  canUpload,
+  mayAttributeTo,
+} from '../auth/post-policy.js';
+import type { UsersService } from '../auth/users/users.service.js';
+import { utcToLocal } from '../common/dates/index.js';
+import {
+  ApiError,
+  cannotCreateAs,
+  cannotUpdateAs,
+  forbidden,
+  invalidParams,
+  t,
+  type Text,
+} from '../common/errors/api-error.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import type { PostColumns } from '../common/posts/post-columns.js';
+import { isWritableStatus, resolveWriteStatus } from '../common/posts/post-status.js';
+import type { TranslationStore } from '../common/posts/translation-store.js';
+import { languageTakenReason, translationsForbidden } from '../common/posts/translations.js';
+import { contentFilter } from '../common/text/index.js';
+import { nowUtcSql } from '../database/columns.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
+import { lockKey } from '../database/write-lock.js';
+import type { WriteScope, Writes } from '../database/writes.js';
+import { UNPUBLISHED_SLUGLESS, viewerOf } from './linked-access.js';
+import type { LinkedDefinition, LinkedWriteFields } from './linked-definition.js';
+import { publicationDates } from './linked-inputs.js';
+import type { LinkedPostRepository } from './linked-post.repository.js';
+import type { LinkedQueries } from './linked-queries.js';
+import { unlockOf, type Unlock } from './unlock.decorator.js';
+
+/**
+ * What authors and editors do to venues and organizers: create (or reuse a duplicate,
+ * BEHAVIOR §7.4.2), update and trash, with the checks that need the database or the caller
+ * before the permission check (BEHAVIOR §1.1). Answers are presented by LinkedQueries.
+ */
+export class LinkedWrites<
+  E extends PostColumns,
+  C extends LinkedWriteFields,
+  U extends LinkedWriteFields,
+> {
+  constructor(
+    protected readonly def: LinkedDefinition<E, C, U>,
+    protected readonly queries: LinkedQueries<E, C, U>,
+    protected readonly repository: LinkedPostRepository<E>,
+    protected readonly writes: Writes,
+    protected readonly translations: TranslationStore,
+    protected readonly users: UsersService,
+  ) {}
+
+  /** `POST /{collection}`: 201 with the new record, or with an existing duplicate (§7.4.2). */
+  async create(input: C, ctx: RequestContext) {
+    await this.checkInput(input, ctx);
+    if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
+    this.authorizeAuthor(input, ctx);
+    const id = await this.writes.run((scope) => this.createRecord(input, ctx, scope));
+    return this.queries.presentOne(
+      await this.queries.mustFindById(id),
+      ctx,
+      unlockOf(ctx.query),
+      false,
+    );
+  }
+  async updateById(id: number, input: U, ctx: RequestContext) {
+    return this.update(await this.queries.mustFindById(id), input, ctx);
+  }
+  async updateBySlug(slug: string, input: U, ctx: RequestContext) {
+    return this.update(await this.queries.mustFindBySlug(slug, ctx), input, ctx);
+  }
+  private async update(record: E, input: U, ctx: RequestContext) {
+    await this.checkInput(input, ctx, record);
+    if (!canEdit(ctx.actor, record)) throw forbidden(!!ctx.actor.user);
+    // CONTRACT §2: only editors and administrators give a record to another author.
+    if (input.author !== undefined && !mayAttributeTo(ctx.actor, input.author)) {
+      throw cannotUpdateAs();
+    }
+    if (
+      input.language !== undefined &&
+      !(await this.translations.mayMoveLanguage(
+        this.def.kind.translations,
+        record,
+        input.language,
+        viewerOf(ctx),
+      ))
+    ) {
+      throw translationsForbidden();
+    }
+    await this.writes.run(async ({ manager, changed }) => {
+      changed(this.def.kind.kind, record.id, 'updated', record);
+      // Slugs are unique per language: a moved record takes its slug along when it is free in
+      // the new language, else the next free `slug-2`, ... (assigned after the save).
+      const moving = input.language !== undefined && input.language !== record.language;
+      const movedSlug = moving ? record.slug : null;
+      if (moving) {
+        record.language = input.language!;
+        record.slug = null;
+      }
+      const needsSlug = this.applyUpdate(record, input, ctx);
+      try {
+        await this.repository.save(manager, record);
+      } catch (error) {
+        // A concurrent write gave the group a member in the new language first.
+        if (moving && isUniqueViolation(error)) {
+          throw invalidParams({ language: languageTakenReason(record.language) });
+        }
+        throw error;
+      }
+      if (movedSlug) {
+        await this.repository.assignSlug(manager, record.id, movedSlug, record.language);
+      } else if (needsSlug) {
+        await this.repository.assignSlug(manager, record.id, record.title, record.language);
+      }
+    });
+    return this.queries.presentOne(
+      await this.queries.mustFindById(record.id),
+      ctx,
+      unlockOf(ctx.query),
+      false,
+    );
+  }
+  async trashById(id: number, ctx: RequestContext, unlock: Unlock) {
+    return this.trash(await this.queries.mustFindById(id), ctx, unlock);
+  }
+  async trashBySlug(slug: string, ctx: RequestContext, unlock: Unlock) {
+    return this.trash(await this.queries.mustFindBySlug(slug, ctx), ctx, unlock);
+  }
+  /**
+   * BEHAVIOR §7.4.4: DELETE moves to trash (the slug is kept, D10) and unlinks the record from
+   * every event (D13), in one transaction; a second DELETE is 410.
+   */
+  private async trash(record: E, ctx: RequestContext, unlock: Unlock) {
+    // WordPress checks delete rights of a trashed post against its status before the trash, which
+    // for what a contributor may trash was draft/pending: so they get the 410, not a 403.
+    const status = record.status === 'trash' ? 'draft' : record.status;
+    if (!canEdit(ctx.actor, { authorId: record.authorId, status })) {
+      throw forbidden(!!ctx.actor.user);
+    }
+    if (record.status === 'trash') throw new ApiError(`${this.def.kind.kind}-is-in-trash`, 410);
+    await this.writes.run(async ({ manager, changed }) => {
+      changed(this.def.kind.kind, record.id, 'trashed');
+      record.status = 'trash';
+      this.touch(record, ctx);
+      await this.repository.save(manager, record);
+      await this.repository.unlinkFromEvents(manager, record.id);
+      // A trashed record is no translation any more; its translations stay linked (CONTRACT §5).
+      await this.translations.leave(manager, this.def.kind.translations, record);
+    });
+    return this.queries.present(record, ctx, unlock, false);
+  }
+  /**
+   * Creates a record, or reuses a duplicate (BEHAVIOR §7.4.2): the first visible, non-trashed
+   * record of the language with the same name (and description, if one is given), compared
+   * case-insensitively. A reused record takes the given details (partially, CONTRACT §6) when the
+   * caller may edit it, and is linked unchanged otherwise. No permission check: callers check.
+   */
+  async createRecord(input: C, ctx: RequestContext, scope: WriteScope) {
+    const { manager } = scope;
+    const nowUtc = nowUtcSql();
+    // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
+    const name = html.title(this.def.nameOf(input)!);
+    const description =
+      input.description === undefined ? undefined : html.content(input.description);
+    // Parallel creations of one name run one after the other, so the second reuses the first
+    // (the duplicate rule has no unique index to lean on).
+    await lockKey(manager, `${this.def.kind.kind}:${ctx.language}:${name.toLowerCase()}`);
+    // An explicit translation is always a new record: a same-named record of the language is
+    // not reused for it (it would have to leave its own translations).
+    const duplicate =
+      input.translation_of === undefined
+        ? await this.repository.findDuplicate(
+            manager,
+            name,
+            description || undefined,
+            ctx.language,
+            ctx.actor,
+            nowUtc,
+          )
+        : null;
+    if (duplicate) {
+      if (canEdit(ctx.actor, duplicate)) {
+        if (input.image !== undefined) duplicate.imageUrl = input.image || null;
+        if (input.password !== undefined) duplicate.password = input.password;
+        this.def.applyDetails(duplicate, input, 'update');
+        this.touch(duplicate, ctx, nowUtc);
+        await this.repository.save(manager, duplicate);
+        scope.changed(this.def.kind.kind, duplicate.id, 'updated', duplicate);
+      }
+      return duplicate.id;
+    }
+
+    const siteZone = ctx.config.siteTimezone;
+    const record = this.def.newRecord();
+    record.id = await this.repository.allocateId(manager);
+    record.authorId = input.author ?? ctx.actor.user?.id ?? 0;
+    record.title = name;
+    record.description = description ?? '';
+    record.excerpt = '';
+    record.password = input.password ?? '';
+    record.imageUrl = input.image || null;
+    record.language = ctx.language;
+    record.translationGroup = null;
+    record.slug = null;
+    const dates = publicationDates(input, siteZone);
+    record.status = resolveWriteStatus(ctx.actor, input.status, dates?.dateUtc ?? nowUtc, nowUtc);
+    record.date = dates?.date ?? utcToLocal(nowUtc, siteZone);
+    // BEHAVIOR §7.1.2: drafts and pending records created without a date have no UTC date yet.
+    record.dateUtc =
+      dates?.dateUtc ?? (UNPUBLISHED_SLUGLESS.includes(record.status) ? null : nowUtc);
+    this.touch(record, ctx, nowUtc);
+    this.def.applyDetails(record, input, 'create');
+    // WordPress gives drafts and pending posts no slug until they are published (§7.1.8).
+    const slugged = !UNPUBLISHED_SLUGLESS.includes(record.status);
+    await this.repository.insert(manager, record, slugged ? name : undefined);
+    scope.changed(this.def.kind.kind, record.id, 'created', record);
+    if (input.translation_of !== undefined) {
+      record.translationGroup = await this.translations.join(
+        manager,
+        this.def.kind.translations,
+        record.id,
+        input.translation_of,
+        record.language,
+        viewerOf(ctx),
+      );
+    }
+    return record.id;
+  }
+  /** Applies a partial update (CONTRACT §6); returns whether the record now needs a slug. */
+  private applyUpdate(record: E, input: U, ctx: RequestContext): boolean {
+    const nowUtc = nowUtcSql();
+    const siteZone = ctx.config.siteTimezone;
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
+    const name = this.def.nameOf(input);
+    if (name !== undefined) record.title = html.title(name);
+    // BEHAVIOR §7.4.3: an empty description leaves it unchanged (it cannot be cleared).
+    if (input.description) record.description = html.content(input.description);
+    if (input.author !== undefined) record.authorId = input.author;
+    if (input.password !== undefined) record.password = input.password;
+    if (input.image !== undefined) record.imageUrl = input.image || null;
+    const dates = publicationDates(input, siteZone);
+    if (dates) {
+      record.date = dates.date;
+      record.dateUtc = dates.dateUtc;
+    }
+    // A trashed record leaves the trash only when a status is given (BEHAVIOR §7.2).
+    if (input.status !== undefined || (dates && record.status !== 'trash')) {
+      const requested =
+        input.status ?? (isWritableStatus(record.status) ? record.status : undefined);
+      record.status = resolveWriteStatus(ctx.actor, requested, record.dateUtc ?? nowUtc, nowUtc);
+    }
+    const published = !UNPUBLISHED_SLUGLESS.includes(record.status) && record.status !== 'trash';
+    // §7.1.2: a draft published without a date is dated at its publication.
+    if (published && record.dateUtc === null) {
+      record.dateUtc = nowUtc;
+      record.date = utcToLocal(nowUtc, siteZone);
+    }
+    this.def.applyDetails(record, input, 'update');
+    this.touch(record, ctx, nowUtc);
+    return published && !record.slug;
+  }
+  /**
+   * CONTRACT §2: only editors and administrators create records of others; also for records
+   * created inline by an event write (which writes nothing then: it runs in the transaction).
+   */
+  authorizeAuthor(input: LinkedWriteFields, ctx: RequestContext) {
+    if (input.author !== undefined && !mayAttributeTo(ctx.actor, input.author)) {
+      throw cannotCreateAs();
+    }
+  }
+  private touch(record: E, ctx: RequestContext, nowUtc = nowUtcSql()) {
+    record.modifiedUtc = nowUtc;
+    record.modified = utcToLocal(nowUtc, ctx.config.siteTimezone);
+  }
+  /**
+   * Checks that need the database or the caller, still 400s before the permission check.
+   * `record` is the record an update changes (none on create).
+   */
+  async inputProblems(input: LinkedWriteFields, ctx: RequestContext, record?: E) {
+    const problems: Record<string, Text> = {};
+    if (input.author !== undefined && !(await this.users.exists(input.author))) {
+      problems.author = t('validation.invalid');
+    }
+    // CONTRACT §6: the id of an image record links that image (its URL); an unknown id is a 400.
+    input.image = (await this.repository.imageInput(input.image)) as string;
+    if (input.image !== undefined && typeof input.image !== 'string') {
+      problems.image = t('validation.invalid');
+    }
+    // BEHAVIOR §7.1.5: an image URL needs the upload right (author and above).
+    if (input.image && !canUpload(ctx.actor)) problems.image = t('validation.invalid');
+    // CONTRACT §5. Only the create DTO declares `translation_of`, only the update DTO `language`.
+    const scope = this.def.kind.translations;
+    if (input.translation_of !== undefined) {
+      const problem = await this.translations.translationOfProblem(
+        scope,
+        input.translation_of,
+        ctx.language,
+        viewerOf(ctx),
+      );
+      if (problem) problems.translation_of = problem;
+    }
+    if (record && input.language !== undefined) {
+      const problem = await this.translations.languageChangeProblem(
+        scope,
+        record,
+        input.language,
+        viewerOf(ctx),
+      );
+      if (problem) problems.language = problem;
+    }
+    return problems;
+  }
+  private async checkInput(input: LinkedWriteFields, ctx: RequestContext, record?: E) {
+    const problems = await this.inputProblems(input, ctx, record);
+    if (Object.keys(problems).length) throw invalidParams(problems);
+  }
+}
