@@ -4,8 +4,8 @@
 //
 //   node docker/check.mjs [--keep]     (--keep leaves the temporary folder for inspection)
 //
-//   1. The Dockerfile's shape: stages, Node base image against package.json `engines`, the native
-//      toolchain where `npm ci` runs, non-root USER, ENV/EXPOSE/HEALTHCHECK/CMD, /app/data, what
+//   1. The Dockerfile's shape: stages, Node base image against package.json `engines`, prebuilt
+//      better-sqlite3 binaries for the image's platforms, non-root USER, ENV/EXPOSE/HEALTHCHECK/CMD, /app/data, what
 //      the runtime stage copies, every COPY source from the context exists and is not excluded by
 //      .dockerignore; `npm ci` accepts the lockfile (dry run).
 //   2. compose.yaml parses (strict YAML), has only keys compose v2 knows, valid `$` interpolation,
@@ -149,7 +149,7 @@ function checkDockerfile() {
         `line ${ins.line}: COPY --from=${ins.from} names an earlier stage`,
       );
 
-  // Base image: one Node image for all stages (better-sqlite3 is compiled for the ABI it runs on),
+  // Base image: one Node image for all stages (what `npm ci` installs is what runs),
   // and every release of its major satisfies engines.node (only ">=X.Y[.Z]" ranges are understood).
   const bases = [...new Set(stages.map((s) => s.base))];
   const major = Number(/^node:(\d+)(?:[-.]|$)/.exec(bases[0])?.[1]);
@@ -167,22 +167,25 @@ function checkDockerfile() {
       `Node ${major}.x satisfies engines.node "${engines}"`,
     );
 
-  // The stage that runs `npm ci` compiles better-sqlite3: python3, make, g++.
+  // The image has no compiler: better-sqlite3 must bring binaries for the Debian (glibc) images
+  // on both architectures Docker Hub's node images are commonly pulled for.
+  const prebuilds = path.join(ROOT, 'node_modules', 'better-sqlite3', 'prebuilds');
+  const platforms = ['linux-x64', 'linux-arm64'].filter(
+    (p) => !fs.existsSync(path.join(prebuilds, `${p}.node`)),
+  );
+  check(
+    !platforms.length,
+    `better-sqlite3 ships prebuilt binaries for linux-x64 and linux-arm64${platforms.length ? `; missing ${platforms}` : ''}`,
+  );
   for (const s of stages) {
     const runs = all(s, 'RUN').map((r) => r.rest);
+    const apt = runs.find((r) => /apt-get install/.test(r));
+    if (apt !== undefined)
+      check(
+        /rm -rf \/var\/lib\/apt\/lists/.test(apt),
+        `stage ${s.name} removes the apt lists in the same layer`,
+      );
     if (!runs.some((r) => /\bnpm ci\b/.test(r))) continue;
-    const apt = runs.find((r) => /apt-get install/.test(r)) ?? '';
-    const missing = ['python3', 'make', 'g++'].filter(
-      (p) => !new RegExp(`\\s${escapeRe(p)}(\\s|$)`).test(apt),
-    );
-    check(
-      !missing.length,
-      `stage ${s.name} installs python3, make, g++ for native addons${missing.length ? `; missing ${missing}` : ''}`,
-    );
-    check(
-      /rm -rf \/var\/lib\/apt\/lists/.test(apt),
-      `stage ${s.name} removes the apt lists in the same layer`,
-    );
     for (const need of [
       'package.json',
       'package-lock.json',

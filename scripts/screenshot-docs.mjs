@@ -19,17 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Node 20 has WebSocket (used for the DevTools protocol) behind a flag.
-if (typeof WebSocket === 'undefined') {
-  const child = spawn(
-    process.execPath,
-    ['--experimental-websocket', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-    { stdio: 'inherit' },
-  );
-  child.on('exit', (code) => process.exit(code ?? 1));
-} else {
-  await main();
-}
+await main();
 
 async function main() {
   const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -20,8 +20,8 @@ type Level = 'info' | 'warn' | 'error' | 'debug' | 'trace' | 'fatal';
  * `level`, `time`, `context`, `msg`). A message logged while a request is served goes through that
  * request's logger and so carries its `reqId` (the error filter's 500s and database outages).
  * It drops the framework's start-up chatter and shortens the database retry messages to one line
- * each. (What nestjs-pino would give, which we cannot use: its 4.x declares @nestjs/common up to
- * ^11 and its 5.x needs Node >= 22.12, while we run Nest 12 on Node >= 20.19.)
+ * each. (nestjs-pino 5.x, which supports Nest 12 on Node >= 22.12, gives much the same and could
+ * replace this class.)
  */
 export class AppLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
