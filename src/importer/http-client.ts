@@ -1,13 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../paths.js';
+import { messages } from './messages.js';
 
 /** Why a source could not be read: the importer stops with this one line. */
 export class SourceError extends Error {}
 
+/** The source answered 401 or 403: the credentials (or their absence) are the problem. */
+export function refusal(answer: HttpAnswer, url: string, withCredentials: boolean): SourceError {
+  return new SourceError(
+    messages.refused(url, answer.status, errorSummary(answer.text), withCredentials),
+  );
+}
+
+export const isRefusal = (status: number) => status === 401 || status === 403;
+
 export interface HttpOptions {
   /** `Authorization` header value (an application password), if any. */
   authorization?: string;
+  /**
+   * The one origin (`https://site.example`) the authorization goes to: requests elsewhere,
+   * redirects included, are sent without it. Without an origin it is sent nowhere.
+   */
+  credentialOrigin?: string;
+  /** The most bytes of one answer's body; reading stops beyond (default MAX_ANSWER_BYTES). */
+  maxBytes?: number;
   /** Per attempt, milliseconds. */
   timeoutMs?: number;
   /** Attempts in all (the first one included). */
@@ -37,6 +54,13 @@ const version = (() => {
   }
 })();
 
+/**
+ * The largest answer read: a page of 50 events with long descriptions stays far below it; a
+ * source that sends more is not a calendar to trust with the memory of this process.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+
 export const USER_AGENT = `cal-events-importer/${version} (node ${process.versions.node})`;
 
 /** 429 and 5xx may pass; other answers are final. */
@@ -55,6 +79,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
  * A polite HTTP client for the importer: Node's fetch with a User-Agent, a timeout per attempt
  * and retries with exponential backoff and jitter on 429, 5xx, timeouts and network errors
  * (honouring Retry-After up to `maxWaitMs`). Other answers (200, 4xx) are returned as they are.
+ * An answer is read up to `maxBytes` and the credentials go to `credentialOrigin` only.
  */
 export class HttpClient {
   private readonly timeoutMs: number;
@@ -74,28 +99,29 @@ export class HttpClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /** Whether the authorization goes with a request to `url`. */
+  sendsCredentials(url: string): boolean {
+    const { authorization, credentialOrigin } = this.options;
+    return !!authorization && !!credentialOrigin && new URL(url).origin === credentialOrigin;
+  }
+
+  get withCredentials(): boolean {
+    return !!this.options.authorization;
+  }
+
   async get(url: string, accept = 'application/json'): Promise<HttpAnswer> {
     let lastProblem = '';
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       this.requests++;
       let waitMs: number | null = null;
       try {
-        const response = await fetch(url, {
-          headers: {
-            'User-Agent': USER_AGENT,
-            Accept: accept,
-            ...(this.options.authorization ? { Authorization: this.options.authorization } : {}),
-          },
-          redirect: 'follow',
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-        const text = await response.text();
-        if (!retryable(response.status)) {
-          return { status: response.status, headers: response.headers, url: response.url, text };
-        }
-        lastProblem = `HTTP ${response.status}`;
-        waitMs = retryAfterMs(response.headers.get('retry-after'));
+        const answer = await this.fetchOnce(url, accept);
+        if (!retryable(answer.status)) return answer;
+        lastProblem = `HTTP ${answer.status}`;
+        waitMs = retryAfterMs(answer.headers.get('retry-after'));
       } catch (error) {
+        // An answer too large or a redirect loop is the same on every attempt.
+        if (error instanceof SourceError) throw error;
         lastProblem =
           error instanceof Error && error.name === 'TimeoutError'
             ? `no answer within ${this.timeoutMs} ms`
@@ -108,6 +134,64 @@ export class HttpClient {
       await this.sleep(Math.min(this.maxWaitMs, waitMs ?? backoff + jitter));
     }
     throw new SourceError(`${url}: ${lastProblem} (gave up after ${this.attempts} attempts)`);
+  }
+
+  /**
+   * One attempt: redirects are followed here, not by fetch, so that each hop is checked for
+   * whether the credentials go with it; the body is read up to the byte limit. The timeout
+   * covers the whole attempt, body included.
+   */
+  private async fetchOnce(url: string, accept: string): Promise<HttpAnswer> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const response = await fetch(current, {
+        headers: {
+          'User-Agent': USER_AGENT,
+          Accept: accept,
+          ...(this.sendsCredentials(current) ? { Authorization: this.options.authorization! } : {}),
+        },
+        redirect: 'manual',
+        signal,
+      });
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel();
+        const next = new URL(location, current);
+        if (hop >= MAX_REDIRECTS || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+          throw new SourceError(messages.tooManyRedirects(url));
+        }
+        current = next.toString();
+        continue;
+      }
+      const text = await this.readCapped(response, current);
+      return { status: response.status, headers: response.headers, url: current, text };
+    }
+  }
+
+  /** The body as text, refused as soon as it passes the limit (never held whole beyond it). */
+  private async readCapped(response: Response, url: string): Promise<string> {
+    const limit = this.options.maxBytes ?? MAX_ANSWER_BYTES;
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > limit) {
+      await response.body?.cancel();
+      throw new SourceError(messages.answerTooLarge(url, limit));
+    }
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw new SourceError(messages.answerTooLarge(url, limit));
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   /** GET that must answer 200 with JSON. */
@@ -131,7 +215,7 @@ function describeFetchError(error: unknown): string {
 }
 
 /** The WordPress error body's code and message, when the answer is one. */
-function errorSummary(text: string): string {
+export function errorSummary(text: string): string {
   try {
     const body = JSON.parse(text) as { code?: unknown; message?: unknown };
     if (typeof body.code === 'string') {

@@ -27,6 +27,11 @@ export class Progress {
     this.draw();
   }
 
+  /** More records to go than said at the start (lists come page by page). */
+  more(count: number): void {
+    this.total += count;
+  }
+
   tick(): void {
     this.done++;
     this.draw();

@@ -34,11 +34,13 @@ import {
   translationIds,
   venueInput,
 } from './record-mapping.js';
+import { messages } from './messages.js';
 import {
   discover,
   mapLimit,
   trimSlashes,
   type Collection,
+  type ListPage,
   type SourceRecord,
   type TecSource,
 } from './tec-source.js';
@@ -87,6 +89,17 @@ const KINDS: Array<{ kind: MapKind; collection: Collection }> = [
 /** The events list shows only upcoming events unless told otherwise (BEHAVIOR §5.2.3). */
 const EVENT_WINDOW = { start_date: '1900-01-01', end_date: '2999-12-31' };
 const PER_PAGE = 50;
+/** Pages of one list in one language at most (500,000 records): beyond, the source is refused. */
+const MAX_PAGES = 10_000;
+
+/** The origin of an http(s) address, or null (discovery reports what is wrong with it). */
+function originOf(address: string): string | null {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return null;
+  }
+}
 
 class Unresolved extends Error {}
 
@@ -136,15 +149,22 @@ export class TecImporter {
 
   async run(address: string, options: ImportOptions): Promise<ImportSummary> {
     const actor = await this.actorFor(options.author);
+    const credentials =
+      options.user !== undefined && options.password !== undefined
+        ? basicAuthorization(options.user, options.password)
+        : undefined;
+    const credentialOrigin = originOf(address);
     const http =
       options.http ??
       new HttpClient({
-        authorization:
-          options.user !== undefined && options.password !== undefined
-            ? basicAuthorization(options.user, options.password)
-            : undefined,
+        authorization: credentials,
+        credentialOrigin: credentialOrigin ?? undefined,
       });
     const source = await discover(address, http);
+    // Credentials are for the site named: a discovery that leads elsewhere stops here.
+    if (credentials && source.origin !== credentialOrigin) {
+      throw new SourceError(messages.foreignRoot(source.root, credentialOrigin ?? address));
+    }
     const map = new ImportMap(this.ds, this.writes, source.key);
     await map.load();
     const progress = options.progress ?? new Progress(process.stderr, false);
@@ -160,28 +180,57 @@ export class TecImporter {
       requests: 0,
       retries: 0,
     };
-    for (const { kind, collection } of KINDS) {
-      const records = order(kind, await this.fetchAll(source, collection, options));
-      progress.start(collection, records.length);
-      for (const record of records) {
-        await this.importOne(kind, record, { map, actor, options, summary });
-        progress.tick();
+    const run = { map, actor, options, summary };
+    try {
+      for (const { kind, collection } of KINDS) {
+        progress.start(collection, 0);
+        // A category whose parent has not come yet waits for the end of the list.
+        const waiting: SourceRecord[] = [];
+        const imported = new Set<number>();
+        await this.eachPage(source, collection, options, async (records) => {
+          progress.more(records.length);
+          for (const record of records) {
+            const parent = kind === 'category' ? Number(record.parent ?? 0) : 0;
+            if (parent && !imported.has(parent) && !map.get('category', parent)) {
+              waiting.push(record);
+              continue;
+            }
+            await this.importOne(kind, record, run);
+            imported.add(record.id);
+            progress.tick();
+          }
+        });
+        for (const record of order(kind, waiting)) {
+          await this.importOne(kind, record, run);
+          progress.tick();
+        }
+        progress.finish();
       }
-      progress.finish();
+    } catch (error) {
+      if (error instanceof SourceError) throw new SourceError(messages.stopped(error.message));
+      throw error;
     }
     summary.requests = http.requests;
     summary.retries = http.retries;
     return summary;
   }
 
-  /** Every record of a collection, in every language the source lists separately. */
-  private async fetchAll(
+  /**
+   * Hands every record of a collection to `onPage`, one page at a time, in every language the
+   * source lists separately, each record once. What the source claims is believed only as far as
+   * pages really come: numbered paging (a `total_pages`) ends at an empty page or one shorter
+   * than those before, link paging at an empty page or no `next_rest_url`; a next link already
+   * read is a cycle, a page with nothing new means the source does not page, and a listing
+   * longer than MAX_PAGES is refused. Only the ids seen are kept, never the pages.
+   */
+  private async eachPage(
     source: TecSource,
     collection: Collection,
     options: ImportOptions,
-  ): Promise<SourceRecord[]> {
+    onPage: (records: SourceRecord[]) => Promise<void>,
+  ): Promise<void> {
     const languages = source.languages.length ? source.languages : [undefined];
-    const seen = new Map<number, SourceRecord>();
+    const handed = new Set<number>();
     for (const language of languages) {
       const params: Record<string, string | number> = {
         per_page: PER_PAGE,
@@ -191,35 +240,62 @@ export class TecImporter {
         ...(collection === 'categories' || collection === 'tags' ? { hide_empty: 0 } : {}),
         ...(language ? { i18n_language: language } : {}),
       };
-      const first = await source.page(source.url(collection, params), collection);
-      const pages = [first];
+      const listed = new Set<number>();
+      const read = new Set<string>();
+      let pages = 0;
+      let pageSize = 0;
+      /** Takes one page; answers whether paging goes on after it. */
+      const take = async (url: string, page: ListPage): Promise<boolean> => {
+        if (++pages > MAX_PAGES)
+          throw new SourceError(messages.tooManyPages(collection, MAX_PAGES));
+        if (!page.records.length) return false;
+        const fresh = page.records.filter((r) => !listed.has(r.id));
+        if (!fresh.length) throw new SourceError(messages.pagingRepeats(url, collection));
+        for (const record of fresh) listed.add(record.id);
+        const records = fresh.filter((r) => !handed.has(r.id));
+        for (const record of records) {
+          handed.add(record.id);
+          // Remember the list's language for sources whose records do not carry one.
+          if (language && record.language === undefined) record.language = language;
+        }
+        await onPage(records);
+        const full = page.records.length >= pageSize;
+        pageSize = Math.max(pageSize, page.records.length);
+        return full;
+      };
+      const firstUrl = source.url(collection, params);
+      read.add(digestOf(firstUrl));
+      const first = await source.page(firstUrl, collection);
+      if (!(await take(firstUrl, first))) continue;
       if (first.totalPages !== null) {
-        const rest = Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, i) => i + 2);
-        pages.push(
-          ...(await mapLimit(rest, options.concurrency ?? 4, (page) =>
-            source.page(source.url(collection, { ...params, page }), collection),
-          )),
-        );
+        // Numbered pages, `concurrency` at a time, as far as full pages come.
+        const concurrency = options.concurrency ?? 4;
+        let last = 1;
+        while (last < first.totalPages) {
+          const batch = Array.from(
+            { length: Math.min(concurrency, first.totalPages - last) },
+            (_, i) => last + 1 + i,
+          );
+          const urls = batch.map((page) => source.url(collection, { ...params, page }));
+          const answers = await mapLimit(urls, concurrency, (url) => source.page(url, collection));
+          let goOn = true;
+          for (let i = 0; i < answers.length && goOn; i++) goOn = await take(urls[i], answers[i]);
+          if (!goOn) break;
+          last += batch.length;
+        }
       } else {
         // No totals: follow next_rest_url, one page after the other.
-        let next = first.next;
-        for (let guard = 0; next && guard < 100_000; guard++) {
+        for (let next = first.next; next;) {
+          const seen = digestOf(next);
+          if (read.has(seen)) throw new SourceError(messages.pagingCycle(next, collection));
+          read.add(seen);
           const page = await source.page(next, collection);
-          pages.push(page);
+          // A short page with a next link still goes on: some sources filter within a page.
+          if (!(await take(next, page)) && !page.records.length) break;
           next = page.next;
         }
       }
-      for (const page of pages) {
-        for (const record of page.records) {
-          if (record && typeof record === 'object' && Number.isSafeInteger(record.id)) {
-            // Remember the list's language for sources whose records do not carry one.
-            if (language && record.language === undefined) record.language = language;
-            seen.set(record.id, record);
-          }
-        }
-      }
     }
-    return [...seen.values()];
   }
 
   private async importOne(

@@ -1,4 +1,5 @@
-import { HttpClient, SourceError } from './http-client.js';
+import { HttpClient, isRefusal, refusal, SourceError, type HttpAnswer } from './http-client.js';
+import { messages } from './messages.js';
 
 /** The plugin's namespace first: a site serving both is a site of the plugin. */
 const NAMESPACES = ['tribe/events/v1', 'cal/events/v1'] as const;
@@ -82,37 +83,73 @@ export class TecSource {
     return url.toString();
   }
 
+  get origin(): string {
+    return new URL(this.root).origin;
+  }
+
   async page(url: string, collection: Collection): Promise<ListPage> {
     const answer = await this.http.get(url);
     // Events, venues and organizers answer a page past the last with a 404.
     if (answer.status === 404 && /[?&]page=(?!1(?:&|$))/.test(url)) {
       return { records: [], totalPages: 0, next: null };
     }
+    if (isRefusal(answer.status)) throw refusal(answer, url, this.http.withCredentials);
     if (answer.status !== 200) {
       throw new SourceError(`${url}: HTTP ${answer.status}`);
     }
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(answer.text) as Record<string, unknown>;
-    } catch {
-      throw new SourceError(`${url}: the answer is not JSON`);
+    const page = parseListPage(answer.text, answer.headers, collection, url);
+    if (page.next !== null && new URL(page.next).origin !== this.origin) {
+      throw new SourceError(messages.foreignNext(page.next, this.origin));
     }
-    const list = body?.[collection];
-    if (!Array.isArray(list))
-      throw new SourceError(`${url}: no "${collection}" list in the answer`);
-    const header = answer.headers.get('x-tec-totalpages') ?? answer.headers.get('x-wp-totalpages');
-    const totalPages =
-      typeof body.total_pages === 'number'
-        ? body.total_pages
-        : header !== null && /^\d+$/.test(header)
-          ? Number(header)
-          : null;
-    return {
-      records: list as SourceRecord[],
-      totalPages,
-      next: typeof body.next_rest_url === 'string' ? body.next_rest_url : null,
-    };
+    return page;
   }
+}
+
+/**
+ * One list page as the source answered it: its records, the page count it claims and the next
+ * page's address (absolute; null when absent or unreadable). Records are only checked to be
+ * objects with an id; what they hold is record-mapping's business.
+ */
+export function parseListPage(
+  text: string,
+  headers: Pick<HttpAnswer['headers'], 'get'>,
+  collection: Collection,
+  url: string,
+): ListPage {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new SourceError(`${url}: the answer is not JSON`);
+  }
+  const list =
+    body && typeof body === 'object' ? (body as Record<string, unknown>)[collection] : undefined;
+  if (!Array.isArray(list)) throw new SourceError(`${url}: no "${collection}" list in the answer`);
+  const envelope = body as Record<string, unknown>;
+  const header = headers.get('x-tec-totalpages') ?? headers.get('x-wp-totalpages');
+  const claimed =
+    typeof envelope.total_pages === 'number'
+      ? envelope.total_pages
+      : header !== null && /^\d{1,15}$/.test(header)
+        ? Number(header)
+        : null;
+  let next: string | null = null;
+  if (typeof envelope.next_rest_url === 'string') {
+    try {
+      const target = new URL(envelope.next_rest_url, url);
+      if (target.protocol === 'http:' || target.protocol === 'https:') next = target.toString();
+    } catch {
+      next = null;
+    }
+  }
+  return {
+    records: list.filter(
+      (r): r is SourceRecord =>
+        !!r && typeof r === 'object' && Number.isSafeInteger((r as { id?: unknown }).id),
+    ),
+    totalPages: claimed !== null && Number.isSafeInteger(claimed) && claimed >= 0 ? claimed : null,
+    next,
+  };
 }
 
 /**
@@ -139,6 +176,7 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
 
   const indexes: string[] = [];
   const site = await http.get(start.toString(), 'text/html, application/json');
+  if (isRefusal(site.status)) throw refusal(site, start.toString(), http.withCredentials);
   const link = apiLink(site.headers.get('link'));
   if (link) indexes.push(new URL(link, start).toString());
   const looksLikeIndex = /\/wp-json\/?$/.test(start.pathname) || restRoute === '/';
@@ -148,6 +186,7 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
   for (const index of indexes) {
     tried.push(index);
     const answer = await http.get(index);
+    if (isRefusal(answer.status)) throw refusal(answer, index, http.withCredentials);
     if (answer.status !== 200) continue;
     const namespaces = namespacesOf(answer.text);
     const ns = NAMESPACES.find((n) => namespaces.includes(n));
@@ -158,6 +197,7 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
     const root = `${origin}/${ns}`;
     tried.push(root);
     const answer = await http.get(`${root}/`);
+    if (isRefusal(answer.status)) throw refusal(answer, `${root}/`, http.withCredentials);
     if (answer.status === 200 && isNamespaceIndex(answer.text)) return withLanguages(root, http);
   }
   throw new SourceError(
@@ -210,6 +250,7 @@ function isNamespaceIndex(text: string): boolean {
 async function withLanguages(root: string, http: HttpClient): Promise<TecSource> {
   const probe = new TecSource(root, http, []);
   const answer = await http.get(probe.url(''));
+  if (isRefusal(answer.status)) throw refusal(answer, probe.url(''), http.withCredentials);
   if (answer.status !== 200) {
     throw new SourceError(`${probe.url('')}: HTTP ${answer.status}; is this a calendar REST root?`);
   }

@@ -1,0 +1,29 @@
+/**
+ * The importers' own words, in one place so that they can be localized with the rest of the
+ * command line's output. Each is one line an operator reads when an import stops or skips.
+ */
+
+/** What an operator can count on after an import stopped half-way. */
+export const RESUMABLE =
+  'what was imported before is kept (each record with its import map entry): run the same command again to resume; records already imported are left as they are';
+
+export const messages = {
+  answerTooLarge: (url: string, limitBytes: number) =>
+    `${url}: the answer is larger than ${Math.round(limitBytes / 1024 / 1024)} MB; stopped reading it`,
+  refused: (url: string, status: number, detail: string, withCredentials: boolean) =>
+    withCredentials
+      ? `${url}: the source refused the credentials (HTTP ${status}${detail ? ` ${detail}` : ''}): check --user and --password (an application password of that site)`
+      : `${url}: the source refused access (HTTP ${status}${detail ? ` ${detail}` : ''}): it may need --user and --password`,
+  tooManyRedirects: (url: string) => `${url}: more than 5 redirects`,
+  foreignNext: (url: string, origin: string) =>
+    `the source's next page ${url} is not on ${origin}; an import reads one site only`,
+  foreignRoot: (root: string, origin: string) =>
+    `the REST root ${root} is not on ${origin}, where the credentials are for: give that REST root itself as the source`,
+  pagingCycle: (url: string, collection: string) =>
+    `the source's ${collection} pages lead back to ${url}, already read (a cycle)`,
+  pagingRepeats: (url: string, collection: string) =>
+    `the source's ${collection} page ${url} holds only records of earlier pages (it does not page)`,
+  tooManyPages: (collection: string, max: number) =>
+    `the source's ${collection} list goes on beyond ${max} pages`,
+  stopped: (problem: string) => `${problem}. Import stopped; ${RESUMABLE}.`,
+};
