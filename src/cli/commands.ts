@@ -400,13 +400,24 @@ function icsSummaryLines(summary: IcsSummary, dryRun: boolean): string[] {
   const c = summary.counts;
   const lines = [
     `${dryRun ? 'Dry run (nothing written)' : 'Imported'} from ${summary.source}:`,
-    `Total: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped.`,
+    `  ${'event:'.padEnd(11)} ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped`,
   ];
+  // What the events' LOCATION, ORGANIZER and CATEGORIES brought along (written with an event).
+  for (const [kind, l] of Object.entries(summary.linked)) {
+    lines.push(`  ${`${kind}:`.padEnd(11)} ${l.created} created, ${l.updated} updated`);
+  }
+  lines.push(
+    `Total: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped.`,
+  );
   if (summary.skipped.length) {
     lines.push('Skipped:');
     for (const s of summary.skipped) {
       lines.push(`  ${s.sourceId}${s.title ? ` "${s.title}"` : ''}: ${s.reason}`);
     }
+  }
+  if (summary.warnings.length) {
+    lines.push('Warnings:');
+    for (const warning of summary.warnings) lines.push(`  ${warning}`);
   }
   return lines;
 }

@@ -25,5 +25,14 @@ export const messages = {
     `the source's ${collection} page ${url} holds only records of earlier pages (it does not page)`,
   tooManyPages: (collection: string, max: number) =>
     `the source's ${collection} list goes on beyond ${max} pages`,
+  icsCutSteps: (steps: number) => `its recurrence rule took more than ${steps} steps`,
+  icsCutTime: (ms: number) => `its recurrence rule took more than ${ms / 1000} s`,
+  icsCutFile: (ms: number) => `the file's recurrence rules took more than ${ms / 1000} s in all`,
+  icsTruncated: (uid: string, title: string, why: string, after: string | null) =>
+    `${uid}${title ? ` "${title}"` : ''}: series cut short, ${why}; occurrences after ${after ?? 'its start'} (UTC) were not imported`,
+  icsNotExpanded: (why: string, after: string | null) =>
+    `not expanded: ${why}${after ? ` (it had reached ${after} UTC, before the window)` : ''}`,
+  fileTooLarge: (path: string, limitBytes: number) =>
+    `${path} is larger than ${Math.round(limitBytes / 1024 / 1024)} MB`,
   stopped: (problem: string) => `${problem}. Import stopped; ${RESUMABLE}.`,
 };
