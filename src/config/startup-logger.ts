@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { requestLogs } from '../common/http/request-logger.js';
+import { redactText, requestLogs } from '../common/http/request-logger.js';
 
 /** Framework messages that say nothing a user needs at every start (route mappings, module init). */
 const QUIET_CONTEXTS = new Set([
@@ -65,13 +65,27 @@ export class AppLogger implements LoggerService {
     const context = contextOf(rest) || undefined;
     // error(message, stack, context): the stack, when Nest passes one.
     const stack =
-      level === 'error' && rest.length > 1 && typeof rest[0] === 'string' ? rest[0] : undefined;
+      level === 'error' && rest.length > 1 && typeof rest[0] === 'string'
+        ? redactText(rest[0])
+        : undefined;
+    // Messages and stacks may quote a URL (a request's, a source's): its secrets stay out.
     if (message instanceof Error) {
-      logger[level]({ context, err: message }, message.message);
+      const code = (message as { code?: unknown }).code;
+      const err = {
+        type: message.name,
+        message: redactText(message.message),
+        ...(typeof code === 'string' ? { code } : {}),
+      };
+      logger[level](
+        { context, err: { ...err, stack: redactText(message.stack ?? '') } },
+        err.message,
+      );
     } else {
       logger[level](
         { context, stack },
-        typeof message === 'string' ? message : JSON.stringify(message),
+        redactText(
+          typeof message === 'string' ? message : (JSON.stringify(message) ?? String(message)),
+        ),
       );
     }
   }

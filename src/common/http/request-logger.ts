@@ -13,38 +13,147 @@ const SECRET_NAMES = new Set([
   'pass',
   'passwd',
   'pwd',
+  'passphrase',
   'post_password',
   'token',
   'secret',
   'authorization',
+  'auth',
+  'apikey',
+  'key',
+  'nonce',
+  '_wpnonce',
+  'credentials',
+  'signature',
 ]);
+/**
+ * Last words of compound names that make them secret: `access_token`, `app_password`,
+ * `api-key`, `http_authorization` (but not `password_hint`, whose last word is no secret).
+ */
+const SECRET_LAST_WORDS = new Set([
+  'password',
+  'passwd',
+  'pwd',
+  'token',
+  'secret',
+  'authorization',
+  'auth',
+  'key',
+  'nonce',
+  'credentials',
+  'signature',
+]);
+/** A value that is itself a credential, whatever its name: `Basic …`, `Bearer …`. */
+const CREDENTIAL_VALUE = /^\s*(?:basic|bearer|digest|negotiate|token)\s+\S/i;
+/** User and password inside a URL (`https://user:pass@host`). */
+const URL_USERINFO = /\/\/[^/?#@\s]*@/g;
+/**
+ * How deep a URL inside a URL is looked into (`?rest_route=/events/4%3Fpassword%3D…`, a path
+ * with an encoded `?`, a `?next=` link): enough for any real request, and a bound on the work.
+ */
+const MAX_NESTING = 3;
+const REDACTED = '[redacted]';
 
 /**
  * Whether a query parameter carries a secret, judged by its decoded name and every part of it:
  * the query parser reads `password[]`, `password[0]` and `a[password]` (and `a.password`) as
- * the same `password`, so any bracketed or dotted part that is a secret name counts, in any case.
+ * the same `password`, so any bracketed or dotted part that is a secret name counts, in any case,
+ * and so does a part whose last `_`/`-` word is one (`access_token`, `app_password`).
  */
 export function isSecretParam(decodedName: string): boolean {
   return decodedName
     .toLowerCase()
     .split(/[[\].]/)
-    .some((part) => SECRET_NAMES.has(part.trim()));
+    .some((raw) => {
+      const part = raw.trim();
+      if (SECRET_NAMES.has(part)) return true;
+      const cut = Math.max(part.lastIndexOf('_'), part.lastIndexOf('-'));
+      return cut > 0 && SECRET_LAST_WORDS.has(part.slice(cut + 1));
+    });
 }
 
-/** The URL as logged: values of secret query parameters replaced by `[redacted]`. */
+/**
+ * The URL as logged: values of secret query parameters, and values that are credentials, replaced
+ * by `[redacted]`, also inside URLs carried by the URL (a parameter whose value is a URL or a
+ * query, as `rest_route` is, or a path with an encoded `?`), and any `user:password@` of those.
+ * A URL without secrets is logged exactly as it came.
+ */
 export function redactUrl(url: string): string {
+  return redactAt(url, 0) ?? url;
+}
+
+/** `url` redacted, or null when it holds no secret. */
+function redactAt(url: string, depth: number): string | null {
   const q = url.indexOf('?');
-  if (q < 0) return url;
-  // URLSearchParams decodes names (`pass%77ord%5B%5D` is `password[]`) as the query parser does.
-  const params = new URLSearchParams(url.slice(q + 1));
+  const path = q < 0 ? url : url.slice(0, q);
+  const safePath = redactPath(path, depth);
+  const query = q < 0 ? null : redactQuery(url.slice(q + 1), depth);
+  if (safePath === null && query === null) return null;
+  const tail = q < 0 ? '' : `?${query ?? url.slice(q + 1)}`;
+  return `${safePath ?? path}${tail}`;
+}
+
+/** A path whose decoded form holds a query of its own (an encoded `?`), redacted; else null. */
+function redactPath(path: string, depth: number): string | null {
+  const userinfo = path.includes('@') ? withoutUserinfo(path) : null;
+  const text = userinfo ?? path;
+  if (depth >= MAX_NESTING || !/%3f/i.test(text)) return userinfo;
+  const decoded = decode(text);
+  const q = decoded?.indexOf('?') ?? -1;
+  if (decoded === undefined || q < 0) return userinfo;
+  const inner = redactQuery(decoded.slice(q + 1), depth + 1);
+  return inner === null ? userinfo : `${encodeURI(decoded.slice(0, q))}%3F${inner}`;
+}
+
+/**
+ * The query string with its secrets redacted, or null when it holds none; the parameters without
+ * secrets are kept as sent.
+ */
+function redactQuery(query: string, depth: number): string | null {
   let redacted = false;
-  const kept = new URLSearchParams();
-  for (const [name, value] of params) {
-    const secret = isSecretParam(name);
-    redacted ||= secret;
-    kept.append(name, secret ? '[redacted]' : value);
+  const parts = query.split('&').map((part) => {
+    // URLSearchParams decodes names (`pass%77ord%5B%5D` is `password[]`) as the query parser does.
+    const [param] = new URLSearchParams(part);
+    if (!param) return part;
+    const [name, value] = param;
+    let logged = value;
+    if (isSecretParam(name) || CREDENTIAL_VALUE.test(value)) logged = REDACTED;
+    else if (depth < MAX_NESTING) logged = redactValue(value, depth + 1) ?? value;
+    if (logged === value) return part;
+    redacted = true;
+    return new URLSearchParams([[name, logged]]).toString();
+  });
+  return redacted ? parts.join('&') : null;
+}
+
+/** A parameter's value that is a URL or a query string, redacted; else null. */
+function redactValue(value: string, depth: number): string | null {
+  if (value.includes('?') || value.includes('@')) return redactAt(value, depth);
+  if (value.includes('=')) return redactQuery(value, depth);
+  if (/%3f/i.test(value)) return redactPath(value, depth);
+  return null;
+}
+
+function withoutUserinfo(text: string): string | null {
+  const out = text.replace(URL_USERINFO, `//${REDACTED}@`);
+  return out === text ? null : out;
+}
+
+function decode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
   }
-  return redacted ? `${url.slice(0, q)}?${kept.toString()}` : url;
+}
+
+/**
+ * A message as logged: every URL in it (a word holding a `?` or an `@`) with its secrets
+ * redacted as redactUrl does. For error messages and stacks, which may quote a request's URL.
+ */
+export function redactText(text: string): string {
+  if (!text.includes('?') && !text.includes('@') && !/%3f/i.test(text)) return text;
+  return text.replace(/[^\s"'<>`]+/g, (word) => redactUrl(word));
 }
 
 /**

@@ -11,7 +11,10 @@ export const WP_INDEX_PATH = WP_REST_ROOT.slice(1);
  * rewriting `req.url` onto the one set of routes Nest serves (`{BASE_PATH}/cal/events/v1/...`):
  *
  * - `?rest_route=/tribe/events/v1/events` on `/` or `/index.php` (sites without pretty
- *   permalinks) is the pretty path, for every route and method; `rest_route` leaves the query;
+ *   permalinks) is the pretty path, for every route and method; `rest_route` leaves the query.
+ *   The route is a path and nothing else, as WordPress matches it: a `?`, `#` or `%` inside it
+ *   stays a character of a path segment (`/events/4?password=x` is no route), so that nothing
+ *   from inside the parameter becomes a query parameter;
  * - `/wp-json/tribe/events/v1/...` and `{BASE_PATH}/tribe/events/v1/...` are the plugin's own
  *   namespace (unless PLUGIN_NAMESPACE_ALIAS=false): the request is marked, so that links and
  *   names in the answer are the plugin's;
@@ -43,7 +46,7 @@ export function wordpressRestRoot(
 
     const route = restRouteParam(query);
     if (route !== undefined && (path === '/' || path.toLowerCase() === '/index.php')) {
-      path = `${WP_REST_ROOT}${route.startsWith('/') ? '' : '/'}${route}`;
+      path = `${WP_REST_ROOT}${route.startsWith('/') ? '' : '/'}${asPath(route)}`;
       query = withoutRestRoute(query);
     }
 
@@ -78,6 +81,14 @@ function restRouteParam(query: string): string | undefined {
     return eq < 0 ? '' : (decodePart(part.slice(eq + 1)) ?? '');
   }
   return undefined;
+}
+
+/**
+ * The decoded route as the path of a URL: each segment encoded, so that its characters stay
+ * that segment's (Express decodes them once again into the route's parameters).
+ */
+function asPath(route: string): string {
+  return route.split('/').map(encodeURIComponent).join('/');
 }
 
 /** The query string without its `rest_route` parameters, every other part kept as sent. */
