@@ -381,7 +381,7 @@ describe('access to linked records, translations and authorship (e2e)', () => {
         .expect(403);
       expect(denied.body).toEqual({
         code: 'rest_cannot_edit',
-        message: 'Sajnáljuk, nincs jogosultsága e rekord összes fordításának szerkesztéséhez.',
+        message: 'Sajnáljuk, nincs jogosultságod e rekord összes fordításának szerkesztéséhez.',
         data: { status: 403 },
       });
       const adminsHu = await made('events', event('Admin bál'), 'administrator', '/hu');
@@ -587,7 +587,7 @@ describe('access to linked records, translations and authorship (e2e)', () => {
           expect(linked.body).toMatchObject({
             code: 'rest_cannot_create',
             message:
-              'Sajnáljuk, nincs jogosultsága ennek a felhasználónak a nevében bejegyzést létrehozni.',
+              'Sajnáljuk, nincs jogosultságod ennek a felhasználónak a nevében bejegyzést létrehozni.',
           });
         }
       }
@@ -662,7 +662,7 @@ describe('access to linked records, translations and authorship (e2e)', () => {
         .send({ author: admin() })
         .expect(403);
       expect(hu.body.message).toBe(
-        'Sajnáljuk, nincs jogosultsága ennek a felhasználónak a nevében bejegyzést módosítani.',
+        'Sajnáljuk, nincs jogosultságod ennek a felhasználónak a nevében bejegyzést módosítani.',
       );
       const draft = await made('events', event('Contributor keeps it'), 'contributor');
       const en = await call('patch', `events/${draft.id}`, 'contributor')

@@ -190,7 +190,7 @@ describe('date parameters (e2e)', () => {
     );
     const ro = await send(param, 'x'.repeat(500), undefined, '/ro').expect(400);
     expect(ro.body.data.params.starts_after).toBe(
-      'starts_after are mai mult de 100 caractere; nicio dată nu este atât de lungă.',
+      'starts_after are mai mult de 100 de caractere; nicio dată nu este atât de lungă.',
     );
   });
 
@@ -242,7 +242,7 @@ describe('date parameters (e2e)', () => {
       .send({ title: 'x', start_date: 'tomorrow', end_date: 'tomorrow 2pm', timezone: 'Mars/Base' })
       .expect(400);
     expect(res.body.data.params.timezone).toBe(
-      'A(z) timezone nem ismert időzóna. Adjon meg IANA-időzónanevet, például Europe/Budapest, vagy UTC-t, vagy eltolást, például UTC+2.',
+      'A(z) timezone nem ismert időzóna. Adj meg IANA-időzónanevet, például Europe/Budapest, vagy UTC-t, vagy eltolást, például UTC+2.',
     );
     const en = await http()
       .post(`${BASE}/events`)

@@ -330,7 +330,8 @@ describe('API documentation (e2e)', () => {
       });
       expect(schemas.Venue.properties!.image).toEqual({
         type: 'string',
-        description: 'The event featured image details if set',
+        // The plugin's text says "event" here too (a copy); CONTRACT §6.
+        description: 'The venue featured image details if set',
         $ref: '#/components/schemas/Image',
       });
       expect(schemas.Venue.properties!.stateprovince.description).toBe(

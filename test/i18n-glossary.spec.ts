@@ -1,7 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
   GLOSSARY_MD,
+  addressSlips,
   bannedUses,
+  compoundSlips,
+  diacriticSlips,
+  quoteSlips,
+  summarySlips,
+  vocabulary,
   catalogue,
   compile,
   identifiers,
@@ -50,7 +56,13 @@ const REQUIRED_TERMS = [
   'application password',
   'excerpt',
   'geolocation',
+  'cost',
+  'feed',
+  'record',
 ];
+
+const show2 = (found: { key: string; rule: string; text: string }[]) =>
+  found.map((f) => `${f.key} [${f.rule}] ${f.text}`);
 
 const show = (found: { key: string; term: string; pattern: string; text: string }[]) =>
   found.map((f) => `${f.key} [${f.term}: ${f.pattern}] ${f.text}`);
@@ -110,6 +122,149 @@ describe('glossary patterns', () => {
   });
 });
 
+/** One text under a key, as a catalogue would hold it. */
+const one = (key: string, text: string) => new Map([[key, text]]);
+const rules = (found: { rule: string }[]) => found.map((f) => f.rule);
+
+describe('the style checks find what a careless edit breaks', () => {
+  it('formal address in Hungarian (te, never Ön)', () => {
+    const slip = (text: string) => rules(addressSlips(glossary, 'hu', one('x.a', text)));
+    expect(slip('Add meg a jelszót.')).toEqual([]);
+    expect(slip('Nincs jogosultságod ehhez.')).toEqual([]);
+    expect(slip('Kérjük, adja meg a jelszót.')).toEqual(['address: adja meg']);
+    expect(slip('Önnek nincs jogosultsága ehhez.')).toEqual([
+      'address: Önnek',
+      'address: nincs jogosultsága',
+    ]);
+    expect(slip('Ellenőrizze a nevet, vagy próbálja újra.')).toEqual([
+      'address: ellenőrizze',
+      'address: próbálja*',
+    ]);
+    expect(slip('Adjon meg egy dátumot.')).toEqual(['address: adjon*']);
+  });
+
+  it('formal address in Romanian (tu, never dumneavoastră)', () => {
+    const slip = (text: string) => rules(addressSlips(glossary, 'ro', one('x.a', text)));
+    expect(slip('Introdu parola mai jos.')).toEqual([]);
+    expect(slip('Organizatorii mutați la gunoi sunt șterși.')).toEqual([]);
+    expect(slip('Pentru a-l vedea, introduceți parola mai jos.')).toEqual(['address: introduceți']);
+    expect(slip('Vă rugăm să așteptați.')).toEqual(['address: vă', 'address: așteptați']);
+    expect(slip('Încercați din nou.')).toEqual(['address: încercați']);
+    // Beyond the glossary's list, a polite imperative opening a sentence.
+    expect(slip('Eroare. Reîncărcați pagina.')).toEqual(['address: Reîncărcați']);
+    expect(slip('Nu aveți permisiunea, dumneavoastră.')).toEqual([
+      'address: dumneavoastră',
+      'address: aveți',
+    ]);
+  });
+
+  it('operation summaries that are not actions', () => {
+    const ro = (key: string, text: string) => rules(summarySlips('ro', one(key, text)));
+    expect(ro('events.doc.op.list', 'Listează evenimentele')).toEqual([]);
+    expect(ro('events.doc.op.delete', 'Șterge (mută la gunoi) un eveniment')).toEqual([]);
+    expect(ro('events.doc.op.list', 'Lista evenimentelor')).toEqual(['summary: not an action']);
+    expect(ro('events.doc.op.create', 'Crearea unui eveniment')).toEqual([
+      'summary: not an action',
+    ]);
+    expect(ro('venues.doc.list.summary', 'Locațiile')).toEqual(['summary: not an action']);
+    // Only summaries are checked: a description may be a noun phrase.
+    expect(ro('events.doc.cost', 'Prețul evenimentului')).toEqual([]);
+
+    const hu = (key: string, text: string) => rules(summarySlips('hu', one(key, text)));
+    expect(hu('events.doc.op.list', 'Események listázása')).toEqual([]);
+    expect(hu('venues.doc.delete.summary', 'Helyszín áthelyezése a lomtárba')).toEqual([]);
+    expect(hu('cli.user_list.summary', 'kilistázza a felhasználókat')).toEqual([]);
+    expect(hu('events.doc.op.create', 'Új esemény')).toEqual(['summary: not an action']);
+    expect(hu('events.doc.op.list', 'Eseménylista')).toEqual(['summary: not an action']);
+    expect(hu('cli.user_list.summary', 'a felhasználók listája')).toEqual([
+      'summary: not an action',
+    ]);
+  });
+
+  it('straight or English quotes', () => {
+    const slip = (text: string) => rules(quoteSlips(one('x.a', text)));
+    expect(slip('A(z) „{slug}” keresőbarát név foglalt.')).toEqual([]);
+    expect(slip('Az érték: `"post"`.')).toEqual([]); // code keeps its own quotes
+    expect(slip('A(z) "{slug}" keresőbarát név foglalt.')).toEqual(['quotes: „…”']);
+    expect(slip('Descriptorul “{slug}” este folosit.')).toEqual(['quotes: „…”']);
+    expect(slip('Descriptorul „{slug} este folosit.')).toEqual(['quotes: „…”']);
+  });
+
+  it('ş and ţ with the cedilla, and Romanian without its diacritics', () => {
+    const slip = (text: string) => rules(diacriticSlips(one('x.a', text)));
+    expect(slip('Șterge o locație și returnează datele acesteia.')).toEqual([]);
+    expect(slip('Acest eveniment nu mai este disponibil')).toEqual([]);
+    expect(slip('Şterge o locaţie.')).toEqual(['ș/ț with the comma below']);
+    expect(slip('Sterge o locatie si returneaza datele acesteia.')).toEqual([
+      'diacritics: locatie',
+    ]);
+    expect(slip('Actualizeaza un eveniment')).toEqual(['diacritics: Actualizeaza']);
+    expect(slip('Evenimentul nu a fost gasit in arhiva')).toEqual(['diacritics: gasit']);
+    const stripped =
+      'Filtreaza evenimentele dupa distanta locatiei fata de aceasta latitudine: sunt listate doar evenimentele a caror locatie se afla in raza de cautare din jurul punctului dat, fara exceptie, pentru fiecare pagina ceruta de client';
+    expect(slip(stripped)).toEqual(['diacritics: Filtreaza', 'diacritics: none in the whole text']);
+  });
+
+  it('Hungarian compounds written apart', () => {
+    const words = vocabulary(
+      one(
+        'x.a',
+        'Az eseménykategóriák, a kategóriák, az alkalmazásjelszó, az alkalmazás, a jelszó és az esemény kategóriái',
+      ),
+    );
+    const slip = (text: string) => rules(compoundSlips(one('x.b', text), words));
+    expect(slip('Az eseménykategória neve')).toEqual([]);
+    expect(slip('Az esemény kategóriái')).toEqual([]); // the event's categories: possessive
+    expect(slip('A REST API dokumentációja, iCalendar-hírcsatornaként')).toEqual([]);
+    expect(slip('Az esemény kategóriák listája')).toEqual([
+      'compound: eseménykategóriák (esemény kategóriák)',
+    ]);
+    expect(slip('Új alkalmazás jelszó')).toEqual([
+      'compound: alkalmazásjelszó (alkalmazás jelszó)',
+    ]);
+    expect(slip('Az események iCalendar hírcsatornaként')).toEqual([
+      'compound: iCalendar hírcsatornaként',
+    ]);
+    expect(slip('Ez a dokumentáció, OpenAPI formátumban')).toEqual([
+      'compound: OpenAPI formátumban',
+    ]);
+  });
+});
+
+describe('the terms added for the review', () => {
+  it('cost, feed and record have one rendering, and Romanian post ID a required form', () => {
+    const en = new Map([
+      ['x.cost', 'The event cost'],
+      ['x.feed', 'An iCalendar feed'],
+      ['x.record', 'The record'],
+      ['x.id', 'The event post ID'],
+    ]);
+    const hu = new Map([
+      ['x.cost', 'Az esemény költsége'],
+      ['x.feed', 'Egy iCalendar hírcsatorna'],
+      ['x.record', 'A feljegyzés'],
+      ['x.id', 'Az esemény bejegyzésazonosítója'],
+    ]);
+    const ro = new Map([
+      ['x.cost', 'Costul evenimentului'],
+      ['x.feed', 'Un feed iCalendar'],
+      ['x.record', 'Recordul'],
+      ['x.id', 'Identificatorul evenimentului'],
+    ]);
+    expect(show(bannedUses(glossary, 'hu', hu)).map((f) => f.split(' ')[1])).toEqual([
+      '[cost:',
+      '[feed:',
+      '[record:',
+    ]);
+    expect(show(missingTerms(glossary, 'ro', en, ro)).map((f) => f.split(' [')[0])).toEqual([
+      'x.id',
+      'x.cost',
+      'x.feed',
+      'x.record',
+    ]);
+  });
+});
+
 describe('glossary', () => {
   it('settles every recurring term in every language', () => {
     const missing = REQUIRED_TERMS.flatMap((term) =>
@@ -165,6 +320,30 @@ describe.each(LANGUAGES)('the %s catalogue', (language) => {
   it('uses the glossary rendering wherever the English names a term', () => {
     expect(show(missingTerms(glossary, language, english, texts))).toEqual([]);
   });
+
+  it(`addresses the reader in the ${glossary.address[language].form} form`, () => {
+    expect(show2(addressSlips(glossary, language, texts))).toEqual([]);
+  });
+
+  it('names every operation with an action', () => {
+    expect(show2(summarySlips(language, texts))).toEqual([]);
+  });
+
+  it('quotes „so”', () => {
+    expect(show2(quoteSlips(texts))).toEqual([]);
+  });
+
+  if (language === 'ro') {
+    it('writes ș and ț with the comma below, and every diacritic', () => {
+      expect(show2(diacriticSlips(texts))).toEqual([]);
+    });
+  }
+
+  if (language === 'hu') {
+    it('writes compounds as one word, a name and a noun with a hyphen', () => {
+      expect(show2(compoundSlips(texts, vocabulary(texts)))).toEqual([]);
+    });
+  }
 
   it('keeps every parameter name of the English text', () => {
     const dropped = [...english].flatMap(([key, en]) => {

@@ -76,7 +76,7 @@ describe('login throttle (e2e)', () => {
         .get(`/hu${ROOT}`)
         .set('Authorization', users.author.header)
         .expect(429);
-      expect(res.body.message).toBe('Túl sok kérés. Kérjük, várjon egy kicsit, és próbálja újra.');
+      expect(res.body.message).toBe('Túl sok kérés. Várj egy kicsit, és próbáld újra.');
     });
   });
 

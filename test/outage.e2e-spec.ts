@@ -90,9 +90,7 @@ describe('database outage (e2e)', () => {
     // Bounded, not hanging (the monitor notices within ~0.9 s; generous margin for slow CI).
     expect(elapsed).toBeLessThan(5000);
     const hu = await http().get('/hu/cal/events/v1/events').expect(503);
-    expect(hu.body.message).toBe(
-      'Az adatbázis jelenleg nem érhető el. Kérjük, próbálja újra hamarosan.',
-    );
+    expect(hu.body.message).toBe('Az adatbázis jelenleg nem érhető el. Próbáld újra hamarosan.');
     await http().get('/health').expect(503);
     await http()
       .post('/cal/events/v1/events')

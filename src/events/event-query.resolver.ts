@@ -168,7 +168,11 @@ function geofenceOf(
     const value = parseCoordinate(raw);
     if (value === undefined) errors[name] = t('validation.type', { name, type: 'number' });
     else if (Math.abs(value) > limits[name])
-      errors[name] = t('validation.coordinate_range', { name, max: limits[name] });
+      errors[name] = t('validation.coordinate_range', {
+        name,
+        max: limits[name],
+        count: limits[name],
+      });
     else values[name] = value;
   }
   if (values.geoloc_lat === undefined || values.geoloc_lng === undefined) return undefined;

@@ -36,7 +36,9 @@ export function limitReason(message: string, name: string): { code: string; reas
   const match = /^limit:([a-z_]+):(\d+)$/.exec(message);
   const code = match && LIMIT_CODES.get(match[1]);
   if (!code) return null;
-  return { code, reason: t(`errors.param_${match[1]}`, { name, max: Number(match[2]) }) };
+  const max = Number(match[2]);
+  // `count` picks the plural form: Romanian says 10 caractere but 100 de caractere.
+  return { code, reason: t(`errors.param_${match[1]}`, { name, max, count: max }) };
 }
 
 export function toWpValidationError(errors: ValidationError[]): ApiError {

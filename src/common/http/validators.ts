@@ -37,7 +37,8 @@ export function dateReason(value: unknown, zone = 'UTC'): string | null {
 }
 
 /** Arguments of the date messages (toWpValidationError reads a constraint's context). */
-export const DATE_CONTEXT = { max: MAX_DATE_LENGTH };
+/** `count` picks the plural form of the message (100 de caractere in Romanian). */
+export const DATE_CONTEXT = { max: MAX_DATE_LENGTH, count: MAX_DATE_LENGTH };
 
 const isDateTimeLike = (v: unknown) =>
   (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))) &&
