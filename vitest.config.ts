@@ -58,8 +58,10 @@ export default defineConfig({
     // One more worker than cores: the files that start the program as a separate process spend
     // much of their time waiting for it.
     maxWorkers: workers,
-    testTimeout: 30000,
-    hookTimeout: 30000,
+    // Bounds for a hang: above the deadline of a spawned program (test/helpers/spawn.ts), which
+    // a loaded machine can approach, so a slow but healthy start is not reported as a failure.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     sequence: { sequencer: LongFirstSequencer },
     globalSetup: ['test/global-setup.mjs'],
     setupFiles: ['test/setup-file.ts'],

@@ -170,10 +170,22 @@ describe('WORKERS (node:cluster)', () => {
         expect((await fetch(list)).status).toBe(200);
         // Reads of events wait while another session holds the table: requests stay in flight.
         await locker.query('LOCK TABLES events WRITE');
-        const inFlight = Array.from({ length: 4 }, () =>
-          fetch(list).then(async (res) => [res.status, ((await res.json()) as object) !== null]),
+        // Distinct searches: identical reads would share one query, which could not tell how
+        // many requests have arrived.
+        const inFlight = Array.from({ length: 4 }, (_, i) =>
+          fetch(`${list}?search=word${i}`).then(async (res) => [
+            res.status,
+            ((await res.json()) as object) !== null,
+          ]),
         );
-        await sleep(500);
+        // Every read has reached the database and waits for the lock: in flight for sure.
+        await until(async () => {
+          const [rows] = await locker.query(
+            `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+              WHERE DB = DATABASE() AND STATE LIKE 'Waiting for table%'`,
+          );
+          return Number((rows as Array<{ n: number | string }>)[0].n) >= inFlight.length;
+        }, 30_000);
         const all = [child.pid!, ...children(child.pid!)];
         child.kill('SIGTERM');
         await sleep(700);

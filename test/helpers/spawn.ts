@@ -15,6 +15,13 @@ export const MAIN = join(BUILD, 'main.js');
 export const CLI = join(BUILD, 'cli/main.js');
 export const MIGRATE = join(BUILD, 'database/migrate.js');
 
+/**
+ * How long a spawned program may take to finish or to listen before the test gives up. A bound
+ * for a hang, not an expectation: on a loaded two-core machine (two suites at once) the server's
+ * start-up alone has taken 15-20 s, against 1-2 s idle, and a tight bound failed healthy runs.
+ */
+export const PROCESS_DEADLINE_MS = 90_000;
+
 export function assertBuilt(): void {
   if (!existsSync(MAIN) || !existsSync(CLI) || !existsSync(MIGRATE)) {
     throw new Error('run `node scripts/compile-fast.mjs` first (the test global setup does)');
@@ -32,7 +39,7 @@ export function run(
   script: string,
   args: string[],
   env: Record<string, string>,
-  timeoutMs = 20000,
+  timeoutMs = PROCESS_DEADLINE_MS,
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
@@ -57,7 +64,7 @@ export function run(
 /** Starts the server and resolves once it listens (its start-up line, `firstLine`). */
 export function startServer(
   env: Record<string, string>,
-  timeoutMs = 20000,
+  timeoutMs = PROCESS_DEADLINE_MS,
 ): Promise<{ child: ChildProcess; firstLine: string; output: () => Finished }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
