@@ -24,6 +24,7 @@ const LONG_FIRST = [
   'test/response-cache.e2e-spec.ts',
   'test/import-tec-plugin.e2e-spec.ts',
   'test/startup.e2e-spec.ts',
+  'test/bench.e2e-spec.ts',
   'src/common/text/render-linear.spec.ts',
 ];
 const rank = (file: TestSpecification) => {

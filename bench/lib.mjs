@@ -7,6 +7,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The compiled server the bench runs: dist/ (npm run build) unless useBuild() names another. */
+let BUILD = join(ROOT, 'dist');
+export function useBuild(dir) {
+  BUILD = dir;
+}
 
 /**
  * `--name value` and `--flag` options; `known` maps each option to its placeholder (null for a
@@ -67,7 +72,7 @@ export async function resetDatabase(url) {
 }
 
 export function migrate(url) {
-  execFileSync(process.execPath, [join(ROOT, 'dist/database/migrate.js'), 'run'], {
+  execFileSync(process.execPath, [join(BUILD, 'database/migrate.js'), 'run'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url },
     stdio: 'ignore',
@@ -87,9 +92,9 @@ async function openDb(url) {
         db.transaction((all) => all.forEach((r) => stmt.run(...r)))(rows);
       },
       async query(sql) {
-      await conn.query(sql);
-    },
-    async analyze() {
+        db.exec(sql);
+      },
+      async analyze() {
         db.exec('ANALYZE');
       },
       async close() {
@@ -211,7 +216,7 @@ export async function seed(url, counts) {
 }
 
 export function startServer(url, port, extraEnv = {}, nodeFlags = []) {
-  return spawn(process.execPath, [...nodeFlags, join(ROOT, 'dist/main.js')], {
+  return spawn(process.execPath, [...nodeFlags, join(BUILD, 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -227,8 +232,12 @@ export function startServer(url, port, extraEnv = {}, nodeFlags = []) {
   });
 }
 
+/** A bound for a server that never comes up: a loaded machine has taken 30 s to start one. */
+const HEALTHY_WITHIN_MS = 180_000;
+
 export async function waitHealthy(port) {
-  for (let i = 0; i < 150; i++) {
+  const end = Date.now() + HEALTHY_WITHIN_MS;
+  while (Date.now() < end) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return;
     } catch {
@@ -236,7 +245,7 @@ export async function waitHealthy(port) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error('server did not become healthy');
+  throw new Error(`the server on port ${port} did not answer /health within ${HEALTHY_WITHIN_MS / 1000} s`);
 }
 
 export async function stopServer(child) {
@@ -301,7 +310,7 @@ export function summarizeProfile(file, top = 20) {
 
 /** Creates an editor through the CLI; returns its HTTP Basic header. */
 export function createEditor(url, login = 'bench-editor') {
-  const out = execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'user:create', login, '--role', 'editor'], {
+  const out = execFileSync(process.execPath, [join(BUILD, 'cli/main.js'), 'user:create', login, '--role', 'editor'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url, MIGRATIONS_RUN: 'false' },
   }).toString();

@@ -4,7 +4,7 @@
 //
 //   node scripts/compile-fast.mjs [outDir]    (default: node_modules/.cache/cal-fast-build)
 import { transformFile } from '@swc/core';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,14 +39,27 @@ export async function compileFast(outDir = FAST_BUILD_DIR) {
     jobs.push(
       transformFile(file, { ...SWC_OPTIONS, filename: file }).then(async ({ code }) => {
         await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, code);
+        await replace(target, code);
       }),
     );
   }
   await Promise.all(jobs);
   // The output is ESM whatever the nearest package.json says.
-  await writeFile(join(outDir, 'package.json'), '{ "type": "module" }\n');
+  await replace(join(outDir, 'package.json'), '{ "type": "module" }\n');
   return outDir;
+}
+
+/**
+ * Another suite running beside this one may be starting the program from these files: a file is
+ * left alone when it has not changed, and otherwise replaced whole (a rename), never seen half
+ * written.
+ */
+async function replace(target, content) {
+  const old = await readFile(target, 'utf8').catch(() => undefined);
+  if (old === content) return;
+  const temporary = `${target}.${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, target);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

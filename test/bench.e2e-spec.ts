@@ -6,7 +6,7 @@ import {
   missedComputedTargets,
   missedTargets,
 } from '../bench/targets.mjs';
-import { ROOT, run } from './helpers/spawn.js';
+import { BUILD, freePort, PROCESS_DEADLINE_MS, ROOT, run } from './helpers/spawn.js';
 
 /** `npm run bench`: its options, and the targets it flags (a full run takes minutes). */
 const BENCH = join(ROOT, 'bench/run.mjs');
@@ -20,6 +20,36 @@ describe('npm run bench', () => {
     expect(help.stdout).toMatch(/--port P .*P\+1/);
     expect(help.stdout).toMatch(/--out FILE .*temporary file/);
   });
+
+  it(
+    'runs every scenario on SQLite without an error (--smoke)',
+    async () => {
+      // Three servers on three consecutive ports: free ones, found by asking for one.
+      const port = await freePort();
+      const result = await run(
+        BENCH,
+        [
+          '--sqlite',
+          '--scale',
+          '0.002',
+          '--connections',
+          '1',
+          '--smoke',
+          '--port',
+          String(port),
+        ].concat(['--build', BUILD]),
+        {},
+        4 * PROCESS_DEADLINE_MS,
+      );
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^database sqlite, scale 0\.002/);
+      for (const scenario of ['events: default list', 'event by slug', 'tags list', 'create'])
+        expect(result.stdout).toContain(`${scenario}:`);
+      expect(result.stdout).not.toContain('ERRORS:');
+    },
+    5 * PROCESS_DEADLINE_MS,
+  );
 
   it.each([
     [['--prot', '4000'], 'unknown option "--prot"'],

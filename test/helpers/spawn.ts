@@ -10,7 +10,7 @@ import { isMysql, testDatabaseUrl } from './database.js';
  * (scripts/compile-fast.mjs: the same JavaScript as `npm run build`, without the type-check).
  */
 export const ROOT = join(__dirname, '..', '..');
-const BUILD = join(ROOT, 'node_modules/.cache/cal-fast-build');
+export const BUILD = join(ROOT, 'node_modules/.cache/cal-fast-build');
 export const MAIN = join(BUILD, 'main.js');
 export const CLI = join(BUILD, 'cli/main.js');
 export const MIGRATE = join(BUILD, 'database/migrate.js');
