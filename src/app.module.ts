@@ -32,6 +32,9 @@ import { PublicModule } from './public/public.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { MetricsEndpoint } from './metrics/metrics-endpoint.service.js';
+import { DatabaseMetrics } from './metrics/database-metrics.js';
 
 /** Everything but the configuration and the bench route. */
 const FEATURES = [
@@ -46,6 +49,7 @@ const FEATURES = [
     }),
   }),
   MessagesModule,
+  MetricsModule,
   DatabaseModule,
   RecordCacheModule,
   WritesModule,
@@ -62,6 +66,8 @@ const FEATURES = [
 ];
 
 const PROVIDERS = [
+  MetricsEndpoint,
+  DatabaseMetrics,
   { provide: APP_FILTER, useClass: WpErrorFilter },
   { provide: APP_INTERCEPTOR, useClass: DatabaseAvailabilityInterceptor },
   // Outside the response cache: it writes every JSON answer, splicing in the records' JSON.

@@ -74,6 +74,18 @@ export function runPrimary(config: AppConfig): void {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  if (config.metrics) void serveWorkersMetrics(config.metrics);
 
   fork();
+}
+
+/** METRICS_PORT under WORKERS > 1: the primary serves the sum of its workers' metrics. */
+async function serveWorkersMetrics(metrics: NonNullable<AppConfig['metrics']>): Promise<void> {
+  try {
+    const { serveClusterMetrics } = await import('./metrics/cluster-metrics.js');
+    await serveClusterMetrics(metrics);
+  } catch (error) {
+    console.error(`Failed to start: metrics on ${metrics.host}:${metrics.port}: ${String(error)}`);
+    process.exit(1);
+  }
 }

@@ -17,6 +17,8 @@ import { WP_INDEX_PATH, wordpressRestRoot } from './common/http/rest-root.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DocsService } from './docs/docs.service.js';
 import { doc } from './common/i18n/doc-key.js';
+import { httpMetrics } from './metrics/http-metrics.js';
+import { Metrics } from './metrics/metrics.js';
 
 /** Everything that needs the app object; shared by main.ts and the e2e tests. */
 export function configureApp(
@@ -24,6 +26,9 @@ export function configureApp(
   options: { logger?: Logger; logSink?: LogSink } = {},
 ): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
+  // First: every request is counted, also those refused before routing.
+  const metrics = app.get(Metrics);
+  if (metrics.enabled) app.use(httpMetrics(metrics, config.basePath));
   // Express `trust proxy` (TRUST_PROXY): req.ip, and so the login throttle's client address, comes
   // from X-Forwarded-For only for requests that arrive through a trusted proxy.
   app.set('trust proxy', config.trustProxy);

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { cacheCounters, type CacheCounters } from '../metrics/cache-stats.js';
 
 interface Entry {
   userId: number;
@@ -17,12 +18,19 @@ export class CredentialCache {
   private readonly secret = randomBytes(32);
   /** At most maxEntries verifications; the least recently used go first. */
   private readonly entries: LRUCache<string, Entry>;
+  private readonly stats: CacheCounters = cacheCounters('credentials', this);
 
   constructor(
     private readonly ttlMs = 5 * 60_000,
     maxEntries = 10_000,
   ) {
-    this.entries = new LRUCache({ max: maxEntries });
+    const stats = this.stats;
+    this.entries = new LRUCache({
+      max: maxEntries,
+      dispose: (_value, _key, reason) => {
+        if (reason === 'evict') stats.evictions++;
+      },
+    });
   }
 
   key(login: string, password: string): string {
@@ -35,15 +43,20 @@ export class CredentialCache {
 
   has(key: string, user: { id: number; passwordHash: string }, now = Date.now()): boolean {
     const entry = this.entries.get(key);
-    if (!entry) return false;
+    if (!entry) {
+      this.stats.misses++;
+      return false;
+    }
     if (
       entry.expires < now ||
       entry.userId !== user.id ||
       entry.passwordHash !== user.passwordHash
     ) {
       this.entries.delete(key);
+      this.stats.misses++;
       return false;
     }
+    this.stats.hits++;
     return true;
   }
 
@@ -53,6 +66,10 @@ export class CredentialCache {
       passwordHash: user.passwordHash,
       expires: now + this.ttlMs,
     });
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   forgetUser(userId: number): void {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../config/config.js';
+import { Metrics } from '../metrics/metrics.js';
 import { addressKey, loginKey } from './throttle-keys.js';
 import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
 
@@ -66,6 +67,7 @@ export class LoginThrottle {
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() @Inject(THROTTLE_STORES) stores?: ThrottleStores,
     @Optional() @Inject(THROTTLE_CLOCK) clock?: () => number,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.limits = config.loginThrottle;
     this.stores = stores ?? {
@@ -95,18 +97,23 @@ export class LoginThrottle {
     ]);
     const { perLoginAndAddress, perAddress: addressLimit, perLogin: loginLimit } = this.limits;
     const waits: number[] = [];
-    const over = (counter: Counter | null, key: string | null, max: number) => {
+    let reached = '';
+    const over = (limit: string, counter: Counter | null, key: string | null, max: number) => {
       const count = (counter?.count ?? 0) + (key ? (this.pending.get(key)?.size ?? 0) : 0);
       if (count < max) return;
+      reached ||= limit;
       // Blocked only by verifications still running: they finish within a second.
       waits.push(counter && counter.count >= max ? counter.expiresAt - now : 1000);
     };
-    over(pair, null, perLoginAndAddress.max);
+    over('login_and_address', pair, null, perLoginAndAddress.max);
     if (!trust) {
-      over(perAddress, keys.address, addressLimit.max);
-      over(perLogin, keys.login, loginLimit.max);
+      over('address', perAddress, keys.address, addressLimit.max);
+      over('login', perLogin, keys.login, loginLimit.max);
     }
-    if (waits.length) throw tooManyRequests(Math.max(...waits));
+    if (waits.length) {
+      this.metrics?.loginRefusals.inc({ limit: reached });
+      throw tooManyRequests(Math.max(...waits));
+    }
 
     // An HMAC with a per-process secret: tells credentials apart without holding a password.
     const fingerprint = createHmac('sha256', this.secret)

@@ -8,8 +8,9 @@ import { PostsModule } from '../common/posts/posts.module.js';
 import { dataSourceOptions } from '../database/data-source.js';
 import { WritesModule } from '../database/writes.module.js';
 import { SharedGeneration } from '../database/shared-generation.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 
-const COMMON = [AuthModule, WritesModule, RecordCacheModule, PostsModule];
+const COMMON = [MetricsModule, AuthModule, WritesModule, RecordCacheModule, PostsModule];
 
 /**
  * What the CLI needs, on the configuration it loaded: the database, users and the trash purge,

@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os';
 import { IANAZone } from 'luxon';
 import { MIN_PASSWORD_LENGTH, passwordLength } from '../auth/password.js';
 import { KM_PER_MILE } from '../events/geofence.js';
+import { ConfigError } from './config-error.js';
+import { parseOperations, type OperationsConfig } from './operations.js';
 
 export const LANGUAGES = ['en', 'hu', 'ro'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -22,7 +24,7 @@ export type DatabaseConfig =
       database: string;
     };
 
-export interface AppConfig {
+export interface AppConfig extends OperationsConfig {
   database: DatabaseConfig;
   databaseUrl: string;
   port: number;
@@ -99,15 +101,7 @@ export interface LoginThrottleConfig {
 /** The placeholder that README and docker/compose.yaml show; it must be replaced. */
 export const EXAMPLE_ADMIN_PASSWORD = 'change-me-to-a-long-passphrase';
 
-/** A configuration value that cannot be used; main.ts prints `message` alone and exits. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    reason: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${reason}`);
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -455,6 +449,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     replicas: parseReplicaUrls(env.DATABASE_REPLICA_URLS, databaseUrl),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     workers: parseWorkers(env.WORKERS, databaseUrl),
+    ...parseOperations(env),
   };
 }
 

@@ -23,7 +23,7 @@ export class PageAnchors extends VersionedCache<Array<string | number>> {
   readonly refreshing = new Set<string>();
 
   constructor(versions: WriteVersion) {
-    super(versions, ANCHOR_TTL_MS, { max: 10_000 });
+    super(versions, ANCHOR_TTL_MS, { max: 10_000, name: 'page_anchors' });
   }
 }
 

@@ -48,19 +48,21 @@ export class RecordCache {
   ) {
     const budget = config.recordCacheMb * 1024 * 1024;
     // One budget for both: the rows take their share of it, the payloads the rest.
-    const cache = (share: number, sizeOf: (value: object) => number) =>
+    const cache = (name: string, share: number, sizeOf: (value: object) => number) =>
       budget > 0
         ? new VersionedCache<object>(versions, MAX_AGE_MS, {
+            name,
             maxSize: Math.floor(budget * share),
             maxEntrySize: Math.floor((budget * share) / 64),
             sizeOf,
           })
         : null;
     this.entries = cache(
+      'records',
       1 - ROWS_SHARE,
       (payload) => (this.json.get(payload)?.length ?? 0) * MEMORY_PER_JSON_BYTE,
     );
-    this.rows = cache(ROWS_SHARE, rowMemory);
+    this.rows = cache('record_rows', ROWS_SHARE, rowMemory);
   }
 
   /**

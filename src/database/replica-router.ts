@@ -26,6 +26,8 @@ interface Replica {
   generation: number | null;
   connection: SideConnection;
   polling: boolean;
+  /** When it was last seen with every write this process knows of (ms since the epoch). */
+  caughtUpAt: number;
 }
 
 /** Per request: the replica its reads go to, if any (set by DatabaseAvailableGuard). */
@@ -76,6 +78,7 @@ export class ReplicaRouter implements OnApplicationBootstrap, OnApplicationShutd
       up: false,
       generation: null,
       polling: false,
+      caughtUpAt: Date.now(),
     }));
   }
 
@@ -127,6 +130,17 @@ export class ReplicaRouter implements OnApplicationBootstrap, OnApplicationShutd
     }));
   }
 
+  /** For the metrics: how long each replica that answers has been missing writes (0: none). */
+  lag(now = Date.now()): Array<{ name: string; seconds: number }> {
+    const primary = this.generation.current;
+    return this.replicas
+      .filter((r) => r.up && r.generation !== null)
+      .map((r) => ({
+        name: r.name,
+        seconds: primary === null || r.generation! >= primary ? 0 : (now - r.caughtUpAt) / 1000,
+      }));
+  }
+
   private hookDriver(): void {
     const driver = this.ds.driver as unknown as {
       createQueryRunner(mode: 'master' | 'slave'): unknown;
@@ -169,6 +183,8 @@ export class ReplicaRouter implements OnApplicationBootstrap, OnApplicationShutd
       });
       const wasDown = !replica.up && replica.generation !== null;
       replica.generation = Number(rows[0]?.value ?? 0);
+      const primary = this.generation.current;
+      if (primary === null || replica.generation >= primary) replica.caughtUpAt = Date.now();
       // Said when it comes back, not at start-up (the start-up line comes first).
       if (wasDown) {
         this.logger.log(`replica ${replica.name} available again`);

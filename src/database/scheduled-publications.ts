@@ -1,6 +1,13 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Metrics } from '../metrics/metrics.js';
 import { nowUtcSql } from './columns.js';
 import { WriteVersion } from './write-version.js';
 import { Writes } from './writes.js';
@@ -37,6 +44,7 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     @InjectDataSource() private readonly ds: DataSource,
     private readonly versions: WriteVersion,
     private readonly writes: Writes,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -124,8 +132,10 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
       () => {
         if (wait > MAX_WAIT_MS) return void this.refresh();
         // Every process keeps this timer: nobody else needs to hear of it (refreshes through the listener).
-        if (publish) this.versions.bump('local');
-        else void this.refresh();
+        if (publish) {
+          this.metrics?.scheduledPublications.inc();
+          this.versions.bump('local');
+        } else void this.refresh();
       },
       Math.min(wait, MAX_WAIT_MS),
     );

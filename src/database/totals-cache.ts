@@ -32,8 +32,9 @@ export class TotalsCache {
     versions: WriteVersion,
     private readonly ttlMs = 1_000,
     maxEntries = 1_000,
+    name = 'totals',
   ) {
-    this.entries = new VersionedCache(versions, ttlMs, { max: maxEntries });
+    this.entries = new VersionedCache(versions, ttlMs, { max: maxEntries, name });
   }
 
   async get(key: string, count: () => Promise<number>): Promise<number> {

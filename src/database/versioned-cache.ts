@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { cacheCounters, type CacheCounters } from '../metrics/cache-stats.js';
 import type { WriteVersion } from './write-version.js';
 
 interface Entry<V> {
@@ -15,6 +16,8 @@ export interface VersionedCacheOptions<V> {
   /** A value larger than this is not stored. */
   maxEntrySize?: number;
   sizeOf?: (value: V) => number;
+  /** The `cache` label of its hit, miss, eviction and size metrics. */
+  name?: string;
 }
 
 /**
@@ -25,15 +28,20 @@ export interface VersionedCacheOptions<V> {
  */
 export class VersionedCache<V extends object | number | string> {
   private readonly entries: LRUCache<string, Entry<V>>;
+  private readonly stats: CacheCounters;
 
   constructor(
     private readonly versions: WriteVersion,
     private readonly ttlMs: number,
     options: VersionedCacheOptions<V>,
   ) {
-    const { sizeOf, ...bounds } = options;
+    const { sizeOf, name, ...bounds } = options;
+    const stats = (this.stats = cacheCounters(name ?? 'other', this));
     this.entries = new LRUCache<string, Entry<V>>({
       ...bounds,
+      dispose: (_value, _key, reason) => {
+        if (reason === 'evict') stats.evictions++;
+      },
       ...(sizeOf && { sizeCalculation: (entry: Entry<V>) => Math.max(1, sizeOf(entry.value)) }),
     } as LRUCache.Options<string, Entry<V>, unknown>);
   }
@@ -55,11 +63,12 @@ export class VersionedCache<V extends object | number | string> {
    */
   lookup(key: string, now = Date.now(), graceMs = 0): { value: V; expired: boolean } | undefined {
     const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.version === this.versions.current() && hit.expires + graceMs > now) {
+    if (hit && hit.version === this.versions.current() && hit.expires + graceMs > now) {
+      this.stats.hits++;
       return { value: hit.value, expired: hit.expires <= now };
     }
-    this.entries.delete(key);
+    this.stats.misses++;
+    if (hit) this.entries.delete(key);
     return undefined;
   }
 

@@ -37,7 +37,7 @@ export class EventsRepository {
     private readonly posts: PostStore,
     versions: WriteVersion,
   ) {
-    this.totals = new TotalsCache(versions);
+    this.totals = new TotalsCache(versions, 1_000, 1_000, 'event_totals');
     this.anchors = new PageAnchors(versions);
   }
 

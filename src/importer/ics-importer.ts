@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Metrics } from '../metrics/metrics.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
@@ -53,11 +54,13 @@ export class IcsImporter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tec: TecImporter,
     private readonly writes: Writes,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   async run(address: string, options: IcsOptions): Promise<IcsSummary> {
     const actor = await this.tec.actorFor(options.author);
-    const { text, key } = await this.load(address, options.http ?? new HttpClient());
+    const http = options.http ?? new HttpClient();
+    const { text, key } = await this.load(address, http);
     const { items, warnings } = readIcs(text, options, undefined, address);
     const map = new ImportMap(this.ds, this.writes, key);
     await map.load();
@@ -87,6 +90,7 @@ export class IcsImporter {
     }
     progress.finish();
     summary.linked = linked.counts();
+    this.metrics?.countImport('ics', { event: summary.counts }, http);
     return summary;
   }
 

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Metrics } from '../metrics/metrics.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { I18nService } from 'nestjs-i18n';
 import type { DataSource } from 'typeorm';
@@ -124,6 +125,7 @@ export class TecImporter {
     private readonly terms: TermWrites,
     private readonly i18n: I18nService,
     private readonly writes: Writes,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /** The local user records are written as. */
@@ -212,6 +214,7 @@ export class TecImporter {
     }
     summary.requests = http.requests;
     summary.retries = http.retries;
+    this.metrics?.countImport('tec', summary.counts, http);
     return summary;
   }
 

@@ -62,9 +62,9 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     protected readonly posts: PostStore,
     versions: WriteVersion,
   ) {
-    this.totals = new TotalsCache(versions);
+    this.totals = new TotalsCache(versions, 1_000, 1_000, 'linked_totals');
     this.anchors = new PageAnchors(versions);
-    this.existing = new VersionedCache(versions, Infinity, { max: 1_000 });
+    this.existing = new VersionedCache(versions, Infinity, { max: 1_000, name: 'linked_ids' });
   }
 
   /** The kind of the table's records in the shared post id sequence. */

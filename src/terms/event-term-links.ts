@@ -30,7 +30,10 @@ export class EventTermLinks {
     private readonly repo: TermsRepository,
     versions: WriteVersion,
   ) {
-    this.resolvedFilters = new VersionedCache(versions, Infinity, { max: 1_000 });
+    this.resolvedFilters = new VersionedCache(versions, Infinity, {
+      max: 1_000,
+      name: 'term_filters',
+    });
   }
 
   /** Term filters of lists, resolved to ids (with descendants), until the next write. */

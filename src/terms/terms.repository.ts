@@ -120,8 +120,8 @@ export class TermsRepository {
     private readonly dataSource: DataSource,
     versions: WriteVersion,
   ) {
-    this.totals = new TotalsCache(versions);
-    this.counts = new TotalsCache(versions, 1_000, 20_000);
+    this.totals = new TotalsCache(versions, 1_000, 1_000, 'term_totals');
+    this.counts = new TotalsCache(versions, 1_000, 20_000, 'term_counts');
   }
 
   /**

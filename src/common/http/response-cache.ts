@@ -54,6 +54,7 @@ export class ResponseCache {
   ) {
     this.ttlMs = config.responseCacheTtlMs;
     this.entries = new VersionedCache<Entry>(versions, this.ttlMs, {
+      name: 'responses',
       max: this.maxEntries,
       maxSize: this.maxBytes,
       // A body larger than maxEntrySize is not stored at all.
