@@ -195,7 +195,8 @@ describe('metrics (e2e)', () => {
           METRICS_PORT: String(metricsPort),
           METRICS_TOKEN: TOKEN,
         },
-        60_000,
+        // Two workers start one after the other: slow on a loaded machine.
+        120_000,
       );
       try {
         const labels = { method: 'GET', route: `${ROOT}/events/:id`, status: '404' };
@@ -214,6 +215,6 @@ describe('metrics (e2e)', () => {
       } finally {
         await stop(child);
       }
-    }, 90_000);
+    }, 180_000);
   });
 });
