@@ -46,6 +46,8 @@ describe('metrics (e2e)', () => {
           METRICS_PORT: '0',
           METRICS_TOKEN: TOKEN,
           LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS: '2/15m',
+          // Long enough that a slow machine does not see an answer expire between two requests.
+          RESPONSE_CACHE_TTL_MS: '60000',
         },
       });
       metricsUrl = `http://127.0.0.1:${app.get(MetricsEndpoint).port}/metrics`;
