@@ -206,6 +206,33 @@ describe('import:ics', () => {
         'would create an event from 6B29FC40-CA47-1067-B31D-00DD010662DA "Jazz at the Pier"',
       );
       expect(feed.stdout).toContain('Total: 3 created, 0 updated, 0 unchanged, 0 skipped.');
+      // In the operator's language: LC_ALL before LANG.
+      const args = [
+        'import:ics',
+        `http://127.0.0.1:${port}/cal.ics`,
+        '--author',
+        IMPORTER.login,
+        '--dry-run',
+        ...WINDOW,
+      ];
+      const hu = await cli(args, { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' });
+      expect(hu.stdout).toContain(
+        `Próbafuttatás (semmi sem íródott) innen: ics:http://127.0.0.1:${port}/cal.ics`,
+      );
+      expect(hu.stdout).toContain(
+        'létrehozna egy eseményt ebből: 6B29FC40-CA47-1067-B31D-00DD010662DA „Jazz at the Pier”',
+      );
+      expect(hu.stdout).toMatch(
+        /^ {2}esemény: +3 létrehozva, 0 módosítva, 0 változatlan, 0 kihagyva$/m,
+      );
+      expect(hu.stdout).toContain(
+        'Összesen: 3 létrehozva, 0 módosítva, 0 változatlan, 0 kihagyva.',
+      );
+      const ro = await cli(args, { DATABASE_URL: url, LANG: 'hu_HU.UTF-8', LC_ALL: 'ro_RO.UTF-8' });
+      expect(ro.stdout).toContain(
+        'ar crea un eveniment din 6B29FC40-CA47-1067-B31D-00DD010662DA „Jazz at the Pier”',
+      );
+      expect(ro.stdout).toContain('Total: create: 3, actualizate: 0, neschimbate: 0, omise: 0.');
       const html = await cli(
         ['import:ics', `http://127.0.0.1:${port}/`, '--author', IMPORTER.login],
         { DATABASE_URL: url },

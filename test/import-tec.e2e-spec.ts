@@ -396,7 +396,7 @@ describe('import:tec', () => {
     const dry = await importInto(target, ['--since', since, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('Dry run (nothing written)');
-    expect(dry.stdout).toMatch(/would create a event from \d+ "New one"/);
+    expect(dry.stdout).toMatch(/would create an event from \d+ "New one"/);
     expect(totals(dry.stdout)).toMatch(/^Total: 1 created, 3 updated, \d+ unchanged, 0 skipped/);
 
     const result = await importInto(target, ['--since', since]);

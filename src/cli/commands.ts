@@ -368,8 +368,9 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         concurrency: Number(str(options.concurrency) ?? 4),
         progress: new Progress(ctx.progress ?? process.stderr),
         print: ctx.print,
+        t,
       });
-      return summaryLines(summary, options['dry-run'] === true);
+      return summaryLines(summary, options['dry-run'] === true, t);
     }
     case 'import:ics': {
       const fromText = str(options.from);
@@ -389,59 +390,80 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         dryRun: options['dry-run'] === true,
         progress: new Progress(ctx.progress ?? process.stderr),
         print: ctx.print,
+        t,
       });
-      return icsSummaryLines(summary, options['dry-run'] === true);
+      return icsSummaryLines(summary, options['dry-run'] === true, t);
     }
   }
   throw new UsageError(t('cli.parse.unknown_command', { name: parsed.spec.name }));
 }
 
-function icsSummaryLines(summary: IcsSummary, dryRun: boolean): string[] {
+/** The labels of a summary's kinds (`event:`), padded alike in every language. */
+function kindLabels(kinds: string[], t: Translate): Map<string, string> {
+  const labels = kinds.map((k) => `${t(`cli.import.kinds.${k}`)}:`);
+  const width = Math.max(10, ...labels.map((l) => l.length));
+  return new Map(kinds.map((k, i) => [k, labels[i].padEnd(width + 1)]));
+}
+
+type Counts = { created: number; updated: number; unchanged: number; skipped: number };
+
+const counted = (c: Counts, t: Translate) => t('cli.import.counts', { ...c });
+
+/** A skipped record: its kind (when the source has several), id, title and the reason. */
+function skippedLine(
+  s: { kind?: string; sourceId: string | number; title: string; reason: string },
+  t: Translate,
+): string {
+  const kind = s.kind ? `${t(`cli.import.kinds.${s.kind}`)} ` : '';
+  if (!s.title) return `  ${kind}${s.sourceId}: ${s.reason}`;
+  return `  ${t('cli.import.skipped_item', { kind, id: s.sourceId, title: s.title, reason: s.reason })}`;
+}
+
+function icsSummaryLines(summary: IcsSummary, dryRun: boolean, t: Translate): string[] {
   const c = summary.counts;
+  const labels = kindLabels(['event', ...Object.keys(summary.linked)], t);
   const lines = [
-    `${dryRun ? 'Dry run (nothing written)' : 'Imported'} from ${summary.source}:`,
-    `  ${'event:'.padEnd(11)} ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped`,
+    t(dryRun ? 'cli.import.dry_run' : 'cli.import.imported', { source: summary.source }),
+    `  ${labels.get('event')}${counted(c, t)}`,
   ];
   // What the events' LOCATION, ORGANIZER and CATEGORIES brought along (written with an event).
   for (const [kind, l] of Object.entries(summary.linked)) {
-    lines.push(`  ${`${kind}:`.padEnd(11)} ${l.created} created, ${l.updated} updated`);
+    lines.push(`  ${labels.get(kind)}${t('cli.import.counts_linked', { ...l })}`);
   }
-  lines.push(
-    `Total: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped.`,
-  );
+  lines.push(t('cli.import.total_ics', { counts: counted(c, t) }));
   if (summary.skipped.length) {
-    lines.push('Skipped:');
-    for (const s of summary.skipped) {
-      lines.push(`  ${s.sourceId}${s.title ? ` "${s.title}"` : ''}: ${s.reason}`);
-    }
+    lines.push(t('cli.import.skipped'));
+    for (const s of summary.skipped) lines.push(skippedLine(s, t));
   }
   if (summary.warnings.length) {
-    lines.push('Warnings:');
+    lines.push(t('cli.import.warnings'));
     for (const warning of summary.warnings) lines.push(`  ${warning}`);
   }
   return lines;
 }
 
 /** The end of an import: counts per kind, totals, and each skipped record with its reason. */
-export function summaryLines(summary: ImportSummary, dryRun: boolean): string[] {
-  const lines = [`${dryRun ? 'Dry run (nothing written)' : 'Imported'} from ${summary.source}:`];
+export function summaryLines(summary: ImportSummary, dryRun: boolean, t: Translate): string[] {
+  const lines = [
+    t(dryRun ? 'cli.import.dry_run' : 'cli.import.imported', { source: summary.source }),
+  ];
+  const labels = kindLabels(Object.keys(summary.counts), t);
   const total = { created: 0, updated: 0, unchanged: 0, skipped: 0, notModified: 0 };
+  const since = (n: number) => (n ? t('cli.import.not_modified', { count: n }) : '');
   for (const [kind, c] of Object.entries(summary.counts)) {
     for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += c[k];
-    const since = c.notModified ? `, ${c.notModified} not modified since` : '';
-    lines.push(
-      `  ${`${kind}:`.padEnd(11)} ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.skipped} skipped${since}`,
-    );
+    lines.push(`  ${labels.get(kind)}${counted(c, t)}${since(c.notModified)}`);
   }
-  const since = total.notModified ? `, ${total.notModified} not modified since` : '';
   lines.push(
-    `Total: ${total.created} created, ${total.updated} updated, ${total.unchanged} unchanged, ${total.skipped} skipped${since} (${summary.requests} requests, ${summary.retries} retries).`,
+    t('cli.import.total_tec', {
+      counts: `${counted(total, t)}${since(total.notModified)}`,
+      requests: summary.requests,
+      retries: summary.retries,
+    }),
   );
   if (summary.skipped.length) {
-    lines.push('Skipped:');
-    for (const s of summary.skipped) {
-      lines.push(`  ${s.kind} ${s.sourceId}${s.title ? ` "${s.title}"` : ''}: ${s.reason}`);
-    }
+    lines.push(t('cli.import.skipped'));
+    for (const s of summary.skipped) lines.push(skippedLine(s, t));
   }
   return lines;
 }

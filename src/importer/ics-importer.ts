@@ -11,8 +11,12 @@ import { readIcs, type IcsItem } from './ics-parse.js';
 import { digestOf, ImportMap } from './import-map.js';
 import { Writes, type RecordChange } from '../database/writes.js';
 import { messages } from './messages.js';
+import { cliMessages, type Translate } from '../common/i18n/cli-messages.js';
 import { Progress } from './progress.js';
 import { TecImporter, type KindCounts } from './tec-importer.js';
+
+/** The importers' lines in English, when no language is given (tests, other callers). */
+const ENGLISH = cliMessages('en').t;
 
 export interface IcsOptions {
   author: string;
@@ -22,6 +26,8 @@ export interface IcsOptions {
   dryRun?: boolean;
   progress?: Progress;
   print?: (line: string) => void;
+  /** The operator's language for those lines (English unless given). */
+  t?: Translate;
   http?: HttpClient;
 }
 
@@ -147,7 +153,11 @@ export class IcsImporter {
         dryRun: options.dryRun,
         print: options.print,
         wouldDo: (row) =>
-          `would ${row ? `update event ${row.localId}` : 'create an event'} from ${item.id} "${item.title}"`,
+          (options.t ?? ENGLISH)(`cli.import.${row ? 'would_update' : 'would_create'}.event`, {
+            local: row?.localId ?? '',
+            id: item.id,
+            title: item.title,
+          }),
         write: (localId) => this.tec.writeRecord('event', localId, item.body!, ctx),
       });
       counts[outcome]++;

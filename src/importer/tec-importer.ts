@@ -36,6 +36,7 @@ import {
   venueInput,
 } from './record-mapping.js';
 import { messages } from './messages.js';
+import { cliMessages, type Translate } from '../common/i18n/cli-messages.js';
 import {
   discover,
   mapLimit,
@@ -45,6 +46,9 @@ import {
   type SourceRecord,
   type TecSource,
 } from './tec-source.js';
+
+/** The importers' lines in English, when no language is given (tests, other callers). */
+const ENGLISH = cliMessages('en').t;
 
 export interface ImportOptions {
   /** Login of the local user the records are written as (and attributed to). */
@@ -60,6 +64,8 @@ export interface ImportOptions {
   progress?: Progress;
   /** Lines printed as they happen (dry-run's would-be changes). */
   print?: (line: string) => void;
+  /** The operator's language for those lines (English unless given). */
+  t?: Translate;
   http?: HttpClient;
 }
 
@@ -351,7 +357,11 @@ export class TecImporter {
         dryRun: options.dryRun,
         print: options.print,
         wouldDo: (row) =>
-          `would ${row ? `update ${kind} ${row.localId}` : `create a ${kind}`} from ${record.id} "${title}"`,
+          (options.t ?? ENGLISH)(`cli.import.${row ? 'would_update' : 'would_create'}.${kind}`, {
+            local: row?.localId ?? '',
+            id: record.id,
+            title,
+          }),
         write: (localId) => {
           const translationOf = existing
             ? undefined
