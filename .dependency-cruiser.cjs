@@ -5,7 +5,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'Modules form layers; a cycle means two modules are really one, or a seam is missing.',
+      comment:
+        'Modules form layers; a cycle means two modules are really one, or a seam is missing.',
       from: { path: '^src/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },

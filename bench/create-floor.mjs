@@ -17,27 +17,42 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const mysql = require('mysql2/promise');
 
-const uri = String(process.env.DATABASE_URL ?? '').replace(/^mariadb:/, 'mysql:');
+const uri = (process.env.DATABASE_URL ?? '').replace(/^mariadb:/, 'mysql:');
 if (!uri.startsWith('mysql:')) throw new Error('create-floor needs a MySQL/MariaDB DATABASE_URL');
 const port = Number(process.env.PORT ?? 3935);
-const answer = JSON.stringify({ id: 0, padding: 'x'.repeat(Math.max(0, Number(process.env.BODY_BYTES ?? 2400) - 20)) });
+const answer = JSON.stringify({
+  id: 0,
+  padding: 'x'.repeat(Math.max(0, Number(process.env.BODY_BYTES ?? 2400) - 20)),
+});
 
 const pool = mysql.createPool({ uri, connectionLimit: 10 });
 const side = await mysql.createConnection({ uri });
 pool.on('connection', (c) => c.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED'));
 
 const sqlNow = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
-const slugOf = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugOf = (text) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** The statements of one create of `input` (the bench's body); answers nothing. */
 async function create(c, input, login) {
-  await c.query('SELECT id, login, email, display_name, role, password_hash, created_at FROM users WHERE login = ? LIMIT 1', [login]);
+  await c.query(
+    'SELECT id, login, email, display_name, role, password_hash, created_at FROM users WHERE login = ? LIMIT 1',
+    [login],
+  );
   await c.query('START TRANSACTION');
   try {
     const venue = input.venue.venue;
-    await c.query('INSERT INTO write_locks (lock_key) VALUES (SHA2(?, 256)) ON DUPLICATE KEY UPDATE lock_key = lock_key', [`venue:en:${venue}`]);
+    await c.query(
+      'INSERT INTO write_locks (lock_key) VALUES (SHA2(?, 256)) ON DUPLICATE KEY UPDATE lock_key = lock_key',
+      [`venue:en:${venue}`],
+    );
     await c.query("SELECT id FROM venues WHERE language = 'en' AND title = ? ORDER BY id", [venue]);
-    const [ids] = await c.query("INSERT INTO post_ids (kind) VALUES ('event'), ('venue') RETURNING id, kind");
+    const [ids] = await c.query(
+      "INSERT INTO post_ids (kind) VALUES ('event'), ('venue') RETURNING id, kind",
+    );
     const eventId = ids.find((r) => r.kind === 'event').id;
     const venueId = ids.find((r) => r.kind === 'venue').id;
     const now = sqlNow();
@@ -54,7 +69,20 @@ async function create(c, input, login) {
         language, start_date, end_date, start_utc, end_utc, timezone, all_day, cost, currency_symbol, currency_position,
         show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, post_parent)
        VALUES (?, 1, 'publish', ?, ?, '', '', '', ?, ?, ?, ?, 'en', ?, ?, ?, ?, 'UTC', 0, '[]', '', '', 0, 0, 0, 0, 0, ?, 0)`,
-      [eventId, input.title, slugOf(input.title), now, now, now, now, start, end, start, end, venueId],
+      [
+        eventId,
+        input.title,
+        slugOf(input.title),
+        now,
+        now,
+        now,
+        now,
+        start,
+        end,
+        start,
+        end,
+        venueId,
+      ],
     );
     const [terms] = await c.query(
       `SELECT id FROM terms WHERE taxonomy = 'cal_events_cat' AND language = 'en' AND slug IN (?)
@@ -62,10 +90,14 @@ async function create(c, input, login) {
       [input.categories, input.tags],
     );
     if (terms.length) {
-      await c.query('INSERT INTO event_terms (event_id, term_id, event_status, event_date_utc, event_language) VALUES ?', [
-        terms.map((t) => [eventId, t.id, 'publish', now, 'en']),
-      ]);
-      await c.query("UPDATE terms SET published_count = published_count + 1 WHERE id IN (?) AND language = 'en'", [terms.map((t) => t.id)]);
+      await c.query(
+        'INSERT INTO event_terms (event_id, term_id, event_status, event_date_utc, event_language) VALUES ?',
+        [terms.map((t) => [eventId, t.id, 'publish', now, 'en'])],
+      );
+      await c.query(
+        "UPDATE terms SET published_count = published_count + 1 WHERE id IN (?) AND language = 'en'",
+        [terms.map((t) => t.id)],
+      );
     }
     await c.query('COMMIT');
   } catch (error) {
@@ -82,22 +114,26 @@ const server = createServer((req, res) => {
   }
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', async () => {
-    let c;
-    try {
-      const login = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':')[0];
-      c = await pool.getConnection();
-      await create(c, JSON.parse(Buffer.concat(chunks).toString()), login);
-      res.writeHead(201, { 'content-type': 'application/json; charset=UTF-8' }).end(answer);
-    } catch (error) {
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
-    } finally {
-      c?.release();
-    }
-  });
+  req.on('end', () => void answerCreate(req, res, chunks));
 });
+
+async function answerCreate(req, res, chunks) {
+  let c;
+  try {
+    const login = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
+      .toString()
+      .split(':')[0];
+    c = await pool.getConnection();
+    await create(c, JSON.parse(Buffer.concat(chunks).toString()), login);
+    res.writeHead(201, { 'content-type': 'application/json; charset=UTF-8' }).end(answer);
+  } catch (error) {
+    res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+  } finally {
+    c?.release();
+  }
+}
 server.listen(port, '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close();
-  Promise.allSettled([pool.end(), side.end()]).then(() => process.exit(0));
+  void Promise.allSettled([pool.end(), side.end()]).then(() => process.exit(0));
 });

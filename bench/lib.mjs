@@ -59,7 +59,8 @@ export async function resetDatabase(url) {
   const { createConnection } = await import('mysql2/promise');
   const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
   const db = u.pathname.slice(1);
-  if (!/bench|test/.test(db)) throw new Error('use a database whose name contains "bench" or "test"');
+  if (!/bench|test/.test(db))
+    throw new Error('use a database whose name contains "bench" or "test"');
   const conn = await createConnection({
     host: u.hostname,
     port: Number(u.port || 3306),
@@ -91,8 +92,8 @@ async function openDb(url) {
         );
         db.transaction((all) => all.forEach((r) => stmt.run(...r)))(rows);
       },
-      async query(sql) {
-        db.exec(sql);
+      async query(statement) {
+        db.exec(statement);
       },
       async analyze() {
         db.exec('ANALYZE');
@@ -115,14 +116,23 @@ async function openDb(url) {
   return {
     async many(table, columns, rows) {
       for (let i = 0; i < rows.length; i += 2000) {
-        await conn.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ?`, [rows.slice(i, i + 2000)]);
+        await conn.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ?`, [
+          rows.slice(i, i + 2000),
+        ]);
       }
     },
-    async query(sql) {
-      await conn.query(sql);
+    async query(statement) {
+      await conn.query(statement);
     },
     async analyze() {
-      for (const t of ['events', 'venues', 'organizers', 'terms', 'event_terms', 'event_organizers']) {
+      for (const t of [
+        'events',
+        'venues',
+        'organizers',
+        'terms',
+        'event_terms',
+        'event_organizers',
+      ]) {
         await conn.query(`ANALYZE TABLE ${t}`);
       }
     },
@@ -132,9 +142,46 @@ async function openDb(url) {
   };
 }
 
-const POST_COLUMNS = ['id', 'author_id', 'status', 'title', 'slug', 'description', 'excerpt', 'password', 'date', 'date_utc', 'modified', 'modified_utc', 'image_url', 'language'];
-const WORDS = ['jazz', 'rock', 'folk', 'market', 'lecture', 'workshop', 'festival', 'concert', 'theatre', 'film', 'poetry', 'dance'];
-const CITIES = ['Budapest', 'Cluj-Napoca', 'Debrecen', 'Timișoara', 'Szeged', 'Iași', 'Pécs', 'Brașov'];
+const POST_COLUMNS = [
+  'id',
+  'author_id',
+  'status',
+  'title',
+  'slug',
+  'description',
+  'excerpt',
+  'password',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'image_url',
+  'language',
+];
+const WORDS = [
+  'jazz',
+  'rock',
+  'folk',
+  'market',
+  'lecture',
+  'workshop',
+  'festival',
+  'concert',
+  'theatre',
+  'film',
+  'poetry',
+  'dance',
+];
+const CITIES = [
+  'Budapest',
+  'Cluj-Napoca',
+  'Debrecen',
+  'Timișoara',
+  'Szeged',
+  'Iași',
+  'Pécs',
+  'Brașov',
+];
 
 /**
  * Seeds a calendar straight into the migrated schema: `counts` of venues, organizers, categories,
@@ -152,7 +199,22 @@ export async function seed(url, counts) {
   const published = sql(new Date(now - 86400000 * 400));
   let id = 0;
   const postIds = [];
-  const post = (title, slug) => [++id, 1, 'publish', title, slug, `About ${title}: an evening of ${pick(WORDS)} and ${pick(WORDS)}.`, '', '', published, published, published, published, null, 'en'];
+  const post = (title, slug) => [
+    ++id,
+    1,
+    'publish',
+    title,
+    slug,
+    `About ${title}: an evening of ${pick(WORDS)} and ${pick(WORDS)}.`,
+    '',
+    '',
+    published,
+    published,
+    published,
+    published,
+    null,
+    'en',
+  ];
   const venues = [];
   for (let v = 0; v < counts.venues; v++) {
     const row = post(`Venue ${v}`, `venue-${v}`);
@@ -162,7 +224,22 @@ export async function seed(url, counts) {
     const located = geoRnd() < 0.95;
     const lat = located ? round6(36 + geoRnd() * 34) : null;
     const lng = located ? round6(-10 + geoRnd() * 50) : null;
-    venues.push([...row, `${v} Main Street`, pick(CITIES), 'Hungary', '', '', String(1000 + (v % 9000)), '+36 1 555 0000', '', '', 1, 1, lat, lng]);
+    venues.push([
+      ...row,
+      `${v} Main Street`,
+      pick(CITIES),
+      'Hungary',
+      '',
+      '',
+      String(1000 + (v % 9000)),
+      '+36 1 555 0000',
+      '',
+      '',
+      1,
+      1,
+      lat,
+      lng,
+    ]);
   }
   const centre = venues.find((v) => v.at(-2) !== null);
   const geo = { lat: centre.at(-2), lng: centre.at(-1) };
@@ -173,8 +250,10 @@ export async function seed(url, counts) {
     organizers.push([...row, '+36 1 555 0001', 'https://example.org', `org${o}@example.org`]);
   }
   const terms = [];
-  for (let c = 1; c <= counts.categories; c++) terms.push([c, 'cal_events_cat', `Category ${c}`, `category-${c}`, '', 0, 'en']);
-  for (let t = 1; t <= counts.tags; t++) terms.push([counts.categories + t, 'post_tag', `Tag ${t}`, `tag-${t}`, '', 0, 'en']);
+  for (let c = 1; c <= counts.categories; c++)
+    terms.push([c, 'cal_events_cat', `Category ${c}`, `category-${c}`, '', 0, 'en']);
+  for (let t = 1; t <= counts.tags; t++)
+    terms.push([counts.categories + t, 'post_tag', `Tag ${t}`, `tag-${t}`, '', 0, 'en']);
   const events = [];
   const eventTerms = [];
   const eventOrganizers = [];
@@ -187,24 +266,105 @@ export async function seed(url, counts) {
     start.setUTCMinutes(0, 0, 0);
     const end = new Date(start.getTime() + (1 + Math.floor(rnd() * 4)) * 3600000);
     const venue = rnd() < 0.9 ? pick(venues)[0] : null;
-    events.push([...row, sql(start), sql(end), sql(start), sql(end), 'UTC', 0, '["10","20"]', '', '', null, 0, 0, 0, 0, rnd() < 0.1 ? 1 : 0, venue, 0]);
-    const cats = new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => 1 + Math.floor(rnd() * counts.categories)));
-    const tags = new Set(Array.from({ length: Math.floor(rnd() * 4) }, () => counts.categories + 1 + Math.floor(rnd() * counts.tags)));
+    events.push([
+      ...row,
+      sql(start),
+      sql(end),
+      sql(start),
+      sql(end),
+      'UTC',
+      0,
+      '["10","20"]',
+      '',
+      '',
+      null,
+      0,
+      0,
+      0,
+      0,
+      rnd() < 0.1 ? 1 : 0,
+      venue,
+      0,
+    ]);
+    const cats = new Set(
+      Array.from(
+        { length: 1 + Math.floor(rnd() * 3) },
+        () => 1 + Math.floor(rnd() * counts.categories),
+      ),
+    );
+    const tags = new Set(
+      Array.from(
+        { length: Math.floor(rnd() * 4) },
+        () => counts.categories + 1 + Math.floor(rnd() * counts.tags),
+      ),
+    );
     // Term links carry copies of the event's status, date and language (term counts are per
     // language and index-only).
     for (const t of [...cats, ...tags]) eventTerms.push([row[0], t, 'publish', published, 'en']);
-    const orgs = new Set(Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => pick(organizers)[0]));
+    const orgs = new Set(
+      Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => pick(organizers)[0]),
+    );
     [...orgs].forEach((o, i) => eventOrganizers.push([row[0], o, i]));
     if (!probe && venue && cats.has(3) && start.getTime() > now + 7 * 86400000) {
       probe = { venue, category: 'category-3', word, from: sql(new Date(now)).slice(0, 10) };
     }
   }
   await db.many('post_ids', ['id', 'kind'], postIds);
-  await db.many('venues', [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map', 'show_map_link', 'geo_lat', 'geo_lng'], venues);
+  await db.many(
+    'venues',
+    [
+      ...POST_COLUMNS,
+      'address',
+      'city',
+      'country',
+      'province',
+      'state',
+      'zip',
+      'phone',
+      'stateprovince',
+      'website',
+      'show_map',
+      'show_map_link',
+      'geo_lat',
+      'geo_lng',
+    ],
+    venues,
+  );
   await db.many('organizers', [...POST_COLUMNS, 'phone', 'website', 'email'], organizers);
-  await db.many('events', [...POST_COLUMNS, 'start_date', 'end_date', 'start_utc', 'end_utc', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_position', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'post_parent'], events);
-  await db.many('terms', ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'], terms);
-  await db.many('event_terms', ['event_id', 'term_id', 'event_status', 'event_date_utc', 'event_language'], eventTerms);
+  await db.many(
+    'events',
+    [
+      ...POST_COLUMNS,
+      'start_date',
+      'end_date',
+      'start_utc',
+      'end_utc',
+      'timezone',
+      'all_day',
+      'cost',
+      'currency_symbol',
+      'currency_position',
+      'website',
+      'show_map',
+      'show_map_link',
+      'hide_from_listings',
+      'sticky',
+      'featured',
+      'venue_id',
+      'post_parent',
+    ],
+    events,
+  );
+  await db.many(
+    'terms',
+    ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'],
+    terms,
+  );
+  await db.many(
+    'event_terms',
+    ['event_id', 'term_id', 'event_status', 'event_date_utc', 'event_language'],
+    eventTerms,
+  );
   await db.many('event_organizers', ['event_id', 'organizer_id', 'position'], eventOrganizers);
   // The terms' kept counts of published events, as the app's writes keep them.
   await db.query(
@@ -245,7 +405,9 @@ export async function waitHealthy(port) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the server on port ${port} did not answer /health within ${HEALTHY_WITHIN_MS / 1000} s`);
+  throw new Error(
+    `the server on port ${port} did not answer /health within ${HEALTHY_WITHIN_MS / 1000} s`,
+  );
 }
 
 export async function stopServer(child) {
@@ -262,8 +424,14 @@ function partOf(frame) {
   if (functionName === '(program)') return 'V8 and native code';
   if (!url) return functionName === 'stringify' ? 'JSON serialization' : null;
   if (url.includes('/node_modules/typeorm/')) return 'TypeORM (queries, hydration)';
-  if (/\/node_modules\/(mysql2|better-sqlite3|lru\.min|sqlstring|iconv-lite|denque)/.test(url)) return 'database driver';
-  if (/\/node_modules\/(@nestjs|express|router|body-parser|finalhandler|send|on-finished|raw-body|qs|path-to-regexp|helmet|rxjs|class-validator|class-transformer|nestjs-i18n|pino|pino-http|cookie|accepts|negotiator|type-is|content-type|mime|depd|etag|fresh|vary|proxy-addr|serve-static|merge-descriptors|parseurl|encodeurl|escape-html|statuses|http-errors|media-typer)\//.test(url)) return 'Nest/Express pipeline';
+  if (/\/node_modules\/(mysql2|better-sqlite3|lru\.min|sqlstring|iconv-lite|denque)/.test(url))
+    return 'database driver';
+  if (
+    /\/node_modules\/(@nestjs|express|router|body-parser|finalhandler|send|on-finished|raw-body|qs|path-to-regexp|helmet|rxjs|class-validator|class-transformer|nestjs-i18n|pino|pino-http|cookie|accepts|negotiator|type-is|content-type|mime|depd|etag|fresh|vary|proxy-addr|serve-static|merge-descriptors|parseurl|encodeurl|escape-html|statuses|http-errors|media-typer)\//.test(
+      url,
+    )
+  )
+    return 'Nest/Express pipeline';
   if (url.includes('/node_modules/')) return 'other packages';
   if (url.startsWith('node:')) return 'Node (http, net, streams)';
   if (url.includes('/dist/')) return 'our code';
@@ -282,7 +450,9 @@ export function summarizeProfile(file, top = 20) {
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfMs = new Map();
   const times = profile.timeDeltas;
-  profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (times[i + 1] ?? 0) / 1000));
+  profile.samples.forEach((id, i) =>
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (times[i + 1] ?? 0) / 1000),
+  );
   const parts = new Map();
   const functions = new Map();
   let busyMs = 0;
@@ -304,16 +474,23 @@ export function summarizeProfile(file, top = 20) {
   return {
     busyMs,
     parts: [...parts].sort((a, b) => b[1] - a[1]),
-    top: [...functions].sort((a, b) => b[1] - a[1]).slice(0, top).map(([name, ms]) => ({ name, ms })),
+    top: [...functions]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, ms]) => ({ name, ms })),
   };
 }
 
 /** Creates an editor through the CLI; returns its HTTP Basic header. */
 export function createEditor(url, login = 'bench-editor') {
-  const out = execFileSync(process.execPath, [join(BUILD, 'cli/main.js'), 'user:create', login, '--role', 'editor'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, MIGRATIONS_RUN: 'false' },
-  }).toString();
+  const out = execFileSync(
+    process.execPath,
+    [join(BUILD, 'cli/main.js'), 'user:create', login, '--role', 'editor'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, MIGRATIONS_RUN: 'false' },
+    },
+  ).toString();
   const password = out.trim().split('\n').pop();
   return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
 }
@@ -376,6 +553,9 @@ export async function profileLoad({ url, port, env, load, duration, top = 20 }) 
   } finally {
     await stopServer(server);
   }
-  const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile')));
+  const file = join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith('.cpuprofile')),
+  );
   return { result, file, summary: summarizeProfile(file, top) };
 }

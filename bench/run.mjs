@@ -21,8 +21,27 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMPUTED_TARGETS, DEEP_TARGET, LIST_TARGET, missedComputedTargets, missedTargets } from './targets.mjs';
-import { createEditor, createRequests, migrate, parseArgs, resetDatabase, profileLoad, rssMb, seed, startServer, stopServer, useBuild, waitHealthy } from './lib.mjs';
+import {
+  COMPUTED_TARGETS,
+  DEEP_TARGET,
+  LIST_TARGET,
+  missedComputedTargets,
+  missedTargets,
+} from './targets.mjs';
+import {
+  createEditor,
+  createRequests,
+  migrate,
+  parseArgs,
+  resetDatabase,
+  profileLoad,
+  rssMb,
+  seed,
+  startServer,
+  stopServer,
+  useBuild,
+  waitHealthy,
+} from './lib.mjs';
 
 const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
@@ -41,7 +60,18 @@ const USAGE = `Usage: npm run bench [-- options]
   --help           this help
 BENCH_DATABASE_URL names the database (default mariadb://root@127.0.0.1:3306/cal_bench; its name
 must contain "bench" or "test": it is dropped and recreated). Exit code 1 when a target is missed.`;
-const OPTIONS = { scale: 'N', duration: 'S', connections: 'N', port: 'P', out: 'FILE', build: 'DIR', sqlite: null, profile: null, smoke: null, help: null };
+const OPTIONS = {
+  scale: 'N',
+  duration: 'S',
+  connections: 'N',
+  port: 'P',
+  out: 'FILE',
+  build: 'DIR',
+  sqlite: null,
+  profile: null,
+  smoke: null,
+  help: null,
+};
 let args;
 try {
   args = parseArgs(process.argv.slice(2), OPTIONS);
@@ -61,7 +91,11 @@ for (const name of ['scale', 'duration', 'connections', 'port']) {
 }
 if (args.build) useBuild(resolve(process.cwd(), String(args.build)));
 const SMOKE = Boolean(args.smoke);
-const URL_ = process.env.BENCH_DATABASE_URL ?? (args.sqlite ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-bench-')), 'bench.sqlite')}` : 'mariadb://root@127.0.0.1:3306/cal_bench');
+const URL_ =
+  process.env.BENCH_DATABASE_URL ??
+  (args.sqlite
+    ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-bench-')), 'bench.sqlite')}`
+    : 'mariadb://root@127.0.0.1:3306/cal_bench');
 const SQLITE = URL_.startsWith('sqlite:');
 const SCALE = Number(args.scale ?? (SQLITE ? 0.1 : 1));
 const DURATION = Number(args.duration ?? 5);
@@ -88,11 +122,18 @@ const { probe, geo, firstEvent, firstEventSlug } = await seed(URL_, counts);
 console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 const auth = createEditor(URL_);
-const NOTES_MARKER = '<!-- Notes below this line are written by hand and kept by npm run bench. -->';
+const NOTES_MARKER =
+  '<!-- Notes below this line are written by hand and kept by npm run bench. -->';
 
 const server = startServer(URL_, PORT, { BENCH_ROUTES: 'true' });
-const computedServer = startServer(URL_, PORT + 1, { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '64' });
-const coldServer = startServer(URL_, PORT + 2, { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '0' });
+const computedServer = startServer(URL_, PORT + 1, {
+  RESPONSE_CACHE_TTL_MS: '0',
+  RECORD_CACHE_MB: '64',
+});
+const coldServer = startServer(URL_, PORT + 2, {
+  RESPONSE_CACHE_TTL_MS: '0',
+  RECORD_CACHE_MB: '0',
+});
 const variants = [
   ['computed', `http://127.0.0.1:${PORT + 1}`],
   ['cold', `http://127.0.0.1:${PORT + 2}`],
@@ -104,17 +145,31 @@ try {
   const listBody = await (await fetch(`${base}/cal/events/v1/events`)).text();
   // Page 1,000 at scale 1; the last page on smaller calendars.
   const deepPage = Math.min(1000, JSON.parse(listBody).total_pages);
-  const fenced = await (await fetch(`${base}/cal/events/v1/events?geoloc_lat=${geo.lat}&geoloc_lng=${geo.lng}`)).json();
+  const fenced = await (
+    await fetch(`${base}/cal/events/v1/events?geoloc_lat=${geo.lat}&geoloc_lng=${geo.lng}`)
+  ).json();
   geo.total = fenced.total;
-  console.log(`geofence: 25 mi around ${geo.lat}, ${geo.lng}: ${geo.total} events of ${JSON.parse(listBody).total} in the default window`);
+  console.log(
+    `geofence: 25 mi around ${geo.lat}, ${geo.lng}: ${geo.total} events of ${JSON.parse(listBody).total} in the default window`,
+  );
   // [name, path, issue 17's target class]
   const scenarios = [
-    ['framework ceiling (fixed JSON, same size as the default list)', `/cal/events/v1/_bench/fixed?bytes=${listBody.length}`],
+    [
+      'framework ceiling (fixed JSON, same size as the default list)',
+      `/cal/events/v1/_bench/fixed?bytes=${listBody.length}`,
+    ],
     ['events: default list', '/cal/events/v1/events', 'list'],
     // Issue 20: venues within 25 miles of a point (one venue's own coordinates), default window.
-    ['events: geofenced list (25 mi)', `/cal/events/v1/events?geoloc_lat=${geo.lat}&geoloc_lng=${geo.lng}`],
+    [
+      'events: geofenced list (25 mi)',
+      `/cal/events/v1/events?geoloc_lat=${geo.lat}&geoloc_lng=${geo.lng}`,
+    ],
     ['events: page 1, per_page=10', '/cal/events/v1/events?page=1&per_page=10', 'list'],
-    [`events: page ${deepPage}, per_page=10`, `/cal/events/v1/events?page=${deepPage}&per_page=10`, 'list'],
+    [
+      `events: page ${deepPage}, per_page=10`,
+      `/cal/events/v1/events?page=${deepPage}&per_page=10`,
+      'list',
+    ],
     [
       'events: category + venue + date range + search',
       `/cal/events/v1/events?categories=${probe.category}&venue=${probe.venue}&start_date=${probe.from}&end_date=%2B2%20years&search=${probe.word}`,
@@ -141,7 +196,9 @@ try {
       }
     }
     results.push(result);
-    console.log(`${name}: ${result.rps} req/s${result.computed ? `, computed ${result.computed.rps} req/s, cold ${result.cold.rps} req/s` : ''}`);
+    console.log(
+      `${name}: ${result.rps} req/s${result.computed ? `, computed ${result.computed.rps} req/s, cold ${result.cold.rps} req/s` : ''}`,
+    );
   }
   // Warmed up with events and venues of other names (every create writes new ones), for
   // CREATE_WARM_UP_S: the reads before it do not run the write path's code (validation, inserts),
@@ -155,7 +212,13 @@ try {
   });
   if (sample.status !== 201) throw new Error(`create: ${sample.status} ${await sample.text()}`);
   const createBytes = (await sample.text()).length;
-  if (!SMOKE) await autocannon({ connections: CONNECTIONS, duration: CREATE_WARM_UP_S, url: createUrl, ...createRequests(auth, 'warm-up ') });
+  if (!SMOKE)
+    await autocannon({
+      connections: CONNECTIONS,
+      duration: CREATE_WARM_UP_S,
+      url: createUrl,
+      ...createRequests(auth, 'warm-up '),
+    });
   const created = {
     name: 'event create with an inline venue and terms (HTTP Basic, editor)',
     create: true,
@@ -165,14 +228,29 @@ try {
   console.log(`create: ${created.rps} req/s`);
   if (!SQLITE) {
     // The same creates' statements from a bare server (bench/create-floor.mjs): the floor.
-    const floor = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'create-floor.mjs')], {
-      env: { ...process.env, DATABASE_URL: URL_, PORT: String(PORT + 4), BODY_BYTES: String(createBytes) },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const floor = spawn(
+      process.execPath,
+      [join(dirname(fileURLToPath(import.meta.url)), 'create-floor.mjs')],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: URL_,
+          PORT: String(PORT + 4),
+          BODY_BYTES: String(createBytes),
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     try {
       await waitHealthy(PORT + 4);
       const floorUrl = `http://127.0.0.1:${PORT + 4}/cal/events/v1/events`;
-      if (!SMOKE) await autocannon({ connections: CONNECTIONS, duration: CREATE_WARM_UP_S, url: floorUrl, ...createRequests(auth, 'floor warm-up ') });
+      if (!SMOKE)
+        await autocannon({
+          connections: CONNECTIONS,
+          duration: CREATE_WARM_UP_S,
+          url: floorUrl,
+          ...createRequests(auth, 'floor warm-up '),
+        });
       created.floor = await measure({ url: floorUrl, ...createRequests(auth, 'floor ') });
       console.log(`create floor: ${created.floor.rps} req/s, ${created.floor.errors} errors`);
       if (created.floor.errors) throw new Error('the create floor answered errors: see its stderr');
@@ -180,7 +258,11 @@ try {
       await stopServer(floor);
     }
   }
-  rss = { served: rssMb(server.pid), computed: rssMb(computedServer.pid), cold: rssMb(coldServer.pid) };
+  rss = {
+    served: rssMb(server.pid),
+    computed: rssMb(computedServer.pid),
+    cold: rssMb(coldServer.pid),
+  };
   console.log(`RSS after the run: ${JSON.stringify(rss)} MB`);
 } finally {
   await stopServer(server);
@@ -201,14 +283,20 @@ if (!SQLITE) {
   ];
   const measured = {};
   for (const workers of [1, 2]) {
-    const child = startServer(URL_, PORT + 3, { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '64', WORKERS: String(workers) });
+    const child = startServer(URL_, PORT + 3, {
+      RESPONSE_CACHE_TTL_MS: '0',
+      RECORD_CACHE_MB: '64',
+      WORKERS: String(workers),
+    });
     try {
       await waitHealthy(PORT + 3);
       // The other workers start once the first listens.
       await new Promise((r) => setTimeout(r, 3000));
       for (const [name, path] of paths) {
         await warmUp(`http://127.0.0.1:${PORT + 3}${path}`);
-        (measured[name] ??= {})[workers] = await measure({ url: `http://127.0.0.1:${PORT + 3}${path}` });
+        (measured[name] ??= {})[workers] = await measure({
+          url: `http://127.0.0.1:${PORT + 3}${path}`,
+        });
       }
     } finally {
       await stopServer(child);
@@ -217,7 +305,9 @@ if (!SQLITE) {
   for (const [name] of paths) {
     const { 1: one, 2: two } = measured[name];
     workerRows.push({ name, one, two, ratio: two.rps / one.rps });
-    console.log(`${name}: 1 worker ${one.rps} req/s, 2 workers ${two.rps} req/s (${(two.rps / one.rps).toFixed(2)}×)`);
+    console.log(
+      `${name}: 1 worker ${one.rps} req/s, 2 workers ${two.rps} req/s (${(two.rps / one.rps).toFixed(2)}×)`,
+    );
   }
 }
 const workerLines = workerRows.length
@@ -229,7 +319,8 @@ const workerLines = workerRows.length
       '| scenario | 1 worker req/s | p99 ms | 2 workers req/s | p99 ms | ratio |',
       '|---|---:|---:|---:|---:|---:|',
       ...workerRows.map(
-        (r) => `| ${r.name} | ${r.one.rps} | ${r.one.p99} | ${r.two.rps} | ${r.two.p99} | ${r.ratio.toFixed(2)}×${r.ratio < WORKER_TARGET ? ' (below target)' : ''} |`,
+        (r) =>
+          `| ${r.name} | ${r.one.rps} | ${r.one.p99} | ${r.two.rps} | ${r.two.p99} | ${r.ratio.toFixed(2)}×${r.ratio < WORKER_TARGET ? ' (below target)' : ''} |`,
       ),
     ]
   : ['', 'WORKERS=2 against one worker: not measured on SQLite (one worker only).'];
@@ -253,13 +344,16 @@ if (args.profile) {
     '',
     '| part | share |',
     '|---|---:|',
-    ...summary.parts.map(([part, ms]) => `| ${part} | ${((100 * ms) / summary.busyMs).toFixed(1)} % |`),
+    ...summary.parts.map(
+      ([part, ms]) => `| ${part} | ${((100 * ms) / summary.busyMs).toFixed(1)} % |`,
+    ),
   ];
 }
 
 const ceiling = results[0].rps;
 const page1 = results.find((r) => r.name.includes('page 1,'));
-const page1000 = results.find((r) => r.name.startsWith('events: page ') && !r.name.includes('page 1,')) ?? page1;
+const page1000 =
+  results.find((r) => r.name.startsWith('events: page ') && !r.name.includes('page 1,')) ?? page1;
 const ratio = (r) => (r.rps / ceiling).toFixed(2);
 const cells = (r) => (r ? `${r.rps} | ${r.p99} | ${ratio(r)}` : '– | – | –');
 const deepServed = page1000.p99 / page1.p99;
@@ -273,7 +367,12 @@ const missed = [
     page1: { ...page1, uncached: page1.computed },
     deep: { ...page1000, uncached: page1000.computed },
   }),
-  ...missedComputedTargets({ ceiling, rows: results.filter((r) => r.computed), create, rssMb: rss.computed }),
+  ...missedComputedTargets({
+    ceiling,
+    rows: results.filter((r) => r.computed),
+    create,
+    rssMb: rss.computed,
+  }),
 ];
 const kept = existsSync(OUT) && readFileSync(OUT, 'utf8').split(NOTES_MARKER)[1];
 const lines = [
@@ -295,7 +394,8 @@ const lines = [
   '| scenario | served req/s | p99 ms | ratio | computed req/s | p99 ms | ratio | cold req/s | p99 ms | ratio | errors |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map(
-    (r) => `| ${r.name} | ${cells(r)} | ${cells(r.computed)} | ${cells(r.cold)} | ${r.errors + (r.computed?.errors ?? 0) + (r.cold?.errors ?? 0)} |`,
+    (r) =>
+      `| ${r.name} | ${cells(r)} | ${cells(r.computed)} | ${cells(r.cold)} | ${r.errors + (r.computed?.errors ?? 0) + (r.cold?.errors ?? 0)} |`,
   ),
   '',
   ...(create.floor

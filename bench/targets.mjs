@@ -25,7 +25,9 @@ export function missedTargets({ ceiling, list, page1, deep }) {
   const missed = [];
   const listRatio = list.rps / ceiling;
   if (!(listRatio >= LIST_TARGET)) {
-    missed.push(`default list served at ${listRatio.toFixed(2)} of the ceiling (target ≥ ${LIST_TARGET.toFixed(2)})`);
+    missed.push(
+      `default list served at ${listRatio.toFixed(2)} of the ceiling (target ≥ ${LIST_TARGET.toFixed(2)})`,
+    );
   }
   for (const [kind, x] of [
     ['served', deep.p99 / page1.p99],
@@ -51,7 +53,9 @@ export function missedComputedTargets({ ceiling, rows, create, rssMb }) {
     if (!(ratio >= goal.ratio)) {
       // Three decimals when two would round up to the target.
       const shown = Number(ratio.toFixed(2)) >= goal.ratio ? ratio.toFixed(3) : ratio.toFixed(2);
-      missed.push(`${name} computed at ${shown} of the ceiling (target ≥ ${goal.ratio.toFixed(2)})`);
+      missed.push(
+        `${name} computed at ${shown} of the ceiling (target ≥ ${goal.ratio.toFixed(2)})`,
+      );
     }
     if (goal.p99 !== undefined && !(computed.p99 <= goal.p99)) {
       missed.push(`${name} computed with p99 ${computed.p99} ms (target ≤ ${goal.p99} ms)`);
@@ -59,7 +63,8 @@ export function missedComputedTargets({ ceiling, rows, create, rssMb }) {
   }
   const { rps, p99 } = COMPUTED_TARGETS.create;
   if (!(create.rps >= rps)) missed.push(`event create at ${create.rps} req/s (target ≥ ${rps})`);
-  if (!(create.p99 <= p99)) missed.push(`event create with p99 ${create.p99} ms (target ≤ ${p99} ms)`);
+  if (!(create.p99 <= p99))
+    missed.push(`event create with p99 ${create.p99} ms (target ≤ ${p99} ms)`);
   if (!(rssMb < COMPUTED_TARGETS.rssMb)) {
     missed.push(`worker RSS ${rssMb} MB after the run (target < ${COMPUTED_TARGETS.rssMb} MB)`);
   }

@@ -49,7 +49,10 @@ function parseDockerfile(text) {
     if (!buf) start = i + 1;
     const cont = /\\\s*$/.test(line);
     buf += cont ? `${line.replace(/\\\s*$/, '')} ` : line;
-    if (!cont) (instrs.push({ line: start, text: buf.trim() }), (buf = ''));
+    if (!cont) {
+      instrs.push({ line: start, text: buf.trim() });
+      buf = '';
+    }
   });
   const stages = [];
   for (const { line, text: t } of instrs) {
@@ -175,7 +178,7 @@ function checkDockerfile() {
   );
   check(
     !platforms.length,
-    `better-sqlite3 ships prebuilt binaries for linux-x64 and linux-arm64${platforms.length ? `; missing ${platforms}` : ''}`,
+    `better-sqlite3 ships prebuilt binaries for linux-x64 and linux-arm64${platforms.length ? `; missing ${platforms.join(', ')}` : ''}`,
   );
   for (const s of stages) {
     const runs = all(s, 'RUN').map((r) => r.rest);
@@ -294,7 +297,7 @@ function checkDockerfile() {
   const kept = ['node_modules', 'dist', '.git', 'data'].filter((p) => !excludedBy(p, rules));
   check(
     !kept.length,
-    `.dockerignore keeps node_modules, dist, .git, data out of the context${kept.length ? `; not: ${kept}` : ''}`,
+    `.dockerignore keeps node_modules, dist, .git, data out of the context${kept.length ? `; not: ${kept.join(', ')}` : ''}`,
   );
   check(
     !fs.existsSync(`${DOCKERFILE}.dockerignore`),
@@ -363,7 +366,7 @@ const envOf = (svc) =>
           e.includes('=') ? e.slice(e.indexOf('=') + 1) : null,
         ]),
       )
-    : { ...(svc?.environment ?? {}) };
+    : { ...svc?.environment };
 
 async function checkCompose(df) {
   const text = fs.readFileSync(COMPOSE, 'utf8');
@@ -375,13 +378,16 @@ async function checkCompose(df) {
   const unknown = Object.keys(c ?? {}).filter((k) => !TOP_KEYS.has(k) && !k.startsWith('x-'));
   check(
     !unknown.length,
-    `top-level keys are compose v2's${unknown.length ? `; unknown: ${unknown}` : ''}`,
+    `top-level keys are compose v2's${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
   );
   check(!('version' in (c ?? {})), 'no obsolete top-level `version`');
   const services = c?.services ?? {};
   for (const [name, svc] of Object.entries(services)) {
     const bad = Object.keys(svc ?? {}).filter((k) => !SERVICE_KEYS.has(k) && !k.startsWith('x-'));
-    check(!bad.length, `service ${name}: known keys only${bad.length ? `; unknown: ${bad}` : ''}`);
+    check(
+      !bad.length,
+      `service ${name}: known keys only${bad.length ? `; unknown: ${bad.join(', ')}` : ''}`,
+    );
     check(svc?.image || svc?.build, `service ${name} has an image or a build`);
     for (const [k, v] of Object.entries(envOf(svc)))
       if (v !== null && typeof v === 'object')
@@ -392,14 +398,14 @@ async function checkCompose(df) {
     .match(/\$(?!\{[A-Za-z_]\w*(?::?[-?+][^}]*)?\}|[A-Za-z_])./g);
   check(
     !badDollar,
-    `every $ is an interpolation or escaped as $$${badDollar ? `; not: ${badDollar}` : ''}`,
+    `every $ is an interpolation or escaped as $$${badDollar ? `; not: ${badDollar.join(' ')}` : ''}`,
   );
 
   const { db, api } = services;
   check(db && api, 'services db and api');
   if (!db || !api) return;
   const dbEnv = envOf(db);
-  check(/^mysql:8\./.test(db.image ?? ''), `db image ${db.image}`);
+  check((db.image ?? '').startsWith('mysql:8.'), `db image ${db.image}`);
   for (const k of ['MYSQL_DATABASE', 'MYSQL_USER', 'MYSQL_PASSWORD', 'MYSQL_ROOT_PASSWORD'])
     check(dbEnv[k], `db environment sets ${k}`);
   const dbCmd = [db.command].flat().join(' ');
@@ -558,12 +564,12 @@ async function smokeRun(df) {
   const exited = new Promise((resolve) =>
     server.on('exit', (code, signal) => resolve({ code, signal })),
   );
-  let alive = true;
-  void exited.then(() => (alive = false));
+  // exitCode and signalCode stay null while the process runs.
+  const alive = () => server.exitCode === null && server.signalCode === null;
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
   let health = { status: 0 };
-  while (alive && Date.now() - started < 45000 && health.status !== 200) {
+  while (alive() && Date.now() - started < 45000 && health.status !== 200) {
     await sleep(200);
     health = await statusOf(`${base}/health`);
   }
@@ -605,7 +611,7 @@ async function smokeRun(df) {
     );
   } finally {
     // docker stop: SIGTERM, then the server should close and exit on its own (143 = 128 + SIGTERM).
-    if (alive) server.kill('SIGTERM');
+    if (alive()) server.kill('SIGTERM');
     const end = await Promise.race([exited, sleep(10000).then(() => null)]);
     if (!end) server.kill('SIGKILL');
     check(

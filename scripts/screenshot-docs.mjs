@@ -188,9 +188,10 @@ async function main() {
     }
     cdp.close();
   } finally {
+    // Stops are synchronous (rmSync) or return a promise (a process stopped); await takes both.
     for (const step of stops) {
       try {
-        await step();
+        await Promise.resolve(step());
       } catch (error) {
         console.error(`cleanup: ${error.message}`);
       }

@@ -49,13 +49,7 @@ describe('access to linked records, translations and authorship (e2e)', () => {
   const made = async (path: string, body: Record<string, unknown>, who: Who, prefix = '') =>
     (await call('post', path, who, prefix).send(body).expect(201)).body as Tec;
   const count = async (table: string, where: string, params: unknown[]) =>
-    Number(
-      (
-        (await ds.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params)) as Array<{
-          n: number | string;
-        }>
-      )[0].n,
-    );
+    Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params))[0].n);
 
   beforeAll(async () => {
     app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });

@@ -8,6 +8,7 @@ import { ROOT } from './helpers/spawn.js';
  * The scale-out deployment files, checked statically (no Docker or Kubernetes here):
  * docker/compose.scale.yaml and docker/nginx.scale.conf, and the manifests under deploy/k8s.
  */
+// oxlint-disable-next-line typescript/no-explicit-any -- manifests of any shape, read by path
 type Obj = Record<string, any>;
 const yamlFile = (path: string): Obj => {
   const doc = parseDocument(readFileSync(join(ROOT, path), 'utf8'), { strict: true });
@@ -19,7 +20,7 @@ const interpolate = (env: Record<string, string>) =>
   Object.fromEntries(
     Object.entries(env).map(([k, v]) => [
       k,
-      String(v).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, (_, fallback: string) => fallback),
+      v.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, (_, fallback: string) => fallback),
     ]),
   );
 

@@ -129,7 +129,7 @@ describe('events list (e2e)', () => {
     const restUrl = new URL(res.body.rest_url);
     expect(restUrl.pathname).toBe('/cal/events/v1/events/');
     expect(restUrl.searchParams.get('status')).toBe('publish');
-    expect(restUrl.searchParams.get('start_date')).toBe(`${utcDay(-1, '00:00:00')}`);
+    expect(restUrl.searchParams.get('start_date')).toBe(utcDay(-1, '00:00:00'));
   });
 
   it('never lists hidden events, for any caller or filter', async () => {

@@ -913,7 +913,7 @@ const TEXT_PROBES = [
   (n: number) => `'${"'".repeat(n)}x`,
   (n: number) => `a${' '.repeat(n)}!`,
   (n: number) => '<p>'.repeat(n / 3),
-  (n: number) => `${'<!--'.repeat(n / 4)}`,
+  (n: number) => '<!--'.repeat(n / 4),
   (n: number) => '1,'.repeat(n / 2),
 ];
 
@@ -1542,7 +1542,10 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
           let body: { code?: unknown; message?: unknown; data?: { status?: unknown } } | null =
             null;
           if (!/^application\/json/i.test(String(res.headers['content-type']))) {
-            violation(`error without JSON content type: ${res.headers['content-type']}`, bodyText);
+            violation(
+              `error without JSON content type: ${String(res.headers['content-type'])}`,
+              bodyText,
+            );
           }
           try {
             body = JSON.parse(bodyText);

@@ -49,7 +49,7 @@ describe('record changes after commit (e2e)', () => {
       })
       .expect(201);
     expect(seen).toHaveLength(1);
-    const changes = seen[0]!;
+    const changes = seen[0];
     expect(changes).toEqual(
       expect.arrayContaining([
         { kind: 'event', id: res.body.id, action: 'created' },

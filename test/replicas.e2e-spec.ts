@@ -22,6 +22,14 @@ const DB = 'cal_replication_test';
 // Runs once, in the MariaDB suite (it starts its own servers, whatever TEST_DATABASE_URL is);
 // skipped on SQLite and where MariaDB's binaries are not installed.
 const enabled = isMysql() && canRunMariadb();
+
+/** What these tests read of the answers: /health and an event. */
+interface Answer {
+  id: number;
+  title: string;
+  replicas: { name: string; status: string; behind: number }[];
+  database: { status: string };
+}
 (enabled ? describe : describe.skip)(
   'read replicas (MariaDB suite only, with mariadbd installed: starts its own primary and replica)',
   () => {
@@ -32,7 +40,7 @@ const enabled = isMysql() && canRunMariadb();
 
     const get = async (path: string) => {
       const res = await fetch(`${url}${path}`);
-      return { status: res.status, body: (await res.json()) as any };
+      return { status: res.status, body: (await res.json()) as Answer };
     };
     const send = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${url}/cal/events/v1${path}`, {
@@ -40,7 +48,7 @@ const enabled = isMysql() && canRunMariadb();
         headers: { Authorization: AUTH, 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: res.status, body: (await res.json()) as any };
+      return { status: res.status, body: (await res.json()) as Answer };
     };
     const until = async (check: () => Promise<boolean>, what: string) => {
       for (let i = 0; i < 200; i++) {
@@ -99,7 +107,7 @@ const enabled = isMysql() && canRunMariadb();
         end_date: '2030-05-01 12:00',
       });
       expect(created.status).toBe(201);
-      const id = created.body.id as number;
+      const id = created.body.id;
       await until(async () => (await replicaHealth()).behind === 0, 'replica caught up');
 
       // Replication paused, and a mark only the replica has: reads that show it came from it.

@@ -801,9 +801,9 @@ describe('translations migration on existing data (e2e)', () => {
     const ds = app.get(DataSource);
     const rows = async (table: string) =>
       (
-        (await ds.query(
+        await ds.query<Tec[]>(
           `SELECT id, language, slug, translation_group FROM ${table} ORDER BY id`,
-        )) as Tec[]
+        )
       ).map((r) => ({ ...r, id: Number(r.id) }));
     expect(await rows('events')).toEqual([
       { id: 1, language: 'en', slug: 'concert', translation_group: null },

@@ -10,6 +10,7 @@ import { VenueEventLinks } from '../src/venues/venues.service.js';
 import { createRoleUsers, type Credentials, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { coldCaches } from './helpers/query-counter.js';
+import { byNumber } from './helpers/sort.js';
 
 const API = '/cal/events/v1';
 
@@ -911,8 +912,8 @@ describe('venues (e2e)', () => {
         .get(`${RO}/venues?status=draft`)
         .set(as(users.editor))
         .expect(200);
-      expect(drafts.body.venues.map((v: { id: number }) => v.id).sort()).toEqual(
-        [ids.draftOfAuthor, ids.draftOfEditor].sort(),
+      expect(drafts.body.venues.map((v: { id: number }) => v.id).sort(byNumber)).toEqual(
+        [ids.draftOfAuthor, ids.draftOfEditor].sort(byNumber),
       );
       const author = await http()
         .get(`${RO}/venues?status=draft`)
@@ -956,7 +957,7 @@ describe('venues (e2e)', () => {
         const req = http().get(`${RO}/venues?search=Kolozsvár&per_page=50&${query}`);
         if (who) req.set(as(who));
         const res = await req.expect(200);
-        return res.body.venues.map((v: { id: number }) => v.id).sort();
+        return res.body.venues.map((v: { id: number }) => v.id).sort(byNumber);
       };
 
       it('filters by a linked event and rejects ids that are not events', async () => {
@@ -972,7 +973,7 @@ describe('venues (e2e)', () => {
 
       it('filters by has_events (draft and pending events do not count)', async () => {
         expect(await listed('has_events=1')).toEqual(
-          [withPublished, withPast, withPrivateUpcoming].sort(),
+          [withPublished, withPast, withPrivateUpcoming].sort(byNumber),
         );
         expect(await listed('has_events=no')).toEqual([withDraftOnly]);
       });
@@ -980,7 +981,7 @@ describe('venues (e2e)', () => {
       it('filters by upcoming events the caller may see', async () => {
         expect(await listed('only_with_upcoming=true')).toEqual([withPublished]);
         expect(await listed('only_with_upcoming=1', users.editor)).toEqual(
-          [withPublished, withDraftOnly, withPrivateUpcoming].sort(),
+          [withPublished, withDraftOnly, withPrivateUpcoming].sort(byNumber),
         );
         expect(await listed('only_with_upcoming=0')).toHaveLength(4);
         const res = await http().get(`${RO}/venues?only_with_upcoming=yes`).expect(200);
@@ -1049,7 +1050,7 @@ describe('venues (e2e)', () => {
       });
       expect(spy.mock.calls).toHaveLength(1);
       spy.mockRestore();
-      expect([...map.keys()].sort()).toEqual([a.id, b.id].sort());
+      expect([...map.keys()].sort(byNumber)).toEqual([a.id, b.id].sort(byNumber));
       expect(map.get(a.id)).toMatchObject({ venue: 'Embed A', city: 'Sopron' });
       expect(map.get(a.id)!.json_ld).toMatchObject({ '@type': 'Place', name: 'Embed A' });
       expect(map.get(b.id)).toMatchObject({ venue: [], city: '' });

@@ -22,7 +22,7 @@ const exempt = (reflector: Reflector, context: ExecutionContext) =>
   reflector.getAllAndOverride<boolean>(WITHOUT_DATABASE, [
     context.getHandler(),
     context.getClass(),
-  ]) === true;
+  ]);
 
 /**
  * First global guard: while the database is down, answer 503 before touching it; otherwise catch

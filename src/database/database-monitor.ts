@@ -118,7 +118,9 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
     if (down === this.down) return;
     this.down = down;
     if (down) {
-      this.logger.error(`database unavailable: ${error instanceof Error ? error.message : error}`);
+      this.logger.error(
+        `database unavailable: ${error instanceof Error ? error.message : String(error)}`,
+      );
       for (const reject of this.waiters) reject(databaseUnavailable());
       this.waiters.clear();
     } else {

@@ -97,7 +97,7 @@ export async function runMigrate(
   } catch (error) {
     output.err(
       describeStartupError(error, config) ??
-        `Cannot open the database ${describeDatabase(config.database)}: ${String((error as Error).message ?? error)}`,
+        `Cannot open the database ${describeDatabase(config.database)}: ${error instanceof Error ? error.message : String(error)}`,
     );
     return 1;
   }

@@ -30,7 +30,10 @@ export async function insertRows<T extends ObjectLiteral>(
       column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion,
   );
   if (managed || !columns.length || !uniform) {
-    await manager.insert(target, rows.map((row) => ({ ...row })) as never);
+    await manager.insert(
+      target,
+      rows.map((row) => ({ ...row })),
+    );
     return;
   }
   const params: unknown[] = [];

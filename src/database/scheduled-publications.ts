@@ -130,9 +130,8 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     const wait = Math.max(0, at - Date.now() + 1);
     this.timer = setTimeout(
       () => {
-        if (wait > MAX_WAIT_MS) return void this.refresh();
         // Every process keeps this timer: nobody else needs to hear of it (refreshes through the listener).
-        if (publish) {
+        if (publish && wait <= MAX_WAIT_MS) {
           this.metrics?.scheduledPublications.inc();
           this.versions.bump('local');
         } else void this.refresh();

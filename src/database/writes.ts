@@ -34,17 +34,18 @@ export type ChangeListener = (changes: readonly RecordChange[]) => void | Promis
  */
 export interface WriteScope {
   manager: EntityManager;
-  changed(
+  // Function-typed properties, not methods: the work destructures them, and they use no `this`.
+  changed: (
     kind: RecordKind,
     id: number,
     action: ChangeAction,
     record?: Readonly<PublicationState>,
-  ): void;
+  ) => void;
   /**
    * The record object given to `changed` for `kind` and `id` in this write, as the work has left
    * it (the caller's own answer can be built from it instead of reading the row back).
    */
-  written(kind: RecordKind, id: number): object | undefined;
+  written: (kind: RecordKind, id: number) => object | undefined;
 }
 
 /**

@@ -45,9 +45,7 @@ export class DocsService {
     this.translated.clear();
     this.plugin.clear();
     for (const lang of LANGUAGES) {
-      const translated = translateDocument(this.base, (key) =>
-        String(this.i18n.translate(key, { lang })),
-      );
+      const translated = translateDocument(this.base, (key) => this.i18n.translate(key, { lang }));
       this.translated.set(lang, translated);
       this.plugin.set(lang, underPluginNamespace(translated));
     }

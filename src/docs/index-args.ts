@@ -71,5 +71,5 @@ export function asDeclared(
   for (const k of ['default', 'description', 'type', 'format', 'items', 'enum']) {
     if (k in out) ordered[k] = out[k];
   }
-  return { ...ordered, required } as EndpointArg;
+  return { ...ordered, required };
 }

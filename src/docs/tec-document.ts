@@ -162,7 +162,7 @@ function shapeParameters(parameters: Parameter[]): Parameter[] {
       ...(style !== undefined && { style }),
       ...(explode !== undefined && { explode }),
       ...rest,
-    } as Parameter;
+    };
   });
 }
 

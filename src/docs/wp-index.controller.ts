@@ -54,7 +54,7 @@ export class WpIndexController {
     for (const namespace of namespaces) {
       Object.assign(routes, this.docs.routes(lang, `${root}/${namespace}`, defaults, namespace));
     }
-    const t = (key: string) => String(this.i18n.translate(key, { lang }));
+    const t = (key: string) => this.i18n.translate(key, { lang });
     return {
       name: t('doc.info.title'),
       description: t('doc.info.description'),

@@ -94,6 +94,8 @@ export class EventQueryResolver {
     if (query.search) filters.search = parseSearch(query.search);
     if (query.featured !== undefined) filters.featured = query.featured;
     if (query.include) filters.include = query.include;
+    // checkTicketed has let only false-like scalars through.
+    const ticketed = query.ticketed as string | number | boolean | undefined;
 
     return {
       filters,
@@ -113,7 +115,7 @@ export class EventQueryResolver {
         geoloc_lng: geofence?.lng,
         include: query.include?.join(','),
         post_parent: query.post_parent,
-        ticketed: query.ticketed === undefined ? undefined : String(query.ticketed),
+        ticketed: ticketed === undefined ? undefined : String(ticketed),
         status: statusEcho(ctx.actor, query.status, filters.statuses),
       },
     };

@@ -1,7 +1,6 @@
 import type { Actor } from '../auth/actor.js';
 import { contentFilter } from '../common/text/index.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
-import type { UpdateEventDto } from './dto/update-event.dto.js';
 import {
   applyCost,
   applyDates,
@@ -27,7 +26,7 @@ const create = (dto: Partial<CreateEventDto>, actor: Actor = editor) => {
     start_date: '2031-03-30 10:00:00',
     end_date: '2031-03-30 12:00:00',
     ...dto,
-  } as CreateEventDto;
+  };
   const event = newEvent(1, full, 7, 'en', html);
   applyDates(event, full, clock(actor), true);
   applyStatus(event, full, clock(actor), true);
@@ -87,14 +86,14 @@ describe('event write rules (pure)', () => {
     // A contributor's publish is pending (WordPress capabilities).
     expect(create({ status: 'publish' }, contributor).status).toBe('pending');
     draft.status = 'draft';
-    applyStatus(draft, { status: 'publish' } as UpdateEventDto, clock(), false);
+    applyStatus(draft, { status: 'publish' }, clock(), false);
     expect([draft.status, draft.dateUtc]).toEqual(['publish', '2030-06-15 12:00:00']);
   });
 
   it('updates only the fields given, and the cost symbol only when the new cost has one', () => {
     const e = create({ cost: undefined });
     applyCost(e, { entries: [10], symbol: '€', position: 'suffix' } as never);
-    applyFields(e, { featured: true } as UpdateEventDto, html);
+    applyFields(e, { featured: true }, html);
     expect([e.title, e.featured, e.cost, e.currencySymbol]).toEqual(['T', true, '[10]', '€']);
     applyCost(e, { entries: [12], symbol: '', position: '' } as never);
     expect([e.cost, e.currencySymbol, e.currencyPosition]).toEqual(['[12]', '€', 'suffix']);

@@ -150,14 +150,14 @@ export class EventPresenter {
         : this.terms.embeddedTermsForEvents(ids, ctx, { justWritten: !!written }),
       this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
     ]);
-    const freeLabel = String(this.i18n.translate('events.cost.free', { lang: ctx.language }));
+    const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
     return new Map(
       rows.map((e) => {
         const links: EventLinks = {
           venue: e.venueId !== null ? venues.get(e.venueId) : undefined,
           organizers: (organizerIds.get(e.id) ?? [])
             .map((o) => organizers.get(o))
-            .filter((o) => !!o) as Record<string, unknown>[],
+            .filter((o) => !!o),
           categories: terms.get(e.id)?.categories ?? [],
           tags: terms.get(e.id)?.tags ?? [],
           translations: translations.get(e.id),

@@ -26,7 +26,7 @@ export class EventsController {
 
   @Endpoint('GET', undefined, { summary: d('op.list') })
   list(@Query() query: ListEventsQuery, @Ctx() ctx: RequestContext, @Req() req: Request) {
-    return this.events.list(query, ctx, new Set(Object.keys(req.query as object)));
+    return this.events.list(query, ctx, new Set(Object.keys(req.query)));
   }
 
   @Endpoint('POST', undefined, { summary: d('op.create') })

@@ -267,8 +267,8 @@ export function eventBody(
     };
     const geo = component.getFirstPropertyValue('geo') as number[] | null;
     if (Array.isArray(geo) && geo.length === 2) {
-      venue.geo_lat = Number(geo[0]);
-      venue.geo_lng = Number(geo[1]);
+      venue.geo_lat = geo[0];
+      venue.geo_lng = geo[1];
     }
     body.venue = venue;
   }

@@ -78,8 +78,7 @@ const imageUrl = (record: Record<string, unknown>): string => {
 };
 
 function idOf(value: unknown, what: string): number {
-  const id =
-    value && typeof value === 'object' ? (value as { id?: unknown }).id : (value as unknown);
+  const id = value && typeof value === 'object' ? (value as { id?: unknown }).id : value;
   const n = typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : id;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
     throw new MalformedRecord(`${what} has no id`);

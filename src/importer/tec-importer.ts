@@ -333,7 +333,7 @@ export class TecImporter {
     }
     const language = record.language ?? this.config.defaultLanguage;
     if (!isLanguage(language)) {
-      return skip(`its language "${String(language)}" is not one of this service's`);
+      return skip(`its language ${JSON.stringify(language)} is not one of this service's`);
     }
     const existing = map.get(kind, record.id);
     const ref = (refKind: MapKind, sourceId: number): number => {
@@ -430,15 +430,15 @@ export class TecImporter {
         return localId === undefined
           ? idOf(await this.events.create(await validate(CreateEventDto), ctx))
           : idOf(await this.events.update(localId, await validate(UpdateEventDto), ctx));
+      default:
+        return unknownKind(kind);
     }
   }
 
   /** An API error as one English line: its message and, for a 400, each parameter's reason. */
   describe(error: ApiError): string {
-    const tr = (text: Text) =>
-      String(
-        this.i18n.translate(text.key, { lang: 'en', args: text.args, defaultValue: text.key }),
-      );
+    const tr = (text: Text): string =>
+      this.i18n.translate(text.key, { lang: 'en', args: text.args, defaultValue: text.key });
     const params = error.data.params
       ? Object.entries(error.data.params)
           .map(([name, reason]) => `${name}: ${tr(reason)}`)
@@ -464,12 +464,19 @@ function inputFor(
       return organizerInput(record);
     case 'event':
       return eventInput(record, ref);
+    default:
+      return unknownKind(kind);
   }
+}
+
+/** The compiler proves every kind handled; this names one that a cast let through. */
+function unknownKind(kind: never): never {
+  throw new Error(`unknown record kind ${JSON.stringify(kind)}`);
 }
 
 const titleOf = (record: SourceRecord): string => {
   for (const name of ['title', 'venue', 'organizer', 'name']) {
-    if (typeof record[name] === 'string') return (record[name] as string).slice(0, 80);
+    if (typeof record[name] === 'string') return record[name].slice(0, 80);
   }
   return '';
 };

@@ -14,7 +14,7 @@ export function isDeepEmpty(value: unknown): boolean {
   if (value === '' || value === '0' || value === 0) return true;
   if (typeof value === 'string') return value.trim() === '';
   if (Array.isArray(value)) return value.every(isDeepEmpty);
-  if (typeof value === 'object') return Object.values(value as object).every(isDeepEmpty);
+  if (typeof value === 'object') return Object.values(value).every(isDeepEmpty);
   return false;
 }
 

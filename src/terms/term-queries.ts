@@ -120,7 +120,7 @@ export class TermQueries {
       const [chains, translations] = await Promise.all([
         this.repo.chains(missing.map((r) => r.parent)),
         // Members of a group share the taxonomy: the first record's names the scope.
-        this.translations.load(scopeOf(taxonomyOf(missing[0]!.taxonomy)), missing),
+        this.translations.load(scopeOf(taxonomyOf(missing[0].taxonomy)), missing),
       ]);
       return new Map(
         missing.map((record) => [
@@ -144,7 +144,7 @@ export class TermQueries {
     const [record] = await this.repo.records([id], nowUtcSql());
     if (!record) throw invalidParam('id');
     const [term] = await this.present([record], ctx, readAt);
-    return term!;
+    return term;
   }
 
   /** Every item names an existing term of the kind: id (any language), slug or name. */

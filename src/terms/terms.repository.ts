@@ -269,7 +269,7 @@ export class TermsRepository {
       case 'include':
         // Position in the include list (WordPress `FIELD(t.term_id, …)`); ids are validated integers.
         listQuery.orderBy(
-          `CASE t.id ${(filters.include ?? []).map((id, i) => `WHEN ${Number(id)} THEN ${i}`).join(' ')} ELSE ${filters.include?.length ?? 0} END`,
+          `CASE t.id ${(filters.include ?? []).map((id, i) => `WHEN ${Math.trunc(id)} THEN ${i}`).join(' ')} ELSE ${filters.include?.length ?? 0} END`,
           direction,
         );
         break;

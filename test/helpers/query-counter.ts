@@ -16,18 +16,18 @@ export async function countQueries(
 ): Promise<number> {
   const ds = app.get(DataSource);
   let queries = 0;
-  const wrapped = new Map<QueryRunner, QueryRunner['query']>();
+  const wrapped = new Set<QueryRunner>();
   const original = ds.driver.createQueryRunner.bind(ds.driver);
   const spy = vi.spyOn(ds.driver, 'createQueryRunner').mockImplementation((mode) => {
     const runner = original(mode);
     if (wrapped.has(runner)) return runner;
-    const query = runner.query;
-    wrapped.set(runner, query);
+    const query = runner.query.bind(runner);
+    wrapped.add(runner);
     runner.query = ((...args: Parameters<typeof query>) => {
       queries++;
       statements?.push(args[0]);
-      if (process.env.PRINT_QUERIES) console.log(String(args[0]).slice(0, 100));
-      return query.apply(runner, args);
+      if (process.env.PRINT_QUERIES) console.log(args[0].slice(0, 100));
+      return query(...args);
     }) as typeof runner.query;
     return runner;
   });
@@ -35,7 +35,8 @@ export async function countQueries(
     await work();
   } finally {
     spy.mockRestore();
-    for (const [runner, query] of wrapped) runner.query = query;
+    // The wrapper is an own property over the class's method: removing it restores the method.
+    for (const runner of wrapped) Reflect.deleteProperty(runner, 'query');
   }
   return queries;
 }

@@ -80,7 +80,7 @@ export function startServer(
     }, timeoutMs);
     // Resolved by the start-up line, printed once the server listens: log lines may come first
     // (the administrator created from ADMIN_LOGIN), and a request sent then is refused.
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
       const line = stdout
         .split('\n')
@@ -90,7 +90,7 @@ export function startServer(
         resolve({ child, firstLine: line, output });
       }
     });
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('exit', () => {
       clearTimeout(timer);
       reject(new Error(`the server exited: ${stdout}${stderr}`));

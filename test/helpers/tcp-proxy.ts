@@ -32,7 +32,7 @@ export class TcpProxy {
       client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server!.address() as { port: number }).port;
+    this.port = (this.server.address() as { port: number }).port;
     return this.port;
   }
 

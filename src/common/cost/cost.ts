@@ -72,9 +72,9 @@ function currencySymbol(entries: string[]): string {
       .split(RANGE_DASH)
       .map((p) => p.trim())
       .filter((p) => p !== '');
-    symbols.add(parts.length === 0 ? '' : parts.every((p) => p === parts[0]) ? parts[0]! : rest);
+    symbols.add(parts.length === 0 ? '' : parts.every((p) => p === parts[0]) ? parts[0] : rest);
   }
-  return symbols.size === 1 ? [...symbols][0]! : '';
+  return symbols.size === 1 ? [...symbols][0] : '';
 }
 
 /** `parse_currency_position()`: `prefix` when the symbol starts every priced entry. */
@@ -84,7 +84,7 @@ function currencyPosition(entries: string[], symbol: string): CurrencyPosition {
       .filter((entry) => /\d/.test(entry))
       .map((entry) => (phpTrim(entry).startsWith(symbol) ? 'prefix' : 'postfix')),
   );
-  return positions.size === 1 ? [...positions][0]! : '';
+  return positions.size === 1 ? [...positions][0] : '';
 }
 
 interface Amount {

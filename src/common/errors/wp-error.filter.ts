@@ -10,14 +10,13 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    const body = error.getResponse() as { message?: unknown } | string;
+    const body = error.getResponse();
+    const message = typeof body === 'object' && 'message' in body ? String(body.message) : '';
     // Nest's router answers unknown paths and wrong methods with a NotFoundException.
     if (status === 404) return new ApiError('rest_no_route', 404);
     if (status === 413) return new ApiError('rest_payload_too_large', 413);
     if (status === 429) return new ApiError('rest_too_many_requests', 429);
-    if (status === 400 && typeof body === 'object' && /JSON/i.test(String(body.message))) {
-      return invalidJson(String(body.message));
-    }
+    if (status === 400 && /JSON/i.test(message)) return invalidJson(message);
     if (status < 500) return new ApiError('rest_bad_request', status);
   }
   // body-parser errors (malformed JSON, too large, bad charset) carry `type` and `status`.
@@ -68,9 +67,9 @@ export class WpErrorFilter implements ExceptionFilter {
     const e = toApiError(error, this.logger);
     const lang = languageOf(req);
     const translate = (text: Text) =>
-      String(this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key }));
+      this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key });
     const data: Record<string, unknown> = { status: e.status };
-    for (const [key, value] of Object.entries(e.data as ApiErrorData)) {
+    for (const [key, value] of Object.entries(e.data)) {
       if (key === 'params' && value) {
         data.params = mapValues(value as Record<string, Text>, translate);
       } else if (key === 'details' && value) {

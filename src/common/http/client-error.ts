@@ -47,7 +47,7 @@ export function answerClientErrors(
             : 400;
     const code = status === 413 ? 'rest_payload_too_large' : 'rest_bad_request';
     const lang = requestLanguage(error.rawPacket, pickLanguage, queryParser());
-    const message = String(i18n.translate(`errors.${code}`, { lang }));
+    const message = i18n.translate(`errors.${code}`, { lang });
     const body = JSON.stringify({ code, message, data: { status } });
     s.end(
       `HTTP/1.1 ${status} ${REASONS[status]}\r\n` +

@@ -81,7 +81,7 @@ export function listItemCount(value: unknown, mode: 'list' | 'references' = 'lis
   if (typeof value !== 'object') return 1;
   if (mode === 'references') return Array.isArray(value) ? value.length : 1;
   let count = 0;
-  for (const item of Array.isArray(value) ? value : Object.values(value as object)) {
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
     count += typeof item === 'string' ? csvParts(item) : 1;
   }
   return count;

@@ -31,7 +31,7 @@ export function buildRequestContext(req: Request, config: AppConfig): RequestCon
     restBase: restBase(config, req),
     siteUrl: config.siteUrl,
     config,
-    query: (req.query ?? {}) as Record<string, unknown>,
+    query: req.query ?? {},
   };
 }
 

@@ -144,7 +144,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
       this.reflector.getAllAndOverride<boolean>(CACHED_READS, [
         context.getHandler(),
         context.getClass(),
-      ]) === true
+      ])
     );
   }
 }

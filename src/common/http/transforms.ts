@@ -46,7 +46,7 @@ export function toList(value: unknown): unknown {
   if (value === undefined || value === null) return value;
   let items: unknown[];
   if (Array.isArray(value)) items = value;
-  else if (typeof value === 'object') items = Object.values(value as object);
+  else if (typeof value === 'object') items = Object.values(value);
   else if (typeof value === 'string' || typeof value === 'number') items = [value];
   else return value;
   return items

@@ -53,8 +53,11 @@ export function effectiveStatus(
 export function listStatuses(actor: Actor, requested: unknown): PostStatus[] | null {
   const mayEdit = !!actor.user && actor.user.role !== 'subscriber';
   if (requested === undefined) return mayEdit ? [...ANY_STATUSES] : ['publish'];
-  const items = (Array.isArray(requested) ? requested : String(requested).split(','))
-    .map((s) => String(s).trim())
+  // A query string gives a string or a list of strings; anything else names no status.
+  const isList = Array.isArray(requested) && requested.every((s) => typeof s === 'string');
+  if (typeof requested !== 'string' && !isList) return null;
+  const items = (typeof requested === 'string' ? requested.split(',') : requested)
+    .map((s) => s.trim())
     .filter(Boolean);
   if (!items.length) return null;
   if (!mayEdit) return items.length === 1 && items[0] === 'publish' ? ['publish'] : null;

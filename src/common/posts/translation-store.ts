@@ -200,11 +200,11 @@ export class TranslationStore {
     );
     if (rest.length === 1) {
       await manager.query(`UPDATE ${table} SET translation_group = NULL WHERE id = ?`, [
-        rest[0]!.id,
+        rest[0].id,
       ]);
     } else if (rest.length > 1 && group === record.id) {
       await manager.query(`UPDATE ${table} SET translation_group = ? WHERE translation_group = ?`, [
-        Number(rest[0]!.id),
+        Number(rest[0].id),
         group,
       ]);
     }

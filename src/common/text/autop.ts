@@ -77,7 +77,7 @@ function setPresAside(text: string, pres: string[]): string {
 
 function putPresBack(text: string, pres: string[]): string {
   const pieces = text.split(PRE_SLOT);
-  let out = pieces[0]!;
+  let out = pieces[0];
   for (let i = 1; i < pieces.length; i++) out += (pres[i - 1] ?? '') + pieces[i];
   return out;
 }
@@ -101,7 +101,7 @@ function withStandIns(text: string, marks: Uint8Array): string {
   const parts: string[] = [];
   let from = 0;
   for (let i = 0; i < marks.length; i++) {
-    const mark = marks[i]! & (STAND_IN_LT | STAND_IN_BRACKET);
+    const mark = marks[i] & (STAND_IN_LT | STAND_IN_BRACKET);
     if (mark === 0) continue;
     parts.push(text.slice(from, i), mark === STAND_IN_LT ? TEXT_LT : TEXT_BRACKET);
     from = i + 1;
@@ -120,7 +120,7 @@ function markTags(text: string, marks: Uint8Array) {
   let last = -1;
   let sectionEnd = -1;
   const close = (end: number) => {
-    if (first !== -1) for (let i = first; i < end; i++) marks[i]! |= IN_TAG;
+    if (first !== -1) for (let i = first; i < end; i++) marks[i] |= IN_TAG;
     first = last = -1;
   };
   for (let i = 0; i < text.length; i++) {
@@ -130,12 +130,12 @@ function markTags(text: string, marks: Uint8Array) {
         const closer = text.startsWith('<!--', i) ? '-->' : ']]>';
         const end = text.indexOf(closer, i + 4);
         sectionEnd = end === -1 ? text.length : end + closer.length;
-        for (let j = i; j < sectionEnd; j++) marks[j]! |= IN_TAG;
+        for (let j = i; j < sectionEnd; j++) marks[j] |= IN_TAG;
         continue;
       }
       if (first === -1) first = i;
       else {
-        if (last !== -1) marks[last]! |= STAND_IN_LT;
+        if (last !== -1) marks[last] |= STAND_IN_LT;
         last = i;
       }
     } else if (ch === 62 /* > */) {
@@ -155,8 +155,8 @@ function keepFirstUnclosed(text: string, marks: Uint8Array) {
     let at = text.indexOf(opening, text.lastIndexOf(`</${name}>`) + 1);
     let kept = false;
     for (; at !== -1; at = text.indexOf(opening, at + 1)) {
-      if (marks[at]! & STAND_IN_LT) continue;
-      if (kept) marks[at]! |= STAND_IN_LT;
+      if (marks[at] & STAND_IN_LT) continue;
+      if (kept) marks[at] |= STAND_IN_LT;
       kept = true;
     }
   }
@@ -170,7 +170,7 @@ function keepFirstShortcode(text: string, marks: Uint8Array) {
     const ch = text[i];
     if (ch === '>' || ch === ']') seen = false;
     else if (ch === '[' && (text.startsWith('audio', i + 1) || text.startsWith('video', i + 1))) {
-      if (seen) marks[i]! |= STAND_IN_BRACKET;
+      if (seen) marks[i] |= STAND_IN_BRACKET;
       seen = true;
     }
   }
@@ -180,7 +180,7 @@ function keepFirstShortcode(text: string, marks: Uint8Array) {
 function shortenWhitespace(text: string, marks: Uint8Array): string {
   return text.replace(/\s+/g, (run: string, at: number) => {
     let out = run;
-    if (!(marks[at]! & IN_TAG)) {
+    if (!(marks[at] & IN_TAG)) {
       const first = run.indexOf('\n');
       const last = run.lastIndexOf('\n');
       if (first !== last) out = run.slice(0, first) + '\n\n' + run.slice(last + 1);

@@ -11,8 +11,8 @@ const PHP_TRIM_CHARS = ' \t\n\r\0\x0B';
 export function phpTrim(s: string): string {
   let start = 0;
   let end = s.length;
-  while (start < end && PHP_TRIM_CHARS.includes(s[start]!)) start++;
-  while (end > start && PHP_TRIM_CHARS.includes(s[end - 1]!)) end--;
+  while (start < end && PHP_TRIM_CHARS.includes(s[start])) start++;
+  while (end > start && PHP_TRIM_CHARS.includes(s[end - 1])) end--;
   return s.slice(start, end);
 }
 
@@ -30,7 +30,7 @@ function isEntityAt(s: string, i: number): boolean {
 function escapeWith(s: string, map: Record<string, string>): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
+    const ch = s[i];
     if (ch === '&') out += isEntityAt(s, i) ? '&' : '&amp;';
     else out += map[ch] ?? ch;
   }
@@ -199,7 +199,7 @@ function dropOctets(s: string): string {
   for (const ch of s) {
     kept.push(ch);
     const n = kept.length;
-    if (n >= 3 && kept[n - 3] === '%' && isHex(kept[n - 2]!) && isHex(kept[n - 1]!)) {
+    if (n >= 3 && kept[n - 3] === '%' && isHex(kept[n - 2]) && isHex(kept[n - 1])) {
       kept.length = n - 3;
     }
   }

@@ -204,7 +204,7 @@ function splitEncodedCharacters(unit: string): string[] {
   const octets = unit.match(/%[0-9a-f]{2}/gi) ?? [];
   const chars: string[] = [];
   for (let i = 0; i < octets.length;) {
-    const lead = parseInt(octets[i]!.slice(1), 16);
+    const lead = parseInt(octets[i].slice(1), 16);
     const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
     chars.push(octets.slice(i, i + size).join(''));
     i += size;

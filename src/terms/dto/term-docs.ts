@@ -73,5 +73,5 @@ export function writeDocs(taxonomy: Taxonomy): Record<string, ApiPropertyOptions
       : {}),
     // CONTRACT §5: create only (the update DTOs omit it and take `language` instead).
     translation_of: TRANSLATION_OF_DOC,
-  } as Record<string, ApiPropertyOptions>;
+  };
 }
