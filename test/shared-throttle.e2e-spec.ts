@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { basic } from './helpers/auth.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
 import { redisAnswers } from './helpers/redis.js';
+import { needs } from './helpers/services.js';
 import { assertBuilt, freePort, startServer, stop, tempSqliteUrl } from './helpers/spawn.js';
 
 const ADMIN = { login: 'admin', password: 'shared-throttle-passphrase' };
@@ -12,7 +13,7 @@ const ADMIN = { login: 'admin', password: 'shared-throttle-passphrase' };
  * (src/auth/redis-throttle-store.ts). Two server processes; on MySQL/MariaDB they share one
  * database, on SQLite each has its own (the counters are shared through Redis alone).
  */
-describe('login throttle shared through Redis (skipped when no Redis answers on 127.0.0.1:6379)', () => {
+describe('login throttle shared through Redis', () => {
   const servers: Array<{ url: string; child: ChildProcess }> = [];
   let redis = false;
 
@@ -34,6 +35,7 @@ describe('login throttle shared through Redis (skipped when no Redis answers on 
     servers.push({ url: `http://127.0.0.1:${port}`, child });
   }
 
+  needs('Redis on 127.0.0.1:6379', () => redis);
   beforeAll(async () => {
     assertBuilt();
     redis = await redisAnswers();
@@ -52,7 +54,6 @@ describe('login throttle shared through Redis (skipped when no Redis answers on 
     }).then((res) => res.status);
 
   it('counts failures of one login and address across processes', async () => {
-    if (!redis) return console.warn('skipped: no Redis on 127.0.0.1:6379');
     const from = address();
     const statuses = [];
     for (const server of [0, 1, 0]) statuses.push(await login(server, from, ADMIN.login, 'wrong'));
@@ -66,7 +67,6 @@ describe('login throttle shared through Redis (skipped when no Redis answers on 
   });
 
   it('counts password spraying from one address across processes (per address, any login)', async () => {
-    if (!redis) return console.warn('skipped: no Redis on 127.0.0.1:6379');
     const from = address();
     const statuses = [];
     for (let i = 0; i < 6; i++) {
