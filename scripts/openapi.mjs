@@ -28,8 +28,10 @@ Object.assign(process.env, OPENAPI_FILE_ENV, {
 const { NestFactory } = await import('@nestjs/core');
 const { AppModule } = await load('app.module.js');
 const { configureApp } = await load('configure-app.js');
+const { BodyBytesAdapter } = await load('common/http/body-bytes.adapter.js');
 
-const app = await NestFactory.create(AppModule, { logger: ['error'] });
+// The adapter main.ts uses: controllers answer JSON as ready pieces, which it sends as bytes.
+const app = await NestFactory.create(AppModule, new BodyBytesAdapter(), { logger: ['error'] });
 configureApp(app);
 await app.listen(0, '127.0.0.1');
 try {

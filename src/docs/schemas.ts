@@ -44,6 +44,9 @@ function postHead(kind: 'event' | 'venue' | 'organizer'): Record<string, Schema>
 
 const DATE_DETAILS = { $ref: ref('DateDetails') };
 
+/** schema.org JSON-LD of a record (BEHAVIOR §4.9): single reads only. */
+const jsonLd = (kind: 'event' | 'venue' | 'organizer') => prop('object', `${kind}.json_ld`);
+
 /** The record's language and its translations (issue 8), on every record the service returns. */
 const LANGUAGE_FIELDS: Record<string, Schema> = {
   language: {
@@ -84,6 +87,11 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     count: integer('term.count'),
     url: string('term.url'),
     urls: arrayOf('term.urls', { type: 'string' }),
+    meta: arrayOf('term.meta', {}),
+    // The form embedded in an event (BEHAVIOR §4.7) carries WordPress's term fields too.
+    term_group: integer('term.term_group'),
+    term_taxonomy_id: integer('term.term_taxonomy_id'),
+    filter: string('term.filter'),
     ...LANGUAGE_FIELDS,
   }),
   Image: object({
@@ -135,6 +143,8 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     // `object` with a `$ref` sibling, as the plugin writes it (BEHAVIOR §3).
     venue: prop('object', 'event.venue', { $ref: ref('Venue') }),
     organizer: arrayOf('event.organizer', { $ref: ref('Organizer') }),
+    custom_fields: arrayOf('event.custom_fields', {}),
+    json_ld: jsonLd('event'),
     ...LANGUAGE_FIELDS,
   }),
   Venue: object({
@@ -158,6 +168,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     stateprovince: string('venue.stateprovince'),
     geo_lat: prop('number', 'venue.geo_lat', { format: 'double' }),
     geo_lng: prop('number', 'venue.geo_lng', { format: 'double' }),
+    json_ld: jsonLd('venue'),
     ...LANGUAGE_FIELDS,
   }),
   Organizer: object({
@@ -170,6 +181,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     phone: string('organizer.phone'),
     website: string('organizer.website'),
     email: string('organizer.email'),
+    json_ld: jsonLd('organizer'),
     ...LANGUAGE_FIELDS,
   }),
 };

@@ -15,14 +15,21 @@ import { escapeHtml, renderContent, renderExcerpt, renderTitle } from '../common
 import { jsonLdHead } from '../common/posts/json-ld.js';
 import { translationFields, type Translations } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
+import type {
+  JsonLd,
+  TecEmbeddedTerm,
+  TecEvent,
+  TecOrganizer,
+  TecVenue,
+} from '../common/payload/tec-payload.js';
 import type { EventEntity } from './event.entity.js';
 
 /** What an event shows of its linked records, loaded for a whole page at once. */
 export interface EventLinks {
-  venue?: Record<string, unknown>;
-  organizers: Record<string, unknown>[];
-  categories: unknown[];
-  tags: unknown[];
+  venue?: TecVenue;
+  organizers: TecOrganizer[];
+  categories: TecEmbeddedTerm[];
+  tags: TecEmbeddedTerm[];
   /** Language → id of each translation the caller may read (CONTRACT §5). */
   translations?: Translations;
 }
@@ -77,7 +84,7 @@ export function toTecEvent(
   links: EventLinks,
   ctx: RequestContext,
   opts: EventMapOptions,
-): Record<string, unknown> {
+): TecEvent {
   const status = effectiveStatus(e, nowUtcSql());
   const url = eventUrl(e, ctx.siteUrl, status, ctx.config.publicUrlTemplate);
   const gid = globalId(ctx.siteUrl, e.id);
@@ -87,7 +94,7 @@ export function toTecEvent(
     e.currencyPosition as CurrencyPosition,
     opts.freeLabel,
   );
-  const event: Record<string, unknown> = {
+  const event: TecEvent = {
     id: e.id,
     global_id: gid,
     global_id_lineage: [gid],
@@ -136,25 +143,19 @@ export function toTecEvent(
 }
 
 /** schema.org Event (BEHAVIOR §4.9). */
-function eventJsonLd(
-  e: EventEntity,
-  event: Record<string, unknown>,
-  links: EventLinks,
-  url: string,
-): Record<string, unknown> {
-  const ld: Record<string, unknown> = {
+function eventJsonLd(e: EventEntity, event: TecEvent, links: EventLinks, url: string): JsonLd {
+  const ld: JsonLd = {
     ...jsonLdHead('Event', e, url),
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
     startDate: toIso8601WithOffset(e.startDate, e.timezone || 'UTC'),
     endDate: toIso8601WithOffset(e.endDate, e.timezone || 'UTC'),
   };
-  const venueLd = (links.venue as { json_ld?: Record<string, unknown> } | undefined)?.json_ld;
+  const venueLd = links.venue?.json_ld;
   if (venueLd) ld.location = withoutContext(venueLd);
-  const organizerLd = (links.organizers[0] as { json_ld?: Record<string, unknown> } | undefined)
-    ?.json_ld;
+  const organizerLd = links.organizers[0]?.json_ld;
   if (organizerLd) ld.organizer = withoutContext(organizerLd);
-  const values = (event.cost_details as { values: string[] }).values;
+  const values = event.cost_details.values;
   if (values.length) {
     ld.offers = {
       '@type': 'Offer',
@@ -170,7 +171,7 @@ function eventJsonLd(
   return ld;
 }
 
-function withoutContext(ld: Record<string, unknown>): Record<string, unknown> {
+function withoutContext(ld: JsonLd): JsonLd {
   const { '@context': _context, ...rest } = ld;
   return rest;
 }

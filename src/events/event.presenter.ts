@@ -13,6 +13,7 @@ import { EventTermLinks, type EventTerms } from '../terms/event-term-links.js';
 import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenueEventLinks } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
+import type { TecEvent, TecOrganizer } from '../common/payload/tec-payload.js';
 import { toTecEvent, type EventLinks } from './event.mapper.js';
 import { EventsRepository } from './events.repository.js';
 
@@ -65,7 +66,7 @@ export class EventPresenter {
     rows: EventEntity[],
     ctx: RequestContext,
     opts: PresentOptions,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<TecEvent[]> {
     if (!rows.length) return [];
     const payloads = await this.cache.payloadsOf(
       'event',
@@ -74,20 +75,16 @@ export class EventPresenter {
       opts.readAt,
       (missing) => this.build(missing, ctx, opts),
     );
-    return payloads as Record<string, unknown>[];
+    return payloads as TecEvent[];
   }
 
   /**
    * The payloads of the events `ids` (a page of a list), in order: the rows are read only for
    * those the RecordCache does not hold, in one query. An event gone meanwhile is left out.
    */
-  async presentIds(
-    ids: number[],
-    ctx: RequestContext,
-    opts: PresentOptions,
-  ): Promise<Record<string, unknown>[]> {
+  async presentIds(ids: number[], ctx: RequestContext, opts: PresentOptions): Promise<TecEvent[]> {
     if (!ids.length) return [];
-    return this.cache.page<EventEntity, Record<string, unknown>>(
+    return this.cache.page<EventEntity, TecEvent>(
       'event',
       ids,
       readerVariant(ctx, opts),
@@ -113,7 +110,7 @@ export class EventPresenter {
     written: WrittenLinks,
     ctx: RequestContext,
     password: unknown,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<TecEvent> {
     const payloads = await this.build([event], ctx, { jsonLd: false, password }, written);
     return payloads.get(event.id)!;
   }
@@ -123,7 +120,7 @@ export class EventPresenter {
     ctx: RequestContext,
     opts: PresentOptions,
     written?: WrittenLinks,
-  ): Promise<Map<number, Record<string, unknown>>> {
+  ): Promise<Map<number, TecEvent>> {
     if (!rows.length) return new Map();
     const ids = rows.map((e) => e.id);
     const venueIds = [
@@ -157,7 +154,7 @@ export class EventPresenter {
           venue: e.venueId !== null ? venues.get(e.venueId) : undefined,
           organizers: (organizerIds.get(e.id) ?? [])
             .map((o) => organizers.get(o))
-            .filter((o) => !!o),
+            .filter((o): o is TecOrganizer => !!o),
           categories: terms.get(e.id)?.categories ?? [],
           tags: terms.get(e.id)?.tags ?? [],
           translations: translations.get(e.id),

@@ -53,6 +53,7 @@ export interface LinkedDefinition<
   E extends PostColumns,
   C extends LinkedWriteFields,
   U extends LinkedWriteFields,
+  P extends object = object,
 > {
   readonly kind: LinkedKind;
   /** The create DTO class, to validate inline records of events like `POST /{collection}`. */
@@ -60,7 +61,7 @@ export interface LinkedDefinition<
   /** Venues: one per event; organizers: a list (BEHAVIOR §7.1.3). */
   readonly multiple: boolean;
   /** The TEC object of a record (pure mapper of the kind). */
-  toTec(record: E, ctx: MapContext, options: MapOptions): Record<string, unknown>;
+  toTec(record: E, ctx: MapContext, options: MapOptions): P;
   /** A new, empty record of the kind. */
   newRecord(): E;
   /** The name field of a write (`venue` / `organizer`). */

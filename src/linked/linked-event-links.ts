@@ -24,11 +24,12 @@ export class LinkedEventLinks<
   E extends PostColumns,
   C extends LinkedWriteFields,
   U extends LinkedWriteFields,
+  P extends object = object,
 > {
   constructor(
-    protected readonly def: LinkedDefinition<E, C, U>,
-    protected readonly queries: LinkedQueries<E, C, U>,
-    protected readonly writer: LinkedWrites<E, C, U>,
+    protected readonly def: LinkedDefinition<E, C, U, P>,
+    protected readonly queries: LinkedQueries<E, C, U, P>,
+    protected readonly writer: LinkedWrites<E, C, U, P>,
     protected readonly repository: LinkedPostRepository<E>,
   ) {}
 
@@ -44,7 +45,7 @@ export class LinkedEventLinks<
     ctx: RequestContext,
     opts: { jsonLd: boolean },
     written: readonly E[] = [],
-  ): Promise<Map<number, Record<string, unknown>>> {
+  ): Promise<Map<number, P>> {
     const mapCtx: MapContext = {
       siteUrl: ctx.siteUrl,
       nowUtc: nowUtcSql(),
@@ -58,7 +59,7 @@ export class LinkedEventLinks<
       readableBy(ctx.actor, record, mapCtx.nowUtc),
     );
     const translations = await this.queries.translationsOf(records, ctx, mapCtx.nowUtc);
-    const out = new Map<number, Record<string, unknown>>();
+    const out = new Map<number, P>();
     for (const record of records) {
       // BEHAVIOR §4.11: records embedded in an event are redacted whenever they are protected.
       const redact = record.password !== '';

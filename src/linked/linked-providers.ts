@@ -15,17 +15,18 @@ export interface LinkedClasses<
   E extends PostColumns,
   C extends LinkedWriteFields,
   U extends LinkedWriteFields,
+  P extends object = object,
 > {
   repository: Type<LinkedPostRepository<E>>;
   queries: new (
-    ...args: ConstructorParameters<typeof LinkedQueries<E, C, U>>
-  ) => LinkedQueries<E, C, U>;
+    ...args: ConstructorParameters<typeof LinkedQueries<E, C, U, P>>
+  ) => LinkedQueries<E, C, U, P>;
   writes: new (
-    ...args: ConstructorParameters<typeof LinkedWrites<E, C, U>>
-  ) => LinkedWrites<E, C, U>;
+    ...args: ConstructorParameters<typeof LinkedWrites<E, C, U, P>>
+  ) => LinkedWrites<E, C, U, P>;
   links: new (
-    ...args: ConstructorParameters<typeof LinkedEventLinks<E, C, U>>
-  ) => LinkedEventLinks<E, C, U>;
+    ...args: ConstructorParameters<typeof LinkedEventLinks<E, C, U, P>>
+  ) => LinkedEventLinks<E, C, U, P>;
 }
 
 /**
@@ -37,7 +38,8 @@ export function linkedProviders<
   E extends PostColumns,
   C extends LinkedWriteFields,
   U extends LinkedWriteFields,
->(def: LinkedDefinition<E, C, U>, classes: LinkedClasses<E, C, U>): Provider[] {
+  P extends object = object,
+>(def: LinkedDefinition<E, C, U, P>, classes: LinkedClasses<E, C, U, P>): Provider[] {
   const { repository, queries, writes, links } = classes;
   return [
     repository,
@@ -53,7 +55,7 @@ export function linkedProviders<
     {
       provide: writes,
       useFactory: (
-        reads: LinkedQueries<E, C, U>,
+        reads: LinkedQueries<E, C, U, P>,
         repo: LinkedPostRepository<E>,
         scope: Writes,
         translations: TranslationStore,
@@ -64,8 +66,8 @@ export function linkedProviders<
     {
       provide: links,
       useFactory: (
-        reads: LinkedQueries<E, C, U>,
-        writer: LinkedWrites<E, C, U>,
+        reads: LinkedQueries<E, C, U, P>,
+        writer: LinkedWrites<E, C, U, P>,
         repo: LinkedPostRepository<E>,
       ) => new links(def, reads, writer, repo),
       inject: [queries, writes, repository],

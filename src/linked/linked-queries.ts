@@ -26,9 +26,10 @@ export class LinkedQueries<
   E extends PostColumns,
   C extends LinkedWriteFields = LinkedWriteFields,
   U extends LinkedWriteFields = LinkedWriteFields,
+  P extends object = object,
 > {
   constructor(
-    protected readonly def: LinkedDefinition<E, C, U>,
+    protected readonly def: LinkedDefinition<E, C, U, P>,
     protected readonly repository: LinkedPostRepository<E>,
     protected readonly translations: TranslationStore,
     protected readonly cache: RecordCache,
@@ -104,7 +105,7 @@ export class LinkedQueries<
     jsonLd: boolean,
     nowUtc = nowUtcSql(),
     translations?: Translations,
-  ): Record<string, unknown> {
+  ): P {
     const redact = this.isLocked(record, ctx, unlock);
     return this.def.toTec(
       record,
@@ -129,7 +130,7 @@ export class LinkedQueries<
     unlock: Unlock,
     jsonLd: boolean,
     readAt?: number,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<P[]> {
     const user = ctx.actor.user;
     // What a payload depends on besides the rows: who asks (translations, unlocking), with
     // which password or context, and json_ld.

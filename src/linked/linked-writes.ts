@@ -42,10 +42,11 @@ export class LinkedWrites<
   E extends PostColumns,
   C extends LinkedWriteFields,
   U extends LinkedWriteFields,
+  P extends object = object,
 > {
   constructor(
-    protected readonly def: LinkedDefinition<E, C, U>,
-    protected readonly queries: LinkedQueries<E, C, U>,
+    protected readonly def: LinkedDefinition<E, C, U, P>,
+    protected readonly queries: LinkedQueries<E, C, U, P>,
     protected readonly repository: LinkedPostRepository<E>,
     protected readonly writes: Writes,
     protected readonly translations: TranslationStore,

@@ -1,4 +1,5 @@
 import { asText } from '../common/text/index.js';
+import type { TecOrganizer } from '../common/payload/tec-payload.js';
 import type { LinkedDefinition } from '../linked/linked-definition.js';
 import { LinkedEventLinks } from '../linked/linked-event-links.js';
 import { ORGANIZER_KIND } from '../linked/linked-kind.js';
@@ -12,7 +13,8 @@ import { toTecOrganizer } from './organizer.mapper.js';
 export const ORGANIZER_DEFINITION: LinkedDefinition<
   OrganizerEntity,
   CreateOrganizerDto,
-  UpdateOrganizerDto
+  UpdateOrganizerDto,
+  TecOrganizer
 > = {
   kind: ORGANIZER_KIND,
   createDto: CreateOrganizerDto,
@@ -36,17 +38,20 @@ export const ORGANIZER_DEFINITION: LinkedDefinition<
 export class OrganizerQueries extends LinkedQueries<
   OrganizerEntity,
   CreateOrganizerDto,
-  UpdateOrganizerDto
+  UpdateOrganizerDto,
+  TecOrganizer
 > {}
 /** Organizer creates, updates and trash, for the routes and the importer. */
 export class OrganizerWrites extends LinkedWrites<
   OrganizerEntity,
   CreateOrganizerDto,
-  UpdateOrganizerDto
+  UpdateOrganizerDto,
+  TecOrganizer
 > {}
 /** An event's organizers: embedded, named by a write, filtered on. */
 export class OrganizerEventLinks extends LinkedEventLinks<
   OrganizerEntity,
   CreateOrganizerDto,
-  UpdateOrganizerDto
+  UpdateOrganizerDto,
+  TecOrganizer
 > {}

@@ -2,6 +2,7 @@ import type { Language } from '../config/config.js';
 import { translationFields, type Translations } from '../common/posts/translations.js';
 import { TAXONOMIES, taxonomyOf, type Taxonomy } from './taxonomy.js';
 import { publicUrl } from '../common/http/public-url.js';
+import type { TecEmbeddedTerm, TecTerm, TecTermUrls } from '../common/payload/tec-payload.js';
 
 /** A stored term with what the representations need besides its own columns. */
 export interface TermRecord {
@@ -18,44 +19,7 @@ export interface TermRecord {
   translationGroup: number | null;
 }
 
-export interface TermUrls {
-  self: string;
-  collection: string;
-  up?: string;
-}
-
-/** BEHAVIOR §4.7 list/single form; key order as the plugin prints it. */
-export interface TecTerm {
-  id: number;
-  count: number;
-  description: string;
-  name: string;
-  slug: string;
-  taxonomy: string;
-  /** Categories only: tags have no `parent` key. */
-  parent?: number;
-  meta: [];
-  url: string;
-  urls: TermUrls;
-  language: Language;
-  /** Language → id of each translation, the term itself included (CONTRACT §5). */
-  translations: Translations;
-}
-
-/** BEHAVIOR §4.7 embedded form (inside an event's `categories`/`tags`); key order as listed. */
-export interface TecEmbeddedTerm {
-  name: string;
-  slug: string;
-  term_group: 0;
-  term_taxonomy_id: number;
-  taxonomy: string;
-  description: string;
-  parent: number;
-  count: number;
-  filter: 'raw';
-  id: number;
-  urls: TermUrls;
-}
+export type { TecEmbeddedTerm, TecTerm } from '../common/payload/tec-payload.js';
 
 export interface TermLinkContext {
   siteUrl: string;
@@ -69,7 +33,7 @@ export interface TermLinkContext {
 export function termUrls(
   term: Pick<TermRecord, 'id' | 'taxonomy' | 'parent'>,
   ctx: TermLinkContext,
-): TermUrls {
+): TecTermUrls {
   const collection = `${ctx.restBase}/${TAXONOMIES[taxonomyOf(term.taxonomy)].collection}`;
   return {
     self: `${collection}/${term.id}`,

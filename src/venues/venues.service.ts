@@ -1,5 +1,6 @@
 import { isTruthy } from '../common/http/transforms.js';
 import { asText } from '../common/text/index.js';
+import type { TecVenue } from '../common/payload/tec-payload.js';
 import type { LinkedDefinition } from '../linked/linked-definition.js';
 import { LinkedEventLinks } from '../linked/linked-event-links.js';
 import { VENUE_KIND } from '../linked/linked-kind.js';
@@ -12,7 +13,12 @@ import { deriveStateProvince, toTecVenue } from './venue.mapper.js';
 const ADDRESS_FIELDS = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone'] as const;
 
 /** Venues: the shared linked-post flow plus the venue's own fields (BEHAVIOR §7.4). */
-export const VENUE_DEFINITION: LinkedDefinition<VenueEntity, CreateVenueDto, UpdateVenueDto> = {
+export const VENUE_DEFINITION: LinkedDefinition<
+  VenueEntity,
+  CreateVenueDto,
+  UpdateVenueDto,
+  TecVenue
+> = {
   kind: VENUE_KIND,
   createDto: CreateVenueDto,
   multiple: false,
@@ -50,12 +56,23 @@ export const VENUE_DEFINITION: LinkedDefinition<VenueEntity, CreateVenueDto, Upd
 };
 
 /** Venue lists and single venues, for the routes and the public pages. */
-export class VenueQueries extends LinkedQueries<VenueEntity, CreateVenueDto, UpdateVenueDto> {}
+export class VenueQueries extends LinkedQueries<
+  VenueEntity,
+  CreateVenueDto,
+  UpdateVenueDto,
+  TecVenue
+> {}
 /** Venue creates, updates and trash, for the routes and the importer. */
-export class VenueWrites extends LinkedWrites<VenueEntity, CreateVenueDto, UpdateVenueDto> {}
+export class VenueWrites extends LinkedWrites<
+  VenueEntity,
+  CreateVenueDto,
+  UpdateVenueDto,
+  TecVenue
+> {}
 /** An event's venue: embedded, named by a write, filtered on. */
 export class VenueEventLinks extends LinkedEventLinks<
   VenueEntity,
   CreateVenueDto,
-  UpdateVenueDto
+  UpdateVenueDto,
+  TecVenue
 > {}

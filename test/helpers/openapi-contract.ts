@@ -105,6 +105,23 @@ const AS_SENT: Record<string, Record<string, Schema>> = {
   Term: { urls: { type: 'object', additionalProperties: { type: 'string' } } },
 };
 
+/** The schemas whose objects may carry no field beyond their declared properties. */
+const STRICT = [
+  'Event',
+  'Venue',
+  'Organizer',
+  'Term',
+  'Image',
+  'ImageSize',
+  'DateDetails',
+  'EventsArchive',
+  'VenuesArchive',
+  'OrganizersArchive',
+  'CategoriesArchive',
+  'TagsArchive',
+  'Error',
+];
+
 /** OpenAPI 3.0 schema → JSON schema: `$ref` siblings are ignored, `nullable` admits null. */
 function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
@@ -152,6 +169,14 @@ export class Contract {
       }
     }
     if (schemas.DateDetails) schemas.DateDetails.required = dateDetails.required;
+    // Strict: a record or envelope that carries a field its schema does not declare fails, so a
+    // field reaches the payload only through the schema list (src/docs/schemas.ts).
+    for (const name of STRICT) {
+      const schema = schemas[name];
+      if (!schema?.properties)
+        throw new Error(`openapi-contract: no schema ${name} in the document`);
+      schema.additionalProperties = false;
+    }
     this.ajv.addSchema({ $id: DOC_ID, components: { schemas } });
     this.templates = Object.keys(document.paths)
       .map((path) => ({
@@ -219,9 +244,12 @@ export class Contract {
     if (validate(body)) return undefined;
     const problems = (validate.errors ?? [])
       .slice(0, 8)
-      .map(
-        (e) =>
-          `${e.instancePath || '(body)'} ${e.message ?? ''} (is ${shown(body, e.instancePath)})`,
+      .map((e) =>
+        e.keyword === 'additionalProperties'
+          ? `${e.instancePath || '(body)'} has the undocumented field "${String(
+              (e.params as { additionalProperty?: unknown }).additionalProperty,
+            )}"`
+          : `${e.instancePath || '(body)'} ${e.message ?? ''} (is ${shown(body, e.instancePath)})`,
       )
       .join('; ');
     return new Error(

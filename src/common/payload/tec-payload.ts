@@ -1,0 +1,278 @@
+import type { Language } from '../../config/config.js';
+import type { CostDetails } from '../cost/cost.js';
+import type { DateDetails } from '../dates/date-details.js';
+import type { ImageObject } from '../posts/image.js';
+import type { Translations } from '../posts/translations.js';
+
+/**
+ * The records the API answers, as TypeScript types. The schema list (src/docs/schemas.ts) is
+ * their documentation; `PAYLOAD_KEYS` below names every field of each type and a test holds it
+ * against the schemas' properties, so that a field is added in three places the compiler and the
+ * tests point to: here, in the schema list, and in the mapper that fills it.
+ *
+ * Values are those sent, which differ from the documented types where the plugin's do
+ * (BEHAVIOR §3, §4): ids of authors as strings, date details as zero-padded strings, `false` for
+ * no image, `[]` for no venue, and `null` flags in a protected record that was not unlocked
+ * (BEHAVIOR §4.11).
+ */
+
+/** schema.org JSON-LD (BEHAVIOR §4.9): single reads only. */
+export type JsonLd = Record<string, unknown>;
+
+/** A flag of a record; `null` while it is redacted. */
+type Flag = boolean | null;
+
+/** The fields every post starts with (BEHAVIOR §4.1, §4.4, §4.5). */
+interface TecPostHead {
+  id: number;
+  global_id: string;
+  global_id_lineage: string[];
+  author: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  status: string;
+  url: string;
+  language: Language;
+  translations: Translations;
+}
+
+/** BEHAVIOR §4.7, the form embedded in an event's `categories` and `tags`. */
+export interface TecEmbeddedTerm {
+  name: string;
+  slug: string;
+  term_group: 0;
+  term_taxonomy_id: number;
+  taxonomy: string;
+  description: string;
+  parent: number;
+  count: number;
+  filter: 'raw';
+  id: number;
+  urls: TecTermUrls;
+}
+
+export interface TecTermUrls {
+  self: string;
+  collection: string;
+  up?: string;
+}
+
+/** BEHAVIOR §4.7 list and single form. */
+export interface TecTerm {
+  id: number;
+  count: number;
+  description: string;
+  name: string;
+  slug: string;
+  taxonomy: string;
+  /** Categories only: tags have no `parent` key. */
+  parent?: number;
+  meta: [];
+  url: string;
+  urls: TecTermUrls;
+  language: Language;
+  translations: Translations;
+}
+
+/** BEHAVIOR §4.4: empty fields are left out (the plugin's `array_filter`). */
+export interface TecVenue extends Partial<TecPostHead> {
+  venue?: string | [];
+  description?: string;
+  excerpt?: string;
+  slug?: string;
+  image?: ImageObject | false;
+  show_map: Flag;
+  show_map_link: Flag;
+  address?: string;
+  city?: string;
+  country?: string;
+  province?: string;
+  state?: string;
+  zip?: string;
+  phone?: string;
+  website?: string;
+  stateprovince?: string;
+  geo_lat?: number;
+  geo_lng?: number;
+  json_ld?: JsonLd;
+}
+
+/** BEHAVIOR §4.5: empty fields are left out, as for venues. */
+export interface TecOrganizer extends Partial<TecPostHead> {
+  organizer?: string | [];
+  description?: string;
+  excerpt?: string;
+  slug?: string;
+  image?: ImageObject | false;
+  phone?: string;
+  website?: string;
+  email?: string;
+  json_ld?: JsonLd;
+}
+
+/** BEHAVIOR §4.1, in the plugin's key order. */
+export interface TecEvent extends TecPostHead {
+  rest_url: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  slug: string;
+  image: ImageObject | false;
+  all_day: Flag;
+  start_date: string;
+  start_date_details: DateDetails;
+  end_date: string;
+  end_date_details: DateDetails;
+  utc_start_date: string;
+  utc_start_date_details: DateDetails;
+  utc_end_date: string;
+  utc_end_date_details: DateDetails;
+  timezone: string;
+  timezone_abbr: string;
+  cost: string;
+  cost_details: CostDetails;
+  website: string;
+  show_map: Flag;
+  show_map_link: Flag;
+  hide_from_listings: Flag;
+  sticky: Flag;
+  featured: Flag;
+  categories: TecEmbeddedTerm[];
+  tags: TecEmbeddedTerm[];
+  /** The venue, or `[]` when there is none the reader may see. */
+  venue: TecVenue | [];
+  organizer: TecOrganizer[];
+  custom_fields: [];
+  json_ld?: JsonLd;
+}
+
+/** Every field of each payload type, for the test that holds them against the schema list. */
+type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
+const keys =
+  <T>() =>
+  <const K extends KeysOf<T>>(k: K & Record<Exclude<keyof K, keyof T>, never>) =>
+    k;
+
+export const PAYLOAD_KEYS = {
+  Event: keys<TecEvent>()({
+    id: true,
+    global_id: true,
+    global_id_lineage: true,
+    author: true,
+    date: true,
+    date_utc: true,
+    modified: true,
+    modified_utc: true,
+    status: true,
+    url: true,
+    rest_url: true,
+    title: true,
+    description: true,
+    excerpt: true,
+    slug: true,
+    image: true,
+    all_day: true,
+    start_date: true,
+    start_date_details: true,
+    end_date: true,
+    end_date_details: true,
+    utc_start_date: true,
+    utc_start_date_details: true,
+    utc_end_date: true,
+    utc_end_date_details: true,
+    timezone: true,
+    timezone_abbr: true,
+    cost: true,
+    cost_details: true,
+    website: true,
+    show_map: true,
+    show_map_link: true,
+    hide_from_listings: true,
+    sticky: true,
+    featured: true,
+    categories: true,
+    tags: true,
+    venue: true,
+    organizer: true,
+    custom_fields: true,
+    json_ld: true,
+    language: true,
+    translations: true,
+  }),
+  Venue: keys<TecVenue>()({
+    id: true,
+    global_id: true,
+    global_id_lineage: true,
+    author: true,
+    date: true,
+    date_utc: true,
+    modified: true,
+    modified_utc: true,
+    status: true,
+    url: true,
+    venue: true,
+    description: true,
+    excerpt: true,
+    slug: true,
+    image: true,
+    show_map: true,
+    show_map_link: true,
+    address: true,
+    city: true,
+    country: true,
+    province: true,
+    state: true,
+    zip: true,
+    phone: true,
+    website: true,
+    stateprovince: true,
+    geo_lat: true,
+    geo_lng: true,
+    json_ld: true,
+    language: true,
+    translations: true,
+  }),
+  Organizer: keys<TecOrganizer>()({
+    id: true,
+    global_id: true,
+    global_id_lineage: true,
+    author: true,
+    date: true,
+    date_utc: true,
+    modified: true,
+    modified_utc: true,
+    status: true,
+    url: true,
+    organizer: true,
+    description: true,
+    excerpt: true,
+    slug: true,
+    image: true,
+    phone: true,
+    website: true,
+    email: true,
+    json_ld: true,
+    language: true,
+    translations: true,
+  }),
+  // One schema documents both forms of a term: the union of their fields.
+  Term: keys<TecTerm & TecEmbeddedTerm>()({
+    id: true,
+    name: true,
+    slug: true,
+    taxonomy: true,
+    description: true,
+    parent: true,
+    count: true,
+    url: true,
+    urls: true,
+    meta: true,
+    term_group: true,
+    term_taxonomy_id: true,
+    filter: true,
+    language: true,
+    translations: true,
+  }),
+};
