@@ -192,7 +192,7 @@ describe('ICS feeds (e2e)', () => {
     expect((bad.body as { code: string }).code).toBe('rest_invalid_param');
   });
 
-  it('pages through the whole query, past MAX_PER_PAGE', async () => {
+  it('holds the whole query past MAX_PER_PAGE, or the page that page/per_page ask for', async () => {
     const day = (i: number) =>
       `2031-0${1 + Math.floor(i / 28)}-${String((i % 28) + 1).padStart(2, '0')}`;
     for (let i = 0; i < 53; i++) {
@@ -202,10 +202,15 @@ describe('ICS feeds (e2e)', () => {
         end_date: `${day(i)} 11:00:00`,
       });
     }
-    const ics = await http()
-      .get(`${BASE}/events.ics?start_date=2031-01-01&end_date=2031-03-01&per_page=2&page=3`)
-      .expect(200);
+    const window = 'start_date=2031-01-01&end_date=2031-03-01';
+    const ics = await http().get(`${BASE}/events.ics?${window}`).expect(200);
     expect(parse(ics.text).events.size).toBe(53);
+    expect(ics.headers['x-tec-total']).toBe('53');
+    const page = await http().get(`${BASE}/events.ics?${window}&per_page=2&page=3`).expect(200);
+    const held = [...parse(page.text).events.values()].map((e) => e.event.summary);
+    expect(held).toEqual(['Many 4', 'Many 5']);
+    expect(page.headers['x-tec-total']).toBe('53');
+    expect(page.headers['x-tec-totalpages']).toBe('27');
   });
 
   it('answers Accept: text/calendar on the events list, in the language of the prefix', async () => {

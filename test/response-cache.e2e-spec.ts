@@ -208,6 +208,76 @@ describe('response cache (e2e)', () => {
     }
   });
 
+  it('keeps feeds and public pages like the JSON reads, each format and language apart', async () => {
+    const event = await createEvent('Cached gala', { slug: 'cached-gala' });
+    const urls = [
+      `${BASE}/events.ics?${WINDOW}`,
+      `${BASE}/events/${event.id}.ics`,
+      '/feed/',
+      '/hu/feed/',
+      '/event/cached-gala/',
+      '/',
+    ];
+    const first: Record<string, request.Response> = {};
+    for (const url of urls) first[url] = await http().get(url).expect(200);
+    for (const url of urls) {
+      let again!: request.Response;
+      expect(await countQueries(app, async () => (again = await http().get(url)))).toBe(0);
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first[url].text);
+      expect(again.headers['content-type']).toBe(first[url].headers['content-type']);
+      expect(again.headers.etag).toBe(first[url].headers.etag);
+      expect(again.headers['last-modified']).toBe(first[url].headers['last-modified']);
+      await http().get(url).set('If-None-Match', first[url].headers.etag).expect(304);
+    }
+    expect(first['/hu/feed/'].text).toContain('<language>hu</language>');
+    // The same address asked for as a calendar and as JSON: two answers.
+    const list = `${BASE}/events?${WINDOW}`;
+    const json = await http().get(list).expect(200);
+    const calendar = await http().get(list).set('Accept', 'text/calendar').expect(200);
+    expect(calendar.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect((await http().get(list).expect(200)).headers['content-type']).toBe(
+      json.headers['content-type'],
+    );
+    expect(
+      (await http().get(list).set('Accept', 'text/calendar').expect(200)).headers['content-type'],
+    ).toBe('text/calendar; charset=utf-8');
+    // A write shows in the next read of every feed and page that shows the event.
+    await http()
+      .post(`${BASE}/events/${event.id}`)
+      .set('Authorization', editor())
+      .send({ title: 'Renamed gala' })
+      .expect(200);
+    for (const url of urls.filter((u) => u !== '/hu/feed/' && u !== '/')) {
+      expect((await http().get(url).expect(200)).text).not.toBe(first[url].text);
+    }
+    expect((await http().get('/event/cached-gala/').expect(200)).text).toContain('Renamed gala');
+  });
+
+  it('never keeps a page or feed for a signed-in reader, or one a password opened', async () => {
+    await createEvent('Locked gala', { slug: 'locked-gala', password: 'pw' });
+    // The record cache may answer these without a query: the response cache must not grow.
+    const cache = app.get(ResponseCache);
+    const kept = cache.size;
+    const signedIn = await http()
+      .get(`${BASE}/events.ics?${WINDOW}`)
+      .set('Authorization', editor())
+      .expect(200);
+    expect(signedIn.headers['cache-control']).toBe('private, no-cache');
+    const form = await http().get('/event/locked-gala/').expect(200);
+    expect(form.headers['cache-control']).toBe('private, no-store');
+    expect(form.text).toContain('name="post_password"');
+    const opened = (await http().get(`${BASE}/events?${WINDOW}&search=locked`).expect(200)).body
+      .events[0] as { id: number };
+    const withPassword = await http()
+      .get(`${BASE}/events/${opened.id}.ics?password=pw`)
+      .expect(200);
+    expect(withPassword.headers['cache-control']).toBe('private, no-store');
+    expect(withPassword.text).toContain('SUMMARY:Locked gala');
+    // Only the anonymous JSON list was kept.
+    expect(cache.size).toBe(kept + 1);
+  });
+
   it('does not cache /health', async () => {
     await http().get('/health').expect(200);
     expect(await countQueries(app, () => http().get('/health').expect(200))).toBeGreaterThan(0);

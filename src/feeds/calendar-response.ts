@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { Rendered } from '../common/http/body-bytes.adapter.js';
 import { httpDate } from '../common/http/conditional.js';
 import type { EventPayload } from './ics.js';
 
@@ -13,17 +14,18 @@ export function newestModified(events: EventPayload[]): string | undefined {
 }
 
 /**
- * Sends an iCalendar body. Express adds the strong ETag and answers 304 to a fresh conditional
- * request (conditional.ts).
+ * An iCalendar answer. Returned, not sent: the response cache keeps it for anonymous readers;
+ * the adapter gives it Express's strong ETag and answers 304 to a fresh conditional request
+ * (conditional.ts).
  */
-export function sendCalendar(
+export function calendarAnswer(
   res: Response,
-  body: string,
+  body: Buffer,
   filename: string,
   lastModified: string | undefined,
-): void {
+): Rendered {
   res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
   res.setHeader('Content-Disposition', `inline; filename="${filename}"`);
   if (lastModified) res.setHeader('Last-Modified', lastModified);
-  res.send(body);
+  return new Rendered(200, body);
 }

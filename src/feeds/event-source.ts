@@ -5,11 +5,20 @@ import { EventsService } from '../events/events.service.js';
 import type { EventPayload } from './ics.js';
 
 /**
- * The most events one feed carries. A feed pages through its whole query up to this bound
- * (then it holds the first MAX_FEED_EVENTS in the list's order, start date first); documented
- * in README.md (ICS feeds).
+ * The most events one iCalendar feed carries (with MAX_FEED_BYTES, CONTRACT §7): a feed without
+ * `page`/`per_page` holds the first MAX_FEED_EVENTS events of its query in the list's order
+ * (start date first).
  */
 export const MAX_FEED_EVENTS = 1000;
+
+/** The events of a feed, and how many the query matches. */
+export interface FeedEvents {
+  events: EventPayload[];
+  /** Events the query matches (X-TEC-Total). */
+  total: number;
+  /** Pages of the query at its `per_page`, when the feed is one page of it. */
+  totalPages?: number;
+}
 
 /**
  * Events for feeds, always through EventsService.list with the reader's RequestContext: the
@@ -19,28 +28,40 @@ export const MAX_FEED_EVENTS = 1000;
 export class EventSource {
   constructor(private readonly events: EventsService) {}
 
-  /** Every event of the query (up to MAX_FEED_EVENTS), whatever its `page`/`per_page`. */
-  async all(
+  /**
+   * The feed of a query: with `page` or `per_page`, that page of `GET /events` (at most
+   * MAX_PER_PAGE events); without, every event of the query up to MAX_FEED_EVENTS.
+   */
+  async feed(
     query: ListEventsQuery,
     ctx: RequestContext,
     presentInQuery: Set<string>,
-  ): Promise<EventPayload[]> {
+  ): Promise<FeedEvents> {
+    if (presentInQuery.has('page') || presentInQuery.has('per_page')) {
+      return this.page(query, ctx, presentInQuery);
+    }
     const perPage = ctx.config.maxPerPage;
     const found: EventPayload[] = [];
+    let total = 0;
     for (let page = 1; found.length < MAX_FEED_EVENTS; page++) {
       const archive = await this.events.list(
         { ...query, page, per_page: perPage },
         ctx,
         presentInQuery,
       );
+      total = archive.total;
       found.push(...((archive.body.events as EventPayload[] | undefined) ?? []));
       if (page >= archive.totalPages) break;
     }
-    return found.slice(0, MAX_FEED_EVENTS);
+    return { events: found.slice(0, MAX_FEED_EVENTS), total };
   }
 
   /** One page of the query, with its totals. */
-  async page(query: ListEventsQuery, ctx: RequestContext, presentInQuery: Set<string>) {
+  async page(
+    query: ListEventsQuery,
+    ctx: RequestContext,
+    presentInQuery: Set<string>,
+  ): Promise<Required<FeedEvents>> {
     const archive = await this.events.list(query, ctx, presentInQuery);
     return {
       events: (archive.body.events as EventPayload[] | undefined) ?? [],

@@ -2,8 +2,10 @@ import { Controller, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBasicAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { I18nService } from 'nestjs-i18n';
+import type { Rendered } from '../common/http/body-bytes.adapter.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { CachedReads } from '../common/http/response-cache.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { doc } from '../common/i18n/doc-key.js';
 import { APP_CONFIG, withoutTrailingSlashes, type AppConfig } from '../config/config.js';
@@ -11,20 +13,21 @@ import { Endpoint } from '../docs/endpoint.js';
 import { EventReadQuery } from '../events/dto/event-read.query.js';
 import { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
-import { newestModified, sendCalendar } from './calendar-response.js';
+import { calendarAnswer, newestModified } from './calendar-response.js';
 import { EventSource } from './event-source.js';
-import { buildCalendar, type EventPayload } from './ics.js';
+import { buildCalendar, type Calendar, type EventPayload } from './ics.js';
 
 const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
 
 /**
  * iCalendar feeds (issue 18 §2) under the REST namespace: the events list with the same
  * filters, and one event. `GET /events` with `Accept: text/calendar` is routed here too
- * (calendarNegotiation).
+ * (calendarNegotiation). Anonymous feeds are kept by the response cache like the JSON reads.
  */
 @ApiTags('events')
 @ApiBasicAuth('basic')
 @ApiProduces('text/calendar')
+@CachedReads()
 @Controller(NAMESPACE)
 export class FeedsController {
   constructor(
@@ -34,15 +37,23 @@ export class FeedsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Every event of the query up to MAX_FEED_EVENTS and MAX_FEED_BYTES, or one page of it with
+   * `page`/`per_page`; X-TEC-Total says how many the query matches (CONTRACT §7).
+   */
   @Endpoint('GET', 'events.ics', { summary: doc('feeds.list') })
   async list(
     @Query() query: ListEventsQuery,
     @Ctx() ctx: RequestContext,
     @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const events = await this.source.all(query, ctx, new Set(Object.keys(req.query)));
-    sendCalendar(res, this.calendar(events, ctx), 'events.ics', newestModified(events));
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
+    const feed = await this.source.feed(query, ctx, new Set(Object.keys(req.query)));
+    const calendar = this.calendar(feed.events, ctx);
+    res.setHeader('X-TEC-Total', String(feed.total));
+    if (feed.totalPages !== undefined) res.setHeader('X-TEC-TotalPages', String(feed.totalPages));
+    const held = feed.events.slice(0, calendar.count);
+    return calendarAnswer(res, calendar.bytes, 'events.ics', newestModified(held));
   }
 
   @Endpoint('GET', 'events/:id.ics', { summary: doc('feeds.get'), param: ID })
@@ -50,14 +61,15 @@ export class FeedsController {
     @Param('id', RouteIdPipe) id: number,
     @Query() query: EventReadQuery,
     @Ctx() ctx: RequestContext,
-    @Res() res: Response,
-  ): Promise<void> {
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
     const event = (await this.events.get(id, query.password, ctx)) as EventPayload;
     const slug = typeof event.slug === 'string' && event.slug ? event.slug : `event-${id}`;
-    sendCalendar(res, this.calendar([event], ctx), `${slug}.ics`, newestModified([event]));
+    const calendar = this.calendar([event], ctx);
+    return calendarAnswer(res, calendar.bytes, `${slug}.ics`, newestModified([event]));
   }
 
-  private calendar(events: EventPayload[], ctx: RequestContext): string {
+  private calendar(events: EventPayload[], ctx: RequestContext): Calendar {
     const site = new URL(this.config.siteUrl);
     return buildCalendar(events, {
       name: this.i18n.t('feeds.calendar_name', { lang: ctx.language, args: { site: site.host } }),

@@ -1,11 +1,18 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import { DateTime, IANAZone } from 'luxon';
+import { IANAZone } from 'luxon';
+import { withoutForbiddenCharacters } from '../common/text/index.js';
+import { foldLines, icsText } from './ics-lines.js';
 import { plainText } from './plain-text.js';
 
 /** An event as the API maps it (the fields a calendar entry is built from). */
 // oxlint-disable-next-line typescript/no-explicit-any
 export type EventPayload = Record<string, any>;
+
+/**
+ * The most bytes one feed (iCalendar or RSS) holds: the events that would take it beyond are
+ * left out (CONTRACT §7). Below the response cache's largest entry, so every feed can be kept.
+ */
+export const MAX_FEED_BYTES = 4 * 1024 * 1024;
 
 export interface CalendarOptions {
   /** X-WR-CALNAME. */
@@ -14,24 +21,37 @@ export interface CalendarOptions {
   uidDomain: string;
   /** Two-letter language of the texts (PRODID). */
   language: string;
+  /** The most bytes of the calendar (MAX_FEED_BYTES unless said). */
+  maxBytes?: number;
 }
 
-/** `2030-05-01 10:00:00` (UTC, as stored) → a Date; undefined for the zero date. */
-function utcDate(sql: unknown): Date | undefined {
-  if (typeof sql !== 'string' || sql.startsWith('0000')) return undefined;
-  const dt = DateTime.fromSQL(sql, { zone: 'utc' });
-  return dt.isValid ? dt.toJSDate() : undefined;
+export interface Calendar {
+  /** The iCalendar text, as UTF-8. */
+  bytes: Buffer;
+  /** How many of the events it holds: the first ones, as many as fit in the bytes. */
+  count: number;
 }
+
+/**
+ * Whether a zone name gets a VTIMEZONE, by name: luxon checks a name by building an
+ * Intl.DateTimeFormat, which cost more than the rest of an event. Names come from validated
+ * records (IANA names and offsets), so the map stays small; it is bounded all the same.
+ */
+const knownZones = new Map<string, boolean>();
 
 /** Only IANA zones get a VTIMEZONE (and TZID); offsets such as `UTC+2` are written in UTC. */
 function icsZone(zone: unknown): string | undefined {
   if (typeof zone !== 'string' || zone === '' || zone === 'UTC') return undefined;
-  if (!IANAZone.isValidZone(zone) || !getVtimezoneComponent(zone)) return undefined;
-  return zone;
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    known = IANAZone.isValidZone(zone) && getVtimezoneComponent(zone) !== undefined;
+    if (knownZones.size < 2_000) knownZones.set(zone, known);
+  }
+  return known ? zone : undefined;
 }
 
-function location(venue: EventPayload | undefined): string | undefined {
-  if (!venue || Array.isArray(venue) || !venue.venue) return undefined;
+function location(venue: EventPayload | undefined): string {
+  if (!venue || Array.isArray(venue) || !venue.venue) return '';
   const parts = [venue.venue, venue.address, venue.city, venue.stateprovince || venue.province]
     .concat([venue.zip, venue.country])
     .map((part: unknown) => plainText(part))
@@ -39,58 +59,113 @@ function location(venue: EventPayload | undefined): string | undefined {
   return parts.join(', ');
 }
 
+const SQL_DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)/;
+
+/** `2030-05-01 10:00:00` → `20300501T100000`; undefined for anything else and the zero date. */
+function dateTime(sql: unknown): string | undefined {
+  const m = typeof sql === 'string' ? SQL_DATE_TIME.exec(sql) : null;
+  if (!m || m[1] === '0000') return undefined;
+  return `${m[1]}${m[2]}${m[3]}T${m[4]}${m[5]}${m[6]}`;
+}
+
+/** A UTC time as stored (`2030-05-01 08:00:00`) → `20300501T080000Z`. */
+const utc = (sql: unknown) => {
+  const local = dateTime(sql);
+  return local === undefined ? undefined : `${local}Z`;
+};
+
+/** The day of `2030-05-01 …` plus `days`, as `20300501` (the Unix epoch's day when unreadable). */
+function day(sql: unknown, days = 0): string {
+  const m = typeof sql === 'string' ? /^(\d{4})-(\d\d)-(\d\d)/.exec(sql) : null;
+  const date = new Date(0);
+  if (m) date.setUTCFullYear(+m[1], +m[2] - 1, +m[3] + days);
+  const year = String(date.getUTCFullYear()).padStart(4, '0');
+  return `${year}${date.toISOString().slice(5, 10).replace('-', '')}`;
+}
+
+/** The VTIMEZONE of an IANA zone, with CRLF line ends. */
+function vtimezone(zone: string): string {
+  return `${(getVtimezoneComponent(zone) ?? '').replace(/\r?\n/g, '\r\n').trim()}\r\n`;
+}
+
 /**
  * One RFC 5545 calendar of events already mapped by the API (so with the reader's permissions
  * and language): one VTIMEZONE per IANA zone used, the record id as a stable UID, DTSTAMP and
  * LAST-MODIFIED from the record's modification time, all-day events as DATE values with the
  * exclusive end day. Nothing depends on the clock: the same events give the same bytes.
+ *
+ * Written here rather than by a calendar library: ical-generator folded the whole calendar at
+ * once at a cost that grew faster than the calendar (seconds for a few hundred long
+ * descriptions), and formatted every date through Intl. Here each step is linear in the output,
+ * dates are copied from the stored values, and the calendar stops before the event that would
+ * take it beyond `maxBytes`. No text carries a character iCalendar forbids.
  */
-export function buildCalendar(events: EventPayload[], options: CalendarOptions): string {
-  const calendar = ical({
-    name: options.name,
-    prodId: { company: 'cal', product: 'events', language: options.language.toUpperCase() },
-    method: ICalCalendarMethod.PUBLISH,
-  });
-  calendar.timezone({ name: null, generator: getVtimezoneComponent });
+export function buildCalendar(events: EventPayload[], options: CalendarOptions): Calendar {
+  const maxBytes = options.maxBytes ?? MAX_FEED_BYTES;
+  const name = icsText(withoutForbiddenCharacters(options.name));
+  const head = foldLines(
+    'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n' +
+      `PRODID:-//cal//events//${options.language.toUpperCase()}\r\n` +
+      `METHOD:PUBLISH\r\nNAME:${name}\r\nX-WR-CALNAME:${name}\r\n`,
+  );
+  const tail = Buffer.from('END:VCALENDAR\r\n');
+  const timezones = new Map<string, Buffer[]>();
+  const entries: Buffer[] = [];
+  let bytes = head.length + tail.length;
+  let count = 0;
   for (const event of events) {
-    const stamp = utcDate(event.modified_utc) ?? utcDate(event.date_utc) ?? new Date(0);
-    const common = {
-      id: `event-${event.id}@${options.uidDomain}`,
-      stamp,
-      lastModified: utcDate(event.modified_utc),
-      created: utcDate(event.date_utc),
-      summary: plainText(event.title),
-      description: plainText(event.description) || undefined,
-      location: location(event.venue as EventPayload | undefined),
-      url: typeof event.url === 'string' ? event.url : undefined,
-      status: ICalEventStatus.CONFIRMED,
-      categories: ((event.categories as EventPayload[] | undefined) ?? []).map((c) => ({
-        name: plainText(c.name),
-      })),
-    };
-    if (event.all_day) {
-      const start = DateTime.fromSQL(String(event.start_date).slice(0, 10));
-      const lastDay = DateTime.fromSQL(String(event.end_date).slice(0, 10));
-      // DTEND of an all-day event is the day after its last day (RFC 5545 §3.6.1).
-      const end = (lastDay < start ? start : lastDay).plus({ days: 1 });
-      calendar.createEvent({ ...common, allDay: true, start, end });
-      continue;
-    }
-    const zone = icsZone(event.timezone);
-    if (zone) {
-      calendar.createEvent({
-        ...common,
-        timezone: zone,
-        start: DateTime.fromSQL(String(event.start_date), { zone }),
-        end: DateTime.fromSQL(String(event.end_date), { zone }),
-      });
-    } else {
-      calendar.createEvent({
-        ...common,
-        start: utcDate(event.utc_start_date) ?? new Date(0),
-        end: utcDate(event.utc_end_date) ?? new Date(0),
-      });
-    }
+    const zone = event.all_day ? undefined : icsZone(event.timezone);
+    const timezone =
+      zone === undefined || timezones.has(zone) ? undefined : foldLines(vtimezone(zone));
+    const entry = foldLines(vevent(event, zone, options.uidDomain));
+    const size = entry.length + (timezone?.length ?? 0);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    entries.push(...entry.pieces);
+    if (timezone) timezones.set(zone!, timezone.pieces);
+    count++;
   }
-  return calendar.toString();
+  const pieces = [...head.pieces, ...[...timezones.values()].flat(), ...entries, tail];
+  return { bytes: Buffer.concat(pieces, bytes), count };
+}
+
+/** One VEVENT, unfolded, with CRLF line ends. */
+function vevent(event: EventPayload, zone: string | undefined, uidDomain: string): string {
+  const text = (value: unknown) => icsText(withoutForbiddenCharacters(plainText(value)));
+  const modified = utc(event.modified_utc);
+  const created = utc(event.date_utc);
+  let out = `BEGIN:VEVENT\r\nUID:event-${event.id}@${uidDomain}\r\nSEQUENCE:0\r\n`;
+  out += `DTSTAMP:${modified ?? created ?? '19700101T000000Z'}\r\n`;
+  if (event.all_day) {
+    const first = day(event.start_date);
+    const last = day(event.end_date) < first ? event.start_date : event.end_date;
+    // DTEND of an all-day event is the day after its last day (RFC 5545 §3.6.1).
+    out += `DTSTART;VALUE=DATE:${first}\r\nDTEND;VALUE=DATE:${day(last, 1)}\r\n`;
+    out += 'X-MICROSOFT-CDO-ALLDAYEVENT:TRUE\r\nX-MICROSOFT-MSNCALENDAR-ALLDAYEVENT:TRUE\r\n';
+  } else {
+    let [start, end] = zone
+      ? [dateTime(event.start_date), dateTime(event.end_date)]
+      : [utc(event.utc_start_date), utc(event.utc_end_date)];
+    start ??= zone ? '19700101T000000' : '19700101T000000Z';
+    end ??= start;
+    if (end < start) [start, end] = [end, start];
+    const tzid = zone ? `;TZID=${zone}` : '';
+    out += `DTSTART${tzid}:${start}\r\nDTEND${tzid}:${end}\r\n`;
+  }
+  out += `SUMMARY:${text(event.title)}\r\n`;
+  const where = location(event.venue as EventPayload | undefined);
+  if (where) out += `LOCATION:${icsText(withoutForbiddenCharacters(where))}\r\n`;
+  const description = text(event.description);
+  if (description) out += `DESCRIPTION:${description}\r\n`;
+  const categories = ((event.categories as EventPayload[] | undefined) ?? []).map((c) =>
+    text(c.name),
+  );
+  if (categories.length) out += `CATEGORIES:${categories.join(',')}\r\n`;
+  if (typeof event.url === 'string' && event.url) {
+    out += `URL;VALUE=URI:${withoutForbiddenCharacters(event.url).replace(/[\r\n]/g, '')}\r\n`;
+  }
+  out += 'STATUS:CONFIRMED\r\n';
+  if (created) out += `CREATED:${created}\r\n`;
+  if (modified) out += `LAST-MODIFIED:${modified}\r\n`;
+  return `${out}END:VEVENT\r\n`;
 }

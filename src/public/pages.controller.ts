@@ -4,18 +4,20 @@ import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { noRoute } from '../common/errors/api-error.js';
-import { httpDate } from '../common/http/conditional.js';
+import { Rendered } from '../common/http/body-bytes.adapter.js';
+import { CachedReads } from '../common/http/response-cache.js';
 import { buildRequestContext, type RequestContext } from '../common/http/request-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
+import { newestModified } from '../feeds/calendar-response.js';
 import type { EventPayload } from '../feeds/ics.js';
 import { VIEWS_DIR } from '../paths.js';
 import { PagesService, upcoming, type PageResult } from './pages.service.js';
 import { buildRss } from './rss.js';
 import { Views } from './views.js';
 
-const STYLESHEET = readFileSync(join(VIEWS_DIR, 'cal.css'), 'utf8');
+const STYLESHEET = readFileSync(join(VIEWS_DIR, 'cal.css'));
 
 /** `?page=N` of a public list: 1 when absent, NaN (→ 404) when not a plain number. */
 function pageParam(req: Request): number {
@@ -47,6 +49,7 @@ function typedPassword(req: Request): string | undefined {
  * apply to them (the `url`s are `{SITE_URL}/event/{slug}/`, configure-app.ts).
  */
 @ApiExcludeController()
+@CachedReads()
 @Controller()
 export class PagesController {
   constructor(
@@ -61,26 +64,30 @@ export class PagesController {
   }
 
   @Get('assets/cal.css')
-  stylesheet(@Res() res: Response): void {
-    res.type('text/css; charset=utf-8').send(STYLESHEET);
+  stylesheet(@Res({ passthrough: true }) res: Response): Rendered {
+    res.type('text/css; charset=utf-8');
+    return new Rendered(200, STYLESHEET);
   }
 
   @Get()
-  async home(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async home(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const query = req.query as Record<string, unknown>;
     // `/?rest_route=…` is the REST API's (answered before any controller when it is served).
     if (query.rest_route !== undefined) throw noRoute();
     // `/?post_type=cal_events&p=ID`: the `url` of an event without a public address.
-    if (query.p !== undefined) return send(res, await this.eventById(req, undefined));
-    send(res, await this.pages.homePage(pageParam(req), this.ctx(req)));
+    if (query.p !== undefined) return answer(res, await this.eventById(req, undefined));
+    return answer(res, await this.pages.homePage(pageParam(req), this.ctx(req)));
   }
 
   /** The password form of `/?post_type=cal_events&p=ID` posts back to that address. */
   @Post()
-  async unlockById(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async unlockById(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
     const query = req.query as Record<string, unknown>;
     if (query.rest_route !== undefined || query.p === undefined) throw noRoute();
-    send(res, await this.eventById(req, typedPassword(req) ?? ''));
+    return answer(res, await this.eventById(req, typedPassword(req) ?? ''));
   }
 
   private async eventById(req: Request, password: string | undefined): Promise<PageResult> {
@@ -92,41 +99,50 @@ export class PagesController {
   }
 
   @Get('event/:slug')
-  async event(@Req() req: Request, @Res() res: Response) {
-    send(res, await this.pages.eventPage(rawSlug(req, 2), undefined, this.ctx(req)));
+  async event(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
+    return answer(res, await this.pages.eventPage(rawSlug(req, 2), undefined, this.ctx(req)));
   }
 
   @Post('event/:slug')
-  async unlock(@Req() req: Request, @Res() res: Response) {
+  async unlock(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const password = typedPassword(req) ?? '';
-    send(res, await this.pages.eventPage(rawSlug(req, 2), password, this.ctx(req)));
+    return answer(res, await this.pages.eventPage(rawSlug(req, 2), password, this.ctx(req)));
   }
 
   @Get('venue/:slug')
-  async venue(@Req() req: Request, @Res() res: Response) {
+  async venue(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const slug = rawSlug(req, 2);
-    send(res, await this.pages.linkedPage('venue', slug, pageParam(req), this.ctx(req)));
+    return answer(res, await this.pages.linkedPage('venue', slug, pageParam(req), this.ctx(req)));
   }
 
   @Get('organizer/:slug')
-  async organizer(@Req() req: Request, @Res() res: Response) {
+  async organizer(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
     const slug = rawSlug(req, 2);
-    send(res, await this.pages.linkedPage('organizer', slug, pageParam(req), this.ctx(req)));
+    return answer(
+      res,
+      await this.pages.linkedPage('organizer', slug, pageParam(req), this.ctx(req)),
+    );
   }
 
   @Get('tag/:slug/feed')
-  async tagFeed(@Req() req: Request, @Res() res: Response) {
-    await this.rss('tag', [rawSlug(req, 2)], req, res);
+  async tagFeed(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
+    return this.rss('tag', [rawSlug(req, 2)], req, res);
   }
 
   @Get('tag/:slug')
-  async tag(@Req() req: Request, @Res() res: Response) {
+  async tag(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const slug = rawSlug(req, 2);
-    send(res, await this.pages.termPage('tag', [slug], pageParam(req), this.ctx(req)));
+    return answer(res, await this.pages.termPage('tag', [slug], pageParam(req), this.ctx(req)));
   }
 
   @Get('events/category/*path')
-  async category(@Req() req: Request, @Res() res: Response) {
+  async category(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
     const segments = req.path
       .split('/')
       .slice(3)
@@ -135,12 +151,15 @@ export class PagesController {
     if (segments.length > 1 && segments[segments.length - 1] === 'feed') {
       return this.rss('category', segments.slice(0, -1), req, res);
     }
-    send(res, await this.pages.termPage('category', segments, pageParam(req), this.ctx(req)));
+    return answer(
+      res,
+      await this.pages.termPage('category', segments, pageParam(req), this.ctx(req)),
+    );
   }
 
   @Get('feed')
-  async feed(@Req() req: Request, @Res() res: Response) {
-    await this.rss(undefined, [], req, res);
+  async feed(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
+    return this.rss(undefined, [], req, res);
   }
 
   /** RSS 2.0 of the upcoming events, of the whole calendar or of one category or tag. */
@@ -149,14 +168,14 @@ export class PagesController {
     segments: string[],
     req: Request,
     res: Response,
-  ): Promise<void> {
+  ): Promise<Rendered> {
     const ctx = this.ctx(req);
     const query = { ...upcoming(), page: 1, per_page: ctx.config.maxPerPage } as ListEventsQuery;
     let title = this.views.t(ctx.language, 'rss_title', { site: this.pages.siteName() });
     let link = this.pages.siteUrl(ctx.language);
     if (taxonomy) {
       const term = await this.pages.findTerm(taxonomy, segments, ctx);
-      if (!term) return send(res, this.pages.notFound(ctx));
+      if (!term) return answer(res, this.pages.notFound(ctx));
       if (taxonomy === 'category') query.categories = [term.id as number];
       else query.tags = [term.id as number];
       title = this.views.t(ctx.language, 'rss_title_of', {
@@ -167,7 +186,7 @@ export class PagesController {
     }
     const archive = await this.events.list(query, ctx, new Set(Object.keys(query)));
     const events = (archive.body.events as EventPayload[] | undefined) ?? [];
-    const body = buildRss(events, {
+    const rss = buildRss(events, {
       title,
       link,
       self: this.pages.siteUrl(
@@ -183,22 +202,26 @@ export class PagesController {
       allDayLabel: this.views.t(ctx.language, 'all_day'),
       localize: (url, language) => this.pages.localize(url, language),
     });
-    let newest = '';
-    for (const e of events) if (String(e.modified_utc) > newest) newest = String(e.modified_utc);
-    const lastModified = httpDate(newest);
+    const lastModified = newestModified(events.slice(0, rss.count));
     if (lastModified) res.setHeader('Last-Modified', lastModified);
-    res.type('application/rss+xml; charset=utf-8').send(body);
+    res.type('application/rss+xml; charset=utf-8');
+    return new Rendered(200, rss.bytes);
   }
 }
 
-function send(res: Response, result: PageResult): void {
+/**
+ * A page as the answer its handler returns (not sends): the response cache keeps the anonymous
+ * 200s that no password opened.
+ */
+function answer(res: Response, result: PageResult): Rendered {
   if (result.kind === 'redirect') {
-    res.redirect(302, result.location);
-    return;
+    res.location(result.location);
+    return new Rendered(302, Buffer.alloc(0));
   }
   if (result.cacheControl) res.setHeader('Cache-Control', result.cacheControl);
   if (result.lastModified && result.status === 200) {
     res.setHeader('Last-Modified', result.lastModified);
   }
-  res.status(result.status).type('text/html; charset=utf-8').send(result.html);
+  res.type('text/html; charset=utf-8');
+  return new Rendered(result.status, Buffer.from(result.html));
 }

@@ -4,12 +4,26 @@ import type { Response } from 'express';
 import { JsonChunks } from './json-body.js';
 
 /**
+ * A finished answer other than JSON (a page, a feed), returned by its handler: its status and
+ * its bytes, its headers (Content-Type, Last-Modified, Location) already set on the response.
+ * Returned rather than sent, so that the interceptors (the response cache) see it.
+ */
+export class Rendered {
+  constructor(
+    readonly status: number,
+    readonly bytes: Buffer,
+  ) {}
+}
+
+/**
  * Nest's Express adapter, except that an answer given as bytes is sent as they are: a Buffer
  * through `res.send` (with its ETag and Content-Length), a JSON answer in pieces (JsonChunks)
- * by `sendChunks`. Nest's own reply() would serialize either as a JSON object of its own.
+ * by `sendChunks`, a Rendered answer with its own status. Nest's own reply() would serialize
+ * each as a JSON object of its own.
  */
 export class BodyBytesAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (body instanceof Rendered) return response.status(body.status).send(body.bytes);
     const bytes = Buffer.isBuffer(body) || body instanceof JsonChunks;
     if (!bytes) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);

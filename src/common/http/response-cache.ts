@@ -12,23 +12,28 @@ import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { VersionedCache } from '../../database/versioned-cache.js';
 import { WriteVersion } from '../../database/write-version.js';
-import { setEtag } from './body-bytes.adapter.js';
-import { JsonBody } from './json-body.js';
+import { Rendered, setEtag } from './body-bytes.adapter.js';
+import { PUBLIC_REVALIDATE } from './conditional.js';
+import { JsonBody, JsonChunks } from './json-body.js';
 import { namespaceOf } from './links.js';
 
 const CACHED_READS = 'cal:cached-reads';
 
 /**
  * Marks a resource controller whose anonymous GET answers may be served from the response
- * cache. Only controllers whose answers depend on nothing but the URL, the stored records and
- * the clock opt in (not /health, not the bench ceiling).
+ * cache. Only controllers whose answers depend on nothing but the URL (and the format
+ * `Accept` picks, calendarNegotiation), the stored records and the clock opt in (not /health,
+ * not the bench ceiling). Their answers are JSON bodies or Rendered ones (pages, feeds).
  */
 export const CachedReads = () => SetMetadata(CACHED_READS, true);
 
 interface Entry {
-  /** The serialized JSON body: the bytes res.json() would have sent. */
+  /** The bytes sent: serialized JSON, or a page's or a feed's. */
   body: Buffer;
-  /** Headers the handler and interceptors set (X-TEC-Total, X-TEC-TotalPages). */
+  /**
+   * Headers the handler and interceptors set (X-TEC-Total, X-TEC-TotalPages, ETag;
+   * Content-Type and Last-Modified of a page or a feed).
+   */
   headers: Array<[string, string | number | string[]]>;
 }
 
@@ -107,28 +112,33 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     if (!this.cacheable(req, context)) return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
     // By namespace too: the same URL never answers both, but a `?rest_route=` form and a path
-    // form must not share an entry with the other namespace's names.
-    const key = `${namespaceOf(req)} ${req.originalUrl}`;
+    // form must not share an entry with the other namespace's names. By the routed path too:
+    // `GET /events` with `Accept: text/calendar` is routed to the calendar (calendarNegotiation).
+    const key = `${namespaceOf(req)} ${req.path} ${req.originalUrl}`;
     const hit = this.cache.get(key);
     if (hit) {
       for (const [name, value] of hit.headers) res.setHeader(name, value);
-      res.type('json');
+      if (!res.hasHeader('Content-Type')) res.type('json');
       return of(hit.body);
     }
     const version = this.cache.version();
     const before = new Set(rawHeaderNames(res));
     return next.handle().pipe(
       map((body: unknown) => {
+        // An answer narrowed to one reader (opened with a password) is never kept.
+        if (res.getHeader('Cache-Control') !== PUBLIC_REVALIDATE) return body;
+        if (body instanceof Rendered) {
+          if (body.status !== 200) return body;
+          setEtag(res, new JsonChunks([body.bytes]));
+          this.cache.set(key, version, { body: body.bytes, headers: added(res, before) });
+          return body;
+        }
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
         const chunks = this.json.chunks(body)!;
         // Kept with the entry: Express then hashes the body neither now nor on a hit.
         setEtag(res, chunks);
         const json = chunks.join();
-        // Raw names keep their spelling (X-TEC-Total, not x-tec-total).
-        const headers = rawHeaderNames(res)
-          .filter((name) => !before.has(name))
-          .map((name) => [name, res.getHeader(name)!] as Entry['headers'][number]);
-        this.cache.set(key, version, { body: json, headers });
+        this.cache.set(key, version, { body: json, headers: added(res, before) });
         res.type('json');
         return json;
       }),
@@ -148,6 +158,12 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     );
   }
 }
+
+/** The headers set since `before`, with their raw names (X-TEC-Total, not x-tec-total). */
+const added = (res: Response, before: Set<string>): Entry['headers'] =>
+  rawHeaderNames(res)
+    .filter((name) => !before.has(name))
+    .map((name) => [name, res.getHeader(name)!]);
 
 /** Node has it on every outgoing message; @types/node declares it on ClientRequest only. */
 const rawHeaderNames = (res: Response): string[] =>

@@ -8,6 +8,7 @@ import {
   type ApiErrorData,
   type Text,
 } from '../errors/api-error.js';
+import { hasForbiddenCharacter } from '../text/control-chars.js';
 import { exceedsShape } from './json-depth.js';
 import { LIMIT_CHECKS } from './limits.js';
 
@@ -103,7 +104,7 @@ class WpValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     let input = metadata.type === 'body' ? withoutNulls(value) : value;
     if ((metadata.type === 'body' || metadata.type === 'query') && metadata.metatype) {
-      input = checkedEarly(input, metadata.metatype);
+      input = checkedEarly(input, metadata.metatype, metadata.type === 'body');
     }
     return super.transform(input, metadata);
   }
@@ -152,7 +153,11 @@ function shapeOf(metatype: NonNullable<ArgumentMetadata['metatype']>): DtoShape 
  * nothing, and refuses a value over its limit (CONTRACT §4) at once. The validators still run
  * after the transform and stay authoritative; this only answers the same 400 sooner.
  */
-function checkedEarly(value: unknown, metatype: NonNullable<ArgumentMetadata['metatype']>) {
+function checkedEarly(
+  value: unknown,
+  metatype: NonNullable<ArgumentMetadata['metatype']>,
+  stored: boolean,
+) {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
   const shape = shapeOf(metatype);
   if (!shape) return value;
@@ -175,9 +180,31 @@ function checkedEarly(value: unknown, metatype: NonNullable<ArgumentMetadata['me
     if (exceedsShape(input[key], Infinity, MAX_FIELD_VALUES)) {
       throw toWpValidationError([{ property: key, constraints: { width: 'too_wide' } }]);
     }
+    if (stored) refuseControlCharacters(input[key], key);
     declared[key] = input[key];
   }
   return declared;
+}
+
+/**
+ * Refuses a written text holding a character no text field stores (control-chars.ts: C0
+ * controls but tab, line feed and carriage return, DEL, U+FFFE, U+FFFF), in any string of the
+ * field, inline records' fields included (named `venue.city`): CONTRACT §7. Refused rather than
+ * stripped, so that nothing an author sent is lost silently. The walk is bounded: exceedsShape
+ * has capped the field's values.
+ */
+function refuseControlCharacters(value: unknown, param: string, path = param): void {
+  if (typeof value === 'string') {
+    if (!hasForbiddenCharacter(value)) return;
+    const found = [...value].find(hasForbiddenCharacter)!;
+    const code = `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw invalidParams({ [param]: t('validation.control_character', { name: path, code }) });
+  }
+  if (!value || typeof value !== 'object') return;
+  const list = Array.isArray(value);
+  for (const [key, item] of Object.entries(value)) {
+    refuseControlCharacters(item, param, list ? path : `${path}.${key}`);
+  }
 }
 
 /** Most nested values one field may hold: 100 inline records of a few dozen fields each. */

@@ -4,3 +4,4 @@ export * from './render.js';
 export * from './sanitize.js';
 export * from './slug.js';
 export * from './texturize.js';
+export * from './control-chars.js';

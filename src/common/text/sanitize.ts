@@ -107,8 +107,10 @@ export function stripAllTags(s: string): string {
 }
 
 function dropScriptsAndStyles(s: string): string {
+  // Tested before lower-casing: most texts have neither, and a copy of each cost as much as
+  // the rest of a feed entry.
+  if (!/<s(?:cript|tyle)/i.test(s)) return s;
   const lower = s.toLowerCase();
-  if (!lower.includes('<script') && !lower.includes('<style')) return s;
   const find = {
     '<script': finder(lower, '<script'),
     '<style': finder(lower, '<style'),

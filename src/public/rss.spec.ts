@@ -1,0 +1,102 @@
+import { SaxesParser } from 'saxes';
+import type { EventPayload } from '../feeds/ics.js';
+import { buildRss, type RssOptions } from './rss.js';
+
+const OPTIONS: RssOptions = {
+  title: 'Events of <cal.test> & co',
+  link: 'https://cal.test/',
+  self: 'https://cal.test/feed/',
+  description: 'Upcoming "events"',
+  language: 'en',
+  allDayLabel: 'all day',
+  localize: (url) => String(url),
+};
+
+const event = (id: number, extra: EventPayload = {}): EventPayload => ({
+  id,
+  title: `Event ${id}`,
+  excerpt: '',
+  start_date: '2030-05-01 10:00:00',
+  end_date: '2030-05-01 12:00:00',
+  timezone: 'Europe/Budapest',
+  modified_utc: '2025-01-01 00:00:00',
+  date_utc: '2025-01-01 00:00:00',
+  url: `https://cal.test/event/e${id}/`,
+  categories: [],
+  ...extra,
+});
+
+/** Every element's text content, by element name, as a strict XML parser reads them. */
+function readXml(xml: string): Record<string, string[]> {
+  const parser = new SaxesParser();
+  const out: Record<string, string[]> = {};
+  const open: Array<{ name: string; text: string }> = [];
+  parser.on('opentag', (tag) => open.push({ name: tag.name, text: '' }));
+  parser.on('text', (text) => {
+    if (open.length) open[open.length - 1].text += text;
+  });
+  parser.on('cdata', (text) => {
+    if (open.length) open[open.length - 1].text += text;
+  });
+  parser.on('closetag', () => {
+    const tag = open.pop()!;
+    (out[tag.name] ??= []).push(tag.text);
+  });
+  parser.write(xml).close();
+  return out;
+}
+
+/** The elements an HTML reader would make of a text (a lenient reading: any `<` + letter). */
+const htmlTags = (html: string) => html.match(/<\/?[a-z][^>]*>?/gi) ?? [];
+
+describe('buildRss', () => {
+  it('never turns stored text into markup: titles, excerpts and terms reach readers as text', () => {
+    const hostile = [
+      '&lt;img src=x onerror=alert(1)&gt;',
+      '&amp;lt;script&amp;gt;alert(2)&amp;lt;/script&amp;gt;',
+      ']]> <b>closed</b> ]]>',
+      '&#60;svg onload=alert(3)&#62;',
+    ];
+    const events = hostile.map((text, i) =>
+      event(i + 1, {
+        title: `${text} title`,
+        excerpt: `<p>${text} excerpt</p>`,
+        categories: [{ name: text }],
+      }),
+    );
+    const { bytes, count } = buildRss(events, OPTIONS);
+    expect(count).toBe(hostile.length);
+    const xml = readXml(bytes.toString('utf8'));
+    const titles = xml.title.slice(1);
+    expect(titles).toHaveLength(hostile.length);
+    for (const html of [...titles, ...xml.category, xml.title[0], ...xml.description]) {
+      // Readers take these as HTML: only the paragraphs of a description are elements.
+      expect(htmlTags(html).filter((tag) => !/^<\/?p>$/.test(tag))).toEqual([]);
+    }
+    // The text a reader shows is the text the API shows.
+    expect(titles[0]).toBe('&lt;img src=x onerror=alert(1)&gt; title');
+    expect(xml.description[1]).toContain('<p>&lt;img src=x onerror=alert(1)&gt; excerpt</p>');
+    expect(xml.title[0]).toBe('Events of &lt;cal.test&gt; &amp; co');
+  });
+
+  it('is well-formed XML whatever control characters the records hold', () => {
+    const hostile = 'Bad\u0000\u0001\u0008\u000B\u000C\u001B\uFFFE\uFFFF title';
+    const { bytes } = buildRss(
+      [event(1, { title: hostile, excerpt: hostile, categories: [{ name: hostile }] })],
+      { ...OPTIONS, title: hostile, description: hostile },
+    );
+    const xml = readXml(bytes.toString('utf8'));
+    expect(xml.title).toEqual(['Bad title', 'Bad title']);
+    expect(xml.category).toEqual(['Bad title']);
+  });
+
+  it('stops before the item that would take it beyond its bytes', () => {
+    const long = `<p>${'word &amp; '.repeat(900)}</p>`;
+    const events = Array.from({ length: 50 }, (_, i) => event(i + 1, { excerpt: long }));
+    const { bytes, count } = buildRss(events, { ...OPTIONS, maxBytes: 100_000 });
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThan(50);
+    expect(bytes.length).toBeLessThanOrEqual(100_000);
+    expect(readXml(bytes.toString('utf8')).item).toHaveLength(count);
+  });
+});
