@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { AppConfig } from './config/config.js';
 import { startupSummary } from './config/startup.js';
+import { serveThrottleStores, ThrottleStoreHost } from './auth/cluster-throttle-store.js';
 
 /** A worker stopping after SIGTERM is killed once this has passed. */
 export const DRAIN_MS = 5_000;
@@ -29,10 +30,13 @@ export function runPrimary(config: AppConfig): void {
   let listening = 0;
   let announced = false;
   const started = new Map<Worker, number>();
+  // Without Redis, the workers count login failures here, together (LoginThrottle).
+  const throttle = new ThrottleStoreHost();
 
   const fork = () => {
     const worker = cluster.fork({ [WORKER_FLAG]: '1' });
     started.set(worker, Date.now());
+    serveThrottleStores(worker, throttle);
     worker.on('message', (message: { cal?: string }) => {
       if (message?.cal !== 'listening') return;
       listening++;

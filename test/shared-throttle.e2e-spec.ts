@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { basic } from './helpers/auth.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
 import { redisAnswers } from './helpers/redis.js';
@@ -76,4 +77,67 @@ describe('login throttle shared through Redis', () => {
     expect(await login(0, from, `nobody-${randomBytes(4).toString('hex')}`, 'guess')).toBe(429);
     expect(await login(1, from, `nobody-${randomBytes(4).toString('hex')}`, 'guess')).toBe(429);
   });
+});
+
+/**
+ * Without Redis, the workers of one server (WORKERS > 1) count login failures together, through
+ * the primary process (src/auth/cluster-throttle-store.ts): the limits are the server's, not
+ * WORKERS times them. Each attempt opens its own connection, so that the primary hands them to
+ * the workers in turn. Several workers need MySQL/MariaDB: skipped on SQLite.
+ */
+const onMysql = isMysql() ? describe : describe.skip;
+onMysql('login throttle shared by the workers without Redis (MySQL/MariaDB only)', () => {
+  let child: ChildProcess | undefined;
+  let port = 0;
+
+  beforeAll(async () => {
+    assertBuilt();
+    await resetDatabase();
+    port = await freePort();
+    ({ child } = await startServer(
+      {
+        DATABASE_URL: testDatabaseUrl(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ADMIN_LOGIN: ADMIN.login,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_REQUESTS: 'false',
+        TRUST_PROXY: 'loopback',
+        WORKERS: '2',
+      },
+      60_000,
+    ));
+  }, 90_000);
+  afterAll(() => (child ? stop(child) : undefined));
+
+  /** One login attempt on a connection of its own; its status. */
+  const login = (from: string, user: string, password: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/cal/events/v1/events',
+          agent: false,
+          headers: { Authorization: basic(user, password), 'X-Forwarded-For': from },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('checks exactly the configured 10 wrong passwords of one login and address before the first 429', async () => {
+    const from = `198.51.${randomInt(0, 255)}.${randomInt(1, 255)}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 14; i++) statuses.push(await login(from, ADMIN.login, `wrong-${i}`));
+    expect(statuses).toEqual([...Array(10).fill(401), ...Array(4).fill(429)]);
+    // Refused before the password is looked at, in every worker; another address goes ahead.
+    expect(await login(from, ADMIN.login, ADMIN.password)).toBe(429);
+    expect(await login(from, ADMIN.login, ADMIN.password)).toBe(429);
+    expect(await login(`203.0.113.${randomInt(1, 255)}`, ADMIN.login, ADMIN.password)).toBe(200);
+  }, 60_000);
 });

@@ -4,7 +4,13 @@ import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../config/config.js';
 import { Metrics } from '../metrics/metrics.js';
 import { addressKey, loginKey } from './throttle-keys.js';
-import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
+import {
+  MAX_FAILURE_KEYS,
+  MAX_TRUSTED_KEYS,
+  MemoryThrottleStore,
+  type Counter,
+  type ThrottleStore,
+} from './throttle-store.js';
 
 /** Where counters and trust marks live; the in-memory stores unless a module provides others. */
 export const THROTTLE_STORES = Symbol('THROTTLE_STORES');
@@ -17,9 +23,6 @@ export interface ThrottleStores {
 /** The throttle's clock (milliseconds since the epoch); tests provide a fake one. */
 export const THROTTLE_CLOCK = Symbol('THROTTLE_CLOCK');
 
-/** Bounds of the in-memory stores: about 200 bytes a key, so some 30 MB at worst. */
-const MAX_FAILURE_KEYS = 100_000;
-const MAX_TRUSTED_KEYS = 50_000;
 /** A trust mark is renewed by a success at most this often, not on every request. */
 const TRUST_REFRESH_MS = 86_400_000;
 

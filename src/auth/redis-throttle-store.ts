@@ -4,6 +4,8 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis } from '../database/redis.js';
 import type { ThrottleStores } from './login-throttle.js';
 import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
+import { ClusterThrottleStore, ThrottleChannel } from './cluster-throttle-store.js';
+import { isClusterWorker } from '../cluster.js';
 
 /** INCR, the expiry set by the first hit only (a fixed window), and the time left: one round trip. */
 const INCREMENT = `
@@ -106,23 +108,55 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 }
 
-/** The throttle's stores: in Redis with REDIS_URL, otherwise none (LoginThrottle keeps its own). */
+/**
+ * The throttle's stores: in Redis with REDIS_URL; else, in a worker of WORKERS > 1, the primary
+ * process's (cluster-throttle-store.ts), so that the limits are the server's; otherwise none
+ * (LoginThrottle keeps its own).
+ */
 @Injectable()
 export class SharedThrottleStores implements OnApplicationShutdown {
   readonly stores: ThrottleStores | undefined;
   private readonly redis: Redis | undefined;
+  private readonly channel: ThrottleChannel | undefined;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    if (!config.redisUrl) return;
     const logger = new Logger('LoginThrottle');
-    this.redis = createRedis(config.redisUrl, 'cal-throttle');
-    this.stores = {
-      failures: new RedisThrottleStore(this.redis, 'cal:throttle:f:', logger),
-      trusted: new RedisThrottleStore(this.redis, 'cal:throttle:t:', logger),
-    };
+    if (config.redisUrl) {
+      this.redis = createRedis(config.redisUrl, 'cal-throttle');
+      this.stores = {
+        failures: new RedisThrottleStore(this.redis, 'cal:throttle:f:', logger),
+        trusted: new RedisThrottleStore(this.redis, 'cal:throttle:t:', logger),
+      };
+    } else if (isClusterWorker() && process.send) {
+      const send = process.send.bind(process);
+      this.channel = new ThrottleChannel((message, done) => send(message, undefined, {}, done));
+      process.on('message', this.channel.receive);
+      const onFailure = (error: Error, recovered: boolean) => {
+        if (recovered) logger.log('the primary process answers again: login failures are shared');
+        else logger.warn(`login failures counted in this worker meanwhile: ${error.message}`);
+      };
+      this.stores = {
+        failures: new ClusterThrottleStore(
+          this.channel,
+          'failures',
+          new MemoryThrottleStore(FALLBACK_KEYS),
+          onFailure,
+        ),
+        trusted: new ClusterThrottleStore(
+          this.channel,
+          'trusted',
+          new MemoryThrottleStore(FALLBACK_KEYS),
+          onFailure,
+        ),
+      };
+    }
   }
 
   onApplicationShutdown(): void {
     this.redis?.disconnect();
+    if (this.channel) {
+      process.off('message', this.channel.receive);
+      this.channel.close();
+    }
   }
 }

@@ -1,5 +1,9 @@
 import { LRUCache } from 'lru-cache';
 
+/** Bounds of the in-memory stores: about 200 bytes a key, so some 30 MB at worst. */
+export const MAX_FAILURE_KEYS = 100_000;
+export const MAX_TRUSTED_KEYS = 50_000;
+
 /** A counter that lives until `expiresAt` (milliseconds since the epoch). */
 export interface Counter {
   count: number;
