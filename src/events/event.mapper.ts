@@ -159,7 +159,7 @@ function eventJsonLd(e: EventEntity, event: TecEvent, links: EventLinks, url: st
   if (values.length) {
     ld.offers = {
       '@type': 'Offer',
-      price: String(event.cost).replace(/^Free$/, '0') || values[0],
+      price: event.cost.replace(/^Free$/, '0') || values[0],
       priceCurrency: 'USD',
       url,
       category: 'primary',
