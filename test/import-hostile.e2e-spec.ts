@@ -52,8 +52,12 @@ interface Site {
   server: Server;
   origin: string;
   seen: Array<{ path: string; auth: string }>;
-  /** Answers the events list (everything else of the calendar is empty). */
+  /** Answers the events list (everything else of the calendar is empty unless `lists` says). */
   events: Handler;
+  /** The venues and organizers lists, when not empty. */
+  lists: Record<string, Json[]>;
+  /** Answers `events/{id}`, `venues/{id}`, `organizers/{id}`. */
+  single: Handler;
   /** Bytes written by the handler that streams without end. */
   streamed: number;
   closed: boolean;
@@ -62,7 +66,15 @@ interface Site {
 async function startSite(): Promise<Site> {
   const empty: Handler = (_url, _req, res) =>
     json(res, 200, { events: [], total: 0, total_pages: 0 });
-  const site = { seen: [], streamed: 0, closed: false, events: empty } as unknown as Site;
+  const none: Handler = (_url, _req, res) => json(res, 404, { code: 'rest_no_route' });
+  const site = {
+    seen: [],
+    streamed: 0,
+    closed: false,
+    events: empty,
+    lists: {},
+    single: none,
+  } as unknown as Site;
   site.server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', site.origin);
     site.seen.push({ path: `${url.pathname}${url.search}`, auth: req.headers.authorization ?? '' });
@@ -71,8 +83,10 @@ async function startSite(): Promise<Site> {
     }
     const collection = url.pathname.slice(ROOT.length + 1);
     if (collection === 'events') return site.events(url, req, res);
+    if (/^(events|venues|organizers)\/\d+$/.test(collection)) return site.single(url, req, res);
     if (['categories', 'tags', 'venues', 'organizers'].includes(collection)) {
-      return json(res, 200, { [collection]: [], total: 0, total_pages: 0 });
+      const list = site.lists[collection] ?? [];
+      return json(res, 200, { [collection]: list, total: list.length, total_pages: 1 });
     }
     return json(res, 404, { code: 'rest_no_route', message: 'No route', data: { status: 404 } });
   });
@@ -131,6 +145,7 @@ describe('import:tec from a hostile source', () => {
     if (created.code !== 0) throw new Error(created.stderr);
     site.seen.length = 0;
     other.seen.length = 0;
+    site.lists = {};
   }, 60_000);
 
   it('stops at a next_rest_url that leads back to a page already read, keeping what it wrote', async () => {
@@ -276,4 +291,105 @@ describe('import:tec from a hostile source', () => {
       await new Promise((resolve) => refusing.close(resolve));
     }
   }, 60_000);
+
+  it("filters the source's HTML as for a writer without unfiltered_html, unless told to trust it", async () => {
+    site.lists = {
+      venues: [
+        {
+          id: 7,
+          status: 'publish',
+          venue: '<svg onload=alert(1)>Hall <b>A</b>',
+          description: '<p>Big</p><script>alert(2)</script>',
+          show_map: true,
+          show_map_link: true,
+        },
+      ],
+      organizers: [
+        { id: 8, status: 'publish', organizer: '<img src=x onerror=alert(3)>Org', description: '' },
+      ],
+    };
+    site.events = (_u, _req, res) =>
+      json(res, 200, {
+        events: [
+          event(1, {
+            title: '<img src=x onerror=alert(4)>Hi <b>there</b>',
+            description:
+              '<p onclick="alert(5)">Text</p><iframe src="https://evil.example"></iframe>',
+            excerpt: '<a href="javascript:alert(6)">more</a>',
+            venue: { id: 7 },
+            organizer: [{ id: 8 }],
+          }),
+        ],
+        total: 1,
+        total_pages: 1,
+      });
+    const result = await run();
+    expect(result.code).toBe(0);
+    const [filtered] = await stored();
+    expect(filtered.title).toBe('Hi <b>there</b>');
+    expect(filtered.description).not.toMatch(/onclick|iframe/);
+    expect(filtered.description).toContain('Text');
+    expect(filtered.excerpt).not.toContain('javascript:');
+    expect((filtered.venue as Json).venue).toBe('Hall <b>A</b>');
+    expect((filtered.venue as Json).description).not.toContain('<script');
+    expect((filtered.organizer as Json[])[0].organizer).toBe('Org');
+
+    // The operator's explicit choice: as sent (the local author is an editor).
+    await resetDatabase(url);
+    await cli(
+      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
+      {
+        DATABASE_URL: url,
+      },
+    );
+    const trusted = await run(['--trust-html']);
+    expect(trusted.code).toBe(0);
+    const [asSent] = await stored();
+    expect(asSent.title).toBe('<img src=x onerror=alert(4)>Hi <b>there</b>');
+    expect((asSent.venue as Json).venue).toBe('<svg onload=alert(1)>Hall <b>A</b>');
+  }, 90_000);
+
+  it('never publishes the blanked copy of a password-protected event', async () => {
+    // As the plugin shows a protected event to a reader who has not opened it (BEHAVIOR §4.11).
+    const blanked = event(5, {
+      title: 'Members only',
+      description: '',
+      excerpt: '',
+      cost: '',
+      website: '',
+      image: false,
+      all_day: null,
+      featured: null,
+      sticky: null,
+      show_map: null,
+      show_map_link: null,
+      hide_from_listings: null,
+      venue: [],
+      organizer: [],
+    });
+    site.events = (_u, _req, res) =>
+      json(res, 200, { events: [event(4), blanked], total: 2, total_pages: 1 });
+    // Opened with context=edit for an account that may edit it.
+    site.single = (u, req, res) =>
+      u.pathname.endsWith('/events/5') &&
+      u.searchParams.get('context') === 'edit' &&
+      req.headers.authorization
+        ? json(res, 200, event(5, { title: 'Members only', description: '<p>The secret plan</p>' }))
+        : json(res, 401, { code: 'rest_forbidden_context', data: { status: 401 } });
+
+    const anonymous = await run();
+    expect(anonymous.code).toBe(0);
+    expect(anonymous.stdout).toMatch(
+      /^ {2}event 5 "Members only": password-protected at the source \(shown without its content\): not imported, so that no empty copy is published\. Give --user and --password of an account that may edit it at the source/m,
+    );
+    expect((await stored()).map((e) => e.title)).toEqual(['Event 4']);
+
+    const opened = await run(withCredentials);
+    expect(opened.code).toBe(0);
+    expect(opened.stdout).toMatch(
+      /^Notes:\n {2}event 5 "Members only": password-protected at the source: imported with its content as private/m,
+    );
+    const copy = (await stored()).find((e) => e.title === 'Members only')!;
+    expect(copy).toMatchObject({ status: 'private', description: '<p>The secret plan</p>' });
+  }, 90_000);
 });

@@ -118,6 +118,7 @@ export const COMMANDS: CommandSpec[] = [
             ? null
             : t('cli.invalid.concurrency', { option: 'concurrency', value: v }),
       },
+      'trust-html': { help: 'cli.import_tec.trust_html' },
     },
     notes: 'cli.import_tec.notes',
   },
@@ -366,6 +367,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         since: since ? parseSince(since)! : undefined,
         dryRun: options['dry-run'] === true,
         concurrency: Number(str(options.concurrency) ?? 4),
+        trustHtml: options['trust-html'] === true,
         progress: new Progress(ctx.progress ?? process.stderr),
         print: ctx.print,
         t,
@@ -464,6 +466,12 @@ export function summaryLines(summary: ImportSummary, dryRun: boolean, t: Transla
   if (summary.skipped.length) {
     lines.push(t('cli.import.skipped'));
     for (const s of summary.skipped) lines.push(skippedLine(s, t));
+  }
+  if (summary.notes.length) {
+    lines.push('Notes:');
+    for (const n of summary.notes) {
+      lines.push(`  ${n.kind} ${n.sourceId}${n.title ? ` "${n.title}"` : ''}: ${n.note}`);
+    }
   }
   return lines;
 }

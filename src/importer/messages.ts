@@ -34,5 +34,11 @@ export const messages = {
     `not expanded: ${why}${after ? ` (it had reached ${after} UTC, before the window)` : ''}`,
   fileTooLarge: (path: string, limitBytes: number) =>
     `${path} is larger than ${Math.round(limitBytes / 1024 / 1024)} MB`,
+  protectedSkipped: (withCredentials: boolean) =>
+    withCredentials
+      ? 'password-protected at the source, and the account given may not open it there (it shows no content): not imported. Give --user and --password of an account that may edit it at the source'
+      : 'password-protected at the source (shown without its content): not imported, so that no empty copy is published. Give --user and --password of an account that may edit it at the source to bring it, as a private record',
+  protectedPrivate:
+    'password-protected at the source: imported with its content as private (its password does not come; give it one here, or publish it, when you choose)',
   stopped: (problem: string) => `${problem}. Import stopped; ${RESUMABLE}.`,
 };

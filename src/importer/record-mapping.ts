@@ -4,6 +4,8 @@
  * other records go through `ref`, which answers the local id or throws Unresolved.
  */
 
+import { contentFilter } from '../common/text/html-filter.js';
+
 /** The source record cannot be written: the reason goes into the summary. */
 export class MalformedRecord extends Error {}
 
@@ -237,4 +239,55 @@ export function translationIds(record: Record<string, unknown>): number[] {
     .filter(([lang]) => lang !== record.language)
     .map(([, id]) => Number(id))
     .filter((id) => Number.isSafeInteger(id) && id > 0 && id !== record.id);
+}
+
+/** Flags a record always carries as true or false, and the plugin blanks to null (BEHAVIOR §4.11). */
+const REDACTED_FLAGS = [
+  'all_day',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+];
+
+/**
+ * Whether the source showed a password-protected record without unlocking it (BEHAVIOR §4.11):
+ * its flags are null instead of true or false, and a venue's or organizer's name is `[]`. Such a
+ * copy has lost its content; it must not be written as if it were the record.
+ */
+export function isRedacted(kind: string, record: Record<string, unknown>): boolean {
+  if (kind === 'category' || kind === 'tag') return false;
+  if (kind === 'venue' && Array.isArray(record.venue)) return true;
+  if (kind === 'organizer' && Array.isArray(record.organizer)) return true;
+  return REDACTED_FLAGS.some((flag) => flag in record && record[flag] === null);
+}
+
+/** The fields of each kind that hold a title (inline HTML) and content (post HTML). */
+const HTML_FIELDS: Record<string, { title: string[]; content: string[] }> = {
+  event: { title: ['title'], content: ['description', 'excerpt'] },
+  venue: { title: ['venue'], content: ['description'] },
+  organizer: { title: ['organizer'], content: ['description'] },
+};
+
+/**
+ * A source's HTML is filtered as a writer's without `unfiltered_html` would be (CONTRACT §6),
+ * whatever the role of the local author: what another site sends is not the operator's own
+ * markup. Term names and descriptions are filtered by the terms service for everyone.
+ */
+export function filterSourceHtml(
+  kind: string,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  const fields = HTML_FIELDS[kind];
+  if (!fields) return input;
+  const html = contentFilter(false);
+  const out = { ...input };
+  for (const name of fields.title) {
+    if (typeof out[name] === 'string') out[name] = html.title(out[name]);
+  }
+  for (const name of fields.content) {
+    if (typeof out[name] === 'string') out[name] = html.content(out[name]);
+  }
+  return out;
 }

@@ -29,6 +29,8 @@ import { Progress } from './progress.js';
 import {
   categoryInput,
   eventInput,
+  filterSourceHtml,
+  isRedacted,
   MalformedRecord,
   organizerInput,
   tagInput,
@@ -67,6 +69,8 @@ export interface ImportOptions {
   /** The operator's language for those lines (English unless given). */
   t?: Translate;
   http?: HttpClient;
+  /** Store the source's HTML as sent (else it is filtered as for a writer without unfiltered_html). */
+  trustHtml?: boolean;
 }
 
 export interface KindCounts {
@@ -81,6 +85,8 @@ export interface ImportSummary {
   source: string;
   counts: Record<MapKind, KindCounts>;
   skipped: Array<{ kind: MapKind; sourceId: number; title: string; reason: string }>;
+  /** Records imported otherwise than the source shows them, and why. */
+  notes: Array<{ kind: MapKind; sourceId: number; title: string; note: string }>;
   requests: number;
   retries: number;
 }
@@ -185,10 +191,11 @@ export class TecImporter {
         ]),
       ) as Record<MapKind, KindCounts>,
       skipped: [],
+      notes: [],
       requests: 0,
       retries: 0,
     };
-    const run = { map, actor, options, summary };
+    const run = { map, actor, options, summary, source, withCredentials: !!credentials };
     try {
       for (const { kind, collection } of KINDS) {
         progress.start(collection, 0);
@@ -309,14 +316,17 @@ export class TecImporter {
 
   private async importOne(
     kind: MapKind,
-    record: SourceRecord,
+    listed: SourceRecord,
     run: {
       map: ImportMap;
       actor: RequestContext['actor'];
       options: ImportOptions;
       summary: ImportSummary;
+      source: TecSource;
+      withCredentials: boolean;
     },
   ): Promise<void> {
+    let record = listed;
     const { map, options, summary } = run;
     const counts = summary.counts[kind];
     const title = titleOf(record);
@@ -330,6 +340,19 @@ export class TecImporter {
         counts.notModified++;
         return;
       }
+    }
+    // A protected record shown without its content is never written as if it were the record.
+    let makePrivate = false;
+    if (isRedacted(kind, record)) {
+      const opened = run.withCredentials
+        ? await run.source.unlocked(collectionOf(kind), record.id)
+        : null;
+      if (!opened || isRedacted(kind, opened)) {
+        return skip(messages.protectedSkipped(run.withCredentials));
+      }
+      record = { ...opened, language: opened.language ?? record.language };
+      makePrivate = true;
+      summary.notes.push({ kind, sourceId: record.id, title, note: messages.protectedPrivate });
     }
     const language = record.language ?? this.config.defaultLanguage;
     if (!isLanguage(language)) {
@@ -345,6 +368,8 @@ export class TecImporter {
     let input: Record<string, unknown>;
     try {
       input = inputFor(kind, record, ref);
+      if (!options.trustHtml) input = filterSourceHtml(kind, input);
+      if (makePrivate) input.status = 'private';
     } catch (error) {
       if (error instanceof MalformedRecord || error instanceof Unresolved) {
         return skip(error.message);
@@ -473,6 +498,8 @@ function inputFor(
 function unknownKind(kind: never): never {
   throw new Error(`unknown record kind ${JSON.stringify(kind)}`);
 }
+
+const collectionOf = (kind: MapKind): Collection => KINDS.find((k) => k.kind === kind)!.collection;
 
 const titleOf = (record: SourceRecord): string => {
   for (const name of ['title', 'venue', 'organizer', 'name']) {

@@ -87,6 +87,24 @@ export class TecSource {
     return new URL(this.root).origin;
   }
 
+  /**
+   * One record read singly with `context=edit`, which opens a password-protected record to an
+   * account that may edit it (BEHAVIOR §4.11); null when the source does not give it.
+   */
+  async unlocked(collection: Collection, id: number): Promise<SourceRecord | null> {
+    const url = this.url(`${collection}/${id}`, { context: 'edit' });
+    const answer = await this.http.get(url);
+    if (answer.status !== 200) return null;
+    try {
+      const body = JSON.parse(answer.text) as unknown;
+      return body && typeof body === 'object' && (body as { id?: unknown }).id === id
+        ? (body as SourceRecord)
+        : null;
+    } catch {
+      return null;
+    }
+  }
+
   async page(url: string, collection: Collection): Promise<ListPage> {
     const answer = await this.http.get(url);
     // Events, venues and organizers answer a page past the last with a 404.
