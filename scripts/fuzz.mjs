@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the property-based fuzz test (test/fuzz.e2e-spec.ts) with more generated requests than
-// `npm test` does:
+// Runs the property-based fuzz tests (test/fuzz.e2e-spec.ts, and test/fuzz-importers.spec.ts for
+// the importers' parsers) with more generated inputs than `npm test` does:
 //
 //   npm run fuzz                          (2000 requests)
 //   npm run fuzz -- --runs 10000          (more)
@@ -9,7 +9,8 @@
 //   npm run fuzz -- --verbose            (lists every failing request, not three of each kind)
 //
 // Every run first sweeps each date and text field, list field and inline list once with long or
-// wide input, then sends the generated requests; no request may take over 200 ms of server CPU.
+// wide input, then sends the generated requests; no request may take over 200 ms of server CPU,
+// nor may the importers take more to read one generated page or iCalendar file.
 // Any other argument goes to Vitest. TEST_DATABASE_URL picks MariaDB/MySQL as for the e2e tests.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -39,7 +40,7 @@ for (let i = 0; i < args.length; i++) {
 }
 
 const vitest = join(root, 'node_modules', '.bin', 'vitest');
-const child = spawn(vitest, ['run', 'test/fuzz.e2e-spec.ts', ...vitestArgs], {
+const child = spawn(vitest, ['run', 'test/fuzz.e2e-spec.ts', 'test/fuzz-importers.spec.ts', ...vitestArgs], {
   cwd: root,
   env,
   stdio: 'inherit',
