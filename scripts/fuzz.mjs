@@ -40,9 +40,13 @@ for (let i = 0; i < args.length; i++) {
 }
 
 const vitest = join(root, 'node_modules', '.bin', 'vitest');
-const child = spawn(vitest, ['run', 'test/fuzz.e2e-spec.ts', 'test/fuzz-importers.spec.ts', ...vitestArgs], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const child = spawn(
+  vitest,
+  ['run', 'test/fuzz.e2e-spec.ts', 'test/fuzz-importers.spec.ts', ...vitestArgs],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

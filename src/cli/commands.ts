@@ -468,10 +468,8 @@ export function summaryLines(summary: ImportSummary, dryRun: boolean, t: Transla
     for (const s of summary.skipped) lines.push(skippedLine(s, t));
   }
   if (summary.notes.length) {
-    lines.push('Notes:');
-    for (const n of summary.notes) {
-      lines.push(`  ${n.kind} ${n.sourceId}${n.title ? ` "${n.title}"` : ''}: ${n.note}`);
-    }
+    lines.push(t('cli.import.notes'));
+    for (const n of summary.notes) lines.push(skippedLine({ ...n, reason: n.note }, t));
   }
   return lines;
 }
