@@ -20,7 +20,6 @@ const HOSTILE = [
   'http:example.org',
   ' https://example.org/',
   'https://exa mple.org/',
-  'https://example.org/\u0000',
 ];
 
 describe('links are http(s) URLs only (e2e)', () => {
@@ -70,6 +69,12 @@ describe('links are http(s) URLs only (e2e)', () => {
         },
       });
       expect(await count(path.slice(1))).toBe(before);
+    });
+
+    it('refuses a control character in a URL with a 400 naming website', async () => {
+      const res = await post(path, body({ website: 'https://example.org/\u0000' })).expect(400);
+      expect(res.body.code).toBe('rest_invalid_param');
+      expect(Object.keys(res.body.data.params)).toEqual(['website']);
     });
 
     it('refuses an image URL of another scheme with a 400 naming image', async () => {
