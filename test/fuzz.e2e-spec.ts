@@ -1,7 +1,14 @@
 import * as fc from 'fast-check';
 import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -1096,6 +1103,38 @@ interface Wire {
 
 const isLang = (v: unknown): v is Lang => v === 'en' || v === 'hu' || v === 'ro';
 
+/** A shell word: single-quoted, a quote inside written as '\''. */
+const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The request as a command that sends exactly the same bytes (curl, with the body through
+ * printf, whose octal escapes carry any byte, NUL included) to a server at $CAL_URL (default
+ * http://localhost:3000): the fuzz's own server is gone once the run ends, and the users and
+ * records its ids and credentials name exist only where the same seed was replayed.
+ */
+function curlCommand(wire: Pick<Wire, 'method' | 'path' | 'headers' | 'body'>): string {
+  const headers = Object.entries(wire.headers)
+    .filter(([name]) => name !== 'content-length')
+    .map(([name, value]) => `-H ${shellWord(`${name}: ${String(value)}`)}`);
+  const curl = [
+    'curl -sS --globoff --path-as-is -X',
+    wire.method,
+    ...headers,
+    ...(wire.body ? ['--data-binary @-'] : []),
+    `"\${CAL_URL:-http://localhost:3000}"${shellWord(wire.path)}`,
+  ].join(' ');
+  if (!wire.body) return curl;
+  let format = '';
+  for (const byte of wire.body) {
+    const char = String.fromCharCode(byte);
+    format +=
+      byte >= 0x20 && byte < 0x7f && char !== '\\' && char !== '%' && char !== "'"
+        ? char
+        : `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  return `printf '${format}' | ${curl}`;
+}
+
 /** Every language a URL names with a plain `i18n_language=xx` parameter. */
 const namedLanguages = (path: string): Lang[] =>
   [...path.matchAll(/[?&]i18n_language=(en|hu|ro)(?=&|$)/gi)].map(
@@ -1284,15 +1323,18 @@ function loadCatalog(): Catalog {
   for (const lang of ['en', 'hu', 'ro'] as const) {
     const messages = JSON.parse(
       readFileSync(join(__dirname, '..', 'i18n', lang, 'errors.json'), 'utf8'),
-    ) as Record<string, string>;
+    ) as Record<string, string | Record<string, string>>;
+    const pattern = (message: string) =>
+      message
+        .split(/\{[a-z_]+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[\\s\\S]*');
     catalog[lang] = Object.fromEntries(
       Object.entries(messages).map(([key, message]) => [
         key,
+        // A message with plural forms matches any of them.
         new RegExp(
-          `^${message
-            .split(/\{[a-z_]+\}/)
-            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-            .join('[\\s\\S]*')}$`,
+          `^(?:${(typeof message === 'string' ? [message] : Object.values(message)).map(pattern).join('|')})$`,
         ),
       ]),
     );
@@ -1305,6 +1347,50 @@ const keysOf = (catalog: Record<string, RegExp>, code: string) =>
   Object.keys(catalog).filter((key) => key === code || key.startsWith(`${code}_`));
 
 // ---------------------------------------------------------------------------------------------
+
+describe('a failing request, as printed', () => {
+  it('is a shell command that sends the same method, path, headers and bytes', async () => {
+    let received: { req: IncomingMessage; body: Buffer } | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received = { req, body: Buffer.concat(chunks) };
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const { port } = server.address() as AddressInfo;
+    const body = Buffer.concat([
+      Buffer.from(`{"title":"it's 100% \\"x\\" {a} [b] $HOME \``),
+      Buffer.from([0, 1, 0x0a, 0xff, 0xfe, 0xc0, 0x80]),
+      Buffer.from('"}'),
+    ]);
+    const wire = {
+      method: 'POST' as const,
+      path: "/ro/cal/events/v1/events/%252F?a[]={'x'}&b=%F4%89&c=$(id)",
+      headers: { 'content-type': 'application/JSON', authorization: "Basic it's" },
+      body,
+    };
+    try {
+      await new Promise<void>((sent, failed) =>
+        execFile(
+          'bash',
+          ['-c', curlCommand(wire)],
+          { env: { PATH: process.env.PATH, CAL_URL: `http://127.0.0.1:${port}` } },
+          (error) => (error ? failed(error) : sent()),
+        ),
+      );
+    } finally {
+      server.close();
+    }
+    expect(received!.req.method).toBe('POST');
+    expect(received!.req.url).toBe(wire.path);
+    expect(received!.req.headers['content-type']).toBe('application/JSON');
+    expect(received!.req.headers.authorization).toBe("Basic it's");
+    expect(received!.body.equals(body)).toBe(true);
+  });
+});
 
 describe('fuzz: bad input never breaks anything (e2e)', () => {
   let app: NestExpressApplication;
@@ -1467,7 +1553,13 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
       let changingWrites = 0;
       const perRoute = new Map<string, number>();
       const statuses = new Map<number, number>();
-      const violations: { route: string; reason: string; request: string; answer: string }[] = [];
+      const violations: {
+        route: string;
+        reason: string;
+        request: string;
+        answer: string;
+        replay: string;
+      }[] = [];
       /** Server CPU ms and logged wall ms of every request, for the slowest ones in the summary. */
       const timings: { cpuMs: number; wallMs: number | undefined; request: string }[] = [];
       let requestNumber = 0;
@@ -1510,6 +1602,7 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
             reason,
             request: wire.describe,
             answer: `${status} ${answer.slice(0, 600)}`,
+            replay: curlCommand(wire),
           });
 
         const requestId = `fuzz-${++requestNumber}`;
@@ -1649,7 +1742,10 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
               `    routes: ${[...new Set(list.map((v) => v.route))].slice(0, 8).join(', ')}`,
               ...list
                 .slice(0, process.env.FUZZ_VERBOSE ? undefined : 3)
-                .map((v) => `    ${v.reason}: ${v.request}\n    answer: ${v.answer}`),
+                .map(
+                  (v) =>
+                    `    ${v.reason}: ${v.request}\n    answer: ${v.answer}\n    replay: ${v.replay}`,
+                ),
             ].join('\n'),
           ),
         ].join('\n'),
