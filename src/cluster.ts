@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { createLogger } from './common/http/request-logger.js';
 import type { AppConfig } from './config/config.js';
 import { startupSummary } from './config/startup.js';
 import { serveThrottleStores, ThrottleStoreHost } from './auth/cluster-throttle-store.js';
@@ -32,6 +33,7 @@ export function runPrimary(config: AppConfig): void {
   const started = new Map<Worker, number>();
   // Without Redis, the workers count login failures here, together (LoginThrottle).
   const throttle = new ThrottleStoreHost();
+  const logger = createLogger();
 
   const fork = () => {
     const worker = cluster.fork({ [WORKER_FLAG]: '1' });
@@ -59,7 +61,9 @@ export function runPrimary(config: AppConfig): void {
     }
     // The first worker failed to start: its one-line reason is on standard error already.
     if (!announced && listening === 0) process.exit(code || 1);
-    console.error(
+    // A JSON line like every other log line, so that log collectors parse it too.
+    logger.warn(
+      { context: 'Cluster', worker: worker.process.pid, exit: signal ?? code },
       `worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`,
     );
     setTimeout(fork, Date.now() - since < CRASH_LOOP_MS ? CRASH_LOOP_MS : 0);

@@ -107,16 +107,13 @@ describe('WORKERS (node:cluster)', () => {
     it('runs two workers on one port, replaces a dead one, and stops all on SIGTERM (MySQL/MariaDB only)', async () => {
       await resetDatabase();
       const port = await freePort();
-      const { child, firstLine } = await startServer(
-        {
-          DATABASE_URL: testDatabaseUrl(),
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_REQUESTS: 'false',
-          WORKERS: '2',
-        },
-        60_000,
-      );
+      const { child, firstLine, output } = await startServer({
+        DATABASE_URL: testDatabaseUrl(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_REQUESTS: 'false',
+        WORKERS: '2',
+      });
       try {
         expect(firstLine).toContain('listening on 127.0.0.1');
         expect(firstLine).toContain('2 workers');
@@ -137,6 +134,18 @@ describe('WORKERS (node:cluster)', () => {
           );
           return res?.status === 200;
         }, 15_000);
+        // Said in a JSON log line like the others, on standard output.
+        await until(() => output().stdout.includes('starting another'), 15_000);
+        const line = output()
+          .stdout.split('\n')
+          .find((l) => l.includes('starting another'))!;
+        expect(JSON.parse(line)).toMatchObject({
+          level: 'warn',
+          context: 'Cluster',
+          worker: workers[0],
+          exit: 'SIGKILL',
+        });
+        expect(output().stderr).not.toContain('starting another');
 
         // SIGTERM: every worker and the primary are gone within seconds.
         const all = [child.pid!, ...children(child.pid!)];
