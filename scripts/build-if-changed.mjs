@@ -30,6 +30,10 @@ if (built && Math.max(...inputs.map(newestUnder)) <= statSync(INFO).mtimeMs) {
   // Without the server's entry point the build info cannot be trusted: build everything.
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) rmSync(INFO, { force: true });
   const npm = process.env.npm_execpath;
-  if (npm) execFileSync(process.execPath, [npm, 'run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (npm)
+    execFileSync(process.execPath, [npm, 'run', 'build', '--silent'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   else execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 }
