@@ -24,7 +24,8 @@ export function reportListening(): void {
  * worker starts alone (it runs the pending migrations), the others once it listens; the
  * start-up line is printed once every worker listens. A worker that dies is replaced (after a
  * pause when it died young, so a crash loop does not spin). SIGTERM or SIGINT stops them all:
- * each drains its requests in flight (Nest's shutdown hooks), and any left after DRAIN_MS is killed.
+ * each fails its readiness, keeps accepting for SHUTDOWN_DELAY_MS, drains its requests in flight
+ * (main.ts), and any left SHUTDOWN_DELAY_MS + DRAIN_MS after the signal is killed.
  */
 export function runPrimary(config: AppConfig): void {
   let stopping = false;
@@ -78,7 +79,7 @@ export function runPrimary(config: AppConfig): void {
     setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
       process.exit(0);
-    }, DRAIN_MS).unref();
+    }, config.shutdownDelayMs + DRAIN_MS).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

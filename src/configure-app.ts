@@ -89,7 +89,7 @@ export function configureApp(
   });
   if (config.basePath) {
     app.setGlobalPrefix(config.basePath, {
-      exclude: ['health', WP_INDEX_PATH, ...PUBLIC_ROUTES],
+      exclude: ['health', 'health/live', 'health/ready', WP_INDEX_PATH, ...PUBLIC_ROUTES],
     });
   }
 

@@ -38,12 +38,41 @@ async function bootstrap(config: AppConfig) {
     new BodyBytesAdapter(),
     { logger: new AppLogger(logger), abortOnError: false },
   );
-  app.enableShutdownHooks();
   configureApp(app, { logger });
   await app.listen(config.port, config.host);
+  stopOnSignals(app, config);
   // Under WORKERS > 1 the primary prints the start-up line once every worker listens.
   if (isClusterWorker()) reportListening();
   else console.log(startupSummary(config));
+}
+
+/**
+ * SIGTERM or SIGINT: readiness fails at once (/health/ready answers 503) while the server still
+ * accepts for SHUTDOWN_DELAY_MS, so that load balancers stop sending; then it stops accepting,
+ * answers the requests in flight, closes the application (database, timers) and exits.
+ */
+function stopOnSignals(
+  app: import('@nestjs/platform-express').NestExpressApplication,
+  config: AppConfig,
+): void {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    const { Drain } = await import('./health/drain.js');
+    app.get(Drain).start();
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+    const server: import('node:http').Server = app.getHttpServer();
+    await new Promise((resolve) => {
+      server.close(resolve);
+      // Keep-alive connections idle now would hold the close until they time out.
+      server.closeIdleConnections();
+    });
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
 }
 
 /** The configuration, loaded and checked once, before anything else is loaded. */

@@ -10,6 +10,7 @@ import {
   assertBuilt,
   freePort,
   MAIN,
+  probe,
   run,
   startServer,
   stop,
@@ -159,7 +160,7 @@ describe('WORKERS (node:cluster)', () => {
       }
     }, 90_000);
 
-    it('answers the requests in flight on SIGTERM before stopping (MySQL/MariaDB only)', async () => {
+    it('on SIGTERM fails readiness while still accepting, and answers the requests in flight (MySQL/MariaDB only)', async () => {
       await resetDatabase();
       const port = await freePort();
       const { child } = await startServer(
@@ -170,8 +171,10 @@ describe('WORKERS (node:cluster)', () => {
           LOG_REQUESTS: 'false',
           RESPONSE_CACHE_TTL_MS: '0',
           WORKERS: '2',
+          SHUTDOWN_DELAY_MS: '3000',
         },
-        60_000,
+        // Two workers start one after the other: slow on a loaded machine.
+        120_000,
       );
       const locker = await connectTestDatabase();
       try {
@@ -197,16 +200,18 @@ describe('WORKERS (node:cluster)', () => {
         }, 30_000);
         const all = [child.pid!, ...children(child.pid!)];
         child.kill('SIGTERM');
-        await sleep(700);
+        // Readiness fails first, while the workers still accept new connections.
+        await until(async () => (await probe(port, '/health/ready')) === 503, 10_000);
+        expect(await probe(port, '/health/live')).toBe(200);
         // Still draining: the workers wait for their answers.
         expect(children(child.pid!).length).toBeGreaterThan(0);
         await locker.query('UNLOCK TABLES');
         expect(await Promise.all(inFlight)).toEqual(Array.from({ length: 4 }, () => [200, true]));
-        await until(() => all.every((pid) => !alive(pid)), 10_000);
+        await until(() => all.every((pid) => !alive(pid)), 15_000);
       } finally {
         await locker.end();
         child.kill('SIGKILL');
       }
-    }, 90_000);
+    }, 180_000);
   });
 });

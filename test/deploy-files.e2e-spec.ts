@@ -43,6 +43,9 @@ describe('docker/compose.scale.yaml', () => {
     });
     expect(services.db.healthcheck).toBeDefined();
     expect(services.redis.healthcheck).toBeDefined();
+    // A replica is healthy when ready, and it is given time to drain when stopped.
+    expect(services.api.healthcheck.test.join(' ')).toContain('/health/ready');
+    expect(services.api.environment.SHUTDOWN_DELAY_MS).toMatch(/^\d+$/);
   });
 
   it('gives the API a configuration the application accepts: MySQL, Redis, a trusted proxy, no per-replica migrations', () => {
@@ -89,20 +92,23 @@ describe('deploy/k8s', () => {
       expect(m.apiVersion).toMatch(/^(v1|apps\/v1|autoscaling\/v2|batch\/v1)$/);
   });
 
-  it('probes /health on the container port, and the Service and HPA point at the Deployment', () => {
+  it('probes /health/ready and /health/live on the container port, and the Service and HPA point at the Deployment', () => {
     const [deployment] = find('Deployment');
     const pod = deployment.spec.template;
     expect(deployment.spec.selector.matchLabels).toEqual(pod.metadata.labels);
     const [container] = pod.spec.containers;
     const port = container.ports.find((p: Obj) => p.name === 'http');
     expect(port.containerPort).toBe(3000);
-    for (const probe of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
-      expect(container[probe].httpGet).toEqual({ path: '/health', port: 'http' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+    for (const probe of ['livenessProbe', 'startupProbe']) {
+      expect(container[probe].httpGet).toEqual({ path: '/health/live', port: 'http' });
     }
     const env = Object.fromEntries(
       container.env.map((e: Obj) => [e.name, e.value ?? `secret:${e.valueFrom.secretKeyRef.key}`]),
     );
     expect(env).toMatchObject({
+      SHUTDOWN_DELAY_MS: expect.stringMatching(/^\d+$/),
+      METRICS_PORT: '9464',
       DATABASE_URL: 'secret:DATABASE_URL',
       REDIS_URL: 'secret:REDIS_URL',
       MIGRATIONS_RUN: 'false',

@@ -4,7 +4,9 @@ import { MetricsEndpoint } from '../src/metrics/metrics-endpoint.service.js';
 import { basic, createRoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { connectTestDatabase, isMysql } from './helpers/database.js';
-import { getOnce, sampleSum } from './helpers/prometheus.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getOnce, metricNames, sampleSum } from './helpers/prometheus.js';
 import { assertBuilt, freePort, startServer, stop } from './helpers/spawn.js';
 import { resetDatabase, testDatabaseUrl } from './helpers/database.js';
 
@@ -53,6 +55,32 @@ describe('metrics (e2e)', () => {
       metricsUrl = `http://127.0.0.1:${app.get(MetricsEndpoint).port}/metrics`;
     });
     afterAll(() => closeApp(app));
+
+    it('serves every metric the Grafana dashboard (docs/grafana-dashboard.json) plots', async () => {
+      const dashboard = JSON.parse(
+        readFileSync(join(__dirname, '..', 'docs', 'grafana-dashboard.json'), 'utf8'),
+      ) as { panels: Array<{ targets: Array<{ expr: string }> }> };
+      const used = new Set(
+        dashboard.panels
+          .flatMap((p) => p.targets.map((t) => t.expr))
+          .flatMap((expr) => [...expr.matchAll(/([a-z_][a-z0-9_]*)\{/g)].map((m) => m[1]))
+          .map((name) => name.replace(/_(bucket|count|sum)$/, '')),
+      );
+      expect(used.size).toBeGreaterThan(15);
+      const served = metricNames(await scrape());
+      // The pools' and replicas' metrics exist only on MySQL/MariaDB (with replicas): those are
+      // checked against their definitions.
+      const databaseOnly = readFileSync(
+        join(__dirname, '..', 'src', 'metrics', 'database-metrics.ts'),
+        'utf8',
+      );
+      const missing = [...used].filter(
+        (name) =>
+          !served.has(name) &&
+          !(/^cal_db_(pool|replica)_/.test(name) && databaseOnly.includes(`'${name}'`)),
+      );
+      expect(missing).toEqual([]);
+    });
 
     it('refuses the metrics to the public port', async () => {
       for (const path of ['/metrics', `${ROOT}/metrics`]) {

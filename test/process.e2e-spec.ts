@@ -1,9 +1,22 @@
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { resetDatabase } from './helpers/database.js';
-import { assertBuilt, CLI, MAIN, run, sharedDatabaseUrl } from './helpers/spawn.js';
+import {
+  assertBuilt,
+  CLI,
+  freePort,
+  MAIN,
+  probe,
+  run,
+  sharedDatabaseUrl,
+  startServer,
+  stop,
+  tempSqliteUrl,
+  until,
+} from './helpers/spawn.js';
 
 /**
  * The program as users run it (compiled by the suite's global setup): configuration errors, the user
@@ -138,3 +151,90 @@ describe('the built program', () => {
     });
   });
 });
+
+describe('probes and stopping (SIGTERM)', () => {
+  beforeAll(assertBuilt);
+
+  it('answers /health/live and /health/ready outside BASE_PATH, like /health', async () => {
+    const port = await freePort();
+    const { child } = await startServer({
+      DATABASE_URL: tempSqliteUrl(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_PATH: '/wp-json',
+      LOG_REQUESTS: 'false',
+    });
+    try {
+      const live = await fetch(`http://127.0.0.1:${port}/health/live`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toEqual({ status: 'ok' });
+      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({
+        status: 'ok',
+        draining: false,
+        database: { status: 'up' },
+        migrations: 'current',
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it('fails readiness first, keeps accepting for SHUTDOWN_DELAY_MS, then answers the request in flight and exits', async () => {
+    const port = await freePort();
+    const { child } = await startServer({
+      DATABASE_URL: tempSqliteUrl(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      SHUTDOWN_DELAY_MS: '3000',
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      // A request in flight: its body arrives in two parts, the second after the signal.
+      const body = JSON.stringify({ title: 'in flight', start_date: '2030-01-01 10:00:00' });
+      const inFlight = sendInTwoParts(port, '/cal/events/v1/events', body);
+      await inFlight.headersSent;
+      child.kill('SIGTERM');
+      // Readiness fails while the server still accepts new connections (liveness answers).
+      await until(async () => (await probe(port, '/health/ready')) === 503, 10_000);
+      expect(await probe(port, '/health/live')).toBe(200);
+      inFlight.finish();
+      // Answered by the application (anonymous: refused), not cut off.
+      const status = await inFlight.status;
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(status).toBeLessThan(500);
+      // Then it stops accepting and exits by itself.
+      expect(await exited).toBe(0);
+      expect(await probe(port, '/health/live')).toBe('refused');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
+
+/** A POST whose headers and first half of the body go now, the rest on `finish()`. */
+function sendInTwoParts(port: number, path: string, body: string) {
+  const half = Math.floor(body.length / 2);
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    path,
+    method: 'POST',
+    agent: false,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+  });
+  const status = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+  });
+  const headersSent = new Promise<void>((resolve) =>
+    req.write(body.slice(0, half), () => resolve()),
+  );
+  return { status, headersSent, finish: () => req.end(body.slice(half)) };
+}

@@ -6,8 +6,13 @@ import { DataSource } from 'typeorm';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { ReplicaRouter } from '../database/replica-router.js';
 import { SharedGeneration } from '../database/shared-generation.js';
+import { Drain } from './drain.js';
 
-/** `GET /health`, outside the namespace: 200 when the database answers, 503 when not. */
+/**
+ * `GET /health`, outside the namespace: 200 when the database answers, 503 when not; and the
+ * orchestrators' probes beside it: `/health/live` (the process answers) and `/health/ready`
+ * (the database answers, its migrations are current, and the process is not stopping).
+ */
 @ApiExcludeController()
 @WithoutDatabase()
 @Controller('health')
@@ -16,7 +21,35 @@ export class HealthController {
     @InjectDataSource() private readonly db: DataSource,
     private readonly replicas: ReplicaRouter,
     private readonly generation: SharedGeneration,
+    private readonly drain: Drain,
   ) {}
+
+  /** Liveness: answering at all is the check (a restart would not fix the database). */
+  @Get('live')
+  live(@Res() res: Response) {
+    res.status(200).json({ status: 'ok' });
+  }
+
+  /** Readiness: whether this process should be sent requests now. */
+  @Get('ready')
+  async ready(@Res() res: Response) {
+    const draining = this.drain.draining;
+    let database: 'up' | 'down' = 'down';
+    let migrations: 'current' | 'pending' | 'unknown' = 'unknown';
+    if (!draining) {
+      try {
+        await withTimeout(this.db.query('SELECT 1'), 1000);
+        database = 'up';
+        migrations = (await withTimeout(this.db.showMigrations(), 1000)) ? 'pending' : 'current';
+      } catch {
+        // Reported as it stands: down, or migrations unknown.
+      }
+    }
+    const ok = !draining && database === 'up' && migrations === 'current';
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'error', draining, database: { status: database }, migrations });
+  }
 
   @Get()
   async check(@Res() res: Response) {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,3 +124,24 @@ export const tempSqliteUrl = () =>
 
 /** A database both a spawned program (the CLI) and the in-test app can open. */
 export const sharedDatabaseUrl = () => (isMysql() ? testDatabaseUrl() : tempSqliteUrl());
+
+/** A GET on a connection of its own: its status, or `refused` when nothing listens. */
+export function probe(port: number, path: string): Promise<number | 'refused'> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve('refused'));
+    req.end();
+  });
+}
+
+/** Polls `condition` until it holds, failing after `timeoutMs`. */
+export async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
