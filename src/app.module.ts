@@ -35,6 +35,8 @@ import { TermsModule } from './terms/terms.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MetricsEndpoint } from './metrics/metrics-endpoint.service.js';
 import { DatabaseMetrics } from './metrics/database-metrics.js';
+import { WebhookOutboxModule } from './webhooks/webhook-outbox.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 /** Everything but the configuration and the bench route. */
 const FEATURES = [
@@ -53,6 +55,7 @@ const FEATURES = [
   DatabaseModule,
   RecordCacheModule,
   WritesModule,
+  WebhookOutboxModule,
   AuthModule,
   DocsModule,
   HealthModule,
@@ -62,6 +65,7 @@ const FEATURES = [
   VenuesModule,
   OrganizersModule,
   TermsModule,
+  WebhooksModule,
   PublicModule,
 ];
 

@@ -10,7 +10,16 @@ import { WritesModule } from '../database/writes.module.js';
 import { SharedGeneration } from '../database/shared-generation.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 
-const COMMON = [MetricsModule, AuthModule, WritesModule, RecordCacheModule, PostsModule];
+import { WebhookOutboxModule } from '../webhooks/webhook-outbox.js';
+
+const COMMON = [
+  MetricsModule,
+  AuthModule,
+  WritesModule,
+  WebhookOutboxModule,
+  RecordCacheModule,
+  PostsModule,
+];
 
 /**
  * What the CLI needs, on the configuration it loaded: the database, users and the trash purge,

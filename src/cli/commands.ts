@@ -110,6 +110,7 @@ export const COMMANDS: CommandSpec[] = [
         invalid: dateOption('since', '2026-11-01'),
       },
       'dry-run': { help: 'cli.options.dry_run' },
+      'quiet-webhooks': { help: 'cli.options.quiet_webhooks' },
       concurrency: {
         value: 'N',
         help: 'cli.import_tec.concurrency',
@@ -135,6 +136,7 @@ export const COMMANDS: CommandSpec[] = [
       },
       to: { value: 'DATE', help: 'cli.import_ics.to', invalid: dateOption('to', '2027-11-01') },
       'dry-run': { help: 'cli.options.dry_run' },
+      'quiet-webhooks': { help: 'cli.options.quiet_webhooks' },
     },
     notes: 'cli.import_ics.notes',
   },
@@ -286,6 +288,8 @@ export interface CliContext {
   /** The import commands' services (their own, larger application context). */
   tec?: TecImporter;
   ics?: IcsImporter;
+  /** `--quiet-webhooks`: this run's writes are not announced to webhook subscriptions. */
+  quietWebhooks?: () => void;
   /** Lines printed while a command runs (dry-run's would-be changes). */
   print?: (line: string) => void;
   /** Where the importers draw their progress: standard error unless given. */
@@ -360,6 +364,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         throw new UsageError(t('cli.import_tec.user_and_password'), parsed.spec);
       }
       const since = str(options.since);
+      if (options['quiet-webhooks'] === true) ctx.quietWebhooks?.();
       const summary = await ctx.tec!.run(args[0], {
         author: str(options.author)!,
         user,
@@ -385,6 +390,7 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         ? parseSince(toText)!
         : new Date(Date.UTC(from.getUTCFullYear() + 1, from.getUTCMonth(), from.getUTCDate()));
       if (to <= from) throw new UsageError(t('cli.import_ics.to_before_from'), parsed.spec);
+      if (options['quiet-webhooks'] === true) ctx.quietWebhooks?.();
       const summary = await ctx.ics!.run(args[0], {
         author: str(options.author)!,
         from,

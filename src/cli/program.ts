@@ -64,12 +64,14 @@ async function execute(
 ): Promise<number> {
   // Loaded only now, so that --help and usage errors answer at once.
   await import('reflect-metadata');
-  const [{ NestFactory }, { CliModule }, { UsersService }, { TrashPurger }] = await Promise.all([
-    import('@nestjs/core'),
-    import('./cli.module.js'),
-    import('../auth/users/users.service.js'),
-    import('../common/posts/purge-trash.js'),
-  ]);
+  const [{ NestFactory }, { CliModule }, { UsersService }, { TrashPurger }, { WebhookOutbox }] =
+    await Promise.all([
+      import('@nestjs/core'),
+      import('./cli.module.js'),
+      import('../auth/users/users.service.js'),
+      import('../common/posts/purge-trash.js'),
+      import('../webhooks/webhook-outbox.js'),
+    ]);
   // The import commands need the messages and the resource services; the others start without.
   const importer = isImportCommand(parsed.spec.name) ? await loadImporter() : undefined;
   const root = CliModule.forConfig(config, importer?.modules);
@@ -93,6 +95,9 @@ async function execute(
       trash: app.get(TrashPurger),
       tec: importer && app.get(importer.TecImporter),
       ics: importer && app.get(importer.IcsImporter),
+      quietWebhooks: () => {
+        app.get(WebhookOutbox).quiet = true;
+      },
       print: (line) => output.out(line),
       progress: output.progress,
       env,

@@ -5,6 +5,11 @@ import { MIN_PASSWORD_LENGTH, passwordLength } from '../auth/password.js';
 import { KM_PER_MILE } from '../events/geofence.js';
 import { ConfigError } from './config-error.js';
 import { parseOperations, type OperationsConfig } from './operations.js';
+import {
+  parseWebhookConfig,
+  WebhookConfigError,
+  type WebhookConfig,
+} from '../webhooks/webhook-config.js';
 
 export const LANGUAGES = ['en', 'hu', 'ro'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -73,6 +78,8 @@ export interface AppConfig extends OperationsConfig {
    * end (`{type}`, `{slug}`, `{id}`, `{lang}`); set, this service's record pages are off.
    */
   publicUrlTemplate?: string;
+  /** The WEBHOOK_* settings (src/webhooks/webhook-config.ts). */
+  webhooks: WebhookConfig;
 }
 
 /** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
@@ -450,7 +457,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl: parseRedisUrl(env.REDIS_URL),
     workers: parseWorkers(env.WORKERS, databaseUrl),
     ...parseOperations(env),
+    webhooks: parseWebhooks(env),
   };
+}
+
+function parseWebhooks(env: Env): WebhookConfig {
+  try {
+    return parseWebhookConfig(env);
+  } catch (error) {
+    if (error instanceof WebhookConfigError) throw new ConfigError(error.variable, error.reason);
+    throw error;
+  }
 }
 
 /** DATABASE_REPLICA_URLS: comma-separated URLs of replicas, of the primary's kind (MySQL/MariaDB). */

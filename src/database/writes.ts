@@ -23,6 +23,33 @@ export interface RecordChange {
   action: ChangeAction;
 }
 
+/**
+ * What a write may add about a change it names: the post's status before the write (so that a
+ * move into or out of public view can be told, e.g. a draft published) and the record's language
+ * (needed for a record that no longer exists once the write commits).
+ */
+export interface ChangeDetail {
+  previousStatus?: string;
+  language?: string;
+}
+
+/** A change as the write's own transaction sees it, just before the commit (Writes.journal). */
+export interface JournalEntry extends RecordChange {
+  /** The post's status as the work left it (`trash` once trashed; null for terms and deletes). */
+  status: string | null;
+  previousStatus: string | null;
+  language: string | null;
+}
+
+/**
+ * Called inside every write's transaction, after its work, with what it changed: what it writes
+ * commits or rolls back with the write (the webhooks' outbox).
+ */
+export type JournalHook = (
+  manager: EntityManager,
+  entries: readonly JournalEntry[],
+) => Promise<void>;
+
 /** Called once per committed write with every record it changed; never for a rolled-back one. */
 export type ChangeListener = (changes: readonly RecordChange[]) => void | Promise<void>;
 
@@ -40,6 +67,7 @@ export interface WriteScope {
     id: number,
     action: ChangeAction,
     record?: Readonly<PublicationState>,
+    detail?: ChangeDetail,
   ) => void;
   /**
    * The record object given to `changed` for `kind` and `id` in this write, as the work has left
@@ -75,6 +103,7 @@ const ATTEMPTS = 5;
 export class Writes {
   private readonly listeners = new Set<ChangeListener>();
   private readonly scheduleListeners = new Set<ScheduleListener>();
+  private readonly journals = new Set<JournalHook>();
   private readonly logger = new Logger('Writes');
   private readonly riders = new AsyncLocalStorage<{ work: Rider; done: boolean }>();
   /** MySQL/MariaDB connections of the pool already switched to READ COMMITTED for good. */
@@ -87,22 +116,28 @@ export class Writes {
 
   async run<T>(work: (scope: WriteScope) => Promise<T>): Promise<T> {
     // By kind and id: a record counts once, with the first action named (a purge names thousands).
-    let changes = new Map<string, { change: RecordChange; record?: Readonly<PublicationState> }>();
+    let changes = new Map<string, Named>();
     const changed = (
       kind: RecordKind,
       id: number,
       action: ChangeAction,
       record?: Readonly<PublicationState>,
+      detail?: ChangeDetail,
     ) => {
       const key = `${kind}:${id}`;
-      if (!changes.has(key)) changes.set(key, { change: { kind, id, action }, record });
+      if (!changes.has(key)) changes.set(key, { change: { kind, id, action }, record, detail });
     };
     const written = (kind: RecordKind, id: number): object | undefined =>
       changes.get(`${kind}:${id}`)?.record;
     const result = await this.transaction(async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
       changes = new Map();
-      return work({ manager, changed, written });
+      const answer = await work({ manager, changed, written });
+      if (changes.size && this.journals.size) {
+        const entries = [...changes.values()].map(journalEntry);
+        for (const journal of this.journals) await journal(manager, entries);
+      }
+      return answer;
     });
     if (changes.size) {
       this.publish([...changes.values()].map(({ change }) => change));
@@ -130,6 +165,15 @@ export class Writes {
   onScheduled(listener: ScheduleListener): () => void {
     this.scheduleListeners.add(listener);
     return () => this.scheduleListeners.delete(listener);
+  }
+
+  /**
+   * Adds `hook` to every write's transaction, after the work: what it writes commits with the
+   * changes it is given, or not at all. Returns the unsubscribe function.
+   */
+  journal(hook: JournalHook): () => void {
+    this.journals.add(hook);
+    return () => this.journals.delete(hook);
   }
 
   /** Subscribes to committed changes; returns the unsubscribe function. */
@@ -200,6 +244,25 @@ export class Writes {
   }
 }
 
+interface Named {
+  change: RecordChange;
+  record?: Readonly<PublicationState>;
+  detail?: ChangeDetail;
+}
+
+function journalEntry({ change, record, detail }: Named): JournalEntry {
+  const own = record as { language?: unknown } | undefined;
+  let status: string | null = null;
+  if (change.action === 'trashed') status = 'trash';
+  else if (change.action !== 'deleted' && record) status = record.status;
+  return {
+    ...change,
+    status,
+    previousStatus: detail?.previousStatus ?? null,
+    language: detail?.language ?? (typeof own?.language === 'string' ? own.language : null),
+  };
+}
+
 const POST_KINDS: ReadonlySet<RecordKind> = new Set<PostRecordKind>([
   'event',
   'venue',
@@ -207,9 +270,7 @@ const POST_KINDS: ReadonlySet<RecordKind> = new Set<PostRecordKind>([
 ]);
 
 /** What a write's changes tell the scheduled publications (see ScheduleListener). */
-function earliestScheduled(
-  changes: ReadonlyArray<{ change: RecordChange; record?: Readonly<PublicationState> }>,
-): string | null | undefined {
+function earliestScheduled(changes: ReadonlyArray<Named>): string | null | undefined {
   let earliest: string | undefined;
   for (const { change, record } of changes) {
     if (!POST_KINDS.has(change.kind) || change.action === 'trashed' || change.action === 'deleted')

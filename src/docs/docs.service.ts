@@ -5,7 +5,7 @@ import { LANGUAGES, type Language } from '../config/config.js';
 import { NAMESPACE, PLUGIN_NAMESPACE, type RestNamespace } from '../common/http/links.js';
 import { translateDocument } from './translate-document.js';
 import { asDeclared } from './index-args.js';
-import { ROUTE_TABLE } from './route-table.js';
+import { isServiceOnlyPath, ROUTE_TABLE } from './route-table.js';
 import type { Schema } from './schemas.js';
 import { buildTecDocument, documentPath, type Operation } from './tec-document.js';
 
@@ -121,8 +121,12 @@ export class DocsService {
  * descriptions, the index's `namespace` default). Paths are relative to `servers`, so they stay.
  */
 function underPluginNamespace(document: OpenAPIObject): OpenAPIObject {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([path]) => !isServiceOnlyPath(path)),
+  );
+  const tags = document.tags?.filter((tag) => tag.name !== 'webhooks');
   return JSON.parse(
-    JSON.stringify(document).replaceAll(NAMESPACE, PLUGIN_NAMESPACE),
+    JSON.stringify({ ...document, paths, tags }).replaceAll(NAMESPACE, PLUGIN_NAMESPACE),
   ) as OpenAPIObject;
 }
 

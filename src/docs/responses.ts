@@ -1,5 +1,6 @@
 import { doc } from '../common/i18n/doc-key.js';
 import { archiveRef, LIST_ITEMS, schemaRef, type ListKind, type Schema } from './schemas.js';
+import { webhookResponses } from './webhook-schemas.js';
 
 /**
  * The documented responses of every operation, by path and method (BEHAVIOR §3, with the
@@ -125,6 +126,7 @@ export function responsesFor(path: string, method: string): Responses | undefine
   if ((path === '/events.ics' || path === '/events/{id}.ics') && method === 'get') {
     return calendar(path === '/events.ics');
   }
+  if (path === '/webhooks' || path.startsWith('/webhooks/')) return webhookResponses(path, method);
   const match = PATH.exec(path);
   if (!match) return undefined;
   const kind = match[1] as ListKind;

@@ -32,4 +32,22 @@ export const ROUTE_TABLE: RouteRow[] = [
   { pattern: `/categories/${ID}`, path: '/categories/{id}', groups: TERM_ITEM },
   { pattern: '/tags', path: '/tags', groups: [['GET'], ['POST']] },
   { pattern: `/tags/${ID}`, path: '/tags/{id}', groups: TERM_ITEM },
+  // This service's own routes (CONTRACT "Webhooks"), never under the plugin's namespace.
+  { pattern: '/webhooks', path: '/webhooks', groups: [['GET'], ['POST']] },
+  { pattern: `/webhooks/${ID}`, path: '/webhooks/{id}', groups: TERM_ITEM },
+  {
+    pattern: `/webhooks/${ID}/rotate-secret`,
+    path: '/webhooks/{id}/rotate-secret',
+    groups: [['POST']],
+  },
+  { pattern: `/webhooks/${ID}/deliveries`, path: '/webhooks/{id}/deliveries', groups: [['GET']] },
+  {
+    pattern: `/webhooks/${ID}/deliveries/(?P<delivery>\\d+)/replay`,
+    path: '/webhooks/{id}/deliveries/{delivery}/replay',
+    groups: [['POST']],
+  },
 ];
+
+/** Paths of this service's own routes, left out of the plugin's namespace (CONTRACT §6). */
+export const isServiceOnlyPath = (path: string) =>
+  path === '/webhooks' || path.startsWith('/webhooks/');

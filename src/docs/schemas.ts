@@ -1,4 +1,5 @@
 import { doc } from '../common/i18n/doc-key.js';
+import { WEBHOOK_SCHEMAS } from './webhook-schemas.js';
 
 /**
  * The hand-written component schemas of the OpenAPI document. The first eight are the plugin's
@@ -280,4 +281,5 @@ export const SERVICE_SCHEMAS: Record<string, Schema> = {
     },
     { required: ['namespace', 'routes', '_links'] },
   ),
+  ...WEBHOOK_SCHEMAS,
 };

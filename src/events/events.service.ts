@@ -329,7 +329,7 @@ export class EventsService {
         }
         throw error;
       }
-      scope.changed('event', event.id, 'updated', event);
+      scope.changed('event', event.id, 'updated', event, { previousStatus: before.status });
       const base = slugBase(event, dto.slug ?? movedSlug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
       const links = await this.applyLinks(event, plan, ctx, scope, before);
@@ -366,7 +366,10 @@ export class EventsService {
         local: siteNow(clock),
         utc: nowUtcSql(clock.now),
       });
-      changed('event', event.id, 'trashed');
+      changed('event', event.id, 'trashed', undefined, {
+        previousStatus: event.status,
+        language: event.language,
+      });
       await this.events.syncTermLinks(manager, { ...event, status: 'trash' });
       // Its terms count one published event less.
       if (event.status === 'publish') {

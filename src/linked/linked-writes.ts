@@ -91,7 +91,7 @@ export class LinkedWrites<
       throw translationsForbidden();
     }
     await this.writes.run(async ({ manager, changed }) => {
-      changed(this.def.kind.kind, record.id, 'updated', record);
+      changed(this.def.kind.kind, record.id, 'updated', record, { previousStatus: record.status });
       // Slugs are unique per language: a moved record takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
       const moving = input.language !== undefined && input.language !== record.language;
@@ -142,7 +142,10 @@ export class LinkedWrites<
     }
     if (record.status === 'trash') throw new ApiError(`${this.def.kind.kind}-is-in-trash`, 410);
     await this.writes.run(async ({ manager, changed }) => {
-      changed(this.def.kind.kind, record.id, 'trashed');
+      changed(this.def.kind.kind, record.id, 'trashed', undefined, {
+        previousStatus: record.status,
+        language: record.language,
+      });
       record.status = 'trash';
       this.touch(record, ctx);
       await this.repository.save(manager, record);
@@ -189,7 +192,9 @@ export class LinkedWrites<
         this.def.applyDetails(duplicate, input, 'update');
         this.touch(duplicate, ctx, nowUtc);
         await this.repository.save(manager, duplicate);
-        scope.changed(this.def.kind.kind, duplicate.id, 'updated', duplicate);
+        scope.changed(this.def.kind.kind, duplicate.id, 'updated', duplicate, {
+          previousStatus: duplicate.status,
+        });
       }
       return duplicate.id;
     }

@@ -196,7 +196,7 @@ export class TermWrites {
     await this.writes.run(async ({ manager, changed }) => {
       const current = await this.repo.find(term.taxonomy, term.id, manager);
       if (!current) throw invalidParam('id');
-      changed(taxonomy, current.id, 'deleted');
+      changed(taxonomy, current.id, 'deleted', undefined, { language: current.language });
       // Its translations stay linked to each other (CONTRACT §5).
       await this.translations.leave(manager, scopeOf(taxonomy), current);
       await this.repo.delete(manager, current);

@@ -66,7 +66,12 @@ export class TrashPurger {
         for (let i = 0; i < ids.length; i += CHUNK) {
           await deleteRecords(manager, key, ids.slice(i, i + CHUNK));
         }
-        for (const id of ids) changed(kind, id, 'deleted');
+        for (const row of rows) {
+          changed(kind, Number(row.id), 'deleted', undefined, {
+            previousStatus: 'trash',
+            language: row.language,
+          });
+        }
         counts[key] = ids.length;
       }
       return counts;

@@ -10,6 +10,7 @@ import { ImportMap1764500000000 } from './1764500000000-import-map.js';
 import { WriteGeneration1764700000000 } from './1764700000000-write-generation.js';
 import { LinkedTitleIndex1764800000000 } from './1764800000000-linked-title-index.js';
 import { TermPublishedCounts1764900000000 } from './1764900000000-term-published-counts.js';
+import { Webhooks1765000000000 } from './1765000000000-webhooks.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   WriteGeneration1764700000000,
   LinkedTitleIndex1764800000000,
   TermPublishedCounts1764900000000,
+  Webhooks1765000000000,
 ];

@@ -1,0 +1,57 @@
+import type { ChangeAction, RecordKind } from '../database/writes.js';
+
+/** The record kinds a subscription can hear of, by the names the API gives them. */
+export const WEBHOOK_KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
+/** What happened to the record; `published` is an update (or create) that made a post public. */
+export const WEBHOOK_ACTIONS = ['created', 'updated', 'published', 'trashed', 'deleted'] as const;
+export type WebhookAction = (typeof WEBHOOK_ACTIONS)[number];
+
+/** Every `<kind>.<action>` a subscription may name, and `*` for all of them. */
+export const EVENT_TYPES: readonly string[] = [
+  '*',
+  ...WEBHOOK_KINDS.flatMap((kind) => WEBHOOK_ACTIONS.map((action) => `${kind}.${action}`)),
+];
+const KNOWN = new Set(EVENT_TYPES);
+
+export const isEventType = (value: unknown): value is string =>
+  typeof value === 'string' && KNOWN.has(value);
+
+/** Whether a subscription to `events` hears of `type`. */
+export const wants = (events: readonly string[], type: string) =>
+  events.includes('*') || events.includes(type);
+
+/** One change as the outbox keeps it (see Writes.journal). */
+export interface OutboxChange {
+  kind: RecordKind;
+  action: ChangeAction;
+  /** The post's status after the write (`trash` once trashed); null for terms and deletes. */
+  status: string | null;
+  /** The post's status before the write, when the write said it. */
+  previousStatus: string | null;
+}
+
+const POSTS = new Set<RecordKind>(['event', 'venue', 'organizer']);
+
+/**
+ * The event type of a change: its action, except that a post updated into `publish` from another
+ * status is `published` (a create is `created`, whatever its status).
+ */
+export function eventTypeOf(change: OutboxChange): string {
+  const published =
+    change.action === 'updated' &&
+    change.status === 'publish' &&
+    change.previousStatus !== null &&
+    change.previousStatus !== 'publish';
+  return `${change.kind}.${published ? 'published' : change.action}`;
+}
+
+/**
+ * Whether a subscription without `include_private` hears of a change: categories and tags are
+ * public; a post only when it is public after the write, or was before it (so that an
+ * unpublished or trashed post is announced to whoever was told of it). A draft's changes and a
+ * purge of trashed posts are for subscriptions that opt in to private records.
+ */
+export function isPublicChange(change: OutboxChange): boolean {
+  if (!POSTS.has(change.kind)) return true;
+  return change.status === 'publish' || change.previousStatus === 'publish';
+}

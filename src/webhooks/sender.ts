@@ -1,0 +1,163 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import {
+  addressAllowed,
+  hostAllowed,
+  systemResolver,
+  type AllowedTargets,
+  type Resolver,
+} from './target-policy.js';
+
+/** The most of a receiver's answer that is read (then the connection is dropped). */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface Message {
+  /** `webhook-id`: the same for every attempt and replay of one message. */
+  id: string;
+  body: string;
+  /** The secrets that sign it: the current one, and a rotated one during its grace period. */
+  secrets: string[];
+}
+
+/** What one attempt came to. */
+export interface AttemptResult {
+  ok: boolean;
+  /** Worth trying again later: a timeout, a network error, 408, 429 or 5xx. */
+  retry: boolean;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** The Standard Webhooks headers of `message` sent at `at` (one `v1,` signature per secret). */
+export function signedHeaders(message: Message, at: Date): Record<string, string> {
+  const signature = message.secrets
+    .map((secret) => new Webhook(secret).sign(message.id, at, message.body))
+    .join(' ');
+  return {
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
+}
+
+class Refused extends Error {}
+
+/**
+ * POSTs one message to `url`. The connection goes only to an address the target policy allows,
+ * checked after DNS resolution in the socket's own look-up (so the address checked is the one
+ * connected to); redirects are not followed (a 3xx is a failure); the whole attempt is bounded
+ * by `timeoutMs` and the answer read is bounded by MAX_RESPONSE_BYTES. Errors carry no header
+ * or secret.
+ */
+export function send(
+  url: string,
+  message: Message,
+  options: {
+    allowed: AllowedTargets;
+    timeoutMs: number;
+    userAgent: string;
+    resolve?: Resolver;
+  },
+): Promise<AttemptResult> {
+  const resolveHost = options.resolve ?? systemResolver;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const trusted = hostAllowed(host, options.allowed);
+  const result = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({
+    ...r,
+    durationMs: elapsed(),
+  });
+  if (isIP(host) && !trusted && !addressAllowed(host, options.allowed)) {
+    return Promise.resolve(
+      result({ ok: false, retry: false, responseStatus: null, error: `forbidden address ${host}` }),
+    );
+  }
+  const lookup = (
+    hostname: string,
+    opts: { all?: boolean; family?: number },
+    callback: (...args: unknown[]) => void,
+  ) => {
+    resolveHost(hostname).then(
+      (addresses) => {
+        const list = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((a) => a.family && (!opts.family || a.family === opts.family));
+        const bad = trusted
+          ? undefined
+          : list.find((a) => !addressAllowed(a.address, options.allowed));
+        if (bad) return callback(new Refused(`forbidden address ${bad.address}`));
+        if (!list.length) return callback(new Error(`${hostname} does not resolve`));
+        if (opts.all) return callback(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
+      (error: unknown) => callback(error),
+    );
+  };
+
+  return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result(r));
+    };
+    const body = Buffer.from(message.body);
+    const requestFn = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = requestFn(
+      target,
+      {
+        method: 'POST',
+        agent: false,
+        lookup: lookup as never,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          'user-agent': options.userAgent,
+          ...signedHeaders(message, new Date()),
+        },
+      },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_RESPONSE_BYTES) res.destroy();
+        });
+        const done = () => finish(outcomeOf(status));
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ ok: false, retry: true, responseStatus: null, error: 'timeout' });
+    }, options.timeoutMs);
+    req.on('error', (error: Error & { code?: string }) => {
+      const refused = error instanceof Refused;
+      finish({
+        ok: false,
+        retry: !refused,
+        responseStatus: null,
+        error: refused ? error.message : (error.code ?? error.message).slice(0, 200),
+      });
+    });
+    req.end(body);
+  });
+}
+
+function outcomeOf(status: number): Omit<AttemptResult, 'durationMs'> {
+  if (status >= 200 && status < 300) {
+    return { ok: true, retry: false, responseStatus: status, error: null };
+  }
+  const retry = status === 408 || status === 429 || status >= 500;
+  const error =
+    status >= 300 && status < 400 ? `redirect (${status}) not followed` : `answered ${status}`;
+  return { ok: false, retry, responseStatus: status, error };
+}

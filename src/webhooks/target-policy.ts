@@ -1,0 +1,188 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Where deliveries may go. Public addresses over https always; loopback, private, link-local,
+ * shared, multicast, reserved and cloud-metadata addresses only when the operator lists them
+ * (WEBHOOK_ALLOWED_TARGETS: host names, addresses and CIDR ranges), and then over http as well.
+ * The rule is applied to the URL's host when a subscription is written and to every address a
+ * delivery connects to, after DNS resolution (sender.ts), so a name that later resolves inside
+ * the network is refused too.
+ */
+export interface AllowedTargets {
+  /** Host names (lower case) allowed whatever they resolve to. */
+  hosts: ReadonlySet<string>;
+  /** Addresses and ranges allowed. */
+  ranges: BlockList;
+  /** The setting as given, for messages. */
+  entries: readonly string[];
+}
+
+const HOST_NAME = /^[a-z0-9.-]+$/;
+
+/** Parses WEBHOOK_ALLOWED_TARGETS; a bad entry is named in the thrown error's message. */
+export function parseAllowedTargets(raw: string | undefined): AllowedTargets {
+  const hosts = new Set<string>();
+  const ranges = new BlockList();
+  const entries = (raw ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  if (entries.length > 100) throw new Error('lists more than 100 targets');
+  for (const entry of entries) {
+    const slash = entry.indexOf('/');
+    if (slash >= 0) {
+      const address = unbracket(entry.slice(0, slash));
+      const family = isIP(address);
+      const prefix = entry.slice(slash + 1);
+      if (!family || !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128)) {
+        throw new Error(`has "${entry}", which is no CIDR range such as 10.0.0.0/8`);
+      }
+      ranges.addSubnet(address, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
+    } else if (isIP(unbracket(entry))) {
+      const address = unbracket(entry);
+      ranges.addAddress(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
+    } else if (entry.length <= 253 && HOST_NAME.test(entry)) {
+      hosts.add(entry);
+    } else {
+      throw new Error(`has "${entry}", which is no host name, address or CIDR range`);
+    }
+  }
+  return { hosts, ranges, entries };
+}
+
+/** Ranges no delivery may reach unless allowed (IANA special-purpose registries). */
+const FORBIDDEN = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  FORBIDDEN.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
+  FORBIDDEN.addSubnet(net, prefix, 'ipv6');
+}
+
+const unbracket = (host: string) =>
+  host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+
+/** An IPv4 address written inside IPv6 (`::ffff:10.0.0.1`, `::10.0.0.1`), as IPv4. */
+function embeddedIpv4(address: string): string | null {
+  const match = /^::(?:ffff:(?:0{1,4}:)?)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (match) return match[1];
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return null;
+  const a = parseInt(hex[1], 16);
+  const b = parseInt(hex[2], 16);
+  return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
+}
+
+function inList(list: BlockList, address: string): boolean {
+  const family = isIP(address);
+  if (!family) return false;
+  const v4 = family === 6 ? embeddedIpv4(address) : null;
+  if (v4) return list.check(v4, 'ipv4');
+  return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Whether a delivery may connect to `address` (an IP address). */
+export function addressAllowed(address: string, allowed: AllowedTargets): boolean {
+  if (inList(allowed.ranges, address)) return true;
+  return !inList(FORBIDDEN, address);
+}
+
+/** Whether the URL's host itself is one the operator allowed (which also allows http). */
+export function hostAllowed(hostname: string, allowed: AllowedTargets): boolean {
+  const host = unbracket(hostname.toLowerCase());
+  return isIP(host) ? inList(allowed.ranges, host) : allowed.hosts.has(host);
+}
+
+/** Why a target URL is refused (a reason key of webhooks.json and its arguments), or null. */
+export type TargetProblem = { key: string; args?: Record<string, string> } | null;
+
+/** The checks that need no DNS: scheme, credentials, and the host when it is an address. */
+export function checkTargetUrl(raw: string, allowed: AllowedTargets): TargetProblem {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { key: 'webhooks.reason.url' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { key: 'webhooks.reason.url' };
+  if (url.username || url.password) return { key: 'webhooks.reason.credentials' };
+  const host = unbracket(url.hostname);
+  if (!host) return { key: 'webhooks.reason.url' };
+  const permitted = hostAllowed(host, allowed);
+  if (url.protocol === 'http:' && !permitted) return { key: 'webhooks.reason.https' };
+  if (isIP(host) && !permitted && !addressAllowed(host, allowed)) {
+    return { key: 'webhooks.reason.forbidden', args: { address: host } };
+  }
+  return null;
+}
+
+export type Resolver = (host: string) => Promise<string[]>;
+
+/** The system resolver (what the delivery's connection uses too), all addresses. */
+export const systemResolver: Resolver = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * The whole check of a subscription's URL: checkTargetUrl, then, for a host name the operator
+ * did not allow, every address it resolves to. A name that does not resolve is refused: a
+ * subscription that can never be delivered is a mistake to report now.
+ */
+export async function checkTarget(
+  raw: string,
+  allowed: AllowedTargets,
+  resolve: Resolver = systemResolver,
+): Promise<TargetProblem> {
+  const problem = checkTargetUrl(raw, allowed);
+  if (problem) return problem;
+  const host = unbracket(new URL(raw).hostname);
+  if (isIP(host) || hostAllowed(host, allowed)) return null;
+  let addresses: string[];
+  try {
+    addresses = await withTimeout(resolve(host), 5000);
+  } catch {
+    return { key: 'webhooks.reason.unresolved', args: { host } };
+  }
+  if (!addresses.length) return { key: 'webhooks.reason.unresolved', args: { host } };
+  const bad = addresses.find((a) => !addressAllowed(a, allowed));
+  return bad ? { key: 'webhooks.reason.forbidden', args: { address: bad } } : null;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,38 @@
+import { Global, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Writes } from '../database/writes.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+
+/**
+ * The outbox side of webhooks: every write's changes are added to `webhook_outbox` inside the
+ * write's own transaction (Writes.journal), so a change is announced exactly when it commits,
+ * also when the process dies right after. The dispatcher (webhook-dispatcher.ts) reads it later.
+ * Loaded by the server and by the CLI, whose imports and trash purge are writes too.
+ */
+@Injectable()
+export class WebhookOutbox implements OnModuleInit, OnModuleDestroy {
+  /** Set by `--quiet-webhooks`: this process's writes are not announced (a first bulk import). */
+  quiet = false;
+  private stop: (() => void) | undefined;
+
+  constructor(
+    private readonly writes: Writes,
+    private readonly repository: WebhooksRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.stop = this.writes.journal(async (manager, entries) => {
+      if (!this.quiet) await this.repository.appendOutbox(manager, entries, Date.now());
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.stop?.();
+  }
+}
+
+@Global()
+@Module({
+  providers: [WebhooksRepository, WebhookOutbox],
+  exports: [WebhooksRepository, WebhookOutbox],
+})
+export class WebhookOutboxModule {}

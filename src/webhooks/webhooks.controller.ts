@@ -1,0 +1,129 @@
+import {
+  Body,
+  CanActivate,
+  Controller,
+  Injectable,
+  Param,
+  Query,
+  UseGuards,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { Actor } from '../auth/actor.js';
+import { Auth } from '../auth/auth.decorator.js';
+import { noRoute } from '../common/errors/api-error.js';
+import { NAMESPACE, namespaceOf, PLUGIN_NAMESPACE } from '../common/http/links.js';
+import { RouteIdPipe } from '../common/http/route-id.pipe.js';
+import { Endpoint } from '../docs/endpoint.js';
+import {
+  CreateWebhookDto,
+  ListDeliveriesQuery,
+  UpdateWebhookDto,
+  webhookDoc,
+} from './dto/webhook.dto.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/**
+ * Webhooks are this service's own routes, not the plugin's: under the plugin's namespace
+ * (`tribe/events/v1`) they do not exist (404 rest_no_route), before anything else is checked.
+ */
+@Injectable()
+export class OwnNamespaceOnly implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (namespaceOf(context.switchToHttp().getRequest<Request>()) === PLUGIN_NAMESPACE) {
+      throw noRoute();
+    }
+    return true;
+  }
+}
+
+const ID = { name: 'id', type: 'integer', description: webhookDoc('id') } as const;
+const DELIVERY = {
+  name: 'delivery',
+  type: 'integer',
+  description: webhookDoc('delivery_id'),
+} as const;
+
+/** `cal/events/v1/webhooks` (CONTRACT "Webhooks"): administrators manage subscriptions. */
+@ApiTags('webhooks')
+@UseGuards(OwnNamespaceOnly)
+@Controller(`${NAMESPACE}/webhooks`)
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Endpoint('GET', undefined, { summary: webhookDoc('list') })
+  list(@Auth() actor: Actor) {
+    return this.webhooks.list(actor);
+  }
+
+  @Endpoint('POST', undefined, { summary: webhookDoc('create') })
+  create(@Body() body: CreateWebhookDto, @Auth() actor: Actor) {
+    return this.webhooks.create(body, actor);
+  }
+
+  @Endpoint('GET', ':id', { summary: webhookDoc('get'), param: ID })
+  get(@Param('id', RouteIdPipe) id: number, @Auth() actor: Actor) {
+    return this.webhooks.get(id, actor);
+  }
+
+  @Endpoint('POST', ':id', { summary: webhookDoc('update'), param: ID, status: 200 })
+  update(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateWebhookDto,
+    @Auth() actor: Actor,
+  ) {
+    return this.webhooks.update(id, body, actor);
+  }
+
+  @Endpoint('PUT', ':id')
+  put(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateWebhookDto, @Auth() actor: Actor) {
+    return this.webhooks.update(id, body, actor);
+  }
+
+  @Endpoint('PATCH', ':id')
+  patch(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateWebhookDto,
+    @Auth() actor: Actor,
+  ) {
+    return this.webhooks.update(id, body, actor);
+  }
+
+  @Endpoint('DELETE', ':id', { summary: webhookDoc('delete'), param: ID })
+  remove(@Param('id', RouteIdPipe) id: number, @Auth() actor: Actor) {
+    return this.webhooks.remove(id, actor);
+  }
+
+  @Endpoint('POST', ':id/rotate-secret', {
+    summary: webhookDoc('rotate_secret'),
+    param: ID,
+    status: 200,
+  })
+  rotateSecret(@Param('id', RouteIdPipe) id: number, @Auth() actor: Actor) {
+    return this.webhooks.rotateSecret(id, actor);
+  }
+
+  @Endpoint('GET', ':id/deliveries', { summary: webhookDoc('deliveries'), param: ID })
+  deliveries(
+    @Param('id', RouteIdPipe) id: number,
+    @Query() query: ListDeliveriesQuery,
+    @Auth() actor: Actor,
+  ) {
+    return this.webhooks.deliveries(id, query, actor);
+  }
+
+  @Endpoint('POST', ':id/deliveries/:delivery/replay', {
+    summary: webhookDoc('replay'),
+    param: ID,
+    status: 202,
+  })
+  @ApiParam(DELIVERY)
+  replay(
+    @Param('id', RouteIdPipe) id: number,
+    @Param('delivery', RouteIdPipe) delivery: number,
+    @Auth() actor: Actor,
+  ) {
+    return this.webhooks.replay(id, delivery, actor);
+  }
+}

@@ -1,0 +1,499 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { JournalEntry, RecordKind } from '../database/writes.js';
+import type { ChangeAction } from '../database/writes.js';
+
+/** A subscription row as stored. */
+export interface SubscriptionRow {
+  id: number;
+  url: string;
+  events: string[];
+  language: string | null;
+  includePrivate: boolean;
+  active: boolean;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+  failingSince: number | null;
+  failureReason: string | null;
+  createdAt: number;
+  modifiedAt: number;
+}
+
+export type SubscriptionFields = Pick<
+  SubscriptionRow,
+  'url' | 'events' | 'language' | 'includePrivate' | 'active'
+>;
+
+/** One outbox entry: a change some write committed. */
+export interface OutboxRow {
+  id: number;
+  kind: RecordKind;
+  recordId: number;
+  action: ChangeAction;
+  status: string | null;
+  previousStatus: string | null;
+  language: string | null;
+  createdAt: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRow {
+  id: number;
+  subscriptionId: number;
+  outboxId: number;
+  messageId: string;
+  recordKey: string;
+  type: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+export interface NewDelivery {
+  subscriptionId: number;
+  outboxId: number;
+  messageId: string;
+  recordKey: string;
+  type: string;
+  payload: string;
+}
+
+/** What an attempt left: the delivery's new state. */
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt: number;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+type Row = Record<string, unknown>;
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+function toSubscription(r: Row): SubscriptionRow {
+  return {
+    id: Number(r.id),
+    url: String(r.url),
+    events: JSON.parse(String(r.events)) as string[],
+    language: (r.language as string | null) ?? null,
+    includePrivate: !!Number(r.include_private),
+    active: !!Number(r.active),
+    secret: String(r.secret),
+    previousSecret: (r.previous_secret as string | null) ?? null,
+    previousSecretUntil: num(r.previous_secret_until),
+    failingSince: num(r.failing_since),
+    failureReason: (r.failure_reason as string | null) ?? null,
+    createdAt: Number(r.created_at),
+    modifiedAt: Number(r.modified_at),
+  };
+}
+
+function toDelivery(r: Row): DeliveryRow {
+  return {
+    id: Number(r.id),
+    subscriptionId: Number(r.subscription_id),
+    outboxId: Number(r.outbox_id),
+    messageId: String(r.message_id),
+    recordKey: String(r.record_key),
+    type: String(r.type),
+    payload: typeof r.payload === 'string' ? r.payload : '',
+    status: r.status as DeliveryStatus,
+    attempts: Number(r.attempts),
+    nextAttemptAt: Number(r.next_attempt_at),
+    responseStatus: num(r.response_status),
+    error: (r.error as string | null) ?? null,
+    durationMs: num(r.duration_ms),
+    createdAt: Number(r.created_at),
+    finishedAt: num(r.finished_at),
+  };
+}
+
+/** The columns of the delivery log (the payload is read only to send it). */
+const LOG_COLUMNS =
+  'id, subscription_id, outbox_id, message_id, record_key, type, status, attempts, next_attempt_at, response_status, error, duration_ms, created_at, finished_at';
+
+/** At most this many rows per statement of a batch (bound parameters stay far below limits). */
+const CHUNK = 200;
+
+/**
+ * Every query of the webhook tables (migration 1765000000000). Plain SQL with `?` parameters,
+ * the same on SQLite and MySQL/MariaDB; claims are conditional UPDATEs whose affected-row count
+ * says who won, so that several processes on one database never take the same work.
+ */
+@Injectable()
+export class WebhooksRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** Runs a statement and answers what the driver reports: rows changed and the generated id. */
+  private async execute(
+    sql: string,
+    params: unknown[],
+    manager?: EntityManager,
+  ): Promise<{ affected: number; insertId: number }> {
+    const own = manager?.queryRunner ? undefined : this.ds.createQueryRunner('master');
+    const runner = manager?.queryRunner ?? own!;
+    try {
+      const result = await runner.query(sql, params, true);
+      const raw = result.raw as { insertId?: unknown } | number | bigint | undefined;
+      const insertId =
+        typeof raw === 'object' && raw !== null ? Number(raw.insertId ?? 0) : Number(raw ?? 0);
+      return { affected: result.affected ?? 0, insertId };
+    } finally {
+      await own?.release();
+    }
+  }
+
+  private select(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.ds.query(sql, params);
+  }
+
+  // ------------------------------------------------------------------------- subscriptions
+
+  async createSubscription(fields: SubscriptionFields, secret: string, now: number) {
+    const { insertId } = await this.execute(
+      `INSERT INTO webhook_subscriptions
+         (url, events, language, include_private, active, secret, created_at, modified_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        fields.url,
+        JSON.stringify(fields.events),
+        fields.language,
+        fields.includePrivate ? 1 : 0,
+        fields.active ? 1 : 0,
+        secret,
+        now,
+        now,
+      ],
+    );
+    return insertId;
+  }
+
+  async listSubscriptions(): Promise<SubscriptionRow[]> {
+    return (await this.select('SELECT * FROM webhook_subscriptions ORDER BY id')).map(
+      toSubscription,
+    );
+  }
+
+  async countSubscriptions(): Promise<number> {
+    const [row] = await this.select('SELECT COUNT(*) AS n FROM webhook_subscriptions');
+    return Number(row.n);
+  }
+
+  async findSubscription(id: number): Promise<SubscriptionRow | null> {
+    const [row] = await this.select('SELECT * FROM webhook_subscriptions WHERE id = ?', [id]);
+    return row ? toSubscription(row) : null;
+  }
+
+  async updateSubscription(id: number, fields: SubscriptionFields, now: number): Promise<void> {
+    await this.execute(
+      `UPDATE webhook_subscriptions
+         SET url = ?, events = ?, language = ?, include_private = ?, active = ?, modified_at = ?
+       WHERE id = ?`,
+      [
+        fields.url,
+        JSON.stringify(fields.events),
+        fields.language,
+        fields.includePrivate ? 1 : 0,
+        fields.active ? 1 : 0,
+        now,
+        id,
+      ],
+    );
+  }
+
+  /** A new secret; the old one signs beside it until `graceUntil`. */
+  async rotateSecret(id: number, secret: string, graceUntil: number, now: number): Promise<void> {
+    await this.execute(
+      `UPDATE webhook_subscriptions
+         SET previous_secret = secret, previous_secret_until = ?, secret = ?, modified_at = ?
+       WHERE id = ?`,
+      [graceUntil, secret, now, id],
+    );
+  }
+
+  async deleteSubscription(id: number): Promise<void> {
+    await this.ds.transaction(async (manager) => {
+      await this.execute('DELETE FROM webhook_deliveries WHERE subscription_id = ?', [id], manager);
+      await this.execute('DELETE FROM webhook_subscriptions WHERE id = ?', [id], manager);
+    });
+  }
+
+  async markFailing(id: number, reason: string, now: number): Promise<void> {
+    await this.execute(
+      `UPDATE webhook_subscriptions SET failure_reason = ?,
+         failing_since = CASE WHEN failing_since IS NULL THEN ? ELSE failing_since END
+       WHERE id = ?`,
+      [reason.slice(0, 500), now, id],
+    );
+  }
+
+  async clearFailing(id: number): Promise<void> {
+    await this.execute(
+      `UPDATE webhook_subscriptions SET failing_since = NULL, failure_reason = NULL
+       WHERE id = ? AND failing_since IS NOT NULL`,
+      [id],
+    );
+  }
+
+  // ------------------------------------------------------------------------------ outbox
+
+  /** Inside the write's transaction (Writes.journal): one statement per chunk of changes. */
+  async appendOutbox(
+    manager: EntityManager,
+    entries: readonly JournalEntry[],
+    now: number,
+  ): Promise<void> {
+    for (let i = 0; i < entries.length; i += CHUNK) {
+      const chunk = entries.slice(i, i + CHUNK);
+      const params: unknown[] = [];
+      for (const e of chunk) {
+        params.push(e.kind, e.id, e.action, e.status, e.previousStatus, e.language, now);
+      }
+      await manager.query(
+        `INSERT INTO webhook_outbox
+           (kind, record_id, action, status, previous_status, language, created_at)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        params,
+      );
+    }
+  }
+
+  async pendingOutbox(limit: number): Promise<OutboxRow[]> {
+    const rows = await this.select(
+      `SELECT * FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT ${Math.trunc(limit)}`,
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind as RecordKind,
+      recordId: Number(r.record_id),
+      action: r.action as ChangeAction,
+      status: (r.status as string | null) ?? null,
+      previousStatus: (r.previous_status as string | null) ?? null,
+      language: (r.language as string | null) ?? null,
+      createdAt: Number(r.created_at),
+    }));
+  }
+
+  /** The content language of a record that still exists (null when it is gone). */
+  async languageOf(kind: RecordKind, id: number): Promise<string | null> {
+    const table =
+      kind === 'event'
+        ? 'events'
+        : kind === 'venue'
+          ? 'venues'
+          : kind === 'organizer'
+            ? 'organizers'
+            : 'terms';
+    const [row] = await this.select(`SELECT language FROM ${table} WHERE id = ?`, [id]);
+    return (row?.language as string | undefined) ?? null;
+  }
+
+  /**
+   * Records the deliveries of `outboxIds` and marks them dispatched, in one transaction, only if
+   * no other process dispatched one of them meanwhile (then nothing is written: false).
+   */
+  async dispatch(outboxIds: number[], deliveries: NewDelivery[], now: number): Promise<boolean> {
+    if (!outboxIds.length) return true;
+    try {
+      await this.ds.transaction(async (manager) => {
+        const marks = outboxIds.map(() => '?').join(', ');
+        const { affected } = await this.execute(
+          `UPDATE webhook_outbox SET dispatched_at = ? WHERE id IN (${marks}) AND dispatched_at IS NULL`,
+          [now, ...outboxIds],
+          manager,
+        );
+        if (affected !== outboxIds.length) throw new LostRace();
+        for (let i = 0; i < deliveries.length; i += CHUNK) {
+          const chunk = deliveries.slice(i, i + CHUNK);
+          const params: unknown[] = [];
+          for (const d of chunk) {
+            params.push(
+              d.subscriptionId,
+              d.outboxId,
+              d.messageId,
+              d.recordKey,
+              d.type,
+              d.payload,
+              'pending',
+              0,
+              now,
+              now,
+            );
+          }
+          await manager.query(
+            `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
+               payload, status, attempts, next_attempt_at, created_at)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            params,
+          );
+        }
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof LostRace) return false;
+      throw error;
+    }
+  }
+
+  // ------------------------------------------------------------------------------ leases
+
+  /** Takes (or keeps) the named lease until `until`; false when another holder's is current. */
+  async takeLease(name: string, owner: string, now: number, until: number): Promise<boolean> {
+    const { affected } = await this.execute(
+      `UPDATE webhook_leases SET owner = ?, lease_until = ?
+       WHERE name = ? AND (lease_until < ? OR owner = ?)`,
+      [owner, until, name, now, owner],
+    );
+    return affected === 1;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.execute('UPDATE webhook_leases SET lease_until = 0 WHERE name = ? AND owner = ?', [
+      name,
+      owner,
+    ]);
+  }
+
+  // -------------------------------------------------------------------------- deliveries
+
+  /**
+   * Deliveries due now, oldest first, each the earliest pending one of its record for its
+   * subscription (in order per record: a later change waits for the earlier one), of active
+   * subscriptions, not leased by a live process.
+   */
+  async dueDeliveries(now: number, limit: number): Promise<number[]> {
+    const rows = await this.select(
+      `SELECT d.id FROM webhook_deliveries d
+         JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND s.active = ?
+         AND (d.lease_until IS NULL OR d.lease_until < ?)
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+           WHERE e.subscription_id = d.subscription_id AND e.record_key = d.record_key
+             AND e.status = 'pending' AND e.id < d.id)
+       ORDER BY d.id LIMIT ${Math.trunc(limit)}`,
+      [now, 1, now],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** The earliest moment a pending delivery becomes due (null: none pending). */
+  async nextDue(): Promise<number | null> {
+    const [row] = await this.select(
+      "SELECT MIN(next_attempt_at) AS next FROM webhook_deliveries WHERE status = 'pending'",
+    );
+    return num(row?.next);
+  }
+
+  /** Leases one delivery to `owner`; null when another process took it first. */
+  async claimDelivery(
+    id: number,
+    owner: string,
+    now: number,
+    until: number,
+  ): Promise<DeliveryRow | null> {
+    const { affected } = await this.execute(
+      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
+       WHERE id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
+      [owner, until, id, now],
+    );
+    if (affected !== 1) return null;
+    const [row] = await this.select('SELECT * FROM webhook_deliveries WHERE id = ?', [id]);
+    return row ? toDelivery(row) : null;
+  }
+
+  /** Stores an attempt's outcome, if the lease is still this process's. */
+  async finishAttempt(id: number, owner: string, outcome: AttemptOutcome, now: number) {
+    const { affected } = await this.execute(
+      `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?,
+         response_status = ?, error = ?, duration_ms = ?, finished_at = ?,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = ? AND lease_owner = ?`,
+      [
+        outcome.status,
+        outcome.nextAttemptAt,
+        outcome.responseStatus,
+        outcome.error?.slice(0, 500) ?? null,
+        outcome.durationMs,
+        outcome.status === 'pending' ? null : now,
+        id,
+        owner,
+      ],
+    );
+    return affected === 1;
+  }
+
+  async listDeliveries(
+    subscriptionId: number,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: DeliveryRow[]; total: number }> {
+    const rows = await this.select(
+      `SELECT ${LOG_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ?
+       ORDER BY id DESC LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
+      [subscriptionId],
+    );
+    const [count] = await this.select(
+      'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE subscription_id = ?',
+      [subscriptionId],
+    );
+    return { rows: rows.map(toDelivery), total: Number(count.n) };
+  }
+
+  async findDelivery(subscriptionId: number, id: number): Promise<DeliveryRow | null> {
+    const [row] = await this.select(
+      'SELECT * FROM webhook_deliveries WHERE subscription_id = ? AND id = ?',
+      [subscriptionId, id],
+    );
+    return row ? toDelivery(row) : null;
+  }
+
+  /** A replay: the same message (id, type, body) sent again as a new delivery. */
+  async replay(delivery: DeliveryRow, now: number): Promise<number> {
+    const { insertId } = await this.execute(
+      `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
+         payload, status, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      [
+        delivery.subscriptionId,
+        delivery.outboxId,
+        delivery.messageId,
+        delivery.recordKey,
+        delivery.type,
+        delivery.payload,
+        now,
+        now,
+      ],
+    );
+    return insertId;
+  }
+
+  async findDeliveryLog(id: number): Promise<DeliveryRow | null> {
+    const [row] = await this.select(`SELECT ${LOG_COLUMNS} FROM webhook_deliveries WHERE id = ?`, [
+      id,
+    ]);
+    return row ? toDelivery(row) : null;
+  }
+
+  /** Drops finished deliveries and dispatched outbox entries older than `before`. */
+  async prune(before: number): Promise<void> {
+    await this.execute(
+      "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < ?",
+      [before],
+    );
+    await this.execute(
+      'DELETE FROM webhook_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < ?',
+      [before],
+    );
+  }
+}
+
+class LostRace extends Error {}

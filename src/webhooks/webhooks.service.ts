@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Actor } from '../auth/actor.js';
+import { ApiError, forbidden, invalidParams, t } from '../common/errors/api-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './dto/webhook.dto.js';
+import { checkTarget, type Resolver, systemResolver } from './target-policy.js';
+import {
+  WebhooksRepository,
+  type DeliveryRow,
+  type SubscriptionFields,
+  type SubscriptionRow,
+} from './webhooks.repository.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+
+/** Subscriptions a site may have: each change costs one delivery per subscription. */
+export const MAX_SUBSCRIPTIONS = 100;
+
+/** A subscription as the API answers it; `secret` only on create and rotation. */
+export interface WebhookView {
+  id: number;
+  url: string;
+  events: string[];
+  language: string | null;
+  include_private: boolean;
+  active: boolean;
+  /** `active`, `paused` (not active) or `failing` (a delivery failed for good; see the reason). */
+  status: 'active' | 'paused' | 'failing';
+  failing_since: string | null;
+  failure_reason: string | null;
+  created: string;
+  modified: string;
+  secret?: string;
+  /** Until when the previous secret still signs, after a rotation. */
+  previous_secret_expires?: string;
+}
+
+export interface DeliveryView {
+  id: number;
+  webhook_id: number;
+  message_id: string;
+  type: string;
+  kind: string;
+  record_id: number;
+  status: string;
+  attempts: number;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  created: string;
+  next_attempt: string | null;
+  finished: string | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export const notFound = () => new ApiError('webhook-not-found', 404);
+
+/**
+ * Subscriptions and their delivery log, for administrators only (everyone else: 401/403 after
+ * validation, as every route). A target is checked by the target policy when it is written;
+ * deliveries check it again where they connect (sender.ts).
+ */
+@Injectable()
+export class WebhooksService {
+  /** Replaced in tests that must not depend on the machine's DNS. */
+  resolver: Resolver = systemResolver;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: WebhooksRepository,
+    private readonly dispatcher: WebhookDispatcher,
+  ) {}
+
+  async create(dto: CreateWebhookDto, actor: Actor): Promise<WebhookView> {
+    this.authorize(actor);
+    const fields: SubscriptionFields = {
+      url: dto.url,
+      events: [...new Set(dto.events)],
+      language: dto.language || null,
+      includePrivate: dto.include_private ?? false,
+      active: dto.active ?? true,
+    };
+    await this.checkUrl(fields.url);
+    if ((await this.repository.countSubscriptions()) >= MAX_SUBSCRIPTIONS) {
+      throw invalidParams({ url: t('webhooks.reason.too_many', { max: MAX_SUBSCRIPTIONS }) });
+    }
+    const secret = newSecret();
+    const id = await this.repository.createSubscription(fields, secret, Date.now());
+    return { ...view((await this.repository.findSubscription(id))!), secret };
+  }
+
+  async list(actor: Actor): Promise<{ webhooks: WebhookView[]; total: number }> {
+    this.authorize(actor);
+    const webhooks = (await this.repository.listSubscriptions()).map(view);
+    return { webhooks, total: webhooks.length };
+  }
+
+  async get(id: number, actor: Actor): Promise<WebhookView> {
+    this.authorize(actor);
+    return view(await this.mustFind(id));
+  }
+
+  async update(id: number, dto: UpdateWebhookDto, actor: Actor): Promise<WebhookView> {
+    this.authorize(actor);
+    const current = await this.mustFind(id);
+    const fields: SubscriptionFields = {
+      url: dto.url ?? current.url,
+      events: dto.events ? [...new Set(dto.events)] : current.events,
+      language: dto.language === undefined ? current.language : dto.language || null,
+      includePrivate: dto.include_private ?? current.includePrivate,
+      active: dto.active ?? current.active,
+    };
+    if (dto.url !== undefined) await this.checkUrl(fields.url);
+    await this.repository.updateSubscription(id, fields, Date.now());
+    // A subscription made active again may have deliveries waiting.
+    this.dispatcher.wake();
+    return view((await this.repository.findSubscription(id)) ?? current);
+  }
+
+  async remove(id: number, actor: Actor): Promise<WebhookView> {
+    this.authorize(actor);
+    const current = await this.mustFind(id);
+    await this.repository.deleteSubscription(id);
+    return view(current);
+  }
+
+  /** A new secret; the previous one signs beside it for WEBHOOK_SECRET_GRACE. */
+  async rotateSecret(id: number, actor: Actor): Promise<WebhookView> {
+    this.authorize(actor);
+    await this.mustFind(id);
+    const now = Date.now();
+    const secret = newSecret();
+    const until = now + this.config.webhooks.secretGraceMs;
+    await this.repository.rotateSecret(id, secret, until, now);
+    return {
+      ...view((await this.repository.findSubscription(id))!),
+      secret,
+      previous_secret_expires: new Date(until).toISOString(),
+    };
+  }
+
+  async deliveries(id: number, query: ListDeliveriesQuery, actor: Actor) {
+    this.authorize(actor);
+    await this.mustFind(id);
+    const perPage = query.per_page ?? 20;
+    const page = query.page ?? 1;
+    const { rows, total } = await this.repository.listDeliveries(id, perPage, (page - 1) * perPage);
+    return {
+      deliveries: rows.map(deliveryView),
+      total,
+      total_pages: Math.ceil(total / perPage),
+    };
+  }
+
+  /** Sends a delivery's message again (same `webhook-id` and body) as a new delivery. */
+  async replay(id: number, deliveryId: number, actor: Actor): Promise<DeliveryView> {
+    this.authorize(actor);
+    await this.mustFind(id);
+    const delivery = await this.repository.findDelivery(id, deliveryId);
+    if (!delivery) throw new ApiError('webhook-delivery-not-found', 404);
+    const replayId = await this.repository.replay(delivery, Date.now());
+    this.dispatcher.wake();
+    return deliveryView((await this.repository.findDeliveryLog(replayId))!);
+  }
+
+  /** Administrators only (CONTRACT §2: 401 without credentials, 403 with a lesser role). */
+  private authorize(actor: Actor): void {
+    if (actor.user?.role !== 'administrator') throw forbidden(!!actor.user);
+  }
+
+  private async mustFind(id: number): Promise<SubscriptionRow> {
+    const found = await this.repository.findSubscription(id);
+    if (!found) throw notFound();
+    return found;
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const problem = await checkTarget(url, this.config.webhooks.allowedTargets, this.resolver);
+    if (problem) throw invalidParams({ url: t(problem.key, problem.args) });
+  }
+}
+
+function view(row: SubscriptionRow): WebhookView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    language: row.language,
+    include_private: row.includePrivate,
+    active: row.active,
+    status: !row.active ? 'paused' : row.failingSince !== null ? 'failing' : 'active',
+    failing_since: iso(row.failingSince),
+    failure_reason: row.failureReason,
+    created: iso(row.createdAt)!,
+    modified: iso(row.modifiedAt)!,
+  };
+}
+
+function deliveryView(row: DeliveryRow): DeliveryView {
+  const colon = row.recordKey.indexOf(':');
+  return {
+    id: row.id,
+    webhook_id: row.subscriptionId,
+    message_id: row.messageId,
+    type: row.type,
+    kind: row.recordKey.slice(0, colon),
+    record_id: Number(row.recordKey.slice(colon + 1)),
+    status: row.status,
+    attempts: row.attempts,
+    response_status: row.responseStatus,
+    error: row.error,
+    duration_ms: row.durationMs,
+    created: iso(row.createdAt)!,
+    next_attempt: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
+    finished: iso(row.finishedAt),
+  };
+}
