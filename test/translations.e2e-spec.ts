@@ -6,7 +6,7 @@ import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { schemaBefore } from './helpers/schema-before.js';
 import { isMysql } from './helpers/database.js';
-import { coldCaches } from './helpers/query-counter.js';
+import { coldCaches, ownQueries } from './helpers/query-counter.js';
 
 /**
  * Content languages and linked translations (CONTRACT §5): every event, venue, organizer,
@@ -607,7 +607,7 @@ describe('translations (e2e)', () => {
       const spy = vi.spyOn(ds.logger, 'logQuery');
       try {
         await work();
-        return spy.mock.calls
+        return ownQueries(spy)
           .map(([sql, parameters]) => ({ sql, parameters: (parameters ?? []) as unknown[] }))
           .filter((q) => q.sql.trim() !== 'SELECT 1');
       } finally {

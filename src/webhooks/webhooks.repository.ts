@@ -121,6 +121,15 @@ function toDelivery(r: Row): DeliveryRow {
 const LOG_COLUMNS =
   'id, subscription_id, outbox_id, message_id, record_key, type, status, attempts, next_attempt_at, response_status, error, duration_ms, created_at, finished_at';
 
+/**
+ * Marks the statements of webhook work that runs beside requests (the dispatcher's polls and
+ * claims, subscription management), so that a reading of the statements a request sends can
+ * tell them apart (test/helpers/query-counter.ts). The outbox insert of a write is unmarked: it
+ * is the write's own statement.
+ */
+export const WEBHOOK_STATEMENT = '/* webhooks */ ';
+const MARK = WEBHOOK_STATEMENT;
+
 /** At most this many rows per statement of a batch (bound parameters stay far below limits). */
 const CHUNK = 200;
 
@@ -142,7 +151,7 @@ export class WebhooksRepository {
     const own = manager?.queryRunner ? undefined : this.ds.createQueryRunner('master');
     const runner = manager?.queryRunner ?? own!;
     try {
-      const result = await runner.query(sql, params, true);
+      const result = await runner.query(`${MARK}${sql}`, params, true);
       const raw = result.raw as { insertId?: unknown } | number | bigint | undefined;
       const insertId =
         typeof raw === 'object' && raw !== null ? Number(raw.insertId ?? 0) : Number(raw ?? 0);
@@ -153,7 +162,7 @@ export class WebhooksRepository {
   }
 
   private select(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.ds.query(sql, params);
+    return this.ds.query(`${MARK}${sql}`, params);
   }
 
   // ------------------------------------------------------------------------- subscriptions
@@ -303,45 +312,43 @@ export class WebhooksRepository {
    */
   async dispatch(outboxIds: number[], deliveries: NewDelivery[], now: number): Promise<boolean> {
     if (!outboxIds.length) return true;
-    try {
-      await this.ds.transaction(async (manager) => {
-        const marks = outboxIds.map(() => '?').join(', ');
-        const { affected } = await this.execute(
-          `UPDATE webhook_outbox SET dispatched_at = ? WHERE id IN (${marks}) AND dispatched_at IS NULL`,
-          [now, ...outboxIds],
-          manager,
-        );
-        if (affected !== outboxIds.length) throw new LostRace();
-        for (let i = 0; i < deliveries.length; i += CHUNK) {
-          const chunk = deliveries.slice(i, i + CHUNK);
-          const params: unknown[] = [];
-          for (const d of chunk) {
-            params.push(
-              d.subscriptionId,
-              d.outboxId,
-              d.messageId,
-              d.recordKey,
-              d.type,
-              d.payload,
-              'pending',
-              0,
-              now,
-              now,
-            );
-          }
-          await manager.query(
-            `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
-               payload, status, attempts, next_attempt_at, created_at)
-             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-            params,
-          );
-        }
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof LostRace) return false;
-      throw error;
+    // Deliveries first, then the mark: a process that dies between the two leaves the entries
+    // to be fanned out again (at least once), never an entry marked without its deliveries.
+    for (let i = 0; i < deliveries.length; i += CHUNK) {
+      const chunk = deliveries.slice(i, i + CHUNK);
+      const params: unknown[] = [];
+      for (const d of chunk) {
+        params.push(d.subscriptionId, d.outboxId, d.messageId, d.recordKey, d.type, d.payload);
+        params.push('pending', 0, now, now);
+      }
+      await this.execute(
+        `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
+           payload, status, attempts, next_attempt_at, created_at)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        params,
+      );
     }
+    const marks = outboxIds.map(() => '?').join(', ');
+    const { affected } = await this.execute(
+      `UPDATE webhook_outbox SET dispatched_at = ? WHERE id IN (${marks}) AND dispatched_at IS NULL`,
+      [now, ...outboxIds],
+    );
+    if (affected === outboxIds.length) return true;
+    // Another process dispatched some of them meanwhile (its lease ran out while this one
+    // worked): this pass's copies go, and the entries it did mark are fanned out again.
+    const messages = deliveries.map((d) => d.messageId);
+    for (let i = 0; i < messages.length; i += CHUNK) {
+      const chunk = messages.slice(i, i + CHUNK);
+      await this.execute(
+        `DELETE FROM webhook_deliveries WHERE message_id IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
+    }
+    await this.execute(
+      `UPDATE webhook_outbox SET dispatched_at = NULL WHERE id IN (${marks}) AND dispatched_at = ?`,
+      [...outboxIds, now],
+    );
+    return false;
   }
 
   // ------------------------------------------------------------------------------ leases
@@ -495,5 +502,3 @@ export class WebhooksRepository {
     );
   }
 }
-
-class LostRace extends Error {}
