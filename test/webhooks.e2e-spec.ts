@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { TrashPurger } from '../src/common/posts/purge-trash.js';
+import { Metrics } from '../src/metrics/metrics.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
 import { systemResolver } from '../src/webhooks/target-policy.js';
 import { WebhooksService } from '../src/webhooks/webhooks.service.js';
@@ -313,6 +314,14 @@ describe('webhooks (e2e)', () => {
         record_id: term.body.id,
       });
       expect(old).not.toBe(rotated.body.secret);
+      const counted = await app
+        .get(Metrics)
+        .registry.getSingleMetric('cal_webhook_attempts_total')!
+        .get();
+      const outcome = (name: string) =>
+        counted.values.find((v) => v.labels.outcome === name)?.value ?? 0;
+      expect(outcome('retry')).toBeGreaterThanOrEqual(3);
+      expect(outcome('delivered')).toBeGreaterThanOrEqual(1);
       await http().delete(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
     });
 

@@ -7,8 +7,10 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import type { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Writes } from '../database/writes.js';
+import { Metrics } from '../metrics/metrics.js';
 import { eventTypeOf, isPublicChange, wants } from './event-types.js';
 import { RecordPayloads, type Audience } from './record-payloads.js';
 import { send, type AttemptResult } from './sender.js';
@@ -64,6 +66,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private stopped = true;
   private lastPrune = 0;
   private failingLogged = false;
+  private readonly attempts: Counter<'outcome'>;
   /** The resolver deliveries connect through (replaced in tests to stand for a DNS answer). */
   resolver: Resolver = systemResolver;
 
@@ -72,7 +75,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly writes: Writes,
     private readonly repository: WebhooksRepository,
     private readonly payloads: RecordPayloads,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.attempts = metrics.counter(
+      'cal_webhook_attempts_total',
+      'Webhook delivery attempts, by outcome: delivered, retry (failed, tried again later) or failed (for good).',
+      ['outcome'],
+    );
+  }
 
   onApplicationBootstrap(): void {
     this.stopped = false;
@@ -290,6 +300,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       finishedAt,
     );
     if (!stored) return;
+    this.attempts.inc({ outcome: status === 'pending' ? 'retry' : status });
     if (status === 'delivered') await this.repository.clearFailing(subscription.id);
     if (status === 'failed') {
       const reason = `delivery ${delivery.id} (${delivery.type}) failed after ${attempts} attempt(s): ${result.error}`;

@@ -26,7 +26,7 @@ export async function countQueries(
     const query = runner.query.bind(runner);
     wrapped.add(runner);
     runner.query = ((...args: Parameters<typeof query>) => {
-      if (String(args[0]).startsWith(WEBHOOK_STATEMENT)) return query.apply(runner, args);
+      if (args[0].startsWith(WEBHOOK_STATEMENT)) return query.apply(runner, args);
       queries++;
       statements?.push(args[0]);
       if (process.env.PRINT_QUERIES) console.log(args[0].slice(0, 100));
