@@ -1525,6 +1525,24 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
       list.push({ key: `${method} ${NS}/doc/ui${wrong}`, method, path: `${NS}/doc/ui`, args: {} });
       list.push({ key: `${method} ${NS}/{junk}`, method, path: `${NS}/{junk}`, args: {} });
     }
+    // The iCalendar feeds: the list's parameters, and one event's.
+    const eventsGet = routes[`${NS}/events`]?.endpoints.find((e) => e.methods.includes('GET'));
+    const eventRow = ROUTE_TABLE.find((row) => row.path === '/events/{id}');
+    const eventGet = routes[`${NS}${eventRow?.pattern}`]?.endpoints.find((e) =>
+      e.methods.includes('GET'),
+    );
+    list.push({
+      key: `GET ${NS}/events.ics`,
+      method: 'GET',
+      path: `${NS}/events.ics`,
+      args: eventsGet?.args ?? {},
+    });
+    list.push({
+      key: `GET ${NS}/events/{id}.ics`,
+      method: 'GET',
+      path: `${NS}/events/{id}.ics`,
+      args: eventGet?.args ?? {},
+    });
     list.push({
       key: `GET ${NS}/events/{id}/{junk}`,
       method: 'GET',
