@@ -5,7 +5,7 @@ import { startupSummary } from './config/startup.js';
 import { serveThrottleStores, ThrottleStoreHost } from './auth/cluster-throttle-store.js';
 
 /** A worker stopping after SIGTERM is killed once this has passed. */
-export const DRAIN_MS = 5_000;
+const DRAIN_MS = 5_000;
 /** A worker that dies sooner than this after starting is replaced only after this long. */
 const CRASH_LOOP_MS = 1_000;
 

@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
  * for the next collection; at 1.5× it stays about 200 MB at the same throughput
  * (docs/benchmarks.md: the heap growing factor, in "The night after").
  */
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 /**
  * Sets V8's heap growing factor for this process (workers too: each runs main.ts), unless the

@@ -55,7 +55,7 @@ export class BasicAuthGuard implements CanActivate {
   }
 }
 
-export function parseBasic(header: string): { login: string; password: string } | null {
+function parseBasic(header: string): { login: string; password: string } | null {
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!match) return null;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');

@@ -20,7 +20,7 @@ import {
 type StoreName = 'failures' | 'trusted';
 type Operation = 'get' | 'increment' | 'set' | 'delete';
 
-export interface ThrottleRequest {
+interface ThrottleRequest {
   cal: 'throttle';
   id: number;
   store: StoreName;
@@ -36,7 +36,7 @@ export interface ThrottleReply {
 }
 
 /** A worker answers by itself (its own counts) when the primary has not answered in this time. */
-export const IPC_TIMEOUT_MS = 2_000;
+const IPC_TIMEOUT_MS = 2_000;
 /** Questions waiting for the primary, at most; beyond, the worker answers by itself. */
 const MAX_PENDING = 10_000;
 /** What one message may carry: the throttle never sends more than a few short keys. */

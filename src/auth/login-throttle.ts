@@ -21,7 +21,7 @@ export interface ThrottleStores {
   trusted: ThrottleStore;
 }
 /** The throttle's clock (milliseconds since the epoch); tests provide a fake one. */
-export const THROTTLE_CLOCK = Symbol('THROTTLE_CLOCK');
+const THROTTLE_CLOCK = Symbol('THROTTLE_CLOCK');
 
 /** A trust mark is renewed by a success at most this often, not on every request. */
 const TRUST_REFRESH_MS = 86_400_000;

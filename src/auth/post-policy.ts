@@ -5,7 +5,7 @@ import type { Role } from './users/roles.js';
  * The capability table of CONTRACT §2, as WordPress maps roles to post and term capabilities.
  * Pure functions; services turn a "no" into 401 (anonymous) or 403 (authenticated).
  */
-export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
+type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
 
 export interface OwnedRecord {
   authorId: number;

@@ -52,7 +52,7 @@ const dateOption =
   (value: string, t: Translate): string | null =>
     parseSince(value) ? null : t('cli.invalid.date', { option, example, value });
 
-export const COMMANDS: CommandSpec[] = [
+const COMMANDS: CommandSpec[] = [
   {
     name: 'user:create',
     args: ['login'],
@@ -451,7 +451,7 @@ function icsSummaryLines(summary: IcsSummary, dryRun: boolean, t: Translate): st
 }
 
 /** The end of an import: counts per kind, totals, and each skipped record with its reason. */
-export function summaryLines(summary: ImportSummary, dryRun: boolean, t: Translate): string[] {
+function summaryLines(summary: ImportSummary, dryRun: boolean, t: Translate): string[] {
   const lines = [
     t(dryRun ? 'cli.import.dry_run' : 'cli.import.imported', { source: summary.source }),
   ];

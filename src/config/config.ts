@@ -83,10 +83,10 @@ export interface AppConfig extends OperationsConfig {
 }
 
 /** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
-export type TrustProxy = boolean | number | string[];
+type TrustProxy = boolean | number | string[];
 
 /** At most `max` failed logins within a fixed window of `windowMs` from the first one. */
-export interface FailureLimit {
+interface FailureLimit {
   max: number;
   windowMs: number;
 }
@@ -355,7 +355,7 @@ function isProxyEntry(entry: string): boolean {
   return family === 4 && isIPv4(range);
 }
 
-export function parseTrustProxy(raw: string | undefined): TrustProxy {
+function parseTrustProxy(raw: string | undefined): TrustProxy {
   const value = raw?.trim() ?? '';
   if (value === '' || /^false$/i.test(value)) return false;
   if (/^true$/i.test(value)) return true;
@@ -471,10 +471,7 @@ function parseWebhooks(env: Env): WebhookConfig {
 }
 
 /** DATABASE_REPLICA_URLS: comma-separated URLs of replicas, of the primary's kind (MySQL/MariaDB). */
-export function parseReplicaUrls(
-  raw: string | undefined,
-  databaseUrl: string,
-): AppConfig['replicas'] {
+function parseReplicaUrls(raw: string | undefined, databaseUrl: string): AppConfig['replicas'] {
   const urls = (raw ?? '')
     .split(',')
     .map((u) => u.trim())
@@ -502,7 +499,7 @@ export function parseReplicaUrls(
 }
 
 /** REDIS_URL: `redis://[user:pass@]host[:port][/db]` or `rediss://` (TLS); empty = no Redis. */
-export function parseRedisUrl(raw: string | undefined): string | null {
+function parseRedisUrl(raw: string | undefined): string | null {
   const value = raw?.trim() ?? '';
   if (value === '') return null;
   let parsed: URL;
@@ -527,7 +524,7 @@ const MAX_WORKERS = 64;
  * WORKERS: a number or `auto` (the cores available). Default 1 on every database. SQLite
  * refuses more than one: its caches could not learn of another process's writes (CONTRACT §2).
  */
-export function parseWorkers(raw: string | undefined, databaseUrl: string): number {
+function parseWorkers(raw: string | undefined, databaseUrl: string): number {
   const value = raw?.trim().toLowerCase() ?? '';
   let workers = 1;
   if (value === 'auto') workers = Math.min(MAX_WORKERS, availableParallelism());

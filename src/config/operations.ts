@@ -54,7 +54,7 @@ function parseMetrics(env: Env): MetricsConfig | null {
 }
 
 /** Whether the standard OpenTelemetry variables ask for traces to be exported. */
-export function tracingRequested(env: Env): boolean {
+function tracingRequested(env: Env): boolean {
   const endpoint =
     env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   if (!endpoint) return false;

@@ -6,7 +6,7 @@ import { Column, ColumnOptions } from 'typeorm';
  * MariaDB and SQLite identical (no driver time-zone conversion) while sorting and indexing
  * correctly.
  */
-export const DATETIME_LENGTH = 19;
+const DATETIME_LENGTH = 19;
 
 export function DateTimeColumn(name: string, options: Partial<ColumnOptions> = {}) {
   return Column({ name, type: 'varchar', length: DATETIME_LENGTH, ...options });

@@ -10,7 +10,7 @@ import { createDataSource } from './data-source.js';
 import { migrationLabel } from './migration-label.js';
 import type { ProgramOutput } from '../config/program-output.js';
 
-export const MIGRATE_USAGE = `Usage: npm run migration:run | migration:revert | migration:check
+const MIGRATE_USAGE = `Usage: npm run migration:run | migration:revert | migration:check
   migration:run     apply the pending migrations, naming each one
   migration:revert  revert the most recently applied migration
   migration:check   say whether migrations are pending and whether entities and migrations

@@ -13,7 +13,7 @@ export type MysqlConfig = Exclude<DatabaseConfig, { type: 'sqlite' }>;
  * established rejects the promise, any later one (the server gone, a dropped socket) calls
  * `onLost`, which should forget the connection.
  */
-export function openSideConnection(
+function openSideConnection(
   db: MysqlConfig,
   timeoutMs: number,
   onLost: () => void,

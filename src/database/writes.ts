@@ -11,7 +11,7 @@ export type PostRecordKind = 'event' | 'venue' | 'organizer';
 export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
 
 /** A post's status and publication date (UTC, `YYYY-MM-DD HH:MM:SS`), as committed. */
-export interface PublicationState {
+interface PublicationState {
   status: string;
   dateUtc: string | null;
 }
@@ -28,7 +28,7 @@ export interface RecordChange {
  * move into or out of public view can be told, e.g. a draft published) and the record's language
  * (needed for a record that no longer exists once the write commits).
  */
-export interface ChangeDetail {
+interface ChangeDetail {
   previousStatus?: string;
   language?: string;
 }

@@ -148,7 +148,7 @@ function argOf(schema: Schema, description: unknown, required: boolean): Endpoin
   return { ...rest, required: r };
 }
 
-export function argsOf(
+function argsOf(
   op: Operation,
   document: OpenAPIObject,
   isIndex = false,

@@ -7,7 +7,7 @@ import { webhookResponses } from './webhook-schemas.js';
  * plugin's English texts). Declared here, not in the controllers, so that every resource is
  * documented the same way and each response carries its schema. Descriptions are i18n keys.
  */
-export type ResponseObject = Schema & { description: string };
+type ResponseObject = Schema & { description: string };
 export type Responses = Record<string, ResponseObject>;
 
 const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });

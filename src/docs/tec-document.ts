@@ -6,7 +6,7 @@ import { responsesFor } from './responses.js';
 import { ROUTE_TABLE } from './route-table.js';
 import { SERVICE_SCHEMAS, TEC_SCHEMAS, type Schema } from './schemas.js';
 
-export type Parameter = Schema & {
+type Parameter = Schema & {
   name: string;
   in: string;
   required?: boolean;
@@ -23,8 +23,8 @@ export type Operation = Schema & {
 };
 export type PathItem = Partial<Record<Method, Operation>>;
 
-export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-export type Method = (typeof METHODS)[number];
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type Method = (typeof METHODS)[number];
 
 const PREFIX = `/${NAMESPACE}`;
 const WRITES = new Set<Method>(['post', 'put', 'patch', 'delete']);
@@ -166,7 +166,7 @@ function shapeParameters(parameters: Parameter[]): Parameter[] {
   });
 }
 
-export function languageParameter(): Parameter {
+function languageParameter(): Parameter {
   return {
     in: 'query',
     schema: { type: 'string', enum: [...LANGUAGES] },

@@ -43,10 +43,10 @@ export interface EventMapOptions {
   freeLabel: string;
 }
 
-export const EVENT_POST_TYPE = 'cal_events';
+const EVENT_POST_TYPE = 'cal_events';
 
 /** `{SITE_URL}/event/{slug}/`, or the query form for unpublished events (BEHAVIOR §1.9). */
-export function eventUrl(
+function eventUrl(
   event: Pick<EventEntity, 'id' | 'slug' | 'status'> & Partial<Pick<EventEntity, 'language'>>,
   siteUrl: string,
   status: string,
@@ -69,7 +69,7 @@ const withSlug = (e: { id: number; slug: string | null; language?: EventEntity['
   language: e.language,
 });
 
-export function parseCostEntries(stored: string): string[] {
+function parseCostEntries(stored: string): string[] {
   try {
     const value: unknown = JSON.parse(stored || '[]');
     return Array.isArray(value) ? value.map(String) : [];

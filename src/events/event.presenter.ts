@@ -174,7 +174,7 @@ export class EventPresenter {
  * Everything an event's payload depends on besides the stored rows: the language and REST base
  * of the request, who asks (translations, unlocking), the context, the password given, json_ld.
  */
-export function readerVariant(ctx: RequestContext, opts: PresentOptions): string {
+function readerVariant(ctx: RequestContext, opts: PresentOptions): string {
   const user = ctx.actor.user;
   return JSON.stringify([
     ctx.language,

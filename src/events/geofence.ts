@@ -6,10 +6,8 @@
  */
 
 /** Mean Earth radius (IUGG), the sphere the distances are measured on. */
-export const EARTH_RADIUS_KM = 6371.0088;
+const EARTH_RADIUS_KM = 6371.0088;
 export const KM_PER_MILE = 1.609344;
-
-export type DistanceUnit = 'mi' | 'km';
 
 export interface Geofence {
   lat: number;
@@ -26,9 +24,6 @@ export interface BoundingBox {
 
 const rad = (deg: number) => (deg * Math.PI) / 180;
 const deg = (radians: number) => (radians * 180) / Math.PI;
-
-export const toKm = (radius: number, unit: DistanceUnit) =>
-  unit === 'mi' ? radius * KM_PER_MILE : radius;
 
 /** Great-circle distance in km (haversine); used by tests and as the reference of the SQL. */
 export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {

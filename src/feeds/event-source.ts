@@ -9,7 +9,7 @@ import type { EventPayload } from './ics.js';
  * `page`/`per_page` holds the first MAX_FEED_EVENTS events of its query in the list's order
  * (start date first).
  */
-export const MAX_FEED_EVENTS = 1000;
+const MAX_FEED_EVENTS = 1000;
 
 /** The events of a feed, and how many the query matches. */
 export interface FeedEvents {

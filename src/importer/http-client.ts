@@ -61,7 +61,7 @@ const version = (() => {
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
-export const USER_AGENT = `cal-events-importer/${version} (node ${process.versions.node})`;
+const USER_AGENT = `cal-events-importer/${version} (node ${process.versions.node})`;
 
 /** 429 and 5xx may pass; other answers are final. */
 const retryable = (status: number) => status === 429 || status >= 500;
@@ -215,7 +215,7 @@ function describeFetchError(error: unknown): string {
 }
 
 /** The WordPress error body's code and message, when the answer is one. */
-export function errorSummary(text: string): string {
+function errorSummary(text: string): string {
   try {
     const body = JSON.parse(text) as { code?: unknown; message?: unknown };
     if (typeof body.code === 'string') {

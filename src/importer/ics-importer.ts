@@ -32,7 +32,7 @@ export interface IcsOptions {
 }
 
 /** Venues, organizers and terms the events brought: written along with an event, or reused. */
-export interface LinkedCounts {
+interface LinkedCounts {
   created: number;
   updated: number;
 }

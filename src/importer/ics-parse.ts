@@ -30,10 +30,10 @@ export interface ExpansionBounds {
   totalMs: number;
 }
 
-export const EXPANSION_BOUNDS: ExpansionBounds = { steps: 200_000, ms: 2_000, totalMs: 20_000 };
+const EXPANSION_BOUNDS: ExpansionBounds = { steps: 200_000, ms: 2_000, totalMs: 20_000 };
 
 /** Occurrences of one recurring event at most: a rule without end in a wide window stops here. */
-export const MAX_OCCURRENCES = 1000;
+const MAX_OCCURRENCES = 1000;
 
 /**
  * Zones Outlook names the Windows way (its VTIMEZONE then holds the rules): the IANA zone with
@@ -67,7 +67,7 @@ const utcWall = (t: ICAL.Time) => wall(t.convertToZone(ICAL.Timezone.utcTimezone
  * iCalendar TEXT (SUMMARY, DESCRIPTION, LOCATION, a CN) as HTML text: it holds no markup, so its
  * special characters are escaped, never interpreted.
  */
-export const escapeText = (text: string) =>
+const escapeText = (text: string) =>
   text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 
 /** The expansion stopped at a bound: why, in the words of the summary. */
@@ -216,11 +216,7 @@ export function readIcs(
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The create request for one event or occurrence. */
-export function eventBody(
-  event: ICAL.Event,
-  start: ICAL.Time,
-  end: ICAL.Time,
-): Record<string, unknown> {
+function eventBody(event: ICAL.Event, start: ICAL.Time, end: ICAL.Time): Record<string, unknown> {
   const component = event.component;
   const summary = (event.summary ?? '').trim();
   if (!summary) throw new Error('no SUMMARY');

@@ -4,7 +4,7 @@
  */
 
 /** What an operator can count on after an import stopped half-way. */
-export const RESUMABLE =
+const RESUMABLE =
   'what was imported before is kept (each record with its import map entry): run the same command again to resume; records already imported are left as they are';
 
 export const messages = {

@@ -526,5 +526,3 @@ function order(kind: MapKind, records: SourceRecord[]): SourceRecord[] {
   records.forEach((r) => place(r, 0));
   return out;
 }
-
-export { SourceError };

@@ -30,7 +30,7 @@ export async function mapLimit<T, R>(
   return results;
 }
 
-export const COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
+const COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 export type SourceRecord = Record<string, unknown> & { id: number };

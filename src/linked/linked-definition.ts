@@ -31,7 +31,7 @@ export interface LinkedListQuery {
 }
 
 /** Create fields validated by the service of `kind` (opaque to callers; `LinkedEventLinks.applyPlan` reads them). */
-export interface ValidatedCreateInput {
+interface ValidatedCreateInput {
   kind: 'venue' | 'organizer';
   fields: LinkedWriteFields;
 }
@@ -41,7 +41,7 @@ export interface ValidatedCreateInput {
  * record to link, or validated fields to create (or reuse, §7.4.2) a record from; `null` is
  * "no record" (skipped).
  */
-export type LinkedPlanItem = { id: number } | { create: ValidatedCreateInput } | null;
+type LinkedPlanItem = { id: number } | { create: ValidatedCreateInput } | null;
 export type LinkedPlan = LinkedPlanItem[];
 
 /**

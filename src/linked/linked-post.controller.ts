@@ -11,14 +11,14 @@ import type { LinkedListQuery, LinkedWriteFields } from './linked-definition.js'
 import { UnlockParams, type Unlock } from './unlock.decorator.js';
 
 /** What the read routes call: the public methods of LinkedQueries. */
-export interface LinkedReadRoutes {
+interface LinkedReadRoutes {
   list(query: LinkedListQuery, ctx: RequestContext): Promise<unknown>;
   getById(id: number, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
   getBySlug(slug: string, ctx: RequestContext, unlock: Unlock): Promise<unknown>;
 }
 
 /** What the write routes call: the public methods of LinkedWrites. */
-export interface LinkedWriteRoutes {
+interface LinkedWriteRoutes {
   create(input: never, ctx: RequestContext): Promise<unknown>;
   updateById(id: number, input: never, ctx: RequestContext): Promise<unknown>;
   updateBySlug(slug: string, input: never, ctx: RequestContext): Promise<unknown>;

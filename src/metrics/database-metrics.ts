@@ -13,7 +13,7 @@ import { ReplicaRouter } from '../database/replica-router.js';
 import { Metrics } from './metrics.js';
 
 /** The first word of a statement, as the `kind` label: a handful of values, never the SQL. */
-export function statementKind(sql: string): string {
+function statementKind(sql: string): string {
   const word = /^\s*\(?\s*([A-Za-z]+)/.exec(sql)?.[1]?.toLowerCase();
   switch (word) {
     case 'select':

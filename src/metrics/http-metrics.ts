@@ -3,7 +3,7 @@ import type { Counter, Histogram } from 'prom-client';
 import type { Metrics } from './metrics.js';
 
 /** The `route` of requests no route answered (404s, early refusals): one series, not one per URL. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 interface Series {
   requests: ReturnType<Counter<'method' | 'route' | 'status'>['labels']>;

@@ -8,7 +8,7 @@ export type RenderMetrics = () => Promise<{ contentType: string; body: string }>
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** Whether the request carries `Authorization: Bearer <token>` (compared in constant time). */
-export function hasToken(req: IncomingMessage, token: string): boolean {
+function hasToken(req: IncomingMessage, token: string): boolean {
   const header = req.headers.authorization ?? '';
   const match = /^Bearer ([\x21-\x7e]{1,1024})$/i.exec(header);
   return !!match && timingSafeEqual(digest(match[1]), digest(token));

@@ -45,7 +45,7 @@ export function toTecOrganizer(
  * TEC JSON_LD/Organizer.php: a schema.org Person whose `url` is the organizer's website (TEC
  * overrides the page link with it).
  */
-export function organizerJsonLd(organizer: OrganizerEntity) {
+function organizerJsonLd(organizer: OrganizerEntity) {
   return {
     ...jsonLdHead('Person', organizer, organizer.website),
     telephone: organizer.phone,

@@ -18,7 +18,7 @@ import { eventJsonLd, scriptJson } from './json-ld.js';
 import { Views, type PageHead } from './views.js';
 
 /** Events per page of the public lists. */
-export const PAGE_SIZE = 10;
+const PAGE_SIZE = 10;
 /** The highest `?page=` a public list accepts (beyond: 404). */
 const MAX_PAGE = 10_000;
 

@@ -19,8 +19,6 @@ export const TAXONOMIES: Record<Taxonomy, TaxonomyInfo> = {
   tag: { wpName: 'post_tag', collection: 'tags', hierarchical: false },
 };
 
-export const taxonomyInfo = (taxonomy: Taxonomy): TaxonomyInfo => TAXONOMIES[taxonomy];
-
 export function taxonomyOf(wpName: string): Taxonomy {
   return wpName === TAXONOMIES.category.wpName ? 'category' : 'tag';
 }

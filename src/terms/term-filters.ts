@@ -1,21 +1,6 @@
 import type { Language } from '../config/config.js';
 import type { Taxonomy } from './taxonomy.js';
 
-/** The sort keys of BEHAVIOR §5.4; anything else sorts by name. */
-export const TERM_ORDERBY = [
-  'id',
-  'name',
-  'slug',
-  'description',
-  'count',
-  'parent',
-  'term_group',
-  'include',
-  'include_slugs',
-  'none',
-] as const;
-export type TermOrderBy = (typeof TERM_ORDERBY)[number];
-
 /** What the repository needs to list terms: the list query, resolved and normalised. */
 export interface TermListFilters {
   taxonomy: Taxonomy;

@@ -30,7 +30,7 @@ export interface TermLinkContext {
 }
 
 /** `urls` of both forms: own and collection REST URLs, and the parent's when there is one. */
-export function termUrls(
+function termUrls(
   term: Pick<TermRecord, 'id' | 'taxonomy' | 'parent'>,
   ctx: TermLinkContext,
 ): TecTermUrls {
@@ -46,7 +46,7 @@ export function termUrls(
  * The term archive page (BEHAVIOR §1.9): `{SITE_URL}/events/category/{ancestors/}{slug}/` for
  * categories, `{SITE_URL}/tag/{slug}/` for tags. `path` holds the ancestors' slugs, root first.
  */
-export function termPageUrl(
+function termPageUrl(
   taxonomy: Taxonomy,
   slug: string,
   path: string[],

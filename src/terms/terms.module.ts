@@ -22,10 +22,4 @@ import { TermWrites } from './term-writes.js';
   exports: [TermQueries, TermWrites, EventTermLinks],
 })
 export class TermsModule {}
-
-export type { Taxonomy } from './taxonomy.js';
-export type { TecEmbeddedTerm, TecTerm } from './term.mapper.js';
-export type { EventTerms } from './event-term-links.js';
-export { EventTermLinks } from './event-term-links.js';
-export { TermQueries } from './term-queries.js';
-export { TermWrites } from './term-writes.js';
+export { TermQueries };

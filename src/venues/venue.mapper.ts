@@ -49,7 +49,7 @@ export function toTecVenue(venue: VenueEntity, ctx: MapContext, options: MapOpti
 }
 
 /** TEC JSON_LD/Venue.php: a schema.org Place (BEHAVIOR §4.9). */
-export function venueJsonLd(venue: VenueEntity, url: string): Record<string, unknown> {
+function venueJsonLd(venue: VenueEntity, url: string): Record<string, unknown> {
   return {
     ...jsonLdHead('Place', venue, url),
     address: {

@@ -1,10 +1,9 @@
 import type { ChangeAction, RecordKind } from '../database/writes.js';
 
 /** The record kinds a subscription can hear of, by the names the API gives them. */
-export const WEBHOOK_KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
+const WEBHOOK_KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
 /** What happened to the record; `published` is an update (or create) that made a post public. */
-export const WEBHOOK_ACTIONS = ['created', 'updated', 'published', 'trashed', 'deleted'] as const;
-export type WebhookAction = (typeof WEBHOOK_ACTIONS)[number];
+const WEBHOOK_ACTIONS = ['created', 'updated', 'published', 'trashed', 'deleted'] as const;
 
 /** Every `<kind>.<action>` a subscription may name, and `*` for all of them. */
 export const EVENT_TYPES: readonly string[] = [

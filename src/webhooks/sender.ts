@@ -11,7 +11,7 @@ import {
 } from './target-policy.js';
 
 /** The most of a receiver's answer that is read (then the connection is dropped). */
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface Message {
   /** `webhook-id`: the same for every attempt and replay of one message. */
@@ -32,7 +32,7 @@ export interface AttemptResult {
 }
 
 /** The Standard Webhooks headers of `message` sent at `at` (one `v1,` signature per secret). */
-export function signedHeaders(message: Message, at: Date): Record<string, string> {
+function signedHeaders(message: Message, at: Date): Record<string, string> {
   const signature = message.secrets
     .map((secret) => new Webhook(secret).sign(message.id, at, message.body))
     .join(' ');

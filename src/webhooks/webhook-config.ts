@@ -45,7 +45,7 @@ function duration(name: string, raw: string | undefined, fallback: number, min =
   return ms;
 }
 
-export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
 export function parseWebhookConfig(env: Record<string, string | undefined>): WebhookConfig {
   let allowedTargets: AllowedTargets;

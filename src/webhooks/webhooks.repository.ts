@@ -38,7 +38,7 @@ export interface OutboxRow {
   createdAt: number;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface DeliveryRow {
   id: number;

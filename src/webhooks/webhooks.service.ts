@@ -14,7 +14,7 @@ import {
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** Subscriptions a site may have: each change costs one delivery per subscription. */
-export const MAX_SUBSCRIPTIONS = 100;
+const MAX_SUBSCRIPTIONS = 100;
 
 /** A subscription as the API answers it; `secret` only on create and rotation. */
 export interface WebhookView {
@@ -57,7 +57,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-export const notFound = () => new ApiError('webhook-not-found', 404);
+const notFound = () => new ApiError('webhook-not-found', 404);
 
 /**
  * Subscriptions and their delivery log, for administrators only (everyone else: 401/403 after

@@ -396,7 +396,7 @@ const LIST_STATUSES = [undefined, 'publish', 'future', 'draft,pending', 'trash',
  * parts of about 1,200 cases: every file costs its own app and module loading (~2.5 s of CPU), so
  * more parts would balance the workers no better and cost more in all.
  */
-export const MATRIX_PARTS = {
+const MATRIX_PARTS = {
   events: ['events', 'categories', 'tags'],
   venues: ['venues'],
   organizers: ['organizers'],

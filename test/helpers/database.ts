@@ -24,7 +24,7 @@ export function withDatabaseSuffix(url: string, suffix: string): string {
 }
 
 /** Refuses any database that does not look like a test database (it is dropped and recreated). */
-export function assertTestDatabase(url = process.env.TEST_DATABASE_URL): void {
+function assertTestDatabase(url = process.env.TEST_DATABASE_URL): void {
   if (!url) return;
   const db = parseDatabaseUrl(url);
   if (db.type !== 'sqlite' && !/test/i.test(db.database))

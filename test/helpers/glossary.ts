@@ -5,9 +5,9 @@ import { join } from 'node:path';
  * The terminology checks of test/i18n-glossary.spec.ts: catalogue loading, the glossary's pattern
  * language (docs/i18n/glossary.json, "about") and the rendering of docs/i18n/GLOSSARY.md.
  */
-export const ROOT = join(__dirname, '..', '..');
-export const I18N = join(ROOT, 'i18n');
-export const GLOSSARY_JSON = join(ROOT, 'docs', 'i18n', 'glossary.json');
+const ROOT = join(__dirname, '..', '..');
+const I18N = join(ROOT, 'i18n');
+const GLOSSARY_JSON = join(ROOT, 'docs', 'i18n', 'glossary.json');
 export const GLOSSARY_MD = join(ROOT, 'docs', 'i18n', 'GLOSSARY.md');
 
 export interface Rendering {
@@ -25,7 +25,7 @@ export interface Term {
   [language: string]: Rendering | string[] | string | undefined;
 }
 /** How a language addresses the reader, and the forms of the other address it must not use. */
-export interface Address {
+interface Address {
   form: string;
   example: string;
   banned: string[];
@@ -79,7 +79,7 @@ export function catalogue(language: string, dir = I18N): Map<string, string> {
 }
 
 /** What a pattern may contain: letters, digits, spaces, - ' . and the * wildcard. */
-export const PATTERN_SYNTAX = /^[\p{L}\p{M}\p{N}*][\p{L}\p{M}\p{N} '’.*-]*$/u;
+const PATTERN_SYNTAX = /^[\p{L}\p{M}\p{N}*][\p{L}\p{M}\p{N} '’.*-]*$/u;
 
 const LETTER = '[\\p{L}\\p{M}\\p{N}]';
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -132,7 +132,7 @@ export function keeps(text: string, identifier: string): boolean {
   }
 }
 
-export interface Finding {
+interface Finding {
   key: string;
   term: string;
   pattern: string;
@@ -184,7 +184,7 @@ export function missingTerms(
 }
 
 /** A text that breaks a rule of style rather than of terminology. */
-export interface Slip {
+interface Slip {
   key: string;
   rule: string;
   text: string;
@@ -221,7 +221,7 @@ export function addressSlips(glossary: Glossary, language: string, texts: Map<st
  * the action with a verbal noun (Események listázása) or, in the command help, a verb
  * (kilistázza, töröl), never a bare noun (Új esemény).
  */
-export const OPERATION_SUMMARY = /\.op\.\w+$|\.doc\.\w+\.summary$|^cli\.\w+\.summary$/;
+const OPERATION_SUMMARY = /\.op\.\w+$|\.doc\.\w+\.summary$|^cli\.\w+\.summary$/;
 
 export function summarySlips(language: string, texts: Map<string, string>) {
   const found: Slip[] = [];

@@ -10,7 +10,7 @@ interface Sample {
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
-export function parseSamples(text: string): Sample[] {
+function parseSamples(text: string): Sample[] {
   const samples: Sample[] = [];
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;

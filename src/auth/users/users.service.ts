@@ -26,7 +26,7 @@ export interface PublicUser {
 }
 
 /** A value given to a user command that cannot be used; its message is in the catalogues (cli.users). */
-export class UserInputError extends LocalizedError {}
+class UserInputError extends LocalizedError {}
 
 const LOGIN = /^[A-Za-z0-9_.@+-]{1,60}$/;
 /** WordPress's is_email(), in short: local@domain with a dot, no spaces; 100 fits the column. */

@@ -6,7 +6,7 @@ import { languageOf } from '../i18n/language.js';
 import { QueryFailedError } from 'typeorm';
 
 /** Maps what Nest, Express and body-parser throw to the WordPress error codes. */
-export function toApiError(error: unknown, logger: Logger): ApiError {
+function toApiError(error: unknown, logger: Logger): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();

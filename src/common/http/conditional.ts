@@ -13,12 +13,12 @@ import { map, type Observable } from 'rxjs';
 /** Anyone may store it, and must ask again (a conditional request) before reusing it. */
 export const PUBLIC_REVALIDATE = 'public, no-cache';
 /** Only the requesting client may store it (the answer depends on its credentials). */
-export const PRIVATE_REVALIDATE = 'private, no-cache';
+const PRIVATE_REVALIDATE = 'private, no-cache';
 /** Nobody stores it: the answer depends on a password the reader typed. */
 export const NOT_STORED = 'private, no-store';
 
 /** Whether the request carries a password for a protected post (query string or form body). */
-export function carriesPassword(req: Request): boolean {
+function carriesPassword(req: Request): boolean {
   const query = req.query as Record<string, unknown> | undefined;
   const body = req.body as Record<string, unknown> | undefined;
   return (

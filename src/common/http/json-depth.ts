@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors/api-error.js';
 
 /** PHP's json_decode() default depth, which WordPress decodes request bodies with. */
-export const MAX_JSON_DEPTH = 512;
+const MAX_JSON_DEPTH = 512;
 
 /**
  * Express middleware, after the body parsers: a body nested deeper than json_decode() accepts
@@ -24,7 +24,7 @@ export function rejectDeepJson(req: Request, _res: Response, next: NextFunction)
 }
 
 /** Whether arrays/objects nest more than `max` levels (iterative: no recursion to overflow). */
-export const depthExceeds = (value: unknown, max: number) => exceedsShape(value, max);
+const depthExceeds = (value: unknown, max: number) => exceedsShape(value, max);
 
 /**
  * Whether arrays/objects nest more than `maxDepth` levels or hold more than `maxEntries` array

@@ -91,9 +91,9 @@ export function listItemCount(value: unknown, mode: 'list' | 'references' = 'lis
  * Validation messages of the limits, turned into localized reasons by validation.ts
  * (`errors.param_too_long`, ...).
  */
-export const lengthMessage = (max: number) => `limit:too_long:${max}`;
-export const itemsMessage = (max: number) => `limit:too_many_items:${max}`;
-export const itemLengthMessage = (max: number) => `limit:item_too_long:${max}`;
+const lengthMessage = (max: number) => `limit:too_long:${max}`;
+const itemsMessage = (max: number) => `limit:too_many_items:${max}`;
+const itemLengthMessage = (max: number) => `limit:item_too_long:${max}`;
 
 export type ListMode = 'list' | 'references';
 

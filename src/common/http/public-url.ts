@@ -9,9 +9,6 @@ import type { Language } from '../../config/config.js';
 
 export type PublicType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
-/** The placeholders a template may use. */
-export const PUBLIC_URL_PLACEHOLDERS = ['{type}', '{slug}', '{id}', '{lang}'] as const;
-
 /**
  * A published record's `url`: `ownPage` (this service's page), or `template` filled in
  * (`{slug}` of a category is its path, `parent/child`; values are URL-encoded per segment).

@@ -40,7 +40,7 @@ export function buildRequestContext(req: Request, config: AppConfig): RequestCon
  * parameter decorator has no injector, so @Ctx() hands the request to this pipe.
  */
 @Injectable()
-export class RequestContextPipe implements PipeTransform<Request, RequestContext> {
+class RequestContextPipe implements PipeTransform<Request, RequestContext> {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   transform(req: Request): RequestContext {

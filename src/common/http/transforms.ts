@@ -42,7 +42,7 @@ export const ToTruthy = () =>
  * Lists: a JSON array, repeated or bracket keys (parsed by the extended query parser) or a
  * comma-separated string; items trimmed, empty items dropped, numeric items become numbers.
  */
-export function toList(value: unknown): unknown {
+function toList(value: unknown): unknown {
   if (value === undefined || value === null) return value;
   let items: unknown[];
   if (Array.isArray(value)) items = value;

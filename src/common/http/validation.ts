@@ -33,7 +33,7 @@ const LIMIT_CODES = new Map([
  * The reason of a limit message for parameter `name` (`errors.param_too_long`, ...), or null when
  * `message` is no limit message.
  */
-export function limitReason(message: string, name: string): { code: string; reason: Text } | null {
+function limitReason(message: string, name: string): { code: string; reason: Text } | null {
   const match = /^limit:([a-z_]+):(\d+)$/.exec(message);
   const code = match && LIMIT_CODES.get(match[1]);
   if (!code) return null;
@@ -42,7 +42,7 @@ export function limitReason(message: string, name: string): { code: string; reas
   return { code, reason: t(`errors.param_${match[1]}`, { name, max, count: max }) };
 }
 
-export function toWpValidationError(errors: ValidationError[]): ApiError {
+function toWpValidationError(errors: ValidationError[]): ApiError {
   const missing = errors.filter((e) => Object.keys(e.constraints ?? {}).includes('isDefined'));
   if (missing.length) return missingParams(missing.map((e) => e.property));
   const params: Record<string, Text> = {};

@@ -83,7 +83,7 @@ export const URL_REASON = 'validation.url';
  * Empty, or an http(s) URL with a host (CONTRACT §6 "Links": `foo` and `javascript://x/` are
  * rejected, `http://example` accepted); the reason names the field and the schemes.
  */
-export function isUrlOrEmpty(v: unknown): boolean {
+function isUrlOrEmpty(v: unknown): boolean {
   return v === '' || v === null || isWebUrl(v);
 }
 export const IsUrlOrEmpty = (options?: ValidationOptions) =>

@@ -19,7 +19,7 @@ export function pageOf(query: { page?: number; per_page?: number }, maxPerPage: 
   return { page, perPage, offset: Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER) };
 }
 
-export type EnvelopeLayout = 'posts' | 'terms';
+type EnvelopeLayout = 'posts' | 'terms';
 
 export interface ArchiveInput<T> {
   /** Items key: `events`, `venues`, `organizers`, `categories`, `tags`. */

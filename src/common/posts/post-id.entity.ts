@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export const POST_KINDS = ['event', 'venue', 'organizer', 'image'] as const;
+const POST_KINDS = ['event', 'venue', 'organizer', 'image'] as const;
 export type PostKind = (typeof POST_KINDS)[number];
 
 /**

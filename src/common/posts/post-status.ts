@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
-import { canPublish, isEditor } from '../../auth/post-policy.js';
+import { canPublish } from '../../auth/post-policy.js';
 
-export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** Statuses a client may request on a write (CONTRACT §3: `trash` only comes from DELETE). */
@@ -75,5 +75,3 @@ export function statusEcho(actor: Actor, requested: unknown, statuses: PostStatu
   if (requested === undefined) return statuses.length === 1 ? 'publish' : 'any';
   return statuses.join(',');
 }
-
-export { isEditor };

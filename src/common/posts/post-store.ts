@@ -16,7 +16,7 @@ import { ImageEntity } from './image.entity.js';
 import { imageIdOf } from './image-ids.js';
 import { PostIdEntity, type PostKind } from './post-id.entity.js';
 
-export const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('hex');
+const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
 /**
  * What every kind of post shares in the database: the one id sequence of all posts (events,

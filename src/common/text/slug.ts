@@ -114,7 +114,7 @@ const replaceEach = (s: string, needles: string[], replacement: string) =>
   needles.reduce((acc, needle) => acc.replaceAll(needle, replacement), s);
 
 /** WordPress `sanitize_title_with_dashes()`, context "save". */
-export function sanitizeTitleWithDashes(title: string): string {
+function sanitizeTitleWithDashes(title: string): string {
   let t = stripTags(title);
   // Keep escaped octets, drop other percent signs.
   t = t.replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---');

@@ -29,7 +29,7 @@ const odoc = resourceDoc('organizers');
  * The organizer fields of BEHAVIOR §7.5, in TEC's declaration order (Single_Organizer::CREATE_args),
  * all optional (CONTRACT §6: on update an omitted field keeps its value).
  */
-export class OrganizerFieldsDto {
+class OrganizerFieldsDto {
   @ApiPropertyOptional({ description: odoc('author'), type: 'integer', default: null })
   @IsOptional()
   @ToAuthor()

@@ -16,7 +16,7 @@ import { DocumentProperties, writeDocs } from './term-docs.js';
  * Fields of a category or tag write (BEHAVIOR §7.6): non-empty strings (the plugin's `is_string`
  * validator runs before the type check, so a number is "Invalid parameter." too).
  */
-export class CreateTermDto {
+class CreateTermDto {
   @IsDefined({ message: MISSING })
   @IsString({ message: 'invalid' })
   @MinLength(1, { message: 'invalid' })
