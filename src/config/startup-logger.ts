@@ -35,10 +35,17 @@ export class AppLogger implements LoggerService {
     const context = contextOf(rest);
     if (REPORTED_BY_MAIN.has(context)) return;
     if (context === 'TypeOrmModule') {
-      // "Unable to connect to the database. Retrying (1)..." plus the error's first line, no stack.
+      // TypeORM says "Unable to connect to the database. Retrying (n)..." before each attempt:
+      // the operator reads once, at the first, that the server is retrying and why; the verdict
+      // (main.ts) follows when the attempts run out.
+      const attempt = /Retrying \((\d+)\)/.exec(String(message));
+      if (attempt && attempt[1] !== '1') return;
       const stack = typeof rest[0] === 'string' && rest.length > 1 ? rest[0] : '';
       const reason = stack.split('\n')[0];
-      this.write('error', `${String(message)}${reason ? ` ${reason}` : ''}`, [context]);
+      const text = attempt
+        ? `Cannot connect to the database (DATABASE_URL), retrying for a few seconds${reason ? `: ${reason}` : ''}`
+        : `${String(message)}${reason ? ` ${reason}` : ''}`;
+      this.write(attempt ? 'warn' : 'error', text, [context]);
       return;
     }
     this.write('error', message, rest);

@@ -62,6 +62,17 @@ describe('describeStartupError', () => {
   });
 });
 
+describe('an SQLite file that is no database', () => {
+  it('names the file and DATABASE_URL, and is not retried', () => {
+    const config = loadConfig({ DATABASE_URL: 'sqlite:./notes.txt' });
+    const error = Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' });
+    expect(describeStartupError(error, config)).toBe(
+      'The file "./notes.txt" of DATABASE_URL is not an SQLite database (name a new file, or the server\'s own database file)',
+    );
+    expect(isPermanentDatabaseError(error)).toBe(true);
+  });
+});
+
 describe('isPermanentDatabaseError', () => {
   it('does not retry what waiting cannot fix, and retries the rest', () => {
     expect(isPermanentDatabaseError({ code: 'ER_BAD_DB_ERROR' })).toBe(true);

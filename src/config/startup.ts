@@ -61,6 +61,9 @@ export function describeStartupError(
       : `Cannot listen: HOST "${config.host}" does not resolve`;
   }
   if (db.type === 'sqlite') {
+    if (e.code === 'SQLITE_NOTADB') {
+      return `The file "${db.path}" of DATABASE_URL is not an SQLite database (name a new file, or the server's own database file)`;
+    }
     if (e.code === 'SQLITE_CANTOPEN' || e.code === 'EACCES' || e.code === 'ENOTDIR') {
       return `Cannot open the SQLite database "${db.path}" (DATABASE_URL): ${String(e.message)}`;
     }
@@ -92,7 +95,8 @@ export function isPermanentDatabaseError(error: unknown): boolean {
     code === 'ER_ACCESS_DENIED_ERROR' ||
     code === 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR' ||
     code === 'ER_DBACCESS_DENIED_ERROR' ||
-    code === 'SQLITE_CANTOPEN'
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'SQLITE_NOTADB'
   );
 }
 
