@@ -44,7 +44,7 @@ describe('starting the server', () => {
       expect(server.firstLine).toBe(
         `cal/events/v1 listening on 127.0.0.1:${port} | http://localhost:${port}/cal/events/v1` +
           ` | database sqlite ${url.slice('sqlite:'.length)} | languages en (default), hu, ro` +
-          ` | response cache 1000 ms`,
+          ` | response cache 1000 ms | redis off`,
       );
       await request(`http://127.0.0.1:${port}`).get('/health').expect(200);
       const { stdout, stderr } = server.output();

@@ -19,6 +19,6 @@ import { SharedThrottleStores } from './redis-throttle-store.js';
       useFactory: (shared: SharedThrottleStores) => shared.stores,
     },
   ],
-  exports: [UsersService, LoginThrottle],
+  exports: [UsersService, LoginThrottle, SharedThrottleStores],
 })
 export class AuthModule {}

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { createRedis } from '../database/redis.js';
+import { createRedis, describeRedisError, redisAddress } from '../database/redis.js';
 import type { ThrottleStores } from './login-throttle.js';
 import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
 import { ClusterThrottleStore, ThrottleChannel } from './cluster-throttle-store.js';
@@ -97,9 +97,7 @@ export class RedisThrottleStore implements ThrottleStore {
     } catch (error) {
       if (!this.failing) {
         this.logger.warn(
-          `Redis unavailable, login failures counted in this process meanwhile: ${
-            error instanceof Error ? error.message : String(error)
-          }`,
+          `${describeRedisError(this.redis, error)}; login failures are counted in this process meanwhile`,
         );
       }
       this.failing = true;
@@ -119,8 +117,23 @@ export class SharedThrottleStores implements OnApplicationShutdown {
   private readonly redis: Redis | undefined;
   private readonly channel: ThrottleChannel | undefined;
 
+  /**
+   * Whether REDIS_URL is in use, where it points (without its password) and whether it answers
+   * now, for `/health`: every process with REDIS_URL holds this connection, whatever the engine.
+   */
+  redisStatus(): { status: 'off' } | { status: 'up' | 'down'; address: string } {
+    if (!this.redis || !this.redisUrl) return { status: 'off' };
+    return {
+      status: this.redis.status === 'ready' ? 'up' : 'down',
+      address: redisAddress(this.redisUrl),
+    };
+  }
+
+  private readonly redisUrl: string | null;
+
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const logger = new Logger('LoginThrottle');
+    this.redisUrl = config.redisUrl;
     if (config.redisUrl) {
       this.redis = createRedis(config.redisUrl, 'cal-throttle');
       this.stores = {

@@ -23,7 +23,7 @@ describe('AppLogger', () => {
     }
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, context: 'TypeOrmModule' });
-    expect(lines[0]!.msg).toBe(
+    expect(lines[0].msg).toBe(
       'Cannot connect to the database (DATABASE_URL), retrying for a few seconds: Error: connect ECONNREFUSED 127.0.0.1:3307',
     );
   });

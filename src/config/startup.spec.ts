@@ -7,7 +7,8 @@ describe('startupSummary', () => {
   it('says where it listens, on which database, in which languages and with what cache', () => {
     expect(startupSummary(loadConfig({}))).toBe(
       'cal/events/v1 listening on 0.0.0.0:3000 (all interfaces) | http://localhost:3000/cal/events/v1' +
-        ' | database sqlite ./data/calendar.sqlite | languages en (default), hu, ro | response cache 1000 ms',
+        ' | database sqlite ./data/calendar.sqlite | languages en (default), hu, ro | response cache 1000 ms' +
+        ' | redis off',
     );
   });
 
@@ -24,6 +25,12 @@ describe('startupSummary', () => {
     expect(line).toContain('response cache off');
     expect(line).not.toContain('secret');
     expect(line).not.toContain('\n');
+  });
+
+  it('says where Redis is, without its password', () => {
+    const line = startupSummary({ ...mysql, redisUrl: 'redis://:hunter2@cache.internal:6380/0' });
+    expect(line.endsWith(' | redis cache.internal:6380')).toBe(true);
+    expect(line).not.toContain('hunter2');
   });
 });
 

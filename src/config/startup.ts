@@ -1,5 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { redisAddress } from '../database/redis.js';
 import { ConfigError, LANGUAGES, type AppConfig, type DatabaseConfig } from './config.js';
 
 /** Where the database is, without its password: `mariadb root@127.0.0.1:3306/cal`. */
@@ -22,6 +23,7 @@ export function startupSummary(config: AppConfig): string {
     `database ${describeDatabase(config.database)}`,
     `languages ${languages.join(', ')}`,
     cache,
+    config.redisUrl ? `redis ${redisAddress(config.redisUrl)}` : 'redis off',
   ].join(' | ');
 }
 

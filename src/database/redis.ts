@@ -25,3 +25,27 @@ export function createRedis(url: string, name: string, options: RedisOptions = {
   client.on('error', () => undefined);
   return client;
 }
+
+/** Where REDIS_URL points, without its password: `127.0.0.1:6379`. */
+export function redisAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || '127.0.0.1'}:${parsed.port || '6379'}`;
+  } catch {
+    return 'an address that is not a URL';
+  }
+}
+
+/**
+ * A failed Redis command as an operator reads it: which variable, which address, and the reason
+ * in words (ioredis says "Stream isn't writeable and enableOfflineQueue options is false" while it
+ * is not connected).
+ */
+export function describeRedisError(redis: Redis, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = /Stream isn't writeable|Connection is closed/.test(message)
+    ? 'no connection'
+    : message;
+  const { host, port } = redis.options;
+  return `Redis at ${host ?? '127.0.0.1'}:${port ?? 6379} (REDIS_URL) does not answer: ${reason}`;
+}

@@ -11,7 +11,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { createRedis } from './redis.js';
+import { createRedis, describeRedisError } from './redis.js';
 import { SideConnection } from './side-connection.js';
 import { WriteVersion, type BumpOrigin } from './write-version.js';
 
@@ -234,7 +234,9 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
       if (Number.isFinite(value) && (this.seen === null || value > this.seen)) this.observe(value);
     });
     this.subscriber.subscribe(GENERATION_CHANNEL).catch((error: unknown) => {
-      this.logger.warn(`could not subscribe to ${GENERATION_CHANNEL}: ${describe(error)}`);
+      this.logger.warn(
+        `could not subscribe to ${GENERATION_CHANNEL}: ${describeRedisError(this.subscriber!, error)}`,
+      );
     });
   }
 

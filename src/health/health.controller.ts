@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { ReplicaRouter } from '../database/replica-router.js';
 import { SharedGeneration } from '../database/shared-generation.js';
+import { SharedThrottleStores } from '../auth/redis-throttle-store.js';
 import { Drain } from './drain.js';
 
 /**
@@ -22,6 +23,7 @@ export class HealthController {
     private readonly replicas: ReplicaRouter,
     private readonly generation: SharedGeneration,
     private readonly drain: Drain,
+    private readonly throttle: SharedThrottleStores,
   ) {}
 
   /** Liveness: answering at all is the check (a restart would not fix the database). */
@@ -62,11 +64,15 @@ export class HealthController {
         status: 'ok',
         database: { status: 'up', ms: Date.now() - started },
         ...this.replicaStatus(),
+        redis: this.throttle.redisStatus(),
       });
     } catch {
-      res
-        .status(503)
-        .json({ status: 'error', database: { status: 'down' }, ...this.replicaStatus() });
+      res.status(503).json({
+        status: 'error',
+        database: { status: 'down' },
+        ...this.replicaStatus(),
+        redis: this.throttle.redisStatus(),
+      });
     }
   }
 
