@@ -32,9 +32,17 @@ function pageParam(req: Request): number {
  * is read from the raw path. Anything else than a stored slug could hold names no record.
  */
 function rawSlug(req: Request, index: number): string {
-  const segment = (req.path.split('/')[index] ?? '').toLowerCase();
-  return /^[a-z0-9%_.~-]{1,600}$/.test(segment) ? segment : '';
+  return slugOf(req.path.split('/')[index] ?? '');
 }
+
+/** A path segment as a stored slug could be (lower case, percent-encoded), else ''. */
+function slugOf(segment: string): string {
+  const lower = segment.toLowerCase();
+  return /^[a-z0-9%_.~-]{1,600}$/.test(lower) ? lower : '';
+}
+
+/** Deeper than any category tree a calendar has: such a path names no category. */
+const MAX_CATEGORY_DEPTH = 32;
 
 /** The password a reader typed into the form of a protected event (POST), if any. */
 function typedPassword(req: Request): string | undefined {
@@ -143,11 +151,11 @@ export class PagesController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Rendered> {
-    const segments = req.path
-      .split('/')
-      .slice(3)
-      .filter(Boolean)
-      .map((_, i) => rawSlug(req, i + 3));
+    // The path is split once: each segment looked up in the whole path again was quadratic.
+    const parts = req.path.split('/').slice(3).filter(Boolean);
+    if (parts.length > MAX_CATEGORY_DEPTH + 1)
+      return answer(res, await this.pages.notFound(this.ctx(req)));
+    const segments = parts.map(slugOf);
     if (segments.length > 1 && segments[segments.length - 1] === 'feed') {
       return this.rss('category', segments.slice(0, -1), req, res);
     }
