@@ -154,7 +154,7 @@ export class PagesController {
     // The path is split once: each segment looked up in the whole path again was quadratic.
     const parts = req.path.split('/').slice(3).filter(Boolean);
     if (parts.length > MAX_CATEGORY_DEPTH + 1)
-      return answer(res, await this.pages.notFound(this.ctx(req)));
+      return answer(res, this.pages.notFound(this.ctx(req)));
     const segments = parts.map(slugOf);
     if (segments.length > 1 && segments[segments.length - 1] === 'feed') {
       return this.rss('category', segments.slice(0, -1), req, res);
