@@ -6,7 +6,7 @@ import {
   missedComputedTargets,
   missedTargets,
 } from '../bench/targets.mjs';
-import { BUILD, freePort, PROCESS_DEADLINE_MS, ROOT, run } from './helpers/spawn.js';
+import { BUILD, freePortRun, PROCESS_DEADLINE_MS, ROOT, run } from './helpers/spawn.js';
 
 /** `npm run bench`: its options, and the targets it flags (a full run takes minutes). */
 const BENCH = join(ROOT, 'bench/run.mjs');
@@ -24,8 +24,9 @@ describe('npm run bench', () => {
   it(
     'runs every scenario on SQLite without an error (--smoke)',
     async () => {
-      // Three servers on three consecutive ports: free ones, found by asking for one.
-      const port = await freePort();
+      // Three servers on three consecutive ports, all free, outside the ephemeral range that
+      // the other tests' servers take theirs from.
+      const port = await freePortRun(3);
       const result = await run(
         BENCH,
         [

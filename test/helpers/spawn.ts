@@ -119,6 +119,30 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether `port` can be listened on at 127.0.0.1 now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * `count` consecutive free ports, for a program that takes a first port and uses the next ones.
+ * They are drawn below the kernel's ephemeral range (32768 and up), where freePort's ports and
+ * the connections of other tests come from, so that another test cannot take the second or third
+ * one while the program starts.
+ */
+export async function freePortRun(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * 10_000);
+    const ports = Array.from({ length: count }, (_, i) => first + i);
+    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return first;
+  }
+  throw new Error(`no ${count} consecutive free ports between 20000 and 30000`);
+}
+
 export const tempSqliteUrl = () =>
   `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-proc-')), 'cal.sqlite')}`;
 
