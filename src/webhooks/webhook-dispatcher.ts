@@ -31,6 +31,8 @@ const DELIVERY_ROUNDS = 20;
 /** How long the fan-out lease lasts when its holder dies mid-pass. */
 const FANOUT_LEASE_MS = 30_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** How long a stopping process waits for the delivery pass in flight. */
+const SHUTDOWN_WAIT_MS = 5_000;
 const USER_AGENT = 'cal-events-api-webhooks/1.0 (Standard Webhooks)';
 
 /** Published outcome of each attempt, for metrics and tests. */
@@ -94,7 +96,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
-    await this.running;
+    // The pass in flight finishes if it can; one stuck on a database that no longer answers is
+    // left behind, since its leases expire and another process (or the next start) takes over.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([this.running, waited]);
+    clearTimeout(timer);
   }
 
   /** Calls `listener` after every attempt; returns the unsubscribe function. */
