@@ -15,8 +15,8 @@ import {
   startServer,
   stop,
   tempSqliteUrl,
-  until,
 } from './helpers/spawn.js';
+import { until } from './helpers/until.js';
 
 /**
  * The program as users run it (compiled by the suite's global setup): configuration errors, the user

@@ -7,7 +7,8 @@ import { systemResolver } from '../src/webhooks/target-policy.js';
 import { WebhooksService } from '../src/webhooks/webhooks.service.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { until, WebhookReceiver, type Received } from './helpers/webhook-receiver.js';
+import { until } from './helpers/until.js';
+import { WebhookReceiver, type Received } from './helpers/webhook-receiver.js';
 
 const API = '/cal/events/v1';
 
@@ -213,7 +214,11 @@ describe('webhooks (e2e)', () => {
         expected[kind] = ['created', 'updated', 'deleted'].map((a) => `${kind}.${a}`);
       }
       const total = Object.values(expected).flat().length;
-      await until('every change at the private subscription', () => all.received.length >= total);
+      await until(
+        () => all.received.length >= total,
+        20_000,
+        'every change at the private subscription',
+      );
       for (const [kind, sequence] of Object.entries(expected)) {
         expect([kind, types(all.of(kind, ids[kind]))]).toEqual([kind, sequence]);
       }
@@ -240,7 +245,7 @@ describe('webhooks (e2e)', () => {
         tag: expected.tag,
       };
       const publicTotal = Object.values(publicTypes).flat().length;
-      await until('the public changes', () => pub.received.length >= publicTotal);
+      await until(() => pub.received.length >= publicTotal, 20_000, 'the public changes');
       for (const [kind, sequence] of Object.entries(publicTypes)) {
         expect([kind, types(pub.of(kind, ids[kind]))]).toEqual([kind, sequence]);
       }
@@ -275,7 +280,7 @@ describe('webhooks (e2e)', () => {
         .set(admin())
         .send({ name: 'Etichetă' })
         .expect(201);
-      await until('the Romanian tag', () => r.received.length >= 1);
+      await until(() => r.received.length >= 1, 20_000, 'the Romanian tag');
       expect(r.received.map((m) => m.body.data.id)).toEqual([ro.body.id]);
       expect(r.received[0].body.data).toMatchObject({
         language: 'ro',
@@ -298,7 +303,7 @@ describe('webhooks (e2e)', () => {
         .set(admin())
         .send({ name: 'Retry me' })
         .expect(201);
-      await until('the delivery after three failures', () => r.received.length >= 1);
+      await until(() => r.received.length >= 1, 20_000, 'the delivery after three failures');
       expect(r.requests).toHaveLength(4);
       expect(r.received[0].body.data.id).toBe(term.body.id);
       // Both secrets verify during the grace period (two signatures in the header).
@@ -330,10 +335,14 @@ describe('webhooks (e2e)', () => {
       r.answer = () => 500;
       const sub = await subscribe(r, { events: ['tag.created'] });
       await http().post(`${API}/tags`).set(admin()).send({ name: 'Never arrives' }).expect(201);
-      await until('the subscription to fail', async () => {
-        const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
-        return res.body.status === 'failing';
-      });
+      await until(
+        async () => {
+          const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
+          return res.body.status === 'failing';
+        },
+        20_000,
+        'the subscription to fail',
+      );
       const failing = await http().get(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
       expect(failing.body.failure_reason).toMatch(/failed after 5 attempt\(s\): answered 500/);
       expect(r.requests).toHaveLength(5);
@@ -347,12 +356,16 @@ describe('webhooks (e2e)', () => {
         .set(admin())
         .expect(202);
       expect(replay.body).toMatchObject({ status: 'pending', message_id: delivery.message_id });
-      await until('the replay', () => r.received.length >= 1);
+      await until(() => r.received.length >= 1, 20_000, 'the replay');
       expect(r.received[0].id).toBe(delivery.message_id);
-      await until('the subscription to recover', async () => {
-        const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
-        return res.body.status === 'active';
-      });
+      await until(
+        async () => {
+          const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
+          return res.body.status === 'active';
+        },
+        20_000,
+        'the subscription to recover',
+      );
       await http()
         .post(`${API}/webhooks/${sub.id}/deliveries/999999/replay`)
         .set(admin())
@@ -375,10 +388,14 @@ describe('webhooks (e2e)', () => {
           .send({ url, events: ['tag.created'] })
           .expect(201);
         await http().post(`${API}/tags`).set(admin()).send({ name: 'Rebound' }).expect(201);
-        await until('the refusal', async () => {
-          const res = await http().get(`${API}/webhooks/${sub.body.id}`).set(admin());
-          return res.body.status === 'failing';
-        });
+        await until(
+          async () => {
+            const res = await http().get(`${API}/webhooks/${sub.body.id}`).set(admin());
+            return res.body.status === 'failing';
+          },
+          20_000,
+          'the refusal',
+        );
         const log = await http()
           .get(`${API}/webhooks/${sub.body.id}/deliveries`)
           .set(admin())
@@ -402,10 +419,14 @@ describe('webhooks (e2e)', () => {
       r.answer = () => 302;
       const sub = await subscribe(r, { events: ['tag.created'] });
       await http().post(`${API}/tags`).set(admin()).send({ name: 'Redirected' }).expect(201);
-      await until('the failure', async () => {
-        const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
-        return res.body.status === 'failing';
-      });
+      await until(
+        async () => {
+          const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
+          return res.body.status === 'failing';
+        },
+        20_000,
+        'the failure',
+      );
       expect(r.requests).toHaveLength(1);
       const log = await http().get(`${API}/webhooks/${sub.id}/deliveries`).set(admin()).expect(200);
       expect(log.body.deliveries[0].error).toBe('redirect (302) not followed');

@@ -160,12 +160,3 @@ export function probe(port: number, path: string): Promise<number | 'refused'> {
     req.end();
   });
 }
-
-/** Polls `condition` until it holds, failing after `timeoutMs`. */
-export async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -86,12 +86,3 @@ export class WebhookReceiver {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
-
-/** Polls `check` until it returns true, or fails with `what` after `ms`. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
