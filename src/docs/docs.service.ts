@@ -6,7 +6,7 @@ import { NAMESPACE, PLUGIN_NAMESPACE, type RestNamespace } from '../common/http/
 import { translateDocument } from './translate-document.js';
 import { asDeclared } from './index-args.js';
 import { isServiceOnlyPath, ROUTE_TABLE } from './route-table.js';
-import type { Schema } from './schemas.js';
+import type { Schema } from './schema.js';
 import { buildTecDocument, documentPath, type Operation } from './tec-document.js';
 
 export interface EndpointArg {

@@ -1,5 +1,6 @@
 import { doc } from '../common/i18n/doc-key.js';
-import { archiveRef, LIST_ITEMS, schemaRef, type ListKind, type Schema } from './schemas.js';
+import type { Schema } from './schema.js';
+import { archiveRef, LIST_ITEMS, schemaRef, type ListKind } from './schemas.js';
 import { webhookResponses } from './webhook-schemas.js';
 
 /**

@@ -1,4 +1,5 @@
 import { doc } from '../common/i18n/doc-key.js';
+import type { Schema } from './schema.js';
 import { WEBHOOK_SCHEMAS } from './webhook-schemas.js';
 
 /**
@@ -7,7 +8,6 @@ import { WEBHOOK_SCHEMAS } from './webhook-schemas.js';
  * plugin's order; the others describe what the service answers beyond them (list envelopes of
  * §5.1, the error body of §1.5, the namespace index of §2). Descriptions are i18n keys.
  */
-export type Schema = Record<string, unknown>;
 
 const ref = (name: string) => `#/components/schemas/${name}`;
 const prop = (type: string, key: string, extra: Schema = {}): Schema => ({

@@ -4,7 +4,8 @@ import { LANGUAGES } from '../config/config.js';
 import { doc } from '../common/i18n/doc-key.js';
 import { responsesFor } from './responses.js';
 import { ROUTE_TABLE } from './route-table.js';
-import { SERVICE_SCHEMAS, TEC_SCHEMAS, type Schema } from './schemas.js';
+import type { Schema } from './schema.js';
+import { SERVICE_SCHEMAS, TEC_SCHEMAS } from './schemas.js';
 
 type Parameter = Schema & {
   name: string;
