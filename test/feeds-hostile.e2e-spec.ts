@@ -1,10 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import ICAL from 'ical.js';
-import { SaxesParser } from 'saxes';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { readXml } from './helpers/xml.js';
 
 /**
  * What an author's text can do to the feeds that everyone reads (CONTRACT §7): a control
@@ -17,26 +17,6 @@ const WINDOW = 'start_date=2030-01-01&end_date=2031-01-01';
 const START = { start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 12:00:00' };
 // oxlint-disable-next-line no-control-regex
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]/;
-
-/** The text of every element of an XML document, by name; throws on a document not well-formed. */
-function readXml(xml: string): Record<string, string[]> {
-  const parser = new SaxesParser();
-  const out: Record<string, string[]> = {};
-  const open: Array<{ name: string; text: string }> = [];
-  parser.on('opentag', (tag) => open.push({ name: tag.name, text: '' }));
-  parser.on('text', (text) => {
-    if (open.length) open[open.length - 1].text += text;
-  });
-  parser.on('cdata', (text) => {
-    if (open.length) open[open.length - 1].text += text;
-  });
-  parser.on('closetag', () => {
-    const tag = open.pop()!;
-    (out[tag.name] ??= []).push(tag.text);
-  });
-  parser.write(xml).close();
-  return out;
-}
 
 describe('feeds against hostile text (e2e)', () => {
   let app: NestExpressApplication;

@@ -1,6 +1,6 @@
-import { SaxesParser } from 'saxes';
 import type { EventPayload } from '../feeds/ics.js';
 import { buildRss, type RssOptions } from './rss.js';
+import { readXml } from '../../test/helpers/xml.js';
 
 const OPTIONS: RssOptions = {
   title: 'Events of <cal.test> & co',
@@ -25,26 +25,6 @@ const event = (id: number, extra: EventPayload = {}): EventPayload => ({
   categories: [],
   ...extra,
 });
-
-/** Every element's text content, by element name, as a strict XML parser reads them. */
-function readXml(xml: string): Record<string, string[]> {
-  const parser = new SaxesParser();
-  const out: Record<string, string[]> = {};
-  const open: Array<{ name: string; text: string }> = [];
-  parser.on('opentag', (tag) => open.push({ name: tag.name, text: '' }));
-  parser.on('text', (text) => {
-    if (open.length) open[open.length - 1].text += text;
-  });
-  parser.on('cdata', (text) => {
-    if (open.length) open[open.length - 1].text += text;
-  });
-  parser.on('closetag', () => {
-    const tag = open.pop()!;
-    (out[tag.name] ??= []).push(tag.text);
-  });
-  parser.write(xml).close();
-  return out;
-}
 
 /** The elements an HTML reader would make of a text (a lenient reading: any `<` + letter). */
 const htmlTags = (html: string) => html.match(/<\/?[a-z][^>]*>?/gi) ?? [];
