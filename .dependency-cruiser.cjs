@@ -47,6 +47,14 @@ module.exports = {
       to: { path: '^src/events/' },
     },
     {
+      name: 'config-imports-nothing-of-the-app',
+      severity: 'error',
+      comment:
+        'Configuration is the ground floor: every module reads it, so it reads none of them.',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/config/' },
+    },
+    {
       name: 'nothing-to-cli',
       severity: 'error',
       comment: 'The command line is an entry point, like main.ts: nothing imports it.',

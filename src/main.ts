@@ -26,7 +26,7 @@ async function bootstrap(config: AppConfig) {
     import('@nestjs/core'),
     import('./app.module.js'),
     import('./configure-app.js'),
-    import('./config/startup-logger.js'),
+    import('./common/http/app-logger.js'),
     import('./common/http/request-logger.js'),
     import('./common/http/body-bytes.adapter.js'),
   ]);

@@ -2,7 +2,7 @@ import { Controller, Get, Logger, type LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createLogger } from '../src/common/http/request-logger.js';
-import { AppLogger } from '../src/config/startup-logger.js';
+import { AppLogger } from '../src/common/http/app-logger.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { createRedis, describeRedisError, redisAddress } from '../database/redis.js';
+import { APP_CONFIG, redisAddress, type AppConfig } from '../config/config.js';
+import { createRedis, describeRedisError } from '../database/redis.js';
 import type { ThrottleStores } from './login-throttle.js';
 import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
 import { ClusterThrottleStore, ThrottleChannel } from './cluster-throttle-store.js';

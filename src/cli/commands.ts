@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
+import { MIN_PASSWORD_LENGTH } from '../config/passwords.js';
 import { ROLES } from '../auth/users/roles.js';
 import type { PublicUser, UsersService } from '../auth/users/users.service.js';
 import type { TrashPurger } from '../common/posts/purge-trash.js';

@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
+import { MIN_PASSWORD_LENGTH } from './passwords.js';
 import { ConfigError, EXAMPLE_ADMIN_PASSWORD, loadConfig, parseDatabaseUrl } from './config.js';
 
 describe('loadConfig', () => {

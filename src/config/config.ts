@@ -1,15 +1,13 @@
 import { isIP, isIPv4 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { IANAZone } from 'luxon';
-import { MIN_PASSWORD_LENGTH, passwordLength } from '../auth/password.js';
-import { KM_PER_MILE } from '../events/geofence.js';
 import { ConfigError } from './config-error.js';
+import { MIN_PASSWORD_LENGTH, passwordLength } from './passwords.js';
 import { parseOperations, type OperationsConfig } from './operations.js';
-import {
-  parseWebhookConfig,
-  WebhookConfigError,
-  type WebhookConfig,
-} from '../webhooks/webhook-config.js';
+import { parseWebhookConfig, WebhookConfigError, type WebhookConfig } from './webhooks.js';
+
+/** GEOFENCE_UNIT=mi: kilometres in a statute mile. */
+const KM_PER_MILE = 1.609344;
 
 export const LANGUAGES = ['en', 'hu', 'ro'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -78,7 +76,7 @@ export interface AppConfig extends OperationsConfig {
    * end (`{type}`, `{slug}`, `{id}`, `{lang}`); set, this service's record pages are off.
    */
   publicUrlTemplate?: string;
-  /** The WEBHOOK_* settings (src/webhooks/webhook-config.ts). */
+  /** The WEBHOOK_* settings (config/webhooks.ts). */
   webhooks: WebhookConfig;
 }
 
@@ -547,3 +545,13 @@ function parseWorkers(raw: string | undefined, databaseUrl: string): number {
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** Where REDIS_URL points, without its password: `127.0.0.1:6379`. */
+export function redisAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || '127.0.0.1'}:${parsed.port || '6379'}`;
+  } catch {
+    return 'an address that is not a URL';
+  }
+}

@@ -1,7 +1,12 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { redisAddress } from '../database/redis.js';
-import { ConfigError, LANGUAGES, type AppConfig, type DatabaseConfig } from './config.js';
+import {
+  ConfigError,
+  LANGUAGES,
+  redisAddress,
+  type AppConfig,
+  type DatabaseConfig,
+} from './config.js';
 
 /** Where the database is, without its password: `mariadb root@127.0.0.1:3306/cal`. */
 export function describeDatabase(db: DatabaseConfig): string {

@@ -1,4 +1,5 @@
-import { createRedis, describeRedisError, redisAddress } from './redis.js';
+import { redisAddress } from '../config/config.js';
+import { createRedis, describeRedisError } from './redis.js';
 
 describe('Redis addresses in messages', () => {
   it('names host and port without the password', () => {

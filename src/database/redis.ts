@@ -26,16 +26,6 @@ export function createRedis(url: string, name: string, options: RedisOptions = {
   return client;
 }
 
-/** Where REDIS_URL points, without its password: `127.0.0.1:6379`. */
-export function redisAddress(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname || '127.0.0.1'}:${parsed.port || '6379'}`;
-  } catch {
-    return 'an address that is not a URL';
-  }
-}
-
 /**
  * A failed Redis command as an operator reads it: which variable, which address, and the reason
  * in words (ioredis says "Stream isn't writeable and enableOfflineQueue options is false" while it

@@ -7,7 +7,6 @@
 
 /** Mean Earth radius (IUGG), the sphere the distances are measured on. */
 const EARTH_RADIUS_KM = 6371.0088;
-export const KM_PER_MILE = 1.609344;
 
 export interface Geofence {
   lat: number;

@@ -2,13 +2,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import {
-  addressAllowed,
-  hostAllowed,
-  systemResolver,
-  type AllowedTargets,
-  type Resolver,
-} from './target-policy.js';
+import { addressAllowed, hostAllowed, systemResolver, type Resolver } from './target-policy.js';
+import type { AllowedTargets } from '../config/webhooks.js';
 
 /** The most of a receiver's answer that is read (then the connection is dropped). */
 const MAX_RESPONSE_BYTES = 64 * 1024;

@@ -1,9 +1,5 @@
-import {
-  addressAllowed,
-  checkTarget,
-  checkTargetUrl,
-  parseAllowedTargets,
-} from './target-policy.js';
+import { addressAllowed, checkTarget, checkTargetUrl } from './target-policy.js';
+import { parseAllowedTargets } from '../config/webhooks.js';
 
 const none = parseAllowedTargets(undefined);
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { AppLogger } from './startup-logger.js';
+import { AppLogger } from './app-logger.js';
 
 /** The JSON lines an AppLogger writes, parsed. */
 function capture() {

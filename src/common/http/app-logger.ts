@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { redactText, requestLogs } from '../common/http/request-logger.js';
+import { redactText, requestLogs } from './request-logger.js';
 
 /** Framework messages that say nothing a user needs at every start (route mappings, module init). */
 const QUIET_CONTEXTS = new Set([
