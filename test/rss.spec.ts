@@ -1,6 +1,6 @@
-import type { EventPayload } from '../feeds/ics.js';
-import { buildRss, type RssOptions } from './rss.js';
-import { readXml } from '../../test/helpers/xml.js';
+import type { EventPayload } from '../src/feeds/ics.js';
+import { buildRss, type RssOptions } from '../src/public/rss.js';
+import { readXml } from './helpers/xml.js';
 
 const OPTIONS: RssOptions = {
   title: 'Events of <cal.test> & co',
