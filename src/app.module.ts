@@ -35,6 +35,7 @@ import { TermsModule } from './terms/terms.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MetricsEndpoint } from './metrics/metrics-endpoint.service.js';
 import { DatabaseMetrics } from './metrics/database-metrics.js';
+import { QueryTracing } from './tracing/query-tracing.js';
 import { WebhookOutboxModule } from './webhooks/webhook-outbox.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
@@ -72,6 +73,7 @@ const FEATURES = [
 const PROVIDERS = [
   MetricsEndpoint,
   DatabaseMetrics,
+  QueryTracing,
   { provide: APP_FILTER, useClass: WpErrorFilter },
   { provide: APP_INTERCEPTOR, useClass: DatabaseAvailabilityInterceptor },
   // Outside the response cache: it writes every JSON answer, splicing in the records' JSON.

@@ -19,6 +19,8 @@ import { DocsService } from './docs/docs.service.js';
 import { doc } from './common/i18n/doc-key.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.js';
+import { httpTracing } from './tracing/http-tracing.js';
+import { tracingEnabled } from './tracing/spans.js';
 
 /** Everything that needs the app object; shared by main.ts and the e2e tests. */
 export function configureApp(
@@ -29,6 +31,8 @@ export function configureApp(
   // First: every request is counted, also those refused before routing.
   const metrics = app.get(Metrics);
   if (metrics.enabled) app.use(httpMetrics(metrics, config.basePath));
+  // Then its span (OTEL_* set), so that the request's log lines carry its trace id.
+  if (tracingEnabled()) app.use(httpTracing(config.basePath));
   // Express `trust proxy` (TRUST_PROXY): req.ip, and so the login throttle's client address, comes
   // from X-Forwarded-For only for requests that arrive through a trusted proxy.
   app.set('trust proxy', config.trustProxy);

@@ -32,6 +32,11 @@ async function bootstrap(config: AppConfig) {
   ]);
   // One pino logger for the request lines and the application's messages (one format).
   const logger = createLogger();
+  // OTEL_EXPORTER_OTLP_ENDPOINT set: the SDK starts before the application, whose hooks
+  // (requests, statements) install themselves only when it runs. Unset, it is never loaded.
+  const tracing = config.tracing
+    ? (await import('./tracing/tracing.js')).startTracing(logger)
+    : null;
   // abortOnError: false lets a failed start reach the catch below instead of process.abort().
   const app = await NestFactory.create<import('@nestjs/platform-express').NestExpressApplication>(
     AppModule.withConfig(config),
@@ -40,7 +45,7 @@ async function bootstrap(config: AppConfig) {
   );
   configureApp(app, { logger });
   await app.listen(config.port, config.host);
-  stopOnSignals(app, config);
+  stopOnSignals(app, config, tracing);
   // Under WORKERS > 1 the primary prints the start-up line once every worker listens.
   if (isClusterWorker()) reportListening();
   else console.log(startupSummary(config));
@@ -54,6 +59,7 @@ async function bootstrap(config: AppConfig) {
 function stopOnSignals(
   app: import('@nestjs/platform-express').NestExpressApplication,
   config: AppConfig,
+  tracing: import('./tracing/tracing.js').Tracing | null,
 ): void {
   let stopping = false;
   const stop = async () => {
@@ -69,6 +75,8 @@ function stopOnSignals(
       server.closeIdleConnections();
     });
     await app.close();
+    // The spans of the last requests are sent before the process goes.
+    await tracing?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -9,6 +9,7 @@ import { dataSourceOptions } from '../database/data-source.js';
 import { WritesModule } from '../database/writes.module.js';
 import { SharedGeneration } from '../database/shared-generation.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
+import { QueryTracing } from '../tracing/query-tracing.js';
 
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.js';
 
@@ -38,7 +39,8 @@ export class CliModule {
       ],
       // Writes made here (records:purge-trash, imports) count in the write generation, so
       // running servers on the same MySQL/MariaDB database drop their cached answers.
-      providers: [SharedGeneration],
+      // With OTEL_* set (cli/main.ts), a command's statements are spans of its trace.
+      providers: [SharedGeneration, QueryTracing],
     };
   }
 }

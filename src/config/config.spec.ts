@@ -221,3 +221,42 @@ describe('parseDatabaseUrl', () => {
     });
   });
 });
+
+describe('OpenTelemetry variables', () => {
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+
+  it('turn tracing on with an OTLP/HTTP endpoint only, and off by the standard switches', () => {
+    expect(loadConfig({}).tracing).toBe(false);
+    expect(loadConfig(endpoint).tracing).toBe(true);
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c.example/v1/traces' }).tracing,
+    ).toBe(true);
+    expect(loadConfig({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).tracing).toBe(false);
+    expect(loadConfig({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).tracing).toBe(false);
+    // Without an endpoint the other variables are not even read.
+    expect(loadConfig({ OTEL_TRACES_SAMPLER: 'sometimes' }).tracing).toBe(false);
+    expect(
+      loadConfig({
+        ...endpoint,
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+        OTEL_SERVICE_NAME: 'calendar',
+      }).tracing,
+    ).toBe(true);
+  });
+
+  it.each([
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://c:4317' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'],
+    [{ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTEL_EXPORTER_OTLP_PROTOCOL'],
+    [{ ...endpoint, OTEL_TRACES_EXPORTER: 'zipkin' }, 'OTEL_TRACES_EXPORTER'],
+    [{ ...endpoint, OTEL_TRACES_SAMPLER: 'sometimes' }, 'OTEL_TRACES_SAMPLER'],
+    [
+      { ...endpoint, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' },
+      'OTEL_TRACES_SAMPLER_ARG',
+    ],
+  ])('refuse %j in one line naming the variable', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(variable);
+  });
+});

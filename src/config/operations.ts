@@ -53,29 +53,65 @@ function parseMetrics(env: Env): MetricsConfig | null {
   };
 }
 
-/** Whether the standard OpenTelemetry variables ask for traces to be exported. */
+/** The samplers of the OpenTelemetry SDK (OTEL_TRACES_SAMPLER), those that need no other service. */
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+];
+
+/**
+ * Whether the standard OpenTelemetry variables ask for traces to be exported: an OTLP/HTTP
+ * endpoint is set and neither OTEL_SDK_DISABLED nor OTEL_TRACES_EXPORTER=none turns it off. The
+ * values the SDK would only warn about and ignore (a sampler it does not know, a ratio out of
+ * range, a protocol it does not speak) stop the start instead, in one line.
+ */
 function tracingRequested(env: Env): boolean {
-  const endpoint =
-    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+    : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const endpoint = env[variable]?.trim();
   if (!endpoint) return false;
   if (/^true$/i.test(env.OTEL_SDK_DISABLED?.trim() ?? '')) return false;
-  if (/^none$/i.test(env.OTEL_TRACES_EXPORTER?.trim() ?? '')) return false;
-  let url: URL;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() ?? '';
+  if (exporter === 'none') return false;
+  if (exporter !== '' && exporter !== 'otlp') {
+    throw new ConfigError('OTEL_TRACES_EXPORTER', `must be otlp or none, got "${exporter}"`);
+  }
+  let url: URL | null = null;
   try {
     url = new URL(endpoint);
   } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new ConfigError(
-      env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()
-        ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
-        : 'OTEL_EXPORTER_OTLP_ENDPOINT',
-      `must be an http(s) URL such as http://collector:4318, got "${endpoint}"`,
+      variable,
+      `must be an http(s) URL (OTLP over HTTP) such as http://collector:4318, got "${endpoint}"`,
     );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const protocol = env[name]?.trim();
+    if (protocol && protocol !== 'http/json' && protocol !== 'http/protobuf') {
+      throw new ConfigError(
+        name,
+        `the service exports OTLP over HTTP (JSON), which every collector's HTTP receiver (4318) reads; got "${protocol}"`,
+      );
+    }
+  }
+  const sampler = env.OTEL_TRACES_SAMPLER?.trim();
+  if (sampler && !SAMPLERS.includes(sampler)) {
     throw new ConfigError(
-      'OTEL_EXPORTER_OTLP_ENDPOINT',
-      `must be an http(s) URL (OTLP over HTTP), got "${endpoint}"`,
+      'OTEL_TRACES_SAMPLER',
+      `must be one of ${SAMPLERS.join(', ')}, got "${sampler}"`,
     );
+  }
+  const ratio = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  if (sampler?.endsWith('traceidratio') && ratio && !(Number(ratio) >= 0 && Number(ratio) <= 1)) {
+    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', `must be a ratio from 0 to 1, got "${ratio}"`);
   }
   return true;
 }

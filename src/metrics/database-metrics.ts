@@ -13,7 +13,7 @@ import { ReplicaRouter } from '../database/replica-router.js';
 import { Metrics } from './metrics.js';
 
 /** The first word of a statement, as the `kind` label: a handful of values, never the SQL. */
-function statementKind(sql: string): string {
+export function statementKind(sql: string): string {
   // Trimmed first: one run of blanks before the word keeps the pattern linear.
   const word = /^\(?\s*([A-Za-z]+)/.exec(sql.trimStart().slice(0, 64))?.[1]?.toLowerCase();
   switch (word) {

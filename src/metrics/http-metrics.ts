@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Counter, Histogram } from 'prom-client';
+import { routeTemplates } from '../common/http/route-template.js';
 import type { Metrics } from './metrics.js';
 
 /** The `route` of requests no route answered (404s, early refusals): one series, not one per URL. */
@@ -11,22 +12,12 @@ interface Series {
 }
 
 /**
- * The route template that answered (`/cal/events/v1/events/:id`), never the URL itself. Nest
- * applies middleware for every path through a route of its own (`/*path`, under BASE_PATH too):
- * a request left with that one reached no handler.
- */
-function routeOf(req: Request, wildcards: ReadonlySet<string>): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' && !wildcards.has(path) ? path : UNMATCHED_ROUTE;
-}
-
-/**
  * Counts every request once its answer is sent or its connection closes: by route template,
  * method and status, and its duration. The label children are kept by key, so a request costs
  * a map look-up, an addition and a bucket search.
  */
 export function httpMetrics(metrics: Metrics, basePath: string) {
-  const wildcards = new Set(['/*path', `${basePath}/*path`]);
+  const routeOf = routeTemplates(basePath);
   const series = new Map<string, Series>();
   const inFlight = metrics.httpInFlight;
   return (req: Request, res: Response, next: NextFunction) => {
@@ -36,7 +27,7 @@ export function httpMetrics(metrics: Metrics, basePath: string) {
       res.off('finish', done);
       res.off('close', done);
       inFlight.dec();
-      const route = routeOf(req, wildcards);
+      const route = routeOf(req) ?? UNMATCHED_ROUTE;
       const status = res.statusCode;
       const key = `${req.method} ${status} ${route}`;
       let s = series.get(key);

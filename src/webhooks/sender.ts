@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { addressAllowed, hostAllowed, systemResolver, type Resolver } from './target-policy.js';
 import type { AllowedTargets } from '../config/webhooks.js';
+import { startClientSpan } from '../tracing/spans.js';
 
 /** The most of a receiver's answer that is read (then the connection is dropped). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -94,12 +95,15 @@ export function send(
     );
   };
 
+  // With tracing on, the attempt is a client span whose `traceparent` goes with it.
+  const span = startClientSpan('POST', target);
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
     const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      span?.end(r.responseStatus, r.error);
       resolve(result(r));
     };
     const body = Buffer.from(message.body);
@@ -114,6 +118,7 @@ export function send(
           'content-type': 'application/json',
           'content-length': String(body.length),
           'user-agent': options.userAgent,
+          ...span?.headers,
           ...signedHeaders(message, new Date()),
         },
       },

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { pino, stdTimeFunctions, type Logger, type LoggerOptions } from 'pino';
+import { activeTraceIds, type TraceIds } from '../../tracing/spans.js';
 
 export type LogSink = (line: string) => void;
 
@@ -183,10 +184,12 @@ export class RequestLog {
   constructor(
     private readonly root: Logger,
     readonly reqId: string,
+    /** The request's trace and span when tracing is on: its log lines lead to its trace. */
+    readonly trace: TraceIds | null = null,
   ) {}
 
   get logger(): Logger {
-    return (this.child ??= this.root.child({ reqId: this.reqId }));
+    return (this.child ??= this.root.child({ reqId: this.reqId, ...this.trace }));
   }
 }
 
@@ -201,7 +204,8 @@ type LoggedRequest = IncomingMessage & {
  * One JSON line per request (`reqId`, method, URL, status, duration, user when known) once its
  * answer is sent or its connection closes, at `error` for a 5xx and `info` otherwise. Headers
  * and bodies are never logged, so neither `Authorization` nor a password can leak; the request
- * id comes from `X-Request-Id` when the client sends a sane one and is echoed back. With
+ * id comes from `X-Request-Id` when the client sends a sane one and is echoed back; with tracing
+ * on, every line of the request also carries `trace_id` and `span_id` of its span. With
  * `logRequests` false the request lines are left out, but the request id and the request's
  * logger are still set up for the errors logged while serving it.
  *
@@ -215,12 +219,15 @@ export function requestLogger(logger: Logger, logRequests: boolean) {
     const reqId =
       typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', reqId);
-    const log = new RequestLog(logger, reqId);
+    const log = new RequestLog(logger, reqId, activeTraceIds());
     if (logRequests) {
       const done = () => {
         res.off('finish', done);
         res.off('close', done);
-        logger[res.statusCode >= 500 ? 'error' : 'info'](requestLine(req, res, reqId, started));
+        logger[res.statusCode >= 500 ? 'error' : 'info']({
+          ...requestLine(req, res, reqId, started),
+          ...log.trace,
+        });
       };
       res.on('finish', done);
       res.on('close', done);

@@ -1,0 +1,124 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+
+/**
+ * The tracer of this process once tracing.ts has started the OpenTelemetry SDK (OTEL_* variables
+ * set), else null. Every hook below checks it first and does nothing more when it is null: with
+ * tracing off a request costs one comparison, and the middleware and the statement subscriber
+ * are not even installed.
+ */
+let tracer: Tracer | null = null;
+
+export function useTracer(next: Tracer | null): void {
+  tracer = next;
+}
+
+export const tracingEnabled = (): boolean => tracer !== null;
+
+/** The trace and span of the active context, as log lines carry them (OpenTelemetry's names). */
+export interface TraceIds {
+  trace_id: string;
+  span_id: string;
+}
+
+export function activeTraceIds(): TraceIds | null {
+  if (!tracer) return null;
+  const span = trace.getSpan(context.active());
+  if (!span) return null;
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/**
+ * A span of the active context (a request's), or null: what is done outside any traced
+ * operation (the timers of background work) makes no trace of its own.
+ */
+export function startChildSpan(name: string, kind: SpanKind, attributes: Attributes): Span | null {
+  if (!tracer) return null;
+  const parent = context.active();
+  if (!trace.getSpan(parent)) return null;
+  return tracer.startSpan(name, { kind, attributes }, parent);
+}
+
+/**
+ * A server span for an incoming operation, child of the W3C `traceparent` (and `tracestate`)
+ * the caller sent, if any; `run` is called inside it.
+ */
+export function startServerSpan<T>(
+  name: string,
+  headers: Record<string, string | string[] | undefined>,
+  attributes: Attributes,
+  run: (span: Span) => T,
+): T | null {
+  if (!tracer) return null;
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+  return context.with(trace.setSpan(parent, span), run, undefined, span);
+}
+
+/** A root span around work that is not a request (a command of the CLI). */
+export async function inRootSpan<T>(name: string, run: () => Promise<T>): Promise<T> {
+  if (!tracer) return run();
+  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, root: true });
+  try {
+    return await context.with(trace.setSpan(ROOT_CONTEXT, span), run);
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** An outgoing HTTP request being traced: the headers that pass its context on, and its end. */
+export interface ClientSpan {
+  /** `traceparent` (and `tracestate`) to send with the request. */
+  headers: Record<string, string>;
+  end(status: number | null, error?: string | null): void;
+}
+
+/**
+ * A client span for an HTTP request this process sends by node:http (a webhook delivery; fetch,
+ * the importer's, is traced by the undici instrumentation), under the active span or as a root
+ * of its own (deliveries run on a timer, not in a request).
+ */
+export function startClientSpan(method: string, url: URL): ClientSpan | null {
+  if (!tracer) return null;
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'http.request.method': method,
+      // The path only: a query string may carry a receiver's token.
+      'url.full': `${url.protocol}//${url.host}${url.pathname}`,
+      'server.address': url.hostname,
+      'server.port': port,
+    },
+  });
+  const headers: Record<string, string> = {};
+  propagation.inject(trace.setSpan(context.active(), span), headers);
+  return {
+    headers,
+    end(status, error) {
+      if (status !== null) span.setAttribute('http.response.status_code', status);
+      const failed = status === null || status >= 400;
+      if (failed) {
+        const type = status === null ? (error ?? 'error') : String(status);
+        span.setAttribute('error.type', type.slice(0, 100));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error ?? `answered ${status}` });
+      }
+      span.end();
+    },
+  };
+}
+
+export { SpanKind, SpanStatusCode, type Span };
