@@ -137,6 +137,16 @@ const listFiles = (abs) =>
     ? fs.readdirSync(abs).flatMap((e) => listFiles(path.join(abs, e)))
     : [abs];
 
+/** Whether a node image tag meets a `>=X.Y.Z` minimum (its newest release for a floating tag). */
+function satisfiesMinimum(base, major, min) {
+  const [wantMajor, wantMinor] = [Number(min[1]), Number(min[2] ?? 0)];
+  if (major !== wantMajor) return major > wantMajor;
+  const pinned = /^node:\d+\.(\d+)/.exec(base);
+  return pinned
+    ? Number(pinned[1]) > wantMinor || (Number(pinned[1]) === wantMinor && !min[3])
+    : true;
+}
+
 function checkDockerfile() {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const stages = parseDockerfile(fs.readFileSync(DOCKERFILE, 'utf8'));
@@ -165,9 +175,12 @@ function checkDockerfile() {
   const min = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(engines.trim());
   if (!min) FAIL(`package.json engines.node "${engines}": expected a ">=X.Y" range`);
   else
+    // `node:22-…` is a floating tag: a build pulls the newest 22.x release, so a minimum inside
+    // the tag's own major (22.12, for @nestjs/swagger and @nestjs/throttler) is met by it. A tag
+    // pinned to a minor (`node:22.11-…`) must meet the minimum itself.
     check(
-      major > Number(min[1]) || (major === Number(min[1]) && !min[2] && !min[3]),
-      `Node ${major}.x satisfies engines.node "${engines}"`,
+      satisfiesMinimum(bases[0], major, min),
+      `${bases[0]} satisfies engines.node "${engines}"`,
     );
 
   // The image has no compiler: better-sqlite3 must bring binaries for the Debian (glibc) images

@@ -1,5 +1,5 @@
-import type { EventPayload } from '../src/feeds/ics.js';
 import { buildRss, type RssOptions } from '../src/public/rss.js';
+import { embeddedCategory, tecEvent } from './helpers/tec-event.js';
 import { readXml } from './helpers/xml.js';
 
 const OPTIONS: RssOptions = {
@@ -12,19 +12,7 @@ const OPTIONS: RssOptions = {
   localize: (url) => String(url),
 };
 
-const event = (id: number, extra: EventPayload = {}): EventPayload => ({
-  id,
-  title: `Event ${id}`,
-  excerpt: '',
-  start_date: '2030-05-01 10:00:00',
-  end_date: '2030-05-01 12:00:00',
-  timezone: 'Europe/Budapest',
-  modified_utc: '2025-01-01 00:00:00',
-  date_utc: '2025-01-01 00:00:00',
-  url: `https://cal.test/event/e${id}/`,
-  categories: [],
-  ...extra,
-});
+const event = tecEvent;
 
 /** The elements an HTML reader would make of a text (a lenient reading: any `<` + letter). */
 const htmlTags = (html: string) => html.match(/<\/?[a-z][^>]*>?/gi) ?? [];
@@ -41,7 +29,7 @@ describe('buildRss', () => {
       event(i + 1, {
         title: `${text} title`,
         excerpt: `<p>${text} excerpt</p>`,
-        categories: [{ name: text }],
+        categories: [embeddedCategory(i + 1, text)],
       }),
     );
     const { bytes, count } = buildRss(events, OPTIONS);
@@ -62,7 +50,7 @@ describe('buildRss', () => {
   it('is well-formed XML whatever control characters the records hold', () => {
     const hostile = 'Bad\u0000\u0001\u0008\u000B\u000C\u001B\uFFFE\uFFFF title';
     const { bytes } = buildRss(
-      [event(1, { title: hostile, excerpt: hostile, categories: [{ name: hostile }] })],
+      [event(1, { title: hostile, excerpt: hostile, categories: [embeddedCategory(1, hostile)] })],
       { ...OPTIONS, title: hostile, description: hostile },
     );
     const xml = readXml(bytes.toString('utf8'));

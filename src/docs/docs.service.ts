@@ -4,20 +4,10 @@ import { I18nService } from 'nestjs-i18n';
 import { LANGUAGES, type Language } from '../config/config.js';
 import { NAMESPACE, PLUGIN_NAMESPACE, type RestNamespace } from '../common/http/links.js';
 import { translateDocument } from './translate-document.js';
-import { asDeclared } from './index-args.js';
+import { asDeclared, type EndpointArg } from './index-args.js';
 import { isServiceOnlyPath, ROUTE_TABLE } from './route-table.js';
 import type { Schema } from './schema.js';
 import { buildTecDocument, documentPath, type Operation } from './tec-document.js';
-
-export interface EndpointArg {
-  default?: unknown;
-  description?: string;
-  type?: unknown;
-  format?: unknown;
-  items?: unknown;
-  enum?: unknown;
-  required: boolean;
-}
 
 /**
  * WordPress's own index route declares `namespace` and `context` without descriptions (BEHAVIOR

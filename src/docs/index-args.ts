@@ -1,4 +1,13 @@
-import type { EndpointArg } from './docs.service.js';
+/** One argument of an endpoint as WordPress's index describes it. */
+export interface EndpointArg {
+  default?: unknown;
+  description?: string;
+  type?: unknown;
+  format?: unknown;
+  items?: unknown;
+  enum?: unknown;
+  required: boolean;
+}
 
 /**
  * What the namespace index shows of an argument is what the plugin declares for it (BEHAVIOR §2):

@@ -23,6 +23,7 @@ import { URL_REASON } from '../common/http/validators.js';
 import { isWebUrl } from '../common/http/web-url.js';
 import { contentFilter } from '../common/text/index.js';
 import { buildArchive, type Archive } from '../common/pagination/paginate.js';
+import type { TecEvent } from '../common/payload/tec-payload.js';
 import { effectiveStatus } from '../common/posts/post-status.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { TranslationStore } from '../common/posts/translation-store.js';
@@ -133,7 +134,7 @@ export class EventsService {
     query: ListEventsQuery,
     ctx: RequestContext,
     presentInQuery: Set<string>,
-  ): Promise<Archive> {
+  ): Promise<Archive<TecEvent>> {
     const now = new Date();
     const { filters, page, echo } = await this.query.resolve(query, ctx, presentInQuery, now);
     const readAt = this.recordCache.version();

@@ -1,13 +1,13 @@
 import type { Response } from 'express';
 import { Rendered } from '../common/http/body-bytes.adapter.js';
 import { httpDate } from '../common/http/conditional.js';
-import type { EventPayload } from './ics.js';
+import type { TecEvent } from '../common/payload/tec-payload.js';
 
 /** The newest `modified_utc` of the events, as an HTTP date (Last-Modified of a feed). */
-export function newestModified(events: EventPayload[]): string | undefined {
+export function newestModified(events: readonly TecEvent[]): string | undefined {
   let newest = '';
   for (const event of events) {
-    const modified = typeof event.modified_utc === 'string' ? event.modified_utc : '';
+    const modified = event.modified_utc;
     if (modified > newest) newest = modified;
   }
   return newest ? httpDate(newest) : undefined;

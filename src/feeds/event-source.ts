@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/http/request-context.js';
+import type { TecEvent } from '../common/payload/tec-payload.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
-import type { EventPayload } from './ics.js';
 
 /**
  * The most events one iCalendar feed carries (with MAX_FEED_BYTES, CONTRACT §7): a feed without
@@ -13,7 +13,7 @@ const MAX_FEED_EVENTS = 1000;
 
 /** The events of a feed, and how many the query matches. */
 export interface FeedEvents {
-  events: EventPayload[];
+  events: TecEvent[];
   /** Events the query matches (X-TEC-Total). */
   total: number;
   /** Pages of the query at its `per_page`, when the feed is one page of it. */
@@ -41,7 +41,7 @@ export class EventSource {
       return this.page(query, ctx, presentInQuery);
     }
     const perPage = ctx.config.maxPerPage;
-    const found: EventPayload[] = [];
+    const found: TecEvent[] = [];
     let total = 0;
     for (let page = 1; found.length < MAX_FEED_EVENTS; page++) {
       const archive = await this.events.list(
@@ -50,7 +50,7 @@ export class EventSource {
         presentInQuery,
       );
       total = archive.total;
-      found.push(...((archive.body.events as EventPayload[] | undefined) ?? []));
+      found.push(...archive.items);
       if (page >= archive.totalPages) break;
     }
     return { events: found.slice(0, MAX_FEED_EVENTS), total };
@@ -64,7 +64,7 @@ export class EventSource {
   ): Promise<Required<FeedEvents>> {
     const archive = await this.events.list(query, ctx, presentInQuery);
     return {
-      events: (archive.body.events as EventPayload[] | undefined) ?? [],
+      events: [...archive.items],
       total: archive.total,
       totalPages: archive.totalPages,
     };

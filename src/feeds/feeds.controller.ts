@@ -7,6 +7,7 @@ import { NAMESPACE } from '../common/http/links.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { CachedReads } from '../common/http/response-cache.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
+import type { TecEvent } from '../common/payload/tec-payload.js';
 import { doc } from '../common/i18n/doc-key.js';
 import { APP_CONFIG, withoutTrailingSlashes, type AppConfig } from '../config/config.js';
 import { Endpoint } from '../docs/endpoint.js';
@@ -15,7 +16,7 @@ import { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
 import { calendarAnswer, newestModified } from './calendar-response.js';
 import { EventSource } from './event-source.js';
-import { buildCalendar, type Calendar, type EventPayload } from './ics.js';
+import { buildCalendar, type Calendar } from './ics.js';
 
 const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
 
@@ -63,13 +64,13 @@ export class FeedsController {
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Rendered> {
-    const event = (await this.events.get(id, query.password, ctx)) as EventPayload;
-    const slug = typeof event.slug === 'string' && event.slug ? event.slug : `event-${id}`;
+    const event = await this.events.get(id, query.password, ctx);
+    const slug = event.slug || `event-${id}`;
     const calendar = this.calendar([event], ctx);
     return calendarAnswer(res, calendar.bytes, `${slug}.ics`, newestModified([event]));
   }
 
-  private calendar(events: EventPayload[], ctx: RequestContext): Calendar {
+  private calendar(events: readonly TecEvent[], ctx: RequestContext): Calendar {
     const site = new URL(this.config.siteUrl);
     return buildCalendar(events, {
       name: this.i18n.t('feeds.calendar_name', { lang: ctx.language, args: { site: site.host } }),

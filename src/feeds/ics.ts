@@ -1,12 +1,9 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { IANAZone } from 'luxon';
+import type { TecEvent, TecVenue } from '../common/payload/tec-payload.js';
 import { withoutForbiddenCharacters } from '../common/text/index.js';
 import { foldLines, icsText } from './ics-lines.js';
 import { plainText } from './plain-text.js';
-
-/** An event as the API maps it (the fields a calendar entry is built from). */
-// oxlint-disable-next-line typescript/no-explicit-any
-export type EventPayload = Record<string, any>;
 
 /**
  * The most bytes one feed (iCalendar or RSS) holds: the events that would take it beyond are
@@ -50,7 +47,7 @@ function icsZone(zone: unknown): string | undefined {
   return known ? zone : undefined;
 }
 
-function location(venue: EventPayload | undefined): string {
+function location(venue: TecVenue | []): string {
   if (!venue || Array.isArray(venue) || !venue.venue) return '';
   const parts = [venue.venue, venue.address, venue.city, venue.stateprovince || venue.province]
     .concat([venue.zip, venue.country])
@@ -100,7 +97,7 @@ function vtimezone(zone: string): string {
  * dates are copied from the stored values, and the calendar stops before the event that would
  * take it beyond `maxBytes`. No text carries a character iCalendar forbids.
  */
-export function buildCalendar(events: EventPayload[], options: CalendarOptions): Calendar {
+export function buildCalendar(events: readonly TecEvent[], options: CalendarOptions): Calendar {
   const maxBytes = options.maxBytes ?? MAX_FEED_BYTES;
   const name = icsText(withoutForbiddenCharacters(options.name));
   const head = foldLines(
@@ -130,7 +127,7 @@ export function buildCalendar(events: EventPayload[], options: CalendarOptions):
 }
 
 /** One VEVENT, unfolded, with CRLF line ends. */
-function vevent(event: EventPayload, zone: string | undefined, uidDomain: string): string {
+function vevent(event: TecEvent, zone: string | undefined, uidDomain: string): string {
   const text = (value: unknown) => icsText(withoutForbiddenCharacters(plainText(value)));
   const modified = utc(event.modified_utc);
   const created = utc(event.date_utc);
@@ -153,15 +150,13 @@ function vevent(event: EventPayload, zone: string | undefined, uidDomain: string
     out += `DTSTART${tzid}:${start}\r\nDTEND${tzid}:${end}\r\n`;
   }
   out += `SUMMARY:${text(event.title)}\r\n`;
-  const where = location(event.venue as EventPayload | undefined);
+  const where = location(event.venue);
   if (where) out += `LOCATION:${icsText(withoutForbiddenCharacters(where))}\r\n`;
   const description = text(event.description);
   if (description) out += `DESCRIPTION:${description}\r\n`;
-  const categories = ((event.categories as EventPayload[] | undefined) ?? []).map((c) =>
-    text(c.name),
-  );
+  const categories = event.categories.map((c) => text(c.name));
   if (categories.length) out += `CATEGORIES:${categories.join(',')}\r\n`;
-  if (typeof event.url === 'string' && event.url) {
+  if (event.url) {
     out += `URL;VALUE=URI:${withoutForbiddenCharacters(event.url).replace(/[\r\n]/g, '')}\r\n`;
   }
   out += 'STATUS:CONFIRMED\r\n';

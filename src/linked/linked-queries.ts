@@ -35,7 +35,7 @@ export class LinkedQueries<
     protected readonly cache: RecordCache,
   ) {}
 
-  async list(query: LinkedListQuery, ctx: RequestContext): Promise<Archive> {
+  async list(query: LinkedListQuery, ctx: RequestContext): Promise<Archive<P>> {
     const statuses = listStatuses(ctx.actor, query.status);
     const invalid: Record<string, Text> = {};
     if (query.event !== undefined && !(await this.isEvent(query.event))) {

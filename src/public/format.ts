@@ -1,15 +1,15 @@
 import { DateTime } from 'luxon';
 import { toLuxonZone } from '../common/dates/index.js';
 import type { Language } from '../config/config.js';
-import type { EventPayload } from '../feeds/ics.js';
+import type { TecEvent } from '../common/payload/tec-payload.js';
 
 const LOCALES: Record<Language, string> = { en: 'en-GB', hu: 'hu-HU', ro: 'ro-RO' };
 
 /** `en_GB`-style locale of Open Graph. */
 export const ogLocale = (language: Language) => LOCALES[language].replace('-', '_');
 
-function zoneOf(event: EventPayload): string {
-  const zone = typeof event.timezone === 'string' && event.timezone ? event.timezone : 'UTC';
+function zoneOf(event: TecEvent): string {
+  const zone = event.timezone || 'UTC';
   try {
     return toLuxonZone(zone) ? zone : 'UTC';
   } catch {
@@ -17,7 +17,7 @@ function zoneOf(event: EventPayload): string {
   }
 }
 
-function local(sql: unknown, event: EventPayload, language: Language): DateTime {
+function local(sql: unknown, event: TecEvent, language: Language): DateTime {
   const luxonZone = toLuxonZone(zoneOf(event)) ?? 'UTC';
   return DateTime.fromSQL(String(sql), { zone: luxonZone }).setLocale(LOCALES[language]);
 }
@@ -26,7 +26,7 @@ function local(sql: unknown, event: EventPayload, language: Language): DateTime 
  * When an event takes place, in its own zone with the zone named: one day or several, with or
  * without times (all-day events show dates only).
  */
-export function eventWhen(event: EventPayload, language: Language, allDayLabel: string): string {
+export function eventWhen(event: TecEvent, language: Language, allDayLabel: string): string {
   const start = local(event.start_date, event, language);
   const end = local(event.end_date, event, language);
   if (!start.isValid || !end.isValid) return '';
@@ -38,7 +38,7 @@ export function eventWhen(event: EventPayload, language: Language, allDayLabel: 
       ? `${date(start)} (${allDayLabel})`
       : `${date(start)} – ${date(end)} (${allDayLabel})`;
   }
-  const abbr = typeof event.timezone_abbr === 'string' ? event.timezone_abbr : '';
+  const abbr = event.timezone_abbr;
   const zone = `${zoneOf(event)}${abbr && abbr !== zoneOf(event) ? ` (${abbr})` : ''}`;
   return sameDay
     ? `${date(start)}, ${time(start)} – ${time(end)} ${zone}`
@@ -46,7 +46,7 @@ export function eventWhen(event: EventPayload, language: Language, allDayLabel: 
 }
 
 /** ISO 8601 with the zone's offset at that moment, or a date alone for all-day events. */
-export function isoWhen(event: EventPayload, which: 'start_date' | 'end_date'): string {
+export function isoWhen(event: TecEvent, which: 'start_date' | 'end_date'): string {
   const dt = local(event[which], event, 'en');
   if (!dt.isValid) return '';
   return event.all_day ? dt.toISODate()! : dt.toISO({ suppressMilliseconds: true })!;

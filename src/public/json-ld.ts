@@ -1,5 +1,5 @@
 import type { Language } from '../config/config.js';
-import type { EventPayload } from '../feeds/ics.js';
+import type { TecEvent, TecOrganizer, TecVenue } from '../common/payload/tec-payload.js';
 import { plainText } from '../feeds/plain-text.js';
 import { isoWhen } from './format.js';
 
@@ -10,7 +10,7 @@ const defined = (data: Record<string, unknown>) =>
     Object.entries(data).filter(([, v]) => v !== undefined && v !== '' && v !== null),
   );
 
-function place(venue: EventPayload | undefined): Record<string, unknown> | undefined {
+function place(venue: TecVenue | []): Record<string, unknown> | undefined {
   if (!venue || Array.isArray(venue) || !venue.venue) return undefined;
   const address = defined({
     '@type': 'PostalAddress',
@@ -34,11 +34,11 @@ function place(venue: EventPayload | undefined): Record<string, unknown> | undef
   });
 }
 
-function organizer(o: EventPayload): Record<string, unknown> {
+function organizer(o: TecOrganizer): Record<string, unknown> {
   return defined({
     '@type': 'Organization',
     name: plainText(o.organizer),
-    url: typeof o.website === 'string' && o.website ? o.website : o.url,
+    url: o.website || o.url,
     email: plainText(o.email),
     telephone: plainText(o.phone),
   });
@@ -60,8 +60,8 @@ const CURRENCIES: Record<string, string> = {
 };
 
 /** The numeric price of a cost such as `$10 – $20` or `Free`: its lowest value, 0 when free. */
-function lowestPrice(event: EventPayload): string | undefined {
-  const values = (event.cost_details?.values as string[] | undefined) ?? [];
+function lowestPrice(event: TecEvent): string | undefined {
+  const values = event.cost_details.values;
   const numbers = values.map(Number).filter((n) => Number.isFinite(n));
   if (numbers.length) return String(Math.min(...numbers));
   return undefined;
@@ -73,15 +73,15 @@ function lowestPrice(event: EventPayload): string | undefined {
  * eventStatus, eventAttendanceMode, image, offers, organizer), plus inLanguage and url.
  */
 export function eventJsonLd(
-  event: EventPayload,
+  event: TecEvent,
   url: string,
   language: Language,
 ): Record<string, unknown> {
   const price = lowestPrice(event);
-  const symbol = String(event.cost_details?.currency_symbol ?? '').trim();
+  const symbol = event.cost_details.currency_symbol.trim();
   const currency = CURRENCIES[symbol] ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : undefined);
-  const organizers = ((event.organizer as EventPayload[] | undefined) ?? []).map(organizer);
-  const image = event.image && typeof event.image === 'object' ? event.image.url : undefined;
+  const organizers = event.organizer.map(organizer);
+  const image = event.image ? event.image.url : undefined;
   return defined({
     '@context': SCHEMA,
     '@type': 'Event',
@@ -91,7 +91,7 @@ export function eventJsonLd(
     endDate: isoWhen(event, 'end_date'),
     eventStatus: `${SCHEMA}/EventScheduled`,
     eventAttendanceMode: `${SCHEMA}/OfflineEventAttendanceMode`,
-    location: place(event.venue as EventPayload | undefined),
+    location: place(event.venue),
     organizer: organizers.length === 1 ? organizers[0] : organizers.length ? organizers : undefined,
     image: image ? [image] : undefined,
     offers:

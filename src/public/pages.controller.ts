@@ -11,7 +11,6 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
 import { newestModified } from '../feeds/calendar-response.js';
-import type { EventPayload } from '../feeds/ics.js';
 import { VIEWS_DIR } from '../paths.js';
 import { PagesService, upcoming, type PageResult } from './pages.service.js';
 import { buildRss } from './rss.js';
@@ -184,16 +183,16 @@ export class PagesController {
     if (taxonomy) {
       const term = await this.pages.findTerm(taxonomy, segments, ctx);
       if (!term) return answer(res, this.pages.notFound(ctx));
-      if (taxonomy === 'category') query.categories = [term.id as number];
-      else query.tags = [term.id as number];
+      if (taxonomy === 'category') query.categories = [term.id];
+      else query.tags = [term.id];
       title = this.views.t(ctx.language, 'rss_title_of', {
         site: this.pages.siteName(),
-        name: term.name as string,
+        name: term.name,
       });
       link = this.pages.localize(term.url, ctx.language);
     }
     const archive = await this.events.list(query, ctx, new Set(Object.keys(query)));
-    const events = (archive.body.events as EventPayload[] | undefined) ?? [];
+    const events = archive.items;
     const rss = buildRss(events, {
       title,
       link,

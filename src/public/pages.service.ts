@@ -7,7 +7,13 @@ import { filterPostHtml } from '../common/text/index.js';
 import { APP_CONFIG, LANGUAGES, type AppConfig, type Language } from '../config/config.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
-import type { EventPayload } from '../feeds/ics.js';
+import type {
+  TecEmbeddedTerm,
+  TecEvent,
+  TecOrganizer,
+  TecTerm,
+  TecVenue,
+} from '../common/payload/tec-payload.js';
 import { plainText } from '../feeds/plain-text.js';
 import { OrganizerQueries } from '../organizers/organizers.service.js';
 import { TermQueries } from '../terms/term-queries.js';
@@ -15,7 +21,7 @@ import type { Taxonomy } from '../terms/taxonomy.js';
 import { VenueQueries } from '../venues/venues.service.js';
 import { eventWhen, ogLocale } from './format.js';
 import { eventJsonLd, scriptJson } from './json-ld.js';
-import { Views, type PageHead } from './views.js';
+import { Views, type PageHead, type Texts } from './views.js';
 
 /** Events per page of the public lists. */
 const PAGE_SIZE = 10;
@@ -53,7 +59,7 @@ export const upcoming = () => ({
 });
 
 const webcal = (url: string) => url.replace(/^https?:/, 'webcal:');
-const isPublic = (ctx: RequestContext, record: EventPayload) =>
+const isPublic = (ctx: RequestContext, record: { status?: string }) =>
   ctx.actor.user !== undefined && ctx.actor.user !== null ? true : record.status === 'publish';
 
 /**
@@ -127,7 +133,7 @@ export class PagesService {
   }
 
   private async eventResult(
-    found: Found,
+    found: Found<TecEvent>,
     password: string | undefined,
     ctx: RequestContext,
     action: string,
@@ -147,12 +153,11 @@ export class PagesService {
     }
     if (found.kind === 'missing' || !isPublic(ctx, found.record)) return this.notFound(ctx);
     const event = found.record;
-    const language = (event.language as Language | undefined) ?? ctx.language;
+    const language = event.language ?? ctx.language;
     const url = this.localize(event.url, language);
     const t = this.views.texts(ctx.language);
-    const venue = event.venue as EventPayload | undefined;
-    const hasVenue = venue && !Array.isArray(venue) && venue.venue;
-    const address = hasVenue
+    const venue = Array.isArray(event.venue) || !event.venue.venue ? undefined : event.venue;
+    const address = venue
       ? [venue.address, venue.city, venue.stateprovince, venue.zip, venue.country]
           .map(plainText)
           .filter(Boolean)
@@ -162,8 +167,8 @@ export class PagesService {
     const view = {
       title: plainText(event.title),
       when: eventWhen(event, ctx.language, t.all_day),
-      image: event.image && typeof event.image === 'object' ? (event.image.url as string) : '',
-      venue: hasVenue
+      image: event.image ? event.image.url : '',
+      venue: venue
         ? {
             name: plainText(venue.venue),
             href: this.localize(venue.url, language),
@@ -172,7 +177,7 @@ export class PagesService {
             map: event.show_map_link === true ? mapLink(venue, address) : '',
           }
         : undefined,
-      organizers: ((event.organizer as EventPayload[] | undefined) ?? []).map((o) => ({
+      organizers: event.organizer.map((o) => ({
         name: plainText(o.organizer),
         href: this.localize(o.url, language),
       })),
@@ -180,13 +185,9 @@ export class PagesService {
       categories: await this.termLinks('category', event.categories, language, ctx),
       tags: await this.termLinks('tag', event.tags, language, ctx),
       website:
-        typeof event.website === 'string' &&
-        /^https?:\/\//.test(event.website) &&
-        event.website !== event.url
-          ? event.website
-          : '',
+        /^https?:\/\//.test(event.website) && event.website !== event.url ? event.website : '',
       // The description as the API renders it, through the post allowlist once more.
-      description: filterPostHtml(String(event.description ?? '')),
+      description: filterPostHtml(event.description),
       ics,
       webcal: webcal(ics),
     };
@@ -215,15 +216,13 @@ export class PagesService {
   /** Name and page of each term embedded in an event (the embedded form has no `url`). */
   private async termLinks(
     taxonomy: Taxonomy,
-    embedded: unknown,
+    embedded: readonly TecEmbeddedTerm[],
     language: Language,
     ctx: RequestContext,
   ): Promise<Array<{ name: string; href: string }>> {
     const out: Array<{ name: string; href: string }> = [];
-    for (const term of (embedded as EventPayload[] | undefined) ?? []) {
-      const found = await this.read(() =>
-        this.terms.get(taxonomy, term.id as number, { ...ctx, language }),
-      );
+    for (const term of embedded) {
+      const found = await this.read(() => this.terms.get(taxonomy, term.id, { ...ctx, language }));
       if (found.kind !== 'found') continue;
       out.push({
         name: plainText(found.record.name),
@@ -233,9 +232,9 @@ export class PagesService {
     return out;
   }
 
-  private async eventTranslations(event: EventPayload, ctx: RequestContext) {
+  private async eventTranslations(event: TecEvent, ctx: RequestContext) {
     const out: Partial<Record<Language, string>> = {};
-    const ids = (event.translations as Partial<Record<Language, number>> | undefined) ?? {};
+    const ids = event.translations;
     for (const language of LANGUAGES) {
       const id = ids[language];
       if (id === undefined) continue;
@@ -258,58 +257,48 @@ export class PagesService {
     ctx: RequestContext,
   ): Promise<PageResult> {
     if (!this.recordPagesOn || !slug) return this.notFound(ctx);
-    const service = kind === 'venue' ? this.venues : this.organizers;
-    const found = await this.readOrMove(
-      (c) => service.getBySlug(slug, c, { edit: false }),
-      ctx,
-      (lang) => this.siteUrl(lang, `/${kind}/${slug}/`),
+    const t = this.views.texts(ctx.language);
+    const load = (c: RequestContext): Promise<LinkedView> =>
+      kind === 'venue'
+        ? this.venues
+            .getBySlug(slug, c, { edit: false })
+            .then((venue) => linkedView(venue, venue.venue, venueDetails(venue, t)))
+        : this.organizers
+            .getBySlug(slug, c, { edit: false })
+            .then((organizer) =>
+              linkedView(organizer, organizer.organizer, organizerDetails(organizer, t)),
+            );
+    const found = await this.readOrMove(load, ctx, (lang) =>
+      this.siteUrl(lang, `/${kind}/${slug}/`),
     );
     if (found.kind === 'redirect') return found;
     if (found.kind !== 'found' || !isPublic(ctx, found.record)) return this.notFound(ctx);
-    const record = found.record;
-    const t = this.views.texts(ctx.language);
-    const name = plainText(record[kind]);
-    const details: Array<[string, string, string?]> = [];
-    if (kind === 'venue') {
-      const address = [
-        record.address,
-        record.city,
-        record.stateprovince,
-        record.zip,
-        record.country,
-      ]
-        .map(plainText)
-        .filter(Boolean)
-        .join(', ');
-      if (address) details.push([t.address, address]);
-    }
-    if (record.phone) details.push([t.phone, plainText(record.phone)]);
-    if (kind === 'organizer' && record.email) {
-      details.push([t.email, plainText(record.email), `mailto:${plainText(record.email)}`]);
-    }
-    if (typeof record.website === 'string' && /^https?:\/\//.test(record.website)) {
+    const { record, name } = found.record;
+    const id = record.id;
+    if (id === undefined) return this.notFound(ctx);
+    const details = [...found.record.details];
+    if (record.website && /^https?:\/\//.test(record.website)) {
       details.push([t.website, record.website, record.website]);
     }
     const translations: Partial<Record<Language, string>> = {};
-    const ids = (record.translations as Partial<Record<Language, number>> | undefined) ?? {};
-    if (ids[ctx.language] === record.id) {
+    if (record.translations?.[ctx.language] === id) {
       translations[ctx.language] = this.localize(record.url, ctx.language);
     }
     return this.listPage(ctx, page, {
-      filter: kind === 'venue' ? { venue: [record.id] } : { organizer: [record.id] },
+      filter: kind === 'venue' ? { venue: [id] } : { organizer: [id] },
       url: this.localize(record.url, ctx.language),
       heading: name,
       title: name,
       description: plainText(record.description).slice(0, 300),
-      intro: filterPostHtml(String(record.description ?? '')),
+      intro: filterPostHtml(record.description ?? ''),
       details,
       rss: this.siteRss(ctx),
       calendar: {
         title: this.views.t(ctx.language, 'calendar_of', { name }),
-        query: `${kind}=${record.id}`,
+        query: `${kind}=${id}`,
       },
       translations,
-      image: record.image && typeof record.image === 'object' ? record.image.url : undefined,
+      image: record.image ? record.image.url : undefined,
     });
   }
 
@@ -334,7 +323,7 @@ export class PagesService {
       heading: name,
       title: `${name} – ${label}`,
       description: plainText(term.description).slice(0, 300),
-      intro: filterPostHtml(String(term.description ?? '')),
+      intro: filterPostHtml(term.description),
       rss: {
         title: this.views.t(ctx.language, 'rss_title_of', { site: this.siteName(), name }),
         href: `${url}feed/`,
@@ -352,15 +341,12 @@ export class PagesService {
     taxonomy: Taxonomy,
     segments: string[],
     ctx: RequestContext,
-  ): Promise<EventPayload | undefined> {
+  ): Promise<TecTerm | undefined> {
     const slug = segments[segments.length - 1];
     if (!slug) return undefined;
-    const archive = await this.read(
-      async () => (await this.terms.list(taxonomy, { slug, per_page: 100 }, ctx)).body,
-    );
+    const archive = await this.read(() => this.terms.list(taxonomy, { slug, per_page: 100 }, ctx));
     if (archive.kind !== 'found') return undefined;
-    const items = (archive.record[taxonomy === 'category' ? 'categories' : 'tags'] ??
-      []) as EventPayload[];
+    const items = archive.record.items;
     const path =
       taxonomy === 'category' ? `/events/category/${segments.join('/')}/` : `/tag/${slug}/`;
     return items.find(
@@ -369,7 +355,7 @@ export class PagesService {
   }
 
   /** With PUBLIC_URL_TEMPLATE the `url`s name no path here: a term is known by its slug. */
-  private sameTerm(item: EventPayload, segments: string[]): boolean {
+  private sameTerm(item: TecTerm, segments: string[]): boolean {
     return !this.recordPagesOn && item.slug === segments[segments.length - 1];
   }
 
@@ -405,10 +391,10 @@ export class PagesService {
     const archive = await this.events.list(query, ctx, new Set(Object.keys(query)));
     if (page > 1 && page > archive.totalPages) return this.notFound(ctx);
     const t = this.views.texts(ctx.language);
-    const events = ((archive.body.events as EventPayload[] | undefined) ?? []).map((e) => {
-      const venue = e.venue as EventPayload | undefined;
+    const events = archive.items.map((e) => {
+      const venue = e.venue;
       return {
-        href: this.localize(e.url, (e.language as Language | undefined) ?? ctx.language),
+        href: this.localize(e.url, e.language ?? ctx.language),
         title: plainText(e.title),
         when: eventWhen(e, ctx.language, t.all_day),
         venue:
@@ -544,9 +530,9 @@ export class PagesService {
   // ------------------------------------------------------------------ reading
 
   /** A service read as found / protected / missing (any 4xx is "not for this reader"). */
-  private async read(load: () => Promise<unknown>): Promise<Found> {
+  private async read<T>(load: () => Promise<T>): Promise<Found<T>> {
     try {
-      return { kind: 'found', record: (await load()) as EventPayload };
+      return { kind: 'found', record: await load() };
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) {
         return error.code === 'event-password-protected'
@@ -561,11 +547,11 @@ export class PagesService {
    * A read by slug in the reader's language; a slug of another language's record moves the
    * reader to that language's page (slugs are unique per language, CONTRACT §5).
    */
-  private async readOrMove(
-    load: (ctx: RequestContext) => Promise<unknown>,
+  private async readOrMove<T extends { status?: string }>(
+    load: (ctx: RequestContext) => Promise<T>,
     ctx: RequestContext,
     pageIn: (language: Language) => string,
-  ): Promise<Found> {
+  ): Promise<Found<T>> {
     const found = await this.read(() => load(ctx));
     if (found.kind !== 'missing') return found;
     for (const language of LANGUAGES) {
@@ -579,15 +565,52 @@ export class PagesService {
   }
 }
 
-type Found =
-  | { kind: 'found'; record: EventPayload }
+type Found<T> =
+  | { kind: 'found'; record: T }
   | { kind: 'protected' }
   | { kind: 'missing' }
   | { kind: 'redirect'; location: string };
 
+type Detail = [label: string, text: string, href?: string];
+
+/** A venue or organizer as its page shows it: the record, its name and its own details. */
+interface LinkedView {
+  status?: string;
+  record: TecVenue | TecOrganizer;
+  name: string;
+  details: Detail[];
+}
+
+function linkedView(
+  record: TecVenue | TecOrganizer,
+  name: string | [] | undefined,
+  details: Detail[],
+): LinkedView {
+  return { status: record.status, record, name: plainText(name), details };
+}
+
+function venueDetails(venue: TecVenue, t: Texts): Detail[] {
+  const details: Detail[] = [];
+  const address = [venue.address, venue.city, venue.stateprovince, venue.zip, venue.country]
+    .map(plainText)
+    .filter(Boolean)
+    .join(', ');
+  if (address) details.push([t.address, address]);
+  if (venue.phone) details.push([t.phone, plainText(venue.phone)]);
+  return details;
+}
+
+function organizerDetails(organizer: TecOrganizer, t: Texts): Detail[] {
+  const details: Detail[] = [];
+  if (organizer.phone) details.push([t.phone, plainText(organizer.phone)]);
+  const email = plainText(organizer.email);
+  if (email) details.push([t.email, email, `mailto:${email}`]);
+  return details;
+}
+
 /** OpenStreetMap at the venue's coordinates, or a search for its address. */
-function mapLink(venue: EventPayload, address: string): string {
-  if (typeof venue.geo_lat === 'number' && typeof venue.geo_lng === 'number') {
+function mapLink(venue: TecVenue, address: string): string {
+  if (venue.geo_lat !== undefined && venue.geo_lng !== undefined) {
     const [lat, lng] = [venue.geo_lat, venue.geo_lng];
     return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`;
   }

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { withoutForbiddenCharacters } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
-import { MAX_FEED_BYTES, type EventPayload } from '../feeds/ics.js';
+import type { TecEvent } from '../common/payload/tec-payload.js';
+import { MAX_FEED_BYTES } from '../feeds/ics.js';
 import { plainText } from '../feeds/plain-text.js';
 import { eventWhen } from './format.js';
 
@@ -65,7 +66,7 @@ const element = (name: string, text: string) => `<${name}>${xml(html(text))}</${
  * library that decoded entities back before escaping and put texts in CDATA sections a text
  * could close. Items stop before the one that would take the feed beyond `maxBytes`.
  */
-export function buildRss(events: EventPayload[], options: RssOptions): Rss {
+export function buildRss(events: readonly TecEvent[], options: RssOptions): Rss {
   const maxBytes = options.maxBytes ?? MAX_FEED_BYTES;
   let newest: Date | undefined;
   for (const event of events) {
@@ -97,8 +98,8 @@ export function buildRss(events: EventPayload[], options: RssOptions): Rss {
   return { bytes: Buffer.from(head + items.join('') + tail), count: items.length };
 }
 
-function rssItem(event: EventPayload, options: RssOptions): string {
-  const language = (event.language as Language | undefined) ?? options.language;
+function rssItem(event: TecEvent, options: RssOptions): string {
+  const language = event.language ?? options.language;
   const link = xml(options.localize(event.url, language));
   const when = eventWhen(event, options.language, options.allDayLabel);
   // The description is HTML: a paragraph for when, one for each line of the excerpt.
@@ -107,7 +108,7 @@ function rssItem(event: EventPayload, options: RssOptions): string {
     .map((line) => `<p>${html(line)}</p>`)
     .join('');
   const date = utc(event.date_utc) ?? utc(event.modified_utc) ?? new Date(0);
-  const categories = ((event.categories as EventPayload[] | undefined) ?? [])
+  const categories = event.categories
     .map((c) => `            ${element('category', plainText(c.name))}\n`)
     .join('');
   return (

@@ -32,7 +32,11 @@ export class TermQueries {
   ) {}
 
   /** `GET /categories`, `GET /tags` (BEHAVIOR §5.4). */
-  async list(taxonomy: Taxonomy, query: ListTermsInput, ctx: RequestContext): Promise<Archive> {
+  async list(
+    taxonomy: Taxonomy,
+    query: ListTermsInput,
+    ctx: RequestContext,
+  ): Promise<Archive<TecTerm>> {
     const info = TAXONOMIES[taxonomy];
     // Existence checks, reported together in the plugin's declaration order.
     const invalid: Record<string, Text> = {};

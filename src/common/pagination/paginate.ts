@@ -38,15 +38,17 @@ export interface ArchiveInput<T> {
  * A list answer: the envelope of BEHAVIOR §5.1 plus the totals that ArchiveHeadersInterceptor
  * turns into `X-TEC-Total` / `X-TEC-TotalPages`.
  */
-export class Archive {
+export class Archive<T = unknown> {
   constructor(
     readonly body: Record<string, unknown>,
     readonly total: number,
     readonly totalPages: number,
+    /** The page's records, typed, as the body lists them under its key. */
+    readonly items: readonly T[],
   ) {}
 }
 
-export function buildArchive<T>(input: ArchiveInput<T>): Archive {
+export function buildArchive<T>(input: ArchiveInput<T>): Archive<T> {
   const { page, total } = input;
   const totalPages = total === 0 ? 0 : Math.ceil(total / page.perPage);
   const link = (p: number | undefined) =>
@@ -66,7 +68,7 @@ export function buildArchive<T>(input: ArchiveInput<T>): Archive {
     input.layout === 'posts'
       ? { [input.key]: input.items, rest_url: restUrl, ...links, total, total_pages: totalPages }
       : { rest_url: restUrl, total, total_pages: totalPages, [input.key]: input.items, ...links };
-  return new Archive(body, total, totalPages);
+  return new Archive(body, total, totalPages, input.items);
 }
 
 /** Writes the list totals as headers, on every list answer (BEHAVIOR §5.1). */

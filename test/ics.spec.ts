@@ -1,23 +1,11 @@
 import ICAL from 'ical.js';
-import { buildCalendar, type EventPayload } from './ics.js';
-import { foldLines } from './ics-lines.js';
+import { buildCalendar } from '../src/feeds/ics.js';
+import { foldLines } from '../src/feeds/ics-lines.js';
+import { embeddedCategory, tecEvent } from './helpers/tec-event.js';
 
 const OPTIONS = { name: 'Events – cal.test', uidDomain: 'cal.test', language: 'en' };
 
-const event = (id: number, extra: EventPayload = {}): EventPayload => ({
-  id,
-  title: `Event ${id}`,
-  start_date: '2030-05-01 10:00:00',
-  end_date: '2030-05-01 12:00:00',
-  utc_start_date: '2030-05-01 08:00:00',
-  utc_end_date: '2030-05-01 10:00:00',
-  timezone: 'Europe/Budapest',
-  modified_utc: '2025-01-01 00:00:00',
-  date_utc: '2025-01-01 00:00:00',
-  url: `https://cal.test/event/e${id}/`,
-  categories: [],
-  ...extra,
-});
+const event = tecEvent;
 
 /** A description of about 10,000 characters, two-byte and four-byte ones among them. */
 const LONG = `<p>${'Lorem ipsum, dolor; sit amet – árvíztűrő 🎻 '.repeat(250).slice(0, 10_000)}</p>`;
@@ -48,8 +36,8 @@ describe('buildCalendar', () => {
         event(1, {
           title: hostile,
           description: `<p>${hostile}</p>`,
-          venue: { venue: hostile, city: hostile },
-          categories: [{ name: hostile }],
+          venue: { venue: hostile, city: hostile, show_map: false, show_map_link: false },
+          categories: [embeddedCategory(1, hostile)],
         }),
       ],
       { ...OPTIONS, name: hostile },
