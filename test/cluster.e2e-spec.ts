@@ -160,7 +160,7 @@ describe('WORKERS (node:cluster)', () => {
       }
     }, 90_000);
 
-    it('on SIGTERM fails readiness while still accepting, and answers the requests in flight (MySQL/MariaDB only)', async () => {
+    it('on SIGTERM fails readiness while still accepting, then refuses new connections and answers the requests in flight (MySQL/MariaDB only)', async () => {
       await resetDatabase();
       const port = await freePort();
       const { child } = await startServer(
@@ -203,6 +203,12 @@ describe('WORKERS (node:cluster)', () => {
         // Readiness fails first, while the workers still accept new connections.
         await until(async () => (await probe(port, '/health/ready')) === 503, 10_000);
         expect(await probe(port, '/health/live')).toBe(200);
+        // After SHUTDOWN_DELAY_MS the port refuses new connections, while the requests in flight
+        // still wait for the lock.
+        let answered = 0;
+        for (const request of inFlight) void request.then(() => answered++);
+        await until(async () => (await probe(port, '/health/live')) === 'refused', 30_000);
+        expect(answered).toBe(0);
         // Still draining: the workers wait for their answers.
         expect(children(child.pid!).length).toBeGreaterThan(0);
         await locker.query('UNLOCK TABLES');

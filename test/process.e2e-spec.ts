@@ -182,7 +182,7 @@ describe('probes and stopping (SIGTERM)', () => {
     }
   });
 
-  it('fails readiness first, keeps accepting for SHUTDOWN_DELAY_MS, then answers the request in flight and exits', async () => {
+  it('fails readiness first, keeps accepting for SHUTDOWN_DELAY_MS, then refuses new connections while it answers the request in flight, and exits', async () => {
     const port = await freePort();
     const { child } = await startServer({
       DATABASE_URL: tempSqliteUrl(),
@@ -201,12 +201,23 @@ describe('probes and stopping (SIGTERM)', () => {
       // Readiness fails while the server still accepts new connections (liveness answers).
       await until(async () => (await probe(port, '/health/ready')) === 503, 10_000);
       expect(await probe(port, '/health/live')).toBe(200);
+      // After SHUTDOWN_DELAY_MS the port refuses new connections while the request in flight,
+      // whose body has not all arrived, is still held open.
+      let answered = false;
+      void inFlight.status.then(() => (answered = true));
+      await until(
+        async () => (await probe(port, '/health/live')) === 'refused',
+        30_000,
+        'the port refusing new connections',
+      );
+      expect(answered).toBe(false);
+      expect(child.exitCode).toBeNull();
       inFlight.finish();
       // Answered by the application (anonymous: refused), not cut off.
       const status = await inFlight.status;
       expect(status).toBeGreaterThanOrEqual(400);
       expect(status).toBeLessThan(500);
-      // Then it stops accepting and exits by itself.
+      // Then it exits by itself.
       expect(await exited).toBe(0);
       expect(await probe(port, '/health/live')).toBe('refused');
     } finally {
