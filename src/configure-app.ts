@@ -28,7 +28,11 @@ export function configureApp(
   options: { logger?: Logger; logSink?: LogSink } = {},
 ): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
-  // First: every request is counted, also those refused before routing.
+  // First of all the language prefix is read (and taken off the URL), so that whatever refuses
+  // a request after it answers in its language: the body parsers (malformed JSON, 413, 415), a
+  // malformed URI, any middleware (found by test/fuzz.e2e-spec.ts).
+  app.use(languagePrefix(config.defaultLanguage, config.basePath));
+  // Every request is counted, also those refused before routing.
   const metrics = app.get(Metrics);
   if (metrics.enabled) app.use(httpMetrics(metrics, config.basePath));
   // Then its span (OTEL_* set), so that the request's log lines carry its trace id.
@@ -66,9 +70,6 @@ export function configureApp(
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
-  // Before the body parsers: the errors they raise (malformed JSON, 413, 415) are answered in
-  // the language of the prefix too (found by test/fuzz.e2e-spec.ts).
-  app.use(languagePrefix(config.defaultLanguage, config.basePath));
   // WordPress's ways in: /wp-json/, the plugin's namespace, ?rest_route=, the discovery header.
   app.use(wordpressRestRoot(config));
   // Bodies above 1 MB answer 413 in the WordPress shape (WpErrorFilter).
