@@ -483,9 +483,14 @@ export function summarizeProfile(file, top = 20) {
 
 /** Creates an editor through the CLI; returns its HTTP Basic header. */
 export function createEditor(url, login = 'bench-editor') {
+  return createUser(url, login, 'editor');
+}
+
+/** A user made by the CLI, as an HTTP Basic header with its application password. */
+export function createUser(url, login, role) {
   const out = execFileSync(
     process.execPath,
-    [join(BUILD, 'cli/main.js'), 'user:create', login, '--role', 'editor'],
+    [join(BUILD, 'cli/main.js'), 'user:create', login, '--role', role],
     {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: url, MIGRATIONS_RUN: 'false' },

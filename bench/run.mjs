@@ -42,14 +42,15 @@ import {
   useBuild,
   waitHealthy,
 } from './lib.mjs';
+import { WEBHOOK_CREATE_TARGET, webhookCreates, webhookLines } from './webhooks.mjs';
 
 const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
   --duration S     seconds measured per scenario, after 1 s of warm-up (creates: 10 s; default 5)
   --connections N  concurrent autocannon connections (default 10)
   --port P         first port; the second server (response cache off) uses P+1, the third
-                   (every cache off) P+2, the WORKERS=1 vs WORKERS=2 comparison (MySQL/MariaDB)
-                   and the profiled server P+3 (default 3931)
+                   (every cache off) P+2, the webhook creates, the WORKERS=1 vs WORKERS=2
+                   comparison (MySQL/MariaDB) and the profiled server P+3 (default 3931)
   --sqlite         seed an SQLite file in a temporary directory instead of MariaDB
   --out FILE       where the Markdown table goes (default: a temporary file);
                    --out docs/benchmarks.md publishes it
@@ -270,6 +271,17 @@ try {
   await stopServer(coldServer);
 }
 
+// Issue 36: creates with three active webhook subscriptions against creates without.
+const hooks = await webhookCreates({
+  url: URL_,
+  port: PORT + 3,
+  auth,
+  duration: DURATION < 10 ? 10 : DURATION,
+  warmUp: CREATE_WARM_UP_S,
+  connections: CONNECTIONS,
+  smoke: SMOKE,
+});
+
 // Issue 16: computed reads (no response cache) with WORKERS=2 against one worker, on the same
 // data; MySQL/MariaDB only (SQLite refuses more than one worker).
 const WORKER_TARGET = 1.6;
@@ -373,6 +385,11 @@ const missed = [
     create,
     rssMb: rss.computed,
   }),
+  ...(hooks.ratio >= WEBHOOK_CREATE_TARGET
+    ? []
+    : [
+        `creates with 3 webhook subscriptions at ${hooks.ratio.toFixed(2)} of the rate without (target ≥ ${WEBHOOK_CREATE_TARGET})`,
+      ]),
 ];
 const kept = existsSync(OUT) && readFileSync(OUT, 'utf8').split(NOTES_MARKER)[1];
 const lines = [
@@ -418,6 +435,7 @@ const lines = [
   `The geofenced list keeps the events whose venue lies within 25 miles of ${geo.lat}, ${geo.lng} (one venue's coordinates; ` +
     `${counts.venues.toLocaleString('en')} venues spread over Europe, 95% with coordinates): ${geo.total} events in the default window. ` +
     'It takes the venues of a bounding box from IDX_venues_geo, then the exact great-circle test, in the same number of queries as the default list.',
+  ...webhookLines(hooks),
   ...workerLines,
   ...profileLines,
   ...(missed.length ? ['', ...missed.map((m) => `**Missed target:** ${m}`)] : []),
@@ -433,7 +451,8 @@ if (SMOKE) {
   // Figures from a few requests mean nothing: only errors count.
   const failed = results.filter((r) => r.errors || r.computed?.errors || r.cold?.errors);
   for (const r of failed) console.log(`ERRORS: ${r.name}`);
-  if (failed.length) process.exitCode = 1;
+  if (hooks.errors) console.log('ERRORS: webhook creates');
+  if (failed.length || hooks.errors) process.exitCode = 1;
 } else if (missed.length) {
   for (const m of missed) console.log(`MISSED TARGET: ${m}`);
   process.exitCode = 1;

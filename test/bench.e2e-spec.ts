@@ -24,9 +24,9 @@ describe('npm run bench', () => {
   it(
     'runs every scenario on SQLite without an error (--smoke)',
     async () => {
-      // Three servers on three consecutive ports, all free, outside the ephemeral range that
-      // the other tests' servers take theirs from.
-      const port = await freePortRun(3);
+      // Three servers on three consecutive ports and the webhook creates' on the fourth, all
+      // free, outside the ephemeral range that the other tests' servers take theirs from.
+      const port = await freePortRun(4);
       const result = await run(
         BENCH,
         [
@@ -47,6 +47,7 @@ describe('npm run bench', () => {
       expect(result.stdout).toMatch(/^database sqlite, scale 0\.002/);
       for (const scenario of ['events: default list', 'event by slug', 'tags list', 'create'])
         expect(result.stdout).toContain(`${scenario}:`);
+      expect(result.stdout).toMatch(/creates with 3 subscriptions: \d+ req\/s/);
       expect(result.stdout).not.toContain('ERRORS:');
     },
     5 * PROCESS_DEADLINE_MS,

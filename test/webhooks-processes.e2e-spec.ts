@@ -173,13 +173,27 @@ describe('webhooks across processes (e2e)', () => {
   });
 
   /**
-   * Writes `count` events through the servers `through` in turn, several at once, and checks that every
-   * message arrives once: as many distinct `webhook-id`s as deliveries in the log, each received
+   * Writes `count` events through the servers `through` in turn, several at once, and schedules
+   * one to go live, and checks that every message arrives once: as many distinct `webhook-id`s as deliveries in the log, each received
    * once, every delivery `delivered` after one attempt.
    */
   async function exactlyOnce(through: Server[], count: number) {
     const r = await receiver();
-    const subscription = await subscribe(through[0], r, ['event.created', 'event.updated']);
+    const subscription = await subscribe(through[0], r, [
+      'event.created',
+      'event.updated',
+      'event.published',
+    ]);
+    // A post going live by the clock, which every process sees pass: announced once too.
+    const at = new Date(Date.now() + 8000).toISOString().slice(0, 19).replace('T', ' ');
+    const scheduled = await call(through[0], 'POST', '/events', {
+      title: 'Goes live once',
+      status: 'publish',
+      date_utc: at,
+      start_date: '2031-05-01 10:00:00',
+      end_date: '2031-05-01 12:00:00',
+    });
+    expect(scheduled.body.status).toBe('future');
     const ids = await Promise.all(
       Array.from({ length: count }, (_, i) =>
         createEvent(through[i % through.length], `Once ${i}`),
@@ -192,7 +206,7 @@ describe('webhooks across processes (e2e)', () => {
       ),
     );
     expect(updates.map((u) => u.status)).toEqual(ids.map(() => 200));
-    const expected = 2 * count;
+    const expected = 2 * count + 1;
     await until(() => r.received.length >= expected, ARRIVES_WITHIN_MS, 'every delivery').catch(
       (error: Error) => {
         const outputs = through.map((s) => s.output().stdout + s.output().stderr).join('\n');
@@ -222,6 +236,9 @@ describe('webhooks across processes (e2e)', () => {
     for (const id of ids) {
       expect(r.of('event', id).map((m) => m.type)).toEqual(['event.created', 'event.updated']);
     }
+    expect(r.of('event', Number(scheduled.body.id)).map((m) => m.type)).toEqual([
+      'event.published',
+    ]);
   }
 
   // Several server processes share a database only on MySQL/MariaDB: SQLite has one writer at a

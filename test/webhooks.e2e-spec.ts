@@ -271,6 +271,64 @@ describe('webhooks (e2e)', () => {
       }
     });
 
+    it('announce a scheduled post going live by the clock once, and not one rescheduled or unpublished', async () => {
+      const r = await receiver();
+      const sub = await subscribe(r, { events: ['*'] });
+      const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+      const dates = { start_date: '2031-06-01 10:00', end_date: '2031-06-01 12:00' };
+      const schedule = async (path: string, body: object, at: number) => {
+        const res = await http()
+          .post(`${API}/${path}`)
+          .set(admin())
+          .send({ ...body, status: 'publish', date_utc: utc(at) })
+          .expect(201);
+        expect(res.body.status).toBe('future');
+        return res.body.id as number;
+      };
+      // Far enough ahead for the writes below to be done before it, on a loaded machine too.
+      const soon = Date.now() + 8000;
+      const event = await schedule('events', { title: 'Goes live', ...dates }, soon);
+      const venue = await schedule('venues', { venue: 'Opens soon' }, soon);
+      const moved = await schedule('events', { title: 'Moved later', ...dates }, soon);
+      const unpublished = await schedule('events', { title: 'Back to draft', ...dates }, soon);
+      // Goes live last: once it is announced, the others' dates have passed too.
+      const last = await schedule('events', { title: 'Goes live last', ...dates }, soon + 1000);
+      await http()
+        .post(`${API}/events/${moved}`)
+        .set(admin())
+        .send({ date_utc: utc(Date.now() + 3_600_000) })
+        .expect(200);
+      await http()
+        .post(`${API}/events/${unpublished}`)
+        .set(admin())
+        .send({ status: 'draft' })
+        .expect(200);
+      // The premise: both changed while still scheduled (else the public saw them live).
+      expect(Date.now()).toBeLessThan(soon);
+      // Nothing public yet: a scheduled post is not announced to a public subscription.
+      expect(r.received).toEqual([]);
+      await until(() => r.of('event', last).length === 1, 20_000, 'the last publication');
+      expect(types(r.of('event', event))).toEqual(['event.published']);
+      expect(types(r.of('venue', venue))).toEqual(['venue.published']);
+      expect(r.of('event', moved)).toEqual([]);
+      expect(r.of('event', unpublished)).toEqual([]);
+      const live = r.of('event', event)[0];
+      expect(live.verified).toBe(true);
+      expect(live.body.data.record).toMatchObject({ id: event, status: 'publish' });
+      // The moment it went live, not when the message was prepared.
+      expect(live.body.timestamp).toBe(`${utc(soon).replace(' ', 'T')}.000Z`);
+
+      // Changed after going live: an update, not a second publication.
+      await http()
+        .post(`${API}/events/${event}`)
+        .set(admin())
+        .send({ description: 'Live now' })
+        .expect(200);
+      await until(() => r.of('event', event).length === 2, 20_000, 'the update');
+      expect(types(r.of('event', event))).toEqual(['event.published', 'event.updated']);
+      await http().delete(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
+    });
+
     it('filters by language', async () => {
       const r = await receiver();
       const sub = await subscribe(r, { events: ['tag.created'], language: 'ro' });

@@ -39,6 +39,8 @@ export interface JournalEntry extends RecordChange {
   status: string | null;
   previousStatus: string | null;
   language: string | null;
+  /** The post's publication date (UTC) as the work left it, when the write gave the record. */
+  dateUtc: string | null;
 }
 
 /**
@@ -260,6 +262,7 @@ function journalEntry({ change, record, detail }: Named): JournalEntry {
     status,
     previousStatus: detail?.previousStatus ?? null,
     language: detail?.language ?? (typeof own?.language === 'string' ? own.language : null),
+    dateUtc: status !== null && status !== 'trash' ? (record?.dateUtc ?? null) : null,
   };
 }
 

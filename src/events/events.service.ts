@@ -330,7 +330,10 @@ export class EventsService {
         }
         throw error;
       }
-      scope.changed('event', event.id, 'updated', event, { previousStatus: before.status });
+      // As readers saw it: a scheduled event whose date has passed was published already.
+      scope.changed('event', event.id, 'updated', event, {
+        previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
+      });
       const base = slugBase(event, dto.slug ?? movedSlug);
       if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
       const links = await this.applyLinks(event, plan, ctx, scope, before);
@@ -368,7 +371,7 @@ export class EventsService {
         utc: nowUtcSql(clock.now),
       });
       changed('event', event.id, 'trashed', undefined, {
-        previousStatus: event.status,
+        previousStatus: effectiveStatus(event, nowUtcSql(clock.now)),
         language: event.language,
       });
       await this.events.syncTermLinks(manager, { ...event, status: 'trash' });

@@ -18,7 +18,11 @@ import {
 } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
-import { isWritableStatus, resolveWriteStatus } from '../common/posts/post-status.js';
+import {
+  effectiveStatus,
+  isWritableStatus,
+  resolveWriteStatus,
+} from '../common/posts/post-status.js';
 import type { TranslationStore } from '../common/posts/translation-store.js';
 import { languageTakenReason, translationsForbidden } from '../common/posts/translations.js';
 import { contentFilter } from '../common/text/index.js';
@@ -91,7 +95,10 @@ export class LinkedWrites<
       throw translationsForbidden();
     }
     await this.writes.run(async ({ manager, changed }) => {
-      changed(this.def.kind.kind, record.id, 'updated', record, { previousStatus: record.status });
+      // As readers saw it: a scheduled record whose date has passed was published already.
+      changed(this.def.kind.kind, record.id, 'updated', record, {
+        previousStatus: effectiveStatus(record, nowUtcSql()),
+      });
       // Slugs are unique per language: a moved record takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
       const moving = input.language !== undefined && input.language !== record.language;
@@ -143,7 +150,7 @@ export class LinkedWrites<
     if (record.status === 'trash') throw new ApiError(`${this.def.kind.kind}-is-in-trash`, 410);
     await this.writes.run(async ({ manager, changed }) => {
       changed(this.def.kind.kind, record.id, 'trashed', undefined, {
-        previousStatus: record.status,
+        previousStatus: effectiveStatus(record, nowUtcSql()),
         language: record.language,
       });
       record.status = 'trash';
@@ -193,7 +200,7 @@ export class LinkedWrites<
         this.touch(duplicate, ctx, nowUtc);
         await this.repository.save(manager, duplicate);
         scope.changed(this.def.kind.kind, duplicate.id, 'updated', duplicate, {
-          previousStatus: duplicate.status,
+          previousStatus: effectiveStatus(duplicate, nowUtc),
         });
       }
       return duplicate.id;

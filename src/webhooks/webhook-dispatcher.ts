@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
 import { eventTypeOf, isPublicChange, wants } from './event-types.js';
@@ -17,6 +18,7 @@ import { send, type AttemptResult } from './sender.js';
 import { systemResolver, type Resolver } from './target-policy.js';
 import {
   WebhooksRepository,
+  type DeliveryRow,
   type NewDelivery,
   type OutboxRow,
   type SubscriptionRow,
@@ -134,6 +136,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private async pass(): Promise<void> {
     let wait = this.config.webhooks.pollMs;
     try {
+      await this.announceScheduled();
       await this.fanOut();
       const more = await this.deliverDue();
       if (more) wait = 0;
@@ -153,6 +156,23 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (!this.stopped) {
       this.timer = setTimeout(() => this.wake(), wait);
       this.timer.unref();
+    }
+  }
+
+  // ---------------------------------------------------------------------- scheduled posts
+
+  /**
+   * Scheduled posts whose date has passed become `published` outbox entries: nothing is written
+   * when a post goes live by the clock, so the rows the writes left in `webhook_schedule` say
+   * which. Each row is taken by a conditional DELETE in the transaction that adds the entry, so
+   * one process announces it, whichever of several passes first.
+   */
+  private async announceScheduled(): Promise<void> {
+    for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped; batch++) {
+      const due = await this.repository.dueScheduled(nowUtcSql(), FANOUT_BATCH);
+      if (!due.length) return;
+      await this.repository.announceScheduled(due);
+      if (due.length < FANOUT_BATCH) return;
     }
   }
 
@@ -250,27 +270,34 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     for (let round = 0; round < DELIVERY_ROUNDS && !this.stopped; round++) {
       const ids = await this.repository.dueDeliveries(Date.now(), DELIVERY_BATCH);
       if (!ids.length) return false;
-      await Promise.all(ids.map((id) => this.attempt(id, subscriptions)));
+      const now = Date.now();
+      // The lease outlives the longest request, so only a dead holder loses it.
+      const lease = now + this.config.webhooks.timeoutMs + 5000;
+      const claimed = await this.repository.claimDeliveries(ids, this.owner, now, lease);
+      for (const delivery of claimed) {
+        if (!subscriptions.has(delivery.subscriptionId)) {
+          const found = await this.repository.findSubscription(delivery.subscriptionId);
+          subscriptions.set(delivery.subscriptionId, found);
+        }
+      }
+      const outcomes = await Promise.all(
+        claimed.map((delivery) => this.attempt(delivery, subscriptions)),
+      );
+      await this.store(claimed, outcomes, subscriptions);
       if (ids.length < DELIVERY_BATCH) return false;
     }
     return true;
   }
 
-  private async attempt(id: number, cache: Map<number, SubscriptionRow | null>): Promise<void> {
+  /** Sends one claimed delivery; null when its subscription is gone. */
+  private async attempt(
+    delivery: DeliveryRow,
+    subscriptions: Map<number, SubscriptionRow | null>,
+  ): Promise<AttemptResult | null> {
     const { webhooks } = this.config;
+    const subscription = subscriptions.get(delivery.subscriptionId);
+    if (!subscription) return null;
     const now = Date.now();
-    // The lease outlives the longest request, so only a dead holder loses it.
-    const lease = now + webhooks.timeoutMs + 5000;
-    const delivery = await this.repository.claimDelivery(id, this.owner, now, lease);
-    if (!delivery) return;
-    if (!cache.has(delivery.subscriptionId)) {
-      cache.set(
-        delivery.subscriptionId,
-        await this.repository.findSubscription(delivery.subscriptionId),
-      );
-    }
-    const subscription = cache.get(delivery.subscriptionId);
-    if (!subscription) return;
     const secrets = [subscription.secret];
     if (
       subscription.previousSecret &&
@@ -279,7 +306,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     ) {
       secrets.push(subscription.previousSecret);
     }
-    const result = await send(
+    return send(
       subscription.url,
       { id: delivery.messageId, body: delivery.payload, secrets },
       {
@@ -289,34 +316,73 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         resolve: this.resolver,
       },
     );
-    const attempts = delivery.attempts + 1;
-    const retryIn = webhooks.retrySchedule[attempts - 1];
-    const status = result.ok
-      ? 'delivered'
-      : result.retry && retryIn !== undefined
-        ? 'pending'
-        : 'failed';
+  }
+
+  /**
+   * Stores what a round's attempts came to: the deliveries that succeeded in one statement, the
+   * others one by one (their next attempt or their failure), then each subscription's state.
+   */
+  private async store(
+    claimed: DeliveryRow[],
+    outcomes: Array<AttemptResult | null>,
+    subscriptions: Map<number, SubscriptionRow | null>,
+  ): Promise<void> {
     const finishedAt = Date.now();
-    const stored = await this.repository.finishAttempt(
-      delivery.id,
-      this.owner,
-      {
-        status,
-        nextAttemptAt: status === 'pending' ? finishedAt + retryIn : delivery.nextAttemptAt,
-        responseStatus: result.responseStatus,
-        error: result.error,
-        durationMs: result.durationMs,
-      },
-      finishedAt,
-    );
-    if (!stored) return;
-    this.attempts.inc({ outcome: status === 'pending' ? 'retry' : status });
-    if (status === 'delivered') await this.repository.clearFailing(subscription.id);
-    if (status === 'failed') {
-      const reason = `delivery ${delivery.id} (${delivery.type}) failed after ${attempts} attempt(s): ${result.error}`;
-      await this.repository.markFailing(subscription.id, reason, finishedAt);
+    const delivered: Array<{ id: number; responseStatus: number | null; durationMs: number }> = [];
+    const succeeded = new Set<number>();
+    const failed = new Map<number, { delivery: DeliveryRow; result: AttemptResult }>();
+    for (const [i, delivery] of claimed.entries()) {
+      const result = outcomes[i];
+      if (!result) continue;
+      if (result.ok) {
+        delivered.push({
+          id: delivery.id,
+          responseStatus: result.responseStatus,
+          durationMs: result.durationMs,
+        });
+        succeeded.add(delivery.subscriptionId);
+        this.attempts.inc({ outcome: 'delivered' });
+        continue;
+      }
+      const attempts = delivery.attempts + 1;
+      const retryIn = this.config.webhooks.retrySchedule[attempts - 1];
+      const status = result.retry && retryIn !== undefined ? 'pending' : 'failed';
+      const stored = await this.repository.finishAttempt(
+        delivery.id,
+        this.owner,
+        {
+          status,
+          nextAttemptAt: status === 'pending' ? finishedAt + retryIn : delivery.nextAttemptAt,
+          responseStatus: result.responseStatus,
+          error: result.error,
+          durationMs: result.durationMs,
+        },
+        finishedAt,
+      );
+      if (!stored) continue;
+      this.attempts.inc({ outcome: status === 'pending' ? 'retry' : status });
+      if (status === 'failed') failed.set(delivery.subscriptionId, { delivery, result });
     }
-    for (const listener of this.attemptListeners) listener(subscription.id, result);
+    await this.repository.finishDelivered(delivered, this.owner, finishedAt);
+    for (const id of succeeded) {
+      // Only a failing subscription has anything to clear: no statement otherwise.
+      const subscription = subscriptions.get(id);
+      if (subscription && subscription.failingSince !== null && !failed.has(id)) {
+        await this.repository.clearFailing(id);
+        subscription.failingSince = null;
+      }
+    }
+    for (const [id, { delivery, result }] of failed) {
+      const reason = `delivery ${delivery.id} (${delivery.type}) failed after ${delivery.attempts + 1} attempt(s): ${result.error}`;
+      await this.repository.markFailing(id, reason, finishedAt);
+      const subscription = subscriptions.get(id);
+      if (subscription) subscription.failingSince ??= finishedAt;
+    }
+    for (const [i, delivery] of claimed.entries()) {
+      const result = outcomes[i];
+      if (!result) continue;
+      for (const listener of this.attemptListeners) listener(delivery.subscriptionId, result);
+    }
   }
 
   private async pruneNow(): Promise<void> {

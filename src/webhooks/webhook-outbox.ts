@@ -1,4 +1,5 @@
 import { Global, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
@@ -6,6 +7,8 @@ import { WebhooksRepository } from './webhooks.repository.js';
  * The outbox side of webhooks: every write's changes are added to `webhook_outbox` inside the
  * write's own transaction (Writes.journal), so a change is announced exactly when it commits,
  * also when the process dies right after. The dispatcher (webhook-dispatcher.ts) reads it later.
+ * The posts a write leaves scheduled are kept in `webhook_schedule` by the same transaction, so
+ * that their going live by the clock (nothing is written then) is announced too.
  * Loaded by the server and by the CLI, whose imports and trash purge are writes too.
  */
 @Injectable()
@@ -21,6 +24,8 @@ export class WebhookOutbox implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.stop = this.writes.journal(async (manager, entries) => {
+      // Scheduled posts are kept track of also when quiet: their going live is announced later.
+      await this.repository.schedule(manager, entries, nowUtcSql());
       if (!this.quiet) await this.repository.appendOutbox(manager, entries, Date.now());
     });
   }

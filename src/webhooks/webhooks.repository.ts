@@ -4,6 +4,21 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { JournalEntry, RecordKind } from '../database/writes.js';
 import type { ChangeAction } from '../database/writes.js';
 
+type PostKind = 'event' | 'venue' | 'organizer';
+/** The post kinds and their tables. */
+const POST_TABLES: ReadonlyMap<RecordKind, string> = new Map<PostKind, string>([
+  ['event', 'events'],
+  ['venue', 'venues'],
+  ['organizer', 'organizers'],
+]);
+
+/** A post scheduled to go live (`publishAt`: its `date_utc`, `YYYY-MM-DD HH:MM:SS` UTC). */
+export interface ScheduledRow {
+  kind: PostKind;
+  recordId: number;
+  publishAt: string;
+}
+
 /** A subscription row as stored. */
 export interface SubscriptionRow {
   id: number;
@@ -351,6 +366,118 @@ export class WebhooksRepository {
     return false;
   }
 
+  // -------------------------------------------------------------------- scheduled posts
+
+  /**
+   * Inside the write's transaction (Writes.journal): keeps `webhook_schedule` to the posts the
+   * write left scheduled. A post that may have had a row (scheduled before, or state unknown)
+   * loses it; one left `future` with a date after `nowSql` gets one, from the record the write
+   * gave or, when it gave none, from the row as the transaction sees it. A create of a published
+   * post sends nothing.
+   */
+  async schedule(
+    manager: EntityManager,
+    entries: readonly JournalEntry[],
+    nowSql: string,
+  ): Promise<void> {
+    const posts = entries.filter((e) => POST_TABLES.has(e.kind));
+    const stale = posts.filter(
+      (e) => e.action !== 'created' && (e.previousStatus === null || e.previousStatus === 'future'),
+    );
+    for (let i = 0; i < stale.length; i += CHUNK) {
+      const chunk = stale.slice(i, i + CHUNK);
+      await manager.query(
+        `DELETE FROM webhook_schedule WHERE ${chunk.map(() => '(kind = ? AND record_id = ?)').join(' OR ')}`,
+        chunk.flatMap((e) => [e.kind, e.id]),
+      );
+    }
+    const alive = posts.filter((e) => e.action === 'created' || e.action === 'updated');
+    const known = alive.filter(
+      (e) => e.status === 'future' && e.dateUtc !== null && e.dateUtc > nowSql,
+    );
+    if (known.length) {
+      await manager.query(
+        `INSERT INTO webhook_schedule (kind, record_id, publish_at)
+         VALUES ${known.map(() => '(?, ?, ?)').join(', ')}`,
+        known.flatMap((e) => [e.kind, e.id, e.dateUtc]),
+      );
+    }
+    for (const [kind, table] of POST_TABLES) {
+      const unknown = alive.filter((e) => e.kind === kind && e.status === null).map((e) => e.id);
+      if (!unknown.length) continue;
+      await manager.query(
+        `INSERT INTO webhook_schedule (kind, record_id, publish_at)
+         SELECT ?, id, date_utc FROM ${table}
+         WHERE id IN (${unknown.map(() => '?').join(', ')}) AND status = 'future' AND date_utc > ?`,
+        [kind, ...unknown, nowSql],
+      );
+    }
+  }
+
+  /** Scheduled posts whose date is `nowSql` or earlier, earliest first. */
+  async dueScheduled(nowSql: string, limit: number): Promise<ScheduledRow[]> {
+    const rows = await this.select(
+      `SELECT kind, record_id, publish_at FROM webhook_schedule WHERE publish_at <= ?
+       ORDER BY publish_at, kind, record_id LIMIT ${Math.trunc(limit)}`,
+      [nowSql],
+    );
+    return rows.map((r) => ({
+      kind: r.kind as PostKind,
+      recordId: Number(r.record_id),
+      publishAt: String(r.publish_at),
+    }));
+  }
+
+  /**
+   * Announces the publications of `due`: in one transaction, each row is deleted only if it is
+   * still there as read (another process, or a write that rescheduled or unpublished the post,
+   * may have taken it), and a `published` outbox entry is added for each row this call deleted
+   * whose post is still scheduled for that date (a post changed by a write the journal could not
+   * follow is not announced). Several processes may call it at once: each publication is
+   * announced once. Answers how many were announced.
+   */
+  async announceScheduled(due: readonly ScheduledRow[]): Promise<number> {
+    return this.ds.transaction(async (manager) => {
+      const taken: ScheduledRow[] = [];
+      for (const row of due) {
+        const { affected } = await this.execute(
+          'DELETE FROM webhook_schedule WHERE kind = ? AND record_id = ? AND publish_at = ?',
+          [row.kind, row.recordId, row.publishAt],
+          manager,
+        );
+        if (affected === 1) taken.push(row);
+      }
+      const entries: unknown[][] = [];
+      for (const [kind, table] of POST_TABLES) {
+        const rows = taken.filter((r) => r.kind === kind);
+        if (!rows.length) continue;
+        const live: Row[] = await manager.query(
+          `${MARK}SELECT id, date_utc, language FROM ${table}
+           WHERE id IN (${rows.map(() => '?').join(', ')}) AND status = 'future'`,
+          rows.map((r) => r.recordId),
+        );
+        const byId = new Map(live.map((r) => [Number(r.id), r]));
+        for (const row of rows) {
+          const record = byId.get(row.recordId);
+          if (!record || String(record.date_utc) !== row.publishAt) continue;
+          // The body's timestamp is the moment the post went live.
+          const at = Date.parse(`${row.publishAt.replace(' ', 'T')}Z`);
+          entries.push([kind, row.recordId, 'updated', 'publish', 'future', record.language, at]);
+        }
+      }
+      if (entries.length) {
+        await this.execute(
+          `INSERT INTO webhook_outbox
+             (kind, record_id, action, status, previous_status, language, created_at)
+           VALUES ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          entries.flat(),
+          manager,
+        );
+      }
+      return entries.length;
+    });
+  }
+
   // ------------------------------------------------------------------------------ leases
 
   /** Takes (or keeps) the named lease until `until`; false when another holder's is current. */
@@ -392,29 +519,74 @@ export class WebhooksRepository {
     return rows.map((r) => Number(r.id));
   }
 
-  /** The earliest moment a pending delivery becomes due (null: none pending). */
+  /**
+   * The earliest moment there is work: a pending delivery becomes due, or a scheduled post goes
+   * live (null: neither).
+   */
   async nextDue(): Promise<number | null> {
     const [row] = await this.select(
-      "SELECT MIN(next_attempt_at) AS next FROM webhook_deliveries WHERE status = 'pending'",
+      `SELECT (SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending') AS next,
+         (SELECT MIN(publish_at) FROM webhook_schedule) AS publish`,
     );
-    return num(row?.next);
+    const next = num(row?.next);
+    const publish =
+      typeof row?.publish === 'string' ? Date.parse(`${row.publish.replace(' ', 'T')}Z`) : null;
+    const live = publish === null || Number.isNaN(publish) ? null : publish;
+    if (next === null) return live;
+    return live === null ? next : Math.min(next, live);
   }
 
-  /** Leases one delivery to `owner`; null when another process took it first. */
-  async claimDelivery(
-    id: number,
+  /**
+   * Leases the deliveries `ids` that nobody holds to `owner` until `until`, in one statement, and
+   * answers those this call got (those another process took first are left out).
+   */
+  async claimDeliveries(
+    ids: readonly number[],
     owner: string,
     now: number,
     until: number,
-  ): Promise<DeliveryRow | null> {
+  ): Promise<DeliveryRow[]> {
+    if (!ids.length) return [];
+    const marks = ids.map(() => '?').join(', ');
     const { affected } = await this.execute(
       `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
-       WHERE id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
-      [owner, until, id, now],
+       WHERE id IN (${marks}) AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
+      [owner, until, ...ids, now],
     );
-    if (affected !== 1) return null;
-    const [row] = await this.select('SELECT * FROM webhook_deliveries WHERE id = ?', [id]);
-    return row ? toDelivery(row) : null;
+    if (!affected) return [];
+    // The owner names this process, whose rounds run one at a time: with the lease's end, the
+    // rows this statement leased.
+    const rows = await this.select(
+      `SELECT * FROM webhook_deliveries
+       WHERE id IN (${marks}) AND lease_owner = ? AND lease_until = ? ORDER BY id`,
+      [...ids, owner, until],
+    );
+    return rows.map(toDelivery);
+  }
+
+  /**
+   * Stores the outcome of deliveries that succeeded, in one statement, for those whose lease is
+   * still this process's.
+   */
+  async finishDelivered(
+    done: ReadonlyArray<{ id: number; responseStatus: number | null; durationMs: number }>,
+    owner: string,
+    now: number,
+  ): Promise<void> {
+    if (!done.length) return;
+    const cases = (column: 'responseStatus' | 'durationMs') => ({
+      sql: `CASE id ${done.map(() => 'WHEN ? THEN ?').join(' ')} END`,
+      params: done.flatMap((d) => [d.id, d[column]]),
+    });
+    const status = cases('responseStatus');
+    const duration = cases('durationMs');
+    await this.execute(
+      `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
+         response_status = ${status.sql}, duration_ms = ${duration.sql}, error = NULL,
+         finished_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE id IN (${done.map(() => '?').join(', ')}) AND lease_owner = ?`,
+      [...status.params, ...duration.params, now, ...done.map((d) => d.id), owner],
+    );
   }
 
   /** Stores an attempt's outcome, if the lease is still this process's. */

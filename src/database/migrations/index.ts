@@ -11,6 +11,7 @@ import { WriteGeneration1764700000000 } from './1764700000000-write-generation.j
 import { LinkedTitleIndex1764800000000 } from './1764800000000-linked-title-index.js';
 import { TermPublishedCounts1764900000000 } from './1764900000000-term-published-counts.js';
 import { Webhooks1765000000000 } from './1765000000000-webhooks.js';
+import { WebhookSchedule1765100000000 } from './1765100000000-webhook-schedule.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   LinkedTitleIndex1764800000000,
   TermPublishedCounts1764900000000,
   Webhooks1765000000000,
+  WebhookSchedule1765100000000,
 ];

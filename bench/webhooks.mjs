@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// Creates with three active webhook subscriptions against creates without (issue 36: ≥ 0.9 of
+// the rate). Used by `npm run bench` (bench/run.mjs, on the database it seeded), and runnable
+// alone on a small calendar of its own:
+//
+//   npm run build && node bench/webhooks.mjs [--duration S] [--rounds N] [--port P] [--sqlite]
+//
+// One server (WEBHOOK_ALLOWED_TARGETS=127.0.0.1) and a receiver in this process answering 204
+// on loopback; three subscriptions to every event type. Rounds alternate without (the three
+// paused) and with (the three active), after a warm-up, so that the database growing over the
+// run weighs on both sides alike. After each round with subscriptions the receiver must get every
+// message of that round's creates (two per create, the event and its inline venue, to each
+// subscription) before the next round starts: the time that takes is reported as the drain, and
+// a backlog never spills into the next round's measure.
+import autocannon from 'autocannon';
+import { createServer } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createEditor,
+  createRequests,
+  createUser,
+  migrate,
+  parseArgs,
+  resetDatabase,
+  seed,
+  startServer,
+  stopServer,
+  waitHealthy,
+} from './lib.mjs';
+
+/** The share of the create rate kept with three active subscriptions (issue 36). */
+export const WEBHOOK_CREATE_TARGET = 0.9;
+const SUBSCRIPTIONS = 3;
+/** Messages per create: the event and its inline venue (its terms exist already). */
+const MESSAGES_PER_CREATE = 2;
+/** The longest a round's deliveries may take to arrive once its load stops. */
+const DRAIN_WITHIN_MS = 120_000;
+
+/** A receiver answering 204 to every POST, counting them. */
+async function startReceiver() {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hook`,
+    received: () => received,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  };
+}
+
+/** A POST to the API as `auth`; throws unless it succeeds. */
+async function post(origin, auth, path, body) {
+  const res = await fetch(`${origin}/cal/events/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/**
+ * Measures creates without and with three active subscriptions on a server of its own (`port`)
+ * over `url`, with the editor `auth`. Returns `{ without, with, ratio, drains }`: rates
+ * in req/s per round, the ratio of their means, and each drain in ms.
+ */
+export async function webhookCreates({
+  url,
+  port,
+  auth,
+  duration = 10,
+  warmUp = 10,
+  rounds = 2,
+  connections = 10,
+  smoke = false,
+  log = console.log,
+}) {
+  const receiver = await startReceiver();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = startServer(url, port, {
+    WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+    WEBHOOK_TIMEOUT: '5s',
+  });
+  const load = (label, seconds = duration) => {
+    const opts = smoke ? { amount: 2 * connections, timeout: 120 } : { duration: seconds };
+    return autocannon({
+      connections,
+      url: `${origin}/cal/events/v1/events`,
+      ...createRequests(auth, `hooks ${label} `),
+      ...opts,
+    });
+  };
+  try {
+    await waitHealthy(port);
+    const admin = createUser(url, `bench-admin-${port}-${Date.now()}`, 'administrator');
+    const ids = [];
+    for (let i = 0; i < SUBSCRIPTIONS; i++) {
+      const created = await post(origin, admin, '/webhooks', {
+        url: receiver.url,
+        events: ['*'],
+        active: false,
+      });
+      ids.push(created.id);
+    }
+    const setActive = async (active) => {
+      for (const id of ids) await post(origin, admin, `/webhooks/${id}`, { active });
+    };
+    if (!smoke) {
+      // As long as the bench's creates warm up, half without and half with deliveries.
+      await load('warm-up a', warmUp / 2);
+      await setActive(true);
+      await load('warm-up b', warmUp / 2);
+    }
+    const result = { without: [], with: [], drains: [], errors: 0 };
+    for (let round = 0; round < rounds; round++) {
+      for (const active of [false, true]) {
+        await setActive(active);
+        // Whatever earlier rounds left is delivered before this one is measured.
+        const before = receiver.received();
+        const r = await load(`${round}${active ? 'w' : 'o'}`);
+        result.errors += r.errors + r.non2xx;
+        const rps = Math.round(r.requests.average);
+        (active ? result.with : result.without).push(rps);
+        log(`creates ${active ? 'with' : 'without'} ${SUBSCRIPTIONS} subscriptions: ${rps} req/s`);
+        if (active) {
+          const expected = before + r['2xx'] * MESSAGES_PER_CREATE * SUBSCRIPTIONS;
+          const stopped = Date.now();
+          while (receiver.received() < expected) {
+            if (Date.now() - stopped > DRAIN_WITHIN_MS) {
+              throw new Error(
+                `${expected - receiver.received()} deliveries missing ${DRAIN_WITHIN_MS} ms after the load stopped`,
+              );
+            }
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          result.drains.push(Date.now() - stopped);
+        }
+      }
+    }
+    const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+    result.ratio = mean(result.with) / mean(result.without);
+    log(
+      `creates with ${SUBSCRIPTIONS} subscriptions at ${result.ratio.toFixed(2)} of the rate without ` +
+        `(target ≥ ${WEBHOOK_CREATE_TARGET}); deliveries drained ${result.drains.join(', ')} ms after each round`,
+    );
+    return result;
+  } finally {
+    await stopServer(server);
+    await receiver.stop();
+  }
+}
+
+/** The paragraph of docs/benchmarks.md. */
+export function webhookLines(result) {
+  const list = (xs) => xs.join(', ');
+  return [
+    '',
+    `Creates with ${SUBSCRIPTIONS} active webhook subscriptions to every event type (a receiver on loopback answering 204; bench/webhooks.mjs), ` +
+      `alternating rounds on one server: without ${list(result.without)} req/s, with ${list(result.with)} req/s → ` +
+      `${result.ratio.toFixed(2)} of the rate (target ≥ ${WEBHOOK_CREATE_TARGET}). Every message of a round (two per create to each subscription) ` +
+      `arrived ${list(result.drains)} ms after its load stopped.`,
+  ];
+}
+
+// Alone: a small calendar of its own.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const OPTIONS = {
+    duration: 'S',
+    rounds: 'N',
+    port: 'P',
+    connections: 'N',
+    sqlite: null,
+    help: null,
+  };
+  const args = parseArgs(process.argv.slice(2), OPTIONS);
+  if (args.help) {
+    console.log(
+      'Usage: node bench/webhooks.mjs [--duration S (10)] [--rounds N (2)] [--port P (3936)] [--connections N (10)] [--sqlite]\n' +
+        'BENCH_DATABASE_URL as for npm run bench (default mariadb://root@127.0.0.1:3306/cal_bench, dropped and recreated).',
+    );
+    process.exit(0);
+  }
+  const url =
+    process.env.BENCH_DATABASE_URL ??
+    (args.sqlite
+      ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-bench-')), 'bench.sqlite')}`
+      : 'mariadb://root@127.0.0.1:3306/cal_bench');
+  await resetDatabase(url);
+  migrate(url);
+  await seed(url, { events: 1000, venues: 50, organizers: 20, categories: 5, tags: 10 });
+  const result = await webhookCreates({
+    url,
+    port: Number(args.port ?? 3936),
+    auth: createEditor(url),
+    duration: Number(args.duration ?? 10),
+    rounds: Number(args.rounds ?? 2),
+    connections: Number(args.connections ?? 10),
+  });
+  if (result.errors) {
+    console.log(`ERRORS: ${result.errors} creates failed`);
+    process.exitCode = 1;
+  } else if (!(result.ratio >= WEBHOOK_CREATE_TARGET)) process.exitCode = 1;
+}
