@@ -55,6 +55,15 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/config/' },
     },
     {
+      name: 'docs-not-to-resources',
+      severity: 'error',
+      comment:
+        'Resources declare their routes with docs (Endpoint, doc keys); docs learns what they ' +
+        'contribute from DocsModule.register, never by importing them.',
+      from: { path: '^src/docs/' },
+      to: { path: '^src/(events|venues|organizers|terms|linked|feeds|public|importer|health)/' },
+    },
+    {
       name: 'nothing-to-cli',
       severity: 'error',
       comment: 'The command line is an entry point, like main.ts: nothing imports it.',

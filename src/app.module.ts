@@ -20,6 +20,7 @@ import {
 import { DatabaseModule } from './database/database.module.js';
 import { WritesModule } from './database/writes.module.js';
 import { DocsModule } from './docs/docs.module.js';
+import { defaultWindow } from './events/event-filters.js';
 import { HealthModule } from './health/health.module.js';
 import { JsonBody, JsonBodyInterceptor } from './common/http/json-body.js';
 import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
@@ -58,7 +59,8 @@ const FEATURES = [
   WritesModule,
   WebhookOutboxModule,
   AuthModule,
-  DocsModule,
+  // BEHAVIOR §2: the namespace index shows the date window the events list applies.
+  DocsModule.register({ 'GET /events': (zone, now) => defaultWindow(zone, now) }),
   HealthModule,
   // Before EventsModule: `events/:id.ics` must be routed before `events/:id`.
   FeedsModule,

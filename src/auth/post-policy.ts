@@ -1,11 +1,14 @@
 import type { Actor } from './actor.js';
 import type { Role } from './users/roles.js';
 
+/** WordPress's post statuses that records here take (CONTRACT §3). */
+export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
 /**
  * The capability table of CONTRACT §2, as WordPress maps roles to post and term capabilities.
  * Pure functions; services turn a "no" into 401 (anonymous) or 403 (authenticated).
  */
-type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
 
 export interface OwnedRecord {
   authorId: number;

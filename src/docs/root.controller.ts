@@ -6,8 +6,8 @@ import { ApiError } from '../common/errors/api-error.js';
 import { NAMESPACE, namespaceOf, restBase, restRoot } from '../common/http/links.js';
 import { languageOf } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
-import { defaultWindow } from '../events/event-filters.js';
 import { DocsService } from './docs.service.js';
+import { INDEX_DEFAULTS, indexDefaultsAt, type IndexDefaults } from './index-defaults.js';
 import { doc } from '../common/i18n/doc-key.js';
 import { Endpoint } from './endpoint.js';
 
@@ -19,6 +19,7 @@ export class RootController {
   constructor(
     private readonly docs: DocsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(INDEX_DEFAULTS) private readonly defaults: IndexDefaults,
   ) {}
 
   /** The namespace index WordPress generates (BEHAVIOR §2). */
@@ -51,10 +52,8 @@ export class RootController {
       routes: this.docs.routes(
         languageOf(req),
         restBase(this.config, req),
-        {
-          // BEHAVIOR §2: the defaults the events list applies to this very request (§5.2.3).
-          'GET /events': defaultWindow(this.config.siteTimezone, new Date()),
-        },
+        // BEHAVIOR §2: the defaults the routes apply to this very request (§5.2.3).
+        indexDefaultsAt(this.defaults, this.config.siteTimezone, new Date()),
         served,
       ),
       _links: { up: [{ href: restRoot(this.config, req) }] },

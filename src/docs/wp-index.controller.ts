@@ -13,8 +13,8 @@ import {
 import { WP_INDEX_PATH } from '../common/http/rest-root.js';
 import { languageOf, type LangRequest } from '../common/i18n/language.js';
 import { WithoutDatabase } from '../database/database-availability.js';
-import { defaultWindow } from '../events/event-filters.js';
 import { DocsService } from './docs.service.js';
+import { INDEX_DEFAULTS, indexDefaultsAt, type IndexDefaults } from './index-defaults.js';
 
 /**
  * WordPress's REST index at `/wp-json/` (BEHAVIOR §14): what a client that discovers the API
@@ -31,6 +31,7 @@ export class WpIndexController {
     private readonly docs: DocsService,
     private readonly i18n: I18nService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(INDEX_DEFAULTS) private readonly routeDefaults: IndexDefaults,
   ) {}
 
   @Get()
@@ -42,7 +43,7 @@ export class WpIndexController {
       ? [PLUGIN_NAMESPACE, NAMESPACE]
       : [NAMESPACE];
     // The defaults the events list applies to this very request (BEHAVIOR §2, §5.2.3).
-    const defaults = { 'GET /events': defaultWindow(siteTimezone, new Date()) };
+    const defaults = indexDefaultsAt(this.routeDefaults, siteTimezone, new Date());
     const routes: Record<string, unknown> = {
       '/': {
         namespace: '',

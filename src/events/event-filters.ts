@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { formatSql, parseDateTime } from '../common/dates/index.js';
-import type { PostStatus } from '../common/posts/post-status.js';
+import type { PostStatus } from '../auth/post-policy.js';
 import type { Geofence } from './geofence.js';
 
 /**

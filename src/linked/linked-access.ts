@@ -2,7 +2,8 @@ import type { Actor } from '../auth/actor.js';
 import { canRead } from '../auth/post-policy.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import type { PostColumns } from '../common/posts/post-columns.js';
-import { effectiveStatus, type PostStatus } from '../common/posts/post-status.js';
+import type { PostStatus } from '../auth/post-policy.js';
+import { effectiveStatus } from '../common/posts/post-status.js';
 import type { TranslationViewer } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 

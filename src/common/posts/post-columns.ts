@@ -1,7 +1,7 @@
 import { Column, PrimaryColumn } from 'typeorm';
 import { DateTimeColumn } from '../../database/columns.js';
 import type { Language } from '../../config/config.js';
-import type { PostStatus } from './post-status.js';
+import type { PostStatus } from '../../auth/post-policy.js';
 import { webUrlColumn } from '../http/web-url.js';
 
 /**

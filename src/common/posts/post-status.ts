@@ -1,8 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import { canPublish } from '../../auth/post-policy.js';
-
-const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
+import { canPublish, POST_STATUSES, type PostStatus } from '../../auth/post-policy.js';
 
 /** Statuses a client may request on a write (CONTRACT §3: `trash` only comes from DELETE). */
 export const WRITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;

@@ -2,7 +2,8 @@ import type { Actor } from '../../auth/actor.js';
 import { canRead } from '../../auth/post-policy.js';
 import type { Language } from '../../config/config.js';
 import { ApiError, t, type Text } from '../errors/api-error.js';
-import { effectiveStatus, type PostStatus } from './post-status.js';
+import type { PostStatus } from '../../auth/post-policy.js';
+import { effectiveStatus } from './post-status.js';
 
 /**
  * Linked translations (CONTRACT §5), shared by events, venues, organizers, categories and tags.
