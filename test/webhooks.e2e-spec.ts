@@ -265,6 +265,7 @@ describe('webhooks (e2e)', () => {
         attempts: 1,
         response_status: 200,
         error: null,
+        failure_reason: null,
       });
       for (const id of [everything.id, publicSub.id]) {
         await http().delete(`${API}/webhooks/${id}`).set(admin()).expect(200);
@@ -402,11 +403,32 @@ describe('webhooks (e2e)', () => {
         'the subscription to fail',
       );
       const failing = await http().get(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
-      expect(failing.body.failure_reason).toMatch(/failed after 5 attempt\(s\): answered 500/);
       expect(r.requests).toHaveLength(5);
       const log = await http().get(`${API}/webhooks/${sub.id}/deliveries`).set(admin()).expect(200);
       const [delivery] = log.body.deliveries;
-      expect(delivery).toMatchObject({ status: 'failed', attempts: 5, response_status: 500 });
+      expect(delivery).toMatchObject({
+        status: 'failed',
+        attempts: 5,
+        response_status: 500,
+        error: 'status:500',
+        failure_reason: 'The receiver answered with HTTP status 500.',
+      });
+      // Stored as a code, put into words in the language of each request.
+      expect(failing.body.failure_reason).toBe(
+        `Delivery ${delivery.id} (tag.created) failed after 5 attempt(s): The receiver answered with HTTP status 500.`,
+      );
+      const hu = await http().get(`/hu${API}/webhooks/${sub.id}`).set(admin()).expect(200);
+      expect(hu.body.failure_reason).toBe(
+        `A(z) ${delivery.id}. kézbesítés (tag.created) 5 próbálkozás után sem sikerült: A fogadó 500 HTTP-állapotkóddal válaszolt.`,
+      );
+      const ro = await http()
+        .get(`${API}/webhooks/${sub.id}/deliveries?i18n_language=ro`)
+        .set(admin())
+        .expect(200);
+      expect(ro.body.deliveries[0]).toMatchObject({
+        error: 'status:500',
+        failure_reason: 'Destinatarul a răspuns cu codul HTTP 500.',
+      });
 
       r.answer = () => 200;
       const replay = await http()
@@ -462,7 +484,10 @@ describe('webhooks (e2e)', () => {
           status: 'failed',
           attempts: 1,
           response_status: null,
-          error: 'forbidden address 127.0.0.2',
+          error: 'forbidden-address:127.0.0.2',
+          failure_reason: expect.stringMatching(
+            /^Not sent: 127\.0\.0\.2 is an address of this machine/,
+          ),
         });
         expect(r.requests).toHaveLength(0);
         await http().delete(`${API}/webhooks/${sub.body.id}`).set(admin()).expect(200);
@@ -487,7 +512,18 @@ describe('webhooks (e2e)', () => {
       );
       expect(r.requests).toHaveLength(1);
       const log = await http().get(`${API}/webhooks/${sub.id}/deliveries`).set(admin()).expect(200);
-      expect(log.body.deliveries[0].error).toBe('redirect (302) not followed');
+      expect(log.body.deliveries[0]).toMatchObject({
+        error: 'redirect:302',
+        failure_reason:
+          'The receiver answered with a redirect (HTTP status 302), which is not followed.',
+      });
+      const hu = await http()
+        .get(`/hu${API}/webhooks/${sub.id}/deliveries`)
+        .set(admin())
+        .expect(200);
+      expect(hu.body.deliveries[0].failure_reason).toBe(
+        'A fogadó átirányítással válaszolt (302 HTTP-állapotkód), ezt a szerver nem követi.',
+      );
       await http().delete(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
     });
   });

@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { failureCode } from './failure-reasons.js';
 import { addressAllowed, hostAllowed, systemResolver, type Resolver } from './target-policy.js';
 import type { AllowedTargets } from '../config/webhooks.js';
 import { startClientSpan } from '../tracing/spans.js';
@@ -23,6 +24,7 @@ export interface AttemptResult {
   /** Worth trying again later: a timeout, a network error, 408, 429 or 5xx. */
   retry: boolean;
   responseStatus: number | null;
+  /** Why it failed, as a failure code (failure-reasons.ts), rendered in a reader's language later. */
   error: string | null;
   durationMs: number;
 }
@@ -70,7 +72,12 @@ export function send(
   });
   if (isIP(host) && !trusted && !addressAllowed(host, options.allowed)) {
     return Promise.resolve(
-      result({ ok: false, retry: false, responseStatus: null, error: `forbidden address ${host}` }),
+      result({
+        ok: false,
+        retry: false,
+        responseStatus: null,
+        error: failureCode('forbidden-address', host),
+      }),
     );
   }
   const lookup = (
@@ -86,12 +93,13 @@ export function send(
         const bad = trusted
           ? undefined
           : list.find((a) => !addressAllowed(a.address, options.allowed));
-        if (bad) return callback(new Refused(`forbidden address ${bad.address}`));
-        if (!list.length) return callback(new Error(`${hostname} does not resolve`));
+        if (bad) return callback(new Refused(failureCode('forbidden-address', bad.address)));
+        if (!list.length) return callback(new Error(failureCode('unresolved', hostname)));
         if (opts.all) return callback(null, list);
         callback(null, list[0].address, list[0].family);
       },
-      (error: unknown) => callback(error),
+      // A name that does not resolve now may later: worth a retry, unlike a refused address.
+      () => callback(new Error(failureCode('unresolved', hostname))),
     );
   };
 
@@ -137,15 +145,16 @@ export function send(
     );
     const timer = setTimeout(() => {
       req.destroy();
-      finish({ ok: false, retry: true, responseStatus: null, error: 'timeout' });
+      finish({ ok: false, retry: true, responseStatus: null, error: failureCode('timeout') });
     }, options.timeoutMs);
     req.on('error', (error: Error & { code?: string }) => {
       const refused = error instanceof Refused;
+      const code = refused || error.message.startsWith('unresolved:') ? error.message : null;
       finish({
         ok: false,
         retry: !refused,
         responseStatus: null,
-        error: refused ? error.message : (error.code ?? error.message).slice(0, 200),
+        error: code ?? failureCode('network', (error.code ?? 'error').slice(0, 60)),
       });
     });
     req.end(body);
@@ -157,7 +166,6 @@ function outcomeOf(status: number): Omit<AttemptResult, 'durationMs'> {
     return { ok: true, retry: false, responseStatus: status, error: null };
   }
   const retry = status === 408 || status === 429 || status >= 500;
-  const error =
-    status >= 300 && status < 400 ? `redirect (${status}) not followed` : `answered ${status}`;
+  const error = failureCode(status >= 300 && status < 400 ? 'redirect' : 'status', String(status));
   return { ok: false, retry, responseStatus: status, error };
 }

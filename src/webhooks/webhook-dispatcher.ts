@@ -12,6 +12,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
+import { subscriptionFailure } from './failure-reasons.js';
 import { eventTypeOf, isPublicChange, wants } from './event-types.js';
 import { RecordPayloads, type Audience } from './record-payloads.js';
 import { send, type AttemptResult } from './sender.js';
@@ -373,7 +374,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       }
     }
     for (const [id, { delivery, result }] of failed) {
-      const reason = `delivery ${delivery.id} (${delivery.type}) failed after ${delivery.attempts + 1} attempt(s): ${result.error}`;
+      const reason = subscriptionFailure({
+        delivery: delivery.id,
+        type: delivery.type,
+        attempts: delivery.attempts + 1,
+        error: result.error,
+      });
       await this.repository.markFailing(id, reason, finishedAt);
       const subscription = subscriptions.get(id);
       if (subscription) subscription.failingSince ??= finishedAt;

@@ -10,10 +10,9 @@ import {
 } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { Actor } from '../auth/actor.js';
-import { Auth } from '../auth/auth.decorator.js';
 import { noRoute } from '../common/errors/api-error.js';
 import { NAMESPACE, namespaceOf, PLUGIN_NAMESPACE } from '../common/http/links.js';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { Endpoint } from '../docs/endpoint.js';
 import {
@@ -53,46 +52,50 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Endpoint('GET', undefined, { summary: webhookDoc('list') })
-  list(@Auth() actor: Actor) {
-    return this.webhooks.list(actor);
+  list(@Ctx() ctx: RequestContext) {
+    return this.webhooks.list(ctx.actor, ctx.language);
   }
 
   @Endpoint('POST', undefined, { summary: webhookDoc('create') })
-  create(@Body() body: CreateWebhookDto, @Auth() actor: Actor) {
-    return this.webhooks.create(body, actor);
+  create(@Body() body: CreateWebhookDto, @Ctx() ctx: RequestContext) {
+    return this.webhooks.create(body, ctx.actor, ctx.language);
   }
 
   @Endpoint('GET', ':id', { summary: webhookDoc('get'), param: ID })
-  get(@Param('id', RouteIdPipe) id: number, @Auth() actor: Actor) {
-    return this.webhooks.get(id, actor);
+  get(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
+    return this.webhooks.get(id, ctx.actor, ctx.language);
   }
 
   @Endpoint('POST', ':id', { summary: webhookDoc('update'), param: ID, status: 200 })
   update(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateWebhookDto,
-    @Auth() actor: Actor,
+    @Ctx() ctx: RequestContext,
   ) {
-    return this.webhooks.update(id, body, actor);
+    return this.webhooks.update(id, body, ctx.actor, ctx.language);
   }
 
   @Endpoint('PUT', ':id')
-  put(@Param('id', RouteIdPipe) id: number, @Body() body: UpdateWebhookDto, @Auth() actor: Actor) {
-    return this.webhooks.update(id, body, actor);
+  put(
+    @Param('id', RouteIdPipe) id: number,
+    @Body() body: UpdateWebhookDto,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.webhooks.update(id, body, ctx.actor, ctx.language);
   }
 
   @Endpoint('PATCH', ':id')
   patch(
     @Param('id', RouteIdPipe) id: number,
     @Body() body: UpdateWebhookDto,
-    @Auth() actor: Actor,
+    @Ctx() ctx: RequestContext,
   ) {
-    return this.webhooks.update(id, body, actor);
+    return this.webhooks.update(id, body, ctx.actor, ctx.language);
   }
 
   @Endpoint('DELETE', ':id', { summary: webhookDoc('delete'), param: ID })
-  remove(@Param('id', RouteIdPipe) id: number, @Auth() actor: Actor) {
-    return this.webhooks.remove(id, actor);
+  remove(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
+    return this.webhooks.remove(id, ctx.actor, ctx.language);
   }
 
   @Endpoint('POST', ':id/rotate-secret', {
@@ -100,17 +103,17 @@ export class WebhooksController {
     param: ID,
     status: 200,
   })
-  rotateSecret(@Param('id', RouteIdPipe) id: number, @Auth() actor: Actor) {
-    return this.webhooks.rotateSecret(id, actor);
+  rotateSecret(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
+    return this.webhooks.rotateSecret(id, ctx.actor, ctx.language);
   }
 
   @Endpoint('GET', ':id/deliveries', { summary: webhookDoc('deliveries'), param: ID })
   deliveries(
     @Param('id', RouteIdPipe) id: number,
     @Query() query: ListDeliveriesQuery,
-    @Auth() actor: Actor,
+    @Ctx() ctx: RequestContext,
   ) {
-    return this.webhooks.deliveries(id, query, actor);
+    return this.webhooks.deliveries(id, query, ctx.actor, ctx.language);
   }
 
   @Endpoint('POST', ':id/deliveries/:delivery/replay', {
@@ -122,8 +125,8 @@ export class WebhooksController {
   replay(
     @Param('id', RouteIdPipe) id: number,
     @Param('delivery', RouteIdPipe) delivery: number,
-    @Auth() actor: Actor,
+    @Ctx() ctx: RequestContext,
   ) {
-    return this.webhooks.replay(id, delivery, actor);
+    return this.webhooks.replay(id, delivery, ctx.actor, ctx.language);
   }
 }

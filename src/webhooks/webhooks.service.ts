@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { I18nService } from 'nestjs-i18n';
 import type { Actor } from '../auth/actor.js';
 import { ApiError, forbidden, invalidParams, t } from '../common/errors/api-error.js';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { APP_CONFIG, type AppConfig, type Language } from '../config/config.js';
 import type { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './dto/webhook.dto.js';
+import { failureText, subscriptionFailureText, type Translate } from './failure-reasons.js';
 import { checkTarget, type Resolver, systemResolver } from './target-policy.js';
 import {
   WebhooksRepository,
@@ -45,7 +47,10 @@ export interface DeliveryView {
   status: string;
   attempts: number;
   response_status: number | null;
+  /** Why the last attempt failed, as a failure code (failure-reasons.ts). */
   error: string | null;
+  /** The same in words, in the request's language. */
+  failure_reason: string | null;
   duration_ms: number | null;
   created: string;
   next_attempt: string | null;
@@ -73,9 +78,10 @@ export class WebhooksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: WebhooksRepository,
     private readonly dispatcher: WebhookDispatcher,
+    private readonly i18n: I18nService,
   ) {}
 
-  async create(dto: CreateWebhookDto, actor: Actor): Promise<WebhookView> {
+  async create(dto: CreateWebhookDto, actor: Actor, lang: Language): Promise<WebhookView> {
     this.authorize(actor);
     const fields: SubscriptionFields = {
       url: dto.url,
@@ -90,21 +96,26 @@ export class WebhooksService {
     }
     const secret = newSecret();
     const id = await this.repository.createSubscription(fields, secret, Date.now());
-    return { ...view((await this.repository.findSubscription(id))!), secret };
+    return { ...this.view((await this.repository.findSubscription(id))!, lang), secret };
   }
 
-  async list(actor: Actor): Promise<{ webhooks: WebhookView[]; total: number }> {
+  async list(actor: Actor, lang: Language): Promise<{ webhooks: WebhookView[]; total: number }> {
     this.authorize(actor);
-    const webhooks = (await this.repository.listSubscriptions()).map(view);
+    const webhooks = (await this.repository.listSubscriptions()).map((w) => this.view(w, lang));
     return { webhooks, total: webhooks.length };
   }
 
-  async get(id: number, actor: Actor): Promise<WebhookView> {
+  async get(id: number, actor: Actor, lang: Language): Promise<WebhookView> {
     this.authorize(actor);
-    return view(await this.mustFind(id));
+    return this.view(await this.mustFind(id), lang);
   }
 
-  async update(id: number, dto: UpdateWebhookDto, actor: Actor): Promise<WebhookView> {
+  async update(
+    id: number,
+    dto: UpdateWebhookDto,
+    actor: Actor,
+    lang: Language,
+  ): Promise<WebhookView> {
     this.authorize(actor);
     const current = await this.mustFind(id);
     const fields: SubscriptionFields = {
@@ -118,18 +129,18 @@ export class WebhooksService {
     await this.repository.updateSubscription(id, fields, Date.now());
     // A subscription made active again may have deliveries waiting.
     this.dispatcher.wake();
-    return view((await this.repository.findSubscription(id)) ?? current);
+    return this.view((await this.repository.findSubscription(id)) ?? current, lang);
   }
 
-  async remove(id: number, actor: Actor): Promise<WebhookView> {
+  async remove(id: number, actor: Actor, lang: Language): Promise<WebhookView> {
     this.authorize(actor);
     const current = await this.mustFind(id);
     await this.repository.deleteSubscription(id);
-    return view(current);
+    return this.view(current, lang);
   }
 
   /** A new secret; the previous one signs beside it for WEBHOOK_SECRET_GRACE. */
-  async rotateSecret(id: number, actor: Actor): Promise<WebhookView> {
+  async rotateSecret(id: number, actor: Actor, lang: Language): Promise<WebhookView> {
     this.authorize(actor);
     await this.mustFind(id);
     const now = Date.now();
@@ -137,34 +148,39 @@ export class WebhooksService {
     const until = now + this.config.webhooks.secretGraceMs;
     await this.repository.rotateSecret(id, secret, until, now);
     return {
-      ...view((await this.repository.findSubscription(id))!),
+      ...this.view((await this.repository.findSubscription(id))!, lang),
       secret,
       previous_secret_expires: new Date(until).toISOString(),
     };
   }
 
-  async deliveries(id: number, query: ListDeliveriesQuery, actor: Actor) {
+  async deliveries(id: number, query: ListDeliveriesQuery, actor: Actor, lang: Language) {
     this.authorize(actor);
     await this.mustFind(id);
     const perPage = query.per_page ?? 20;
     const page = query.page ?? 1;
     const { rows, total } = await this.repository.listDeliveries(id, perPage, (page - 1) * perPage);
     return {
-      deliveries: rows.map(deliveryView),
+      deliveries: rows.map((d) => this.deliveryView(d, lang)),
       total,
       total_pages: Math.ceil(total / perPage),
     };
   }
 
   /** Sends a delivery's message again (same `webhook-id` and body) as a new delivery. */
-  async replay(id: number, deliveryId: number, actor: Actor): Promise<DeliveryView> {
+  async replay(
+    id: number,
+    deliveryId: number,
+    actor: Actor,
+    lang: Language,
+  ): Promise<DeliveryView> {
     this.authorize(actor);
     await this.mustFind(id);
     const delivery = await this.repository.findDelivery(id, deliveryId);
     if (!delivery) throw new ApiError('webhook-delivery-not-found', 404);
     const replayId = await this.repository.replay(delivery, Date.now());
     this.dispatcher.wake();
-    return deliveryView((await this.repository.findDeliveryLog(replayId))!);
+    return this.deliveryView((await this.repository.findDeliveryLog(replayId))!, lang);
   }
 
   /** Administrators only (CONTRACT §2: 401 without credentials, 403 with a lesser role). */
@@ -182,40 +198,46 @@ export class WebhooksService {
     const problem = await checkTarget(url, this.config.webhooks.allowedTargets, this.resolver);
     if (problem) throw invalidParams({ url: t(problem.key, problem.args) });
   }
-}
 
-function view(row: SubscriptionRow): WebhookView {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    language: row.language,
-    include_private: row.includePrivate,
-    active: row.active,
-    status: !row.active ? 'paused' : row.failingSince !== null ? 'failing' : 'active',
-    failing_since: iso(row.failingSince),
-    failure_reason: row.failureReason,
-    created: iso(row.createdAt)!,
-    modified: iso(row.modifiedAt)!,
-  };
-}
+  private view(row: SubscriptionRow, lang: Language): WebhookView {
+    return {
+      id: row.id,
+      url: row.url,
+      events: row.events,
+      language: row.language,
+      include_private: row.includePrivate,
+      active: row.active,
+      status: !row.active ? 'paused' : row.failingSince !== null ? 'failing' : 'active',
+      failing_since: iso(row.failingSince),
+      failure_reason: subscriptionFailureText(row.failureReason, this.translate(lang)),
+      created: iso(row.createdAt)!,
+      modified: iso(row.modifiedAt)!,
+    };
+  }
 
-function deliveryView(row: DeliveryRow): DeliveryView {
-  const colon = row.recordKey.indexOf(':');
-  return {
-    id: row.id,
-    webhook_id: row.subscriptionId,
-    message_id: row.messageId,
-    type: row.type,
-    kind: row.recordKey.slice(0, colon),
-    record_id: Number(row.recordKey.slice(colon + 1)),
-    status: row.status,
-    attempts: row.attempts,
-    response_status: row.responseStatus,
-    error: row.error,
-    duration_ms: row.durationMs,
-    created: iso(row.createdAt)!,
-    next_attempt: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
-    finished: iso(row.finishedAt),
-  };
+  private deliveryView(row: DeliveryRow, lang: Language): DeliveryView {
+    const colon = row.recordKey.indexOf(':');
+    return {
+      id: row.id,
+      webhook_id: row.subscriptionId,
+      message_id: row.messageId,
+      type: row.type,
+      kind: row.recordKey.slice(0, colon),
+      record_id: Number(row.recordKey.slice(colon + 1)),
+      status: row.status,
+      attempts: row.attempts,
+      response_status: row.responseStatus,
+      error: row.error,
+      failure_reason: failureText(row.error, this.translate(lang)),
+      duration_ms: row.durationMs,
+      created: iso(row.createdAt)!,
+      next_attempt: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
+      finished: iso(row.finishedAt),
+    };
+  }
+
+  /** Translates into `lang` (the request's language). */
+  private translate(lang: Language): Translate {
+    return (key, args) => this.i18n.translate(key, { lang, args, defaultValue: key });
+  }
 }
