@@ -12,7 +12,9 @@
 // the RecordCache when built since the last write) and against a third with both caches off.
 // With --profile, the computed default list also runs under node --cpu-prof, and the table
 // gets the split of its CPU time. On MySQL/MariaDB the create is also compared with its floor, the
-// same statements from a bare server (bench/create-floor.mjs). Notes below the line NOTES_MARKER in the output file are kept.
+// same statements from a bare server (bench/create-floor.mjs). Last, the cost of metrics and
+// tracing: three servers (none, METRICS_PORT, METRICS_PORT + tracing) loaded in turns
+// (bench/overhead-lib.mjs). Notes below the line NOTES_MARKER in the output file are kept.
 // The table goes to a temporary file unless --out names one (docs/benchmarks.md to publish it);
 // a missed target is flagged in the output and makes the exit code 1.
 import autocannon from 'autocannon';
@@ -26,7 +28,9 @@ import {
   DEEP_TARGET,
   LIST_TARGET,
   missedComputedTargets,
+  missedOverheadTargets,
   missedTargets,
+  OVERHEAD_TARGET,
 } from './targets.mjs';
 import {
   createEditor,
@@ -43,6 +47,14 @@ import {
   waitHealthy,
 } from './lib.mjs';
 import { WEBHOOK_CREATE_TARGET, webhookCreates, webhookLines } from './webhooks.mjs';
+import {
+  compareOverhead,
+  INSTRUMENTATION_HEADER,
+  instrumentationCost,
+  instrumentationLine,
+  overheadLines,
+  TENTH_SAMPLED,
+} from './overhead-lib.mjs';
 
 const USAGE = `Usage: npm run bench [-- options]
   --scale N        size of the calendar: 1 = 100,000 events (default; 0.1 with --sqlite)
@@ -50,7 +62,8 @@ const USAGE = `Usage: npm run bench [-- options]
   --connections N  concurrent autocannon connections (default 10)
   --port P         first port; the second server (response cache off) uses P+1, the third
                    (every cache off) P+2, the webhook creates, the WORKERS=1 vs WORKERS=2
-                   comparison (MySQL/MariaDB) and the profiled server P+3 (default 3931)
+                   comparison (MySQL/MariaDB) and the profiled server P+3 (default 3931); the
+                   comparison of metrics and tracing on and off runs last, on P, P+1 and P+2 again
   --sqlite         seed an SQLite file in a temporary directory instead of MariaDB
   --out FILE       where the Markdown table goes (default: a temporary file);
                    --out docs/benchmarks.md publishes it
@@ -337,6 +350,83 @@ const workerLines = workerRows.length
     ]
   : ['', 'WORKERS=2 against one worker: not measured on SQLite (one worker only).'];
 
+// Issue 37: what METRICS_PORT and tracing cost. Three servers of this build side by side on the
+// same data (none; metrics; metrics and tracing to a sink), loaded in turns, round after round,
+// on the ports the first three servers used. --smoke: the served reads only, one round.
+const overheadRuns = [];
+{
+  const common = {
+    url: URL_,
+    port: PORT,
+    rounds: SMOKE ? 1 : 3,
+    duration: DURATION,
+    connections: CONNECTIONS,
+    smoke: SMOKE,
+  };
+  overheadRuns.push(
+    await compareOverhead({
+      ...common,
+      paths: [
+        ['events: default list, served', '/cal/events/v1/events'],
+        ['event by id, served', `/cal/events/v1/events/${firstEvent}`],
+      ],
+    }),
+  );
+  if (!SMOKE) {
+    overheadRuns.push(
+      await compareOverhead({
+        ...common,
+        env: { RESPONSE_CACHE_TTL_MS: '0' },
+        paths: [
+          ['events: default list, computed', '/cal/events/v1/events'],
+          ['event by id, computed', `/cal/events/v1/events/${firstEvent}`],
+        ],
+      }),
+    );
+  }
+}
+// The instrumentation's own share of a profiled server's CPU: steadier than throughput on a
+// machine that runs other work.
+const instrumentationRows = [];
+if (!SMOKE) {
+  for (const [name, env, sampling] of [
+    ['events: default list, served', {}, 'all'],
+    ['events: default list, served', TENTH_SAMPLED, 'a tenth'],
+    ['events: default list, computed', { RESPONSE_CACHE_TTL_MS: '0' }, 'all'],
+  ]) {
+    const cost = await instrumentationCost({
+      url: URL_,
+      port: PORT,
+      env,
+      path: '/cal/events/v1/events',
+      duration: DURATION,
+      connections: CONNECTIONS,
+    });
+    instrumentationRows.push(instrumentationLine(name, sampling, cost));
+  }
+}
+const overheadSection = overheadRuns.flatMap((run, i) => [
+  '',
+  ...overheadLines(
+    run,
+    i === 0
+      ? `Metrics and tracing (issue 37: metrics with tracing off cost at most ${(OVERHEAD_TARGET * 100).toFixed(0)} % of the throughput), ` +
+          'three servers of this build on the same data: none, METRICS_PORT set, METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT set ' +
+          '(every request sampled, spans sent to a local OTLP/HTTP sink that drops them). Served:'
+      : 'Computed (RESPONSE_CACHE_TTL_MS=0):',
+  ),
+]);
+if (instrumentationRows.length) {
+  overheadSection.push(
+    '',
+    `CPU profile of a server with METRICS_PORT and tracing on, 1 s of warm-up and ${DURATION} s of load (start-up left out): ` +
+      'the time spent in prom-client and src/metrics, and in @opentelemetry and src/tracing, Node work they ask for included:',
+    '',
+    ...INSTRUMENTATION_HEADER,
+    ...instrumentationRows,
+  );
+}
+
 // The CPU profile of the computed default list, split by part of the stack.
 let profileLines = [];
 if (args.profile) {
@@ -390,6 +480,7 @@ const missed = [
     : [
         `creates with 3 webhook subscriptions at ${hooks.ratio.toFixed(2)} of the rate without (target ≥ ${WEBHOOK_CREATE_TARGET})`,
       ]),
+  ...overheadRuns.flatMap(missedOverheadTargets),
 ];
 const kept = existsSync(OUT) && readFileSync(OUT, 'utf8').split(NOTES_MARKER)[1];
 const lines = [
@@ -437,6 +528,7 @@ const lines = [
     'It takes the venues of a bounding box from IDX_venues_geo, then the exact great-circle test, in the same number of queries as the default list.',
   ...webhookLines(hooks),
   ...workerLines,
+  ...overheadSection,
   ...profileLines,
   ...(missed.length ? ['', ...missed.map((m) => `**Missed target:** ${m}`)] : []),
   '',
@@ -449,7 +541,14 @@ writeFileSync(OUT, lines.join('\n'));
 console.log(`\n${lines.join('\n')}\nwritten to ${OUT}`);
 if (SMOKE) {
   // Figures from a few requests mean nothing: only errors count.
-  const failed = results.filter((r) => r.errors || r.computed?.errors || r.cold?.errors);
+  const failed = [
+    ...results.filter((r) => r.errors || r.computed?.errors || r.cold?.errors),
+    ...overheadRuns.flatMap((run) =>
+      Object.entries(run.results)
+        .filter(([, rows]) => rows.some((r) => r.errors))
+        .map(([name]) => ({ name })),
+    ),
+  ];
   for (const r of failed) console.log(`ERRORS: ${r.name}`);
   if (hooks.errors) console.log('ERRORS: webhook creates');
   if (failed.length || hooks.errors) process.exitCode = 1;

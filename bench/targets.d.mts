@@ -23,3 +23,7 @@ export declare function missedComputedTargets(run: {
   create: Measured;
   rssMb: number;
 }): string[];
+export declare const OVERHEAD_TARGET: number;
+export declare function missedOverheadTargets(comparison: {
+  results: Record<string, Array<{ variant: string; ratio: number }>>;
+}): string[];

@@ -70,3 +70,20 @@ export function missedComputedTargets({ ceiling, rows, create, rssMb }) {
   }
   return missed;
 }
+
+/** Metrics on and tracing off may cost at most this share of the throughput (issue 37). */
+export const OVERHEAD_TARGET = 0.03;
+
+/**
+ * The scenarios of a comparison (bench/overhead-lib.mjs compareOverhead) where metrics alone,
+ * tracing off, cost more than OVERHEAD_TARGET of the throughput (median over the rounds).
+ */
+export function missedOverheadTargets({ results }) {
+  return Object.entries(results)
+    .map(([name, rows]) => [name, rows.find((r) => r.variant === 'metrics')])
+    .filter(([, metrics]) => metrics && !(1 - metrics.ratio <= OVERHEAD_TARGET))
+    .map(
+      ([name, metrics]) =>
+        `${name} with METRICS_PORT set at ${(metrics.ratio * 100).toFixed(1)} % of the throughput without (target ≥ ${(100 - OVERHEAD_TARGET * 100).toFixed(0)} %)`,
+    );
+}

@@ -4,7 +4,9 @@ import {
   DEEP_TARGET,
   LIST_TARGET,
   missedComputedTargets,
+  missedOverheadTargets,
   missedTargets,
+  OVERHEAD_TARGET,
 } from '../bench/targets.mjs';
 import { BUILD, freePortRun, PROCESS_DEADLINE_MS, ROOT, run } from './helpers/spawn.js';
 
@@ -48,6 +50,9 @@ describe('npm run bench', () => {
       for (const scenario of ['events: default list', 'event by slug', 'tags list', 'create'])
         expect(result.stdout).toContain(`${scenario}:`);
       expect(result.stdout).toMatch(/creates with 3 subscriptions: \d+ req\/s/);
+      // The comparison of metrics and tracing on and off (issue 37) ran on three servers.
+      expect(result.stdout).toMatch(/events: default list, served: off \d+ req\/s/);
+      expect(result.stdout).toContain('| events: default list, served | metrics + tracing |');
       expect(result.stdout).not.toContain('ERRORS:');
     },
     5 * PROCESS_DEADLINE_MS,
@@ -66,6 +71,22 @@ describe('npm run bench', () => {
   });
 
   describe('targets', () => {
+    it('flag metrics (tracing off) that cost more than 3 % of the throughput', () => {
+      expect(OVERHEAD_TARGET).toBe(0.03);
+      const rows = (metrics: number) => [
+        { variant: 'off', ratio: 1 },
+        { variant: 'metrics', ratio: metrics },
+        // Tracing has no target: its cost is reported.
+        { variant: 'metrics + tracing', ratio: 0.5 },
+      ];
+      expect(missedOverheadTargets({ results: { list: rows(0.98), byId: rows(1.01) } })).toEqual(
+        [],
+      );
+      expect(missedOverheadTargets({ results: { list: rows(0.96), byId: rows(0.975) } })).toEqual([
+        'list with METRICS_PORT set at 96.0 % of the throughput without (target ≥ 97 %)',
+      ]);
+    });
+
     const row = (rps: number, p99: number, uncached?: { p99: number }) => ({ rps, p99, uncached });
     const run1 = {
       ceiling: 1000,

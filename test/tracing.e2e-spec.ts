@@ -150,6 +150,29 @@ describe('tracing (e2e)', () => {
     expect(span.attributes['url.query']).toBe('access_token=%5Bredacted%5D');
   });
 
+  it("records nothing of a request whose caller's traceparent says not sampled, but keeps its trace id in the logs", async () => {
+    const unsampled = hex(16);
+    const skipped = await fetch(`http://127.0.0.1:${port}${API}/events?per_page=2`, {
+      headers: { traceparent: `00-${unsampled}-${hex(8)}-00` },
+    });
+    expect(skipped.status).toBe(200);
+    const skippedId = skipped.headers.get('x-request-id');
+    // A sampled request after it: the exporter sends spans in the order they ended, so once this
+    // one's span has arrived, any span of the first would have too.
+    const sampled = hex(16);
+    await fetch(`http://127.0.0.1:${port}${API}/events?per_page=2`, {
+      headers: { traceparent: `00-${sampled}-${hex(8)}-01` },
+    });
+    await spansOf(sampled, (s) => s.some((span) => span.kind === SPAN_KIND.server));
+    expect(collector.inTrace(unsampled)).toEqual([]);
+    await until(() => server.output().stdout.includes(`"reqId":"${skippedId}"`), ARRIVAL_MS);
+    const line = server
+      .output()
+      .stdout.split('\n')
+      .find((l) => l.includes(`"reqId":"${skippedId}"`))!;
+    expect(JSON.parse(line)).toMatchObject({ trace_id: unsampled });
+  });
+
   it('sends traceparent with webhook deliveries, each attempt a client span of that trace', async () => {
     const subscription = await fetch(`http://127.0.0.1:${port}${API}/webhooks`, {
       method: 'POST',

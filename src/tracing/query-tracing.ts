@@ -49,12 +49,12 @@ function queryTracer(database: AppConfig['database']): EntitySubscriberInterface
   return {
     beforeQuery(event: BeforeQueryEvent) {
       const kind = statementKind(event.query);
-      const span = startChildSpan(kind.toUpperCase(), SpanKind.CLIENT, {
+      const span = startChildSpan(kind.toUpperCase(), SpanKind.CLIENT, () => ({
         ...common,
         'db.operation.name': kind.toUpperCase(),
         'db.query.text': event.query.slice(0, LONGEST_STATEMENT),
         'cal.db.pool': event.queryRunner.getReplicationMode() === 'slave' ? 'replica' : 'primary',
-      });
+      }));
       let queue = open.get(event.queryRunner);
       if (!queue) open.set(event.queryRunner, (queue = []));
       queue.push(span);

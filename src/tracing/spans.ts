@@ -39,14 +39,19 @@ export function activeTraceIds(): TraceIds | null {
 }
 
 /**
- * A span of the active context (a request's), or null: what is done outside any traced
- * operation (the timers of background work) makes no trace of its own.
+ * A child of the active span, or null: what is done outside any traced operation (the timers
+ * of background work) makes no trace of its own, and what a request the sampler left out does
+ * is not recorded either (its `attributes` are not even built).
  */
-export function startChildSpan(name: string, kind: SpanKind, attributes: Attributes): Span | null {
+export function startChildSpan(
+  name: string,
+  kind: SpanKind,
+  attributes: () => Attributes,
+): Span | null {
   if (!tracer) return null;
   const parent = context.active();
-  if (!trace.getSpan(parent)) return null;
-  return tracer.startSpan(name, { kind, attributes }, parent);
+  if (!trace.getSpan(parent)?.isRecording()) return null;
+  return tracer.startSpan(name, { kind, attributes: attributes() }, parent);
 }
 
 /**
@@ -56,12 +61,11 @@ export function startChildSpan(name: string, kind: SpanKind, attributes: Attribu
 export function startServerSpan<T>(
   name: string,
   headers: Record<string, string | string[] | undefined>,
-  attributes: Attributes,
   run: (span: Span) => T,
 ): T | null {
   if (!tracer) return null;
   const parent = propagation.extract(ROOT_CONTEXT, headers);
-  const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+  const span = tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
   return context.with(trace.setSpan(parent, span), run, undefined, span);
 }
 
