@@ -106,7 +106,7 @@ export function buildCalendar(events: readonly TecEvent[], options: CalendarOpti
       `METHOD:PUBLISH\r\nNAME:${name}\r\nX-WR-CALNAME:${name}\r\n`,
   );
   const tail = Buffer.from('END:VCALENDAR\r\n');
-  const timezones = new Map<string, Buffer[]>();
+  const timezones = new Map<string, Buffer>();
   const entries: Buffer[] = [];
   let bytes = head.length + tail.length;
   let count = 0;
@@ -118,12 +118,11 @@ export function buildCalendar(events: readonly TecEvent[], options: CalendarOpti
     const size = entry.length + (timezone?.length ?? 0);
     if (bytes + size > maxBytes) break;
     bytes += size;
-    entries.push(...entry.pieces);
-    if (timezone) timezones.set(zone!, timezone.pieces);
+    entries.push(entry);
+    if (timezone) timezones.set(zone!, timezone);
     count++;
   }
-  const pieces = [...head.pieces, ...[...timezones.values()].flat(), ...entries, tail];
-  return { bytes: Buffer.concat(pieces, bytes), count };
+  return { bytes: Buffer.concat([head, ...timezones.values(), ...entries, tail], bytes), count };
 }
 
 /** One VEVENT, unfolded, with CRLF line ends. */
