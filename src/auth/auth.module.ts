@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from './users/user.entity.js';
+import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
 import { LoginThrottle, THROTTLE_STORES } from './login-throttle.js';
 import { SharedThrottleStores } from './redis-throttle-store.js';
@@ -9,6 +10,7 @@ import { SharedThrottleStores } from './redis-throttle-store.js';
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity])],
   providers: [
+    UsersRepository,
     UsersService,
     LoginThrottle,
     SharedThrottleStores,

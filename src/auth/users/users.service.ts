@@ -1,8 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, Inject } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { nowUtcSql } from '../../database/columns.js';
 import { CredentialCache } from '../credential-cache.js';
 import {
   decoyHash,
@@ -15,7 +12,8 @@ import {
 } from '../password.js';
 import { isRole, ROLES, type Role } from './roles.js';
 import { LocalizedError } from '../../common/i18n/cli-messages.js';
-import { UserEntity } from './user.entity.js';
+import type { UserEntity } from './user.entity.js';
+import { UsersRepository } from './users.repository.js';
 
 export interface PublicUser {
   id: number;
@@ -61,14 +59,14 @@ export class UsersService implements OnApplicationBootstrap {
   private readonly cache = new CredentialCache();
 
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** ADMIN_LOGIN/ADMIN_PASSWORD: create that administrator once, when no such login exists. */
   async onApplicationBootstrap(): Promise<void> {
     const admin = this.config.admin;
-    if (!admin || (await this.users.existsBy({ login: admin.login }))) return;
+    if (!admin || (await this.users.existsByLogin(admin.login))) return;
     await this.create({ login: admin.login, role: 'administrator', password: admin.password });
     this.logger.log(`created administrator "${admin.login}" from ADMIN_LOGIN`);
   }
@@ -96,20 +94,17 @@ export class UsersService implements OnApplicationBootstrap {
       throw new UserInputError('cli.users.long_display_name', { count: 250 });
     }
     if (input.password !== undefined) checkChosenPassword(input.password);
-    if (await this.users.existsBy({ login: input.login })) {
+    if (await this.users.existsByLogin(input.login)) {
       throw new UserInputError('cli.users.login_taken', { login: input.login });
     }
     const password = input.password ?? generateApplicationPassword();
-    const saved = await this.users.save(
-      this.users.create({
-        login: input.login,
-        role: input.role,
-        email: input.email ?? '',
-        displayName: input.displayName ?? input.login,
-        passwordHash: await hashPassword(normalizeApplicationPassword(password)),
-        createdAt: nowUtcSql(),
-      }),
-    );
+    const saved = await this.users.insert({
+      login: input.login,
+      role: input.role,
+      email: input.email ?? '',
+      displayName: input.displayName ?? input.login,
+      passwordHash: await hashPassword(normalizeApplicationPassword(password)),
+    });
     return { user: toPublic(saved), password };
   }
 
@@ -119,54 +114,31 @@ export class UsersService implements OnApplicationBootstrap {
    */
   async setPassword(login: string, chosen?: string): Promise<string> {
     if (chosen !== undefined) checkChosenPassword(chosen);
-    const user = await this.users.findOneBy({ login });
+    const user = await this.users.byLogin(login);
     if (!user) throw new UserInputError('cli.users.no_user', { login });
     const password = chosen ?? generateApplicationPassword();
-    await this.users.update(
-      { id: user.id },
-      { passwordHash: await hashPassword(normalizeApplicationPassword(password)) },
+    await this.users.setPasswordHash(
+      user.id,
+      await hashPassword(normalizeApplicationPassword(password)),
     );
     this.cache.forgetUser(user.id);
     return password;
   }
 
   async list(): Promise<PublicUser[]> {
-    return (await this.users.find({ order: { id: 'ASC' } })).map(toPublic);
+    return (await this.users.all()).map(toPublic);
   }
 
   async delete(login: string): Promise<boolean> {
-    const user = await this.users.findOneBy({ login });
+    const user = await this.users.byLogin(login);
     if (!user) return false;
-    await this.users.delete({ id: user.id });
+    await this.users.deleteById(user.id);
     this.cache.forgetUser(user.id);
     return true;
   }
 
   async exists(id: number): Promise<boolean> {
-    return this.users.existsBy({ id });
-  }
-
-  /**
-   * The row of `login`, read on every authenticated request (a role or password changed by the
-   * CLI counts at once): one unique-index look-up in plain SQL, without query building and
-   * hydration.
-   */
-  private async byLogin(login: string): Promise<UserEntity | null> {
-    const rows: UserRow[] = await this.users.query(
-      'SELECT id, login, email, display_name, role, password_hash, created_at FROM users WHERE login = ? LIMIT 1',
-      [login],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return Object.assign(new UserEntity(), {
-      id: Number(row.id),
-      login: row.login,
-      email: row.email,
-      displayName: row.display_name,
-      role: row.role,
-      passwordHash: row.password_hash,
-      createdAt: row.created_at,
-    });
+    return this.users.existsById(id);
   }
 
   /**
@@ -175,7 +147,7 @@ export class UsersService implements OnApplicationBootstrap {
    */
   async authenticate(login: string, rawPassword: string): Promise<UserEntity | null> {
     const password = normalizeApplicationPassword(rawPassword);
-    const user = await this.byLogin(login);
+    const user = await this.users.byLogin(login);
     if (!user) {
       await verifyPassword(password, await decoyHash());
       return null;
@@ -186,16 +158,6 @@ export class UsersService implements OnApplicationBootstrap {
     this.cache.remember(key, user);
     return user;
   }
-}
-
-interface UserRow {
-  id: number | string;
-  login: string;
-  email: string;
-  display_name: string;
-  role: Role;
-  password_hash: string;
-  created_at: string;
 }
 
 const toPublic = (u: UserEntity): PublicUser => ({
