@@ -145,6 +145,8 @@ const LOG_COLUMNS =
 export const WEBHOOK_STATEMENT = '/* webhooks */ ';
 const MARK = WEBHOOK_STATEMENT;
 
+class AlreadyDispatched extends Error {}
+
 /** At most this many rows per statement of a batch (bound parameters stay far below limits). */
 const CHUNK = 200;
 
@@ -327,43 +329,38 @@ export class WebhooksRepository {
    */
   async dispatch(outboxIds: number[], deliveries: NewDelivery[], now: number): Promise<boolean> {
     if (!outboxIds.length) return true;
-    // Deliveries first, then the mark: a process that dies between the two leaves the entries
-    // to be fanned out again (at least once), never an entry marked without its deliveries.
-    for (let i = 0; i < deliveries.length; i += CHUNK) {
-      const chunk = deliveries.slice(i, i + CHUNK);
-      const params: unknown[] = [];
-      for (const d of chunk) {
-        params.push(d.subscriptionId, d.outboxId, d.messageId, d.recordKey, d.type, d.payload);
-        params.push('pending', 0, now, now);
-      }
-      await this.execute(
-        `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
-           payload, status, attempts, next_attempt_at, created_at)
-         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        params,
-      );
+    try {
+      await this.ds.transaction(async (manager) => {
+        for (let i = 0; i < deliveries.length; i += CHUNK) {
+          const chunk = deliveries.slice(i, i + CHUNK);
+          const params: unknown[] = [];
+          for (const d of chunk) {
+            params.push(d.subscriptionId, d.outboxId, d.messageId, d.recordKey, d.type, d.payload);
+            params.push('pending', 0, now, now);
+          }
+          await this.execute(
+            `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key,
+               type, payload, status, attempts, next_attempt_at, created_at)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            params,
+            manager,
+          );
+        }
+        const { affected } = await this.execute(
+          `UPDATE webhook_outbox SET dispatched_at = ?
+           WHERE id IN (${outboxIds.map(() => '?').join(', ')}) AND dispatched_at IS NULL`,
+          [now, ...outboxIds],
+          manager,
+        );
+        // Another process dispatched some of them meanwhile (its lease ran out while this one
+        // worked): this pass's deliveries go with the rollback.
+        if (affected !== outboxIds.length) throw new AlreadyDispatched();
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof AlreadyDispatched) return false;
+      throw error;
     }
-    const marks = outboxIds.map(() => '?').join(', ');
-    const { affected } = await this.execute(
-      `UPDATE webhook_outbox SET dispatched_at = ? WHERE id IN (${marks}) AND dispatched_at IS NULL`,
-      [now, ...outboxIds],
-    );
-    if (affected === outboxIds.length) return true;
-    // Another process dispatched some of them meanwhile (its lease ran out while this one
-    // worked): this pass's copies go, and the entries it did mark are fanned out again.
-    const messages = deliveries.map((d) => d.messageId);
-    for (let i = 0; i < messages.length; i += CHUNK) {
-      const chunk = messages.slice(i, i + CHUNK);
-      await this.execute(
-        `DELETE FROM webhook_deliveries WHERE message_id IN (${chunk.map(() => '?').join(', ')})`,
-        chunk,
-      );
-    }
-    await this.execute(
-      `UPDATE webhook_outbox SET dispatched_at = NULL WHERE id IN (${marks}) AND dispatched_at = ?`,
-      [...outboxIds, now],
-    );
-    return false;
   }
 
   // -------------------------------------------------------------------- scheduled posts
