@@ -10,6 +10,7 @@ import {
   freePort,
   MAIN,
   probe,
+  PROCESS_DEADLINE_MS,
   run,
   sharedDatabaseUrl,
   startServer,
@@ -182,48 +183,52 @@ describe('probes and stopping (SIGTERM)', () => {
     }
   });
 
-  it('fails readiness first, keeps accepting for SHUTDOWN_DELAY_MS, then refuses new connections while it answers the request in flight, and exits', async () => {
-    const port = await freePort();
-    const { child } = await startServer({
-      DATABASE_URL: tempSqliteUrl(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_REQUESTS: 'false',
-      SHUTDOWN_DELAY_MS: '3000',
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    try {
-      // A request in flight: its body arrives in two parts, the second after the signal.
-      const body = JSON.stringify({ title: 'in flight', start_date: '2030-01-01 10:00:00' });
-      const inFlight = sendInTwoParts(port, '/cal/events/v1/events', body);
-      await inFlight.headersSent;
-      child.kill('SIGTERM');
-      // Readiness fails while the server still accepts new connections (liveness answers).
-      await until(async () => (await probe(port, '/health/ready')) === 503, 10_000);
-      expect(await probe(port, '/health/live')).toBe(200);
-      // After SHUTDOWN_DELAY_MS the port refuses new connections while the request in flight,
-      // whose body has not all arrived, is still held open.
-      let answered = false;
-      void inFlight.status.then(() => (answered = true));
-      await until(
-        async () => (await probe(port, '/health/live')) === 'refused',
-        30_000,
-        'the port refusing new connections',
-      );
-      expect(answered).toBe(false);
-      expect(child.exitCode).toBeNull();
-      inFlight.finish();
-      // Answered by the application (anonymous: refused), not cut off.
-      const status = await inFlight.status;
-      expect(status).toBeGreaterThanOrEqual(400);
-      expect(status).toBeLessThan(500);
-      // Then it exits by itself.
-      expect(await exited).toBe(0);
-      expect(await probe(port, '/health/live')).toBe('refused');
-    } finally {
-      child.kill('SIGKILL');
-    }
-  }, 60_000);
+  it(
+    'fails readiness first, keeps accepting for SHUTDOWN_DELAY_MS, then refuses new connections while it answers the request in flight, and exits',
+    async () => {
+      const port = await freePort();
+      const { child } = await startServer({
+        DATABASE_URL: tempSqliteUrl(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_REQUESTS: 'false',
+        SHUTDOWN_DELAY_MS: '3000',
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      try {
+        // A request in flight: its body arrives in two parts, the second after the signal.
+        const body = JSON.stringify({ title: 'in flight', start_date: '2030-01-01 10:00:00' });
+        const inFlight = sendInTwoParts(port, '/cal/events/v1/events', body);
+        await inFlight.headersSent;
+        child.kill('SIGTERM');
+        // Readiness fails while the server still accepts new connections (liveness answers).
+        await until(async () => (await probe(port, '/health/ready')) === 503, 10_000);
+        expect(await probe(port, '/health/live')).toBe(200);
+        // After SHUTDOWN_DELAY_MS the port refuses new connections while the request in flight,
+        // whose body has not all arrived, is still held open.
+        let answered = false;
+        void inFlight.status.then(() => (answered = true));
+        await until(
+          async () => (await probe(port, '/health/live')) === 'refused',
+          30_000,
+          'the port refusing new connections',
+        );
+        expect(answered).toBe(false);
+        expect(child.exitCode).toBeNull();
+        inFlight.finish();
+        // Answered by the application (anonymous: refused), not cut off.
+        const status = await inFlight.status;
+        expect(status).toBeGreaterThanOrEqual(400);
+        expect(status).toBeLessThan(500);
+        // Then it exits by itself.
+        expect(await exited).toBe(0);
+        expect(await probe(port, '/health/live')).toBe('refused');
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    3 * PROCESS_DEADLINE_MS,
+  );
 });
 
 /** A POST whose headers and first half of the body go now, the rest on `finish()`. */
