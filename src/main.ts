@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
+import { errorText, messagesFor } from './config/messages.js';
 import { describeStartupError, prepareSqliteDirectory, startupSummary } from './config/startup.js';
 import { tuneHeap } from './heap.js';
 
@@ -91,7 +92,7 @@ function loadConfigOrFail(): AppConfig {
     return loaded;
   } catch (error) {
     // One clear line naming the variable, no stack trace.
-    if (error instanceof ConfigError) fail(error.message);
+    if (error instanceof ConfigError) fail(errorText(error, messagesFor(process.env).t));
     throw error;
   }
 }
@@ -100,8 +101,12 @@ const config = loadConfigOrFail();
 if (config.workers > 1 && cluster.isPrimary) runPrimary(config);
 else
   bootstrap(config).catch((error: unknown) => {
+    // In the operator's language, from the locale (LC_ALL, LC_MESSAGES, LANG).
+    const { t } = messagesFor(process.env);
     fail(
-      describeStartupError(error, config) ??
-        `Failed to start: ${error instanceof Error ? error.message : String(error)}`,
+      describeStartupError(error, config, t) ??
+        t('config.startup.failed', {
+          reason: error instanceof Error ? error.message : String(error),
+        }),
     );
   });

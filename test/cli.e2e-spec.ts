@@ -314,7 +314,7 @@ describe('the CLI', () => {
       const pending = await migrate('check');
       expect(pending.code).toBe(1);
       expect(pending.stdout.split('\n')[0]).toBe(
-        'NOT UP TO DATE: 1 migration(s) pending; run `npm run migration:run`',
+        'NOT UP TO DATE: 1 migration pending; run `npm run migration:run`',
       );
       expect(pending.stdout).toContain(`pending ${LAST}`);
 
@@ -332,6 +332,43 @@ describe('the CLI', () => {
       const wrong = await spawned('rollback');
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain('unknown action "rollback"');
+    });
+
+    it('speak the language of the locale', async () => {
+      const hu = { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' };
+      const ro = { DATABASE_URL: url, LC_ALL: 'ro_RO.UTF-8', LANG: 'hu_HU.UTF-8' };
+      const applied = await migrateInProcess('run', hu);
+      expect(applied.stdout.split('\n')[0]).toBe('lefuttatva: 1763800000000-initial-schema');
+      expect((await migrateInProcess('run', ro)).stdout.trim()).toBe(
+        'nimic de aplicat: toate migrările au rulat',
+      );
+      expect((await migrateInProcess('check', hu)).stdout.trim()).toBe(
+        'OK: minden migráció lefutott, és a séma megfelel az entitásoknak',
+      );
+      expect((await migrateInProcess('revert', ro)).stdout.trim()).toBe(`anulată: ${LAST}`);
+      const pending = await migrateInProcess('check', ro);
+      expect(pending.code).toBe(1);
+      expect(pending.stdout.split('\n')).toEqual([
+        'NEACTUALIZAT: 1 migrare în așteptare; rulează `npm run migration:run`',
+        `  în așteptare: ${LAST}`,
+        '',
+      ]);
+      expect((await migrateInProcess('check', hu)).stdout.split('\n')[0]).toBe(
+        'NEM NAPRAKÉSZ: 1 migráció függőben; futtasd: `npm run migration:run`',
+      );
+      const wrong = await migrateInProcess('rollback', hu);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('ismeretlen művelet: „rollback”');
+      expect(wrong.stderr).toContain('visszavonja a legutóbb lefuttatott migrációt');
+      expect((await migrateInProcess('--help', ro)).stdout).toContain(
+        'Utilizare: npm run migration:run',
+      );
+      // A configuration error, in the same language.
+      const bad = await migrateInProcess('run', { ...ro, DATABASE_URL: 'postgres://h/x' });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr.trim()).toBe(
+        'Configurație nevalidă (DATABASE_URL): are o schemă nesuportată, „postgres:” (folosește mysql://, mariadb:// sau sqlite:)',
+      );
     });
   });
 });

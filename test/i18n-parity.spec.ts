@@ -39,6 +39,11 @@ const SAME_EVERYWHERE = new Set([
   'doc.info.title',
   'cli.user_list.columns.id',
   'cli.import.total_ics', // Total: … is Romanian too
+  // Only placeholders, codes and punctuation: `{url}: HTTP 404`, `{code} ({status}): {message}`.
+  'cli.source.http_status',
+  'cli.source.api_refusal',
+  'cli.source.api_refusal_params',
+  'cli.source.param',
 ]);
 
 describe('translations', () => {

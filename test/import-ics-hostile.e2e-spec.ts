@@ -19,7 +19,7 @@ type Json = Record<string, unknown>;
 
 describe('import:ics of hostile files', () => {
   let url: string;
-  const importFile = (name: string) =>
+  const importFile = (name: string, locale: Record<string, string> = {}) =>
     cli(
       [
         'import:ics',
@@ -31,7 +31,7 @@ describe('import:ics of hostile files', () => {
         '--to',
         '2028-01-01',
       ],
-      { DATABASE_URL: url },
+      { DATABASE_URL: url, ...locale },
     );
 
   beforeAll(async () => {
@@ -72,6 +72,34 @@ describe('import:ics of hostile files', () => {
     expect(created).toBeGreaterThan(1);
     expect(created).toBeLessThan(366);
   }, 60_000);
+
+  it('says what it could not in the language of the locale', async () => {
+    const hu = await importFile('never-matching.ics', { LANG: 'hu_HU.UTF-8' });
+    expect(hu.code).toBe(0);
+    expect(hu.stdout).toMatch(
+      /never@probe „February the 31st”: nincs kibontva: az ismétlődési szabálya több mint/,
+    );
+    expect(hu.stdout).toMatch(
+      /Figyelmeztetések:\n {2}daily-by-seconds@probe „Daily, stepped by the second”: a sorozat megszakadt, mert az ismétlődési szabálya .*; a\(z\) 2027-\d\d-\d\d \d\d:\d\d:\d\d \(UTC szerint\) utáni előfordulások nem lettek importálva/,
+    );
+    const ro = await importFile('never-matching.ics', { LC_ALL: 'ro_RO.UTF-8' });
+    expect(ro.code).toBe(0);
+    expect(ro.stdout).toMatch(
+      /never@probe „February the 31st”: neextinsă: regula de recurență a (depășit|durat)/,
+    );
+    expect(ro.stdout).toMatch(
+      /Avertismente:\n {2}daily-by-seconds@probe „Daily, stepped by the second”: serie întreruptă, regula de recurență .*; aparițiile de după 2027-\d\d-\d\d \d\d:\d\d:\d\d \(în UTC\) nu au fost importate/,
+    );
+    const missing = await cli(
+      ['import:ics', join(FIXTURES, 'none.ics'), '--author', IMPORTER.login],
+      {
+        DATABASE_URL: url,
+        LANG: 'hu_HU.UTF-8',
+      },
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe(`nem olvasható: ${join(FIXTURES, 'none.ics')}: ENOENT`);
+  }, 120_000);
 
   it('stores every text property as text, and reports what each kind became', async () => {
     const result = await importFile('markup.ics');

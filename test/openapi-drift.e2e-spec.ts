@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { LANGUAGES } from '../src/config/config.js';
 import { OPENAPI_FILE_ENV, serializeOpenApi } from '../src/docs/openapi-file.js';
-import { PROJECT_ROOT } from '../src/paths.js';
+import { PROJECT_ROOT } from '../src/config/paths.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
 /** The first line where two texts differ, to say where the committed document is stale. */

@@ -1,5 +1,5 @@
 import { parseAge, parseCommandLine, parseSince, UsageError } from './commands.js';
-import { cliMessages } from '../common/i18n/cli-messages.js';
+import { cliMessages } from '../config/messages.js';
 
 const parse = (line: string) => parseCommandLine(line ? line.split(' ') : [], cliMessages('en').t);
 

@@ -7,7 +7,8 @@ import type { IcsImporter, IcsSummary } from '../importer/ics-importer.js';
 import type { ImportSummary, TecImporter } from '../importer/tec-importer.js';
 import type { ProgressStream } from '../config/program-output.js';
 import { Progress } from '../importer/progress.js';
-import type { Translate } from '../common/i18n/cli-messages.js';
+import { said, type Reason } from '../importer/messages.js';
+import type { Translate } from '../config/messages.js';
 
 /** A mistake in the command line itself: printed with the command's help, exit code 2. */
 export class UsageError extends Error {
@@ -419,12 +420,13 @@ const counted = (c: Counts, t: Translate) => t('cli.import.counts', { ...c });
 
 /** A skipped record: its kind (when the source has several), id, title and the reason. */
 function skippedLine(
-  s: { kind?: string; sourceId: string | number; title: string; reason: string },
+  s: { kind?: string; sourceId: string | number; title: string; reason: Reason },
   t: Translate,
 ): string {
   const kind = s.kind ? `${t(`cli.import.kinds.${s.kind}`)} ` : '';
-  if (!s.title) return `  ${kind}${s.sourceId}: ${s.reason}`;
-  return `  ${t('cli.import.skipped_item', { kind, id: s.sourceId, title: s.title, reason: s.reason })}`;
+  const reason = said(s.reason, t);
+  if (!s.title) return `  ${kind}${s.sourceId}: ${reason}`;
+  return `  ${t('cli.import.skipped_item', { kind, id: s.sourceId, title: s.title, reason })}`;
 }
 
 function icsSummaryLines(summary: IcsSummary, dryRun: boolean, t: Translate): string[] {
@@ -445,7 +447,7 @@ function icsSummaryLines(summary: IcsSummary, dryRun: boolean, t: Translate): st
   }
   if (summary.warnings.length) {
     lines.push(t('cli.import.warnings'));
-    for (const warning of summary.warnings) lines.push(`  ${warning}`);
+    for (const warning of summary.warnings) lines.push(`  ${said(warning, t)}`);
   }
   return lines;
 }

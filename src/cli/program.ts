@@ -1,7 +1,7 @@
 import { loadConfig, type AppConfig } from '../config/config.js';
 import type { ProgramOutput } from '../config/program-output.js';
 import { describeStartupError, prepareSqliteDirectory } from '../config/startup.js';
-import { errorText, messagesFor, type Translate } from '../common/i18n/cli-messages.js';
+import { errorText, messagesFor, type Translate } from '../config/messages.js';
 import {
   commandHelp,
   CommandError,
@@ -83,7 +83,7 @@ async function execute(
     });
   } catch (error) {
     throw new CommandError(
-      describeStartupError(error, config) ??
+      describeStartupError(error, config, t) ??
         t('cli.database_unavailable', {
           reason: error instanceof Error ? error.message : String(error),
         }),

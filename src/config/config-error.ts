@@ -1,9 +1,15 @@
-/** A configuration value that cannot be used; main.ts prints `message` alone and exits. */
-export class ConfigError extends Error {
+import { LocalizedError, type Message } from './messages.js';
+
+/**
+ * A configuration value that cannot be used: the variable and why (a `config.*` message). Its
+ * `message` is the English line; the programs print it in the operator's language (LC_ALL,
+ * LC_MESSAGES, LANG) with `errorText`, and exit.
+ */
+export class ConfigError extends LocalizedError {
   constructor(
     readonly variable: string,
-    reason: string,
+    readonly reason: Message,
   ) {
-    super(`Invalid configuration: ${variable} ${reason}`);
+    super('config.invalid', { variable, reason });
   }
 }

@@ -1,3 +1,4 @@
+import { cliMessages, errorText, messagesFor } from './messages.js';
 import { MIN_PASSWORD_LENGTH } from './passwords.js';
 import { ConfigError, EXAMPLE_ADMIN_PASSWORD, loadConfig, parseDatabaseUrl } from './config.js';
 
@@ -195,10 +196,10 @@ describe('configuration values that would start and silently misbehave', () => {
 
   it('prints one line, without a stack, for each problem', () => {
     expect(() => loadConfig({ ADMIN_LOGIN: 'root' })).toThrow(
-      new ConfigError('ADMIN_LOGIN', 'is set but ADMIN_PASSWORD is not; set both or neither'),
+      'Invalid configuration: ADMIN_LOGIN is set but ADMIN_PASSWORD is not; set both or neither',
     );
-    expect(new ConfigError('ADMIN_LOGIN', 'x').message).toBe(
-      'Invalid configuration: ADMIN_LOGIN x',
+    expect(new ConfigError('ADMIN_LOGIN', { key: 'config.admin_password_missing' }).message).toBe(
+      'Invalid configuration: ADMIN_LOGIN is set but ADMIN_PASSWORD is not; set both or neither',
     );
   });
 });
@@ -258,5 +259,77 @@ describe('OpenTelemetry variables', () => {
   ])('refuse %j in one line naming the variable', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
+  });
+});
+
+describe('configuration errors in the operator language', () => {
+  const shown = (env: Record<string, string>, lang: 'en' | 'hu' | 'ro') => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return errorText(error, cliMessages(lang).t);
+    }
+    throw new Error('no ConfigError');
+  };
+
+  it.each([
+    [
+      { PORT: 'eighty' },
+      'Invalid configuration: PORT must be a number from 0 to 65535, got "eighty"',
+      'Érvénytelen beállítás (PORT): 0 és 65535 közötti számnak kell lennie, kapott érték: „eighty”',
+      'Configurație nevalidă (PORT): trebuie să fie un număr între 0 și 65535, valoarea primită: „eighty”',
+    ],
+    [
+      { ADMIN_LOGIN: 'root' },
+      'Invalid configuration: ADMIN_LOGIN is set but ADMIN_PASSWORD is not; set both or neither',
+      'Érvénytelen beállítás (ADMIN_LOGIN): meg van adva, de az ADMIN_PASSWORD nincs; add meg mindkettőt, vagy egyiket se',
+      'Configurație nevalidă (ADMIN_LOGIN): este setat, dar ADMIN_PASSWORD nu este; setează-le pe amândouă sau pe niciuna',
+    ],
+    [
+      { CORS_ORIGINS: 'https://a.example/' },
+      'Invalid configuration: CORS_ORIGINS has "https://a.example/", which never matches a browser\'s Origin; write "https://a.example" (use * or origins such as https://example.org,https://app.example.org)',
+      'Érvénytelen beállítás (CORS_ORIGINS): „https://a.example/” sosem egyezik a böngészők Origin fejlécével; ezt írd: „https://a.example” (használd a * jelet, vagy sorold fel az originöket, például https://example.org,https://app.example.org)',
+      'Configurație nevalidă (CORS_ORIGINS): conține „https://a.example/”, care nu se potrivește niciodată cu antetul Origin trimis de un browser; scrie „https://a.example” (folosește * sau origini precum https://example.org,https://app.example.org)',
+    ],
+    [
+      { ADMIN_LOGIN: 'root', ADMIN_PASSWORD: 'short' },
+      'Invalid configuration: ADMIN_PASSWORD must be at least 12 characters long (spaces not counted), got 5',
+      'Érvénytelen beállítás (ADMIN_PASSWORD): legalább 12 karakter hosszúnak kell lennie (a szóközök nem számítanak), ez 5',
+      'Configurație nevalidă (ADMIN_PASSWORD): trebuie să aibă cel puțin 12 caractere (fără spații), are 5',
+    ],
+    [
+      { DATABASE_REPLICA_URLS: 'mysql://h', DATABASE_URL: 'mysql://h/db' },
+      'Invalid configuration: DATABASE_REPLICA_URLS names no database (mysql://host/db)',
+      'Érvénytelen beállítás (DATABASE_REPLICA_URLS): nem nevez meg adatbázist (mysql://gép/adatbázis)',
+      'Configurație nevalidă (DATABASE_REPLICA_URLS): nu numește nicio bază de date (mysql://gazdă/bd)',
+    ],
+    [
+      { WEBHOOK_ALLOWED_TARGETS: '10.0.0.0/99' },
+      'Invalid configuration: WEBHOOK_ALLOWED_TARGETS has "10.0.0.0/99", which is no CIDR range such as 10.0.0.0/8',
+      'Érvénytelen beállítás (WEBHOOK_ALLOWED_TARGETS): „10.0.0.0/99” nem CIDR-tartomány (például 10.0.0.0/8)',
+      'Configurație nevalidă (WEBHOOK_ALLOWED_TARGETS): conține „10.0.0.0/99”, care nu este un interval CIDR precum 10.0.0.0/8',
+    ],
+  ])('%j', (env, en, hu, ro) => {
+    expect(shown(env, 'en')).toBe(en);
+    expect(shown(env, 'hu')).toBe(hu);
+    expect(shown(env, 'ro')).toBe(ro);
+    // The error's own message stays English, for logs.
+    expect(() => loadConfig(env)).toThrow(en);
+  });
+
+  it('speaks the language of LC_ALL, LC_MESSAGES or LANG', () => {
+    const env = { GEOFENCE_UNIT: 'furlong' };
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(errorText(error, messagesFor({ LANG: 'hu_HU.UTF-8' }).t)).toBe(
+      'Érvénytelen beállítás (GEOFENCE_UNIT): mi vagy km lehet, kapott érték: „furlong”',
+    );
+    expect(errorText(error, messagesFor({ LC_ALL: 'ro_RO.UTF-8', LANG: 'hu_HU' }).t)).toBe(
+      'Configurație nevalidă (GEOFENCE_UNIT): trebuie să fie mi sau km, valoarea primită: „furlong”',
+    );
   });
 });

@@ -2,19 +2,16 @@ import { isIP, isIPv4 } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { IANAZone } from 'luxon';
 import { ConfigError } from './config-error.js';
+import { isLanguage, LANGUAGES, type Language } from './languages.js';
 import { MIN_PASSWORD_LENGTH, passwordLength } from './passwords.js';
 import { parseOperations, type OperationsConfig } from './operations.js';
-import { parseWebhookConfig, WebhookConfigError, type WebhookConfig } from './webhooks.js';
+import { parseWebhookConfig, type WebhookConfig } from './webhooks.js';
+import { message, type Message } from './messages.js';
 
 /** GEOFENCE_UNIT=mi: kilometres in a statute mile. */
 const KM_PER_MILE = 1.609344;
 
-export const LANGUAGES = ['en', 'hu', 'ro'] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
+export { isLanguage, LANGUAGES, type Language };
 
 export type DatabaseConfig =
   | { type: 'sqlite'; path: string }
@@ -113,24 +110,21 @@ type Env = Record<string, string | undefined>;
 export function parseDatabaseUrl(url: string): DatabaseConfig {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (!path) throw new ConfigError('DATABASE_URL', 'needs a path after "sqlite:"');
+    if (!path) throw new ConfigError('DATABASE_URL', message('config.sqlite_no_path'));
     return { type: 'sqlite', path };
   }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError('DATABASE_URL', `is not a URL: "${url}"`);
+    throw new ConfigError('DATABASE_URL', message('config.not_url', { value: url }));
   }
   const scheme = parsed.protocol.replace(/:$/, '');
   if (scheme !== 'mysql' && scheme !== 'mariadb') {
-    throw new ConfigError(
-      'DATABASE_URL',
-      `has an unsupported scheme "${scheme}:" (use mysql://, mariadb:// or sqlite:)`,
-    );
+    throw new ConfigError('DATABASE_URL', message('config.database_scheme', { scheme }));
   }
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  if (!database) throw new ConfigError('DATABASE_URL', 'names no database (mysql://host/db)');
+  if (!database) throw new ConfigError('DATABASE_URL', message('config.no_database'));
   return {
     type: scheme,
     host: parsed.hostname || '127.0.0.1',
@@ -144,7 +138,7 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 3000;
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError('PORT', `must be a number from 0 to 65535, got "${raw}"`);
+    throw new ConfigError('PORT', message('config.port', { value: raw }));
   }
   return Number(raw);
 }
@@ -153,13 +147,13 @@ function parseBool(name: string, raw: string | undefined, fallback: boolean): bo
   if (raw === undefined || raw === '') return fallback;
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+  throw new ConfigError(name, message('config.boolean', { value: raw }));
 }
 
 function parsePositiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    throw new ConfigError(name, `must be a positive integer, got "${raw}"`);
+    throw new ConfigError(name, message('config.positive_integer', { value: raw }));
   }
   return Number(raw);
 }
@@ -171,14 +165,19 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
 function parseGeofence(env: Env): AppConfig['geofence'] {
   const rawUnit = env.GEOFENCE_UNIT?.trim().toLowerCase() || 'mi';
   if (rawUnit !== 'mi' && rawUnit !== 'km') {
-    throw new ConfigError('GEOFENCE_UNIT', `must be mi or km, got "${env.GEOFENCE_UNIT}"`);
+    throw new ConfigError(
+      'GEOFENCE_UNIT',
+      message('config.geofence_unit', { value: String(env.GEOFENCE_UNIT) }),
+    );
   }
   const raw = env.GEOFENCE_RADIUS?.trim() ?? '';
   const radius = raw === '' ? 25 : /^\d{1,9}(?:\.\d{1,9})?$/.test(raw) ? Number(raw) : NaN;
   if (!(radius > 0)) {
     throw new ConfigError(
       'GEOFENCE_RADIUS',
-      `must be a positive number of ${rawUnit === 'mi' ? 'miles' : 'kilometres'}, got "${env.GEOFENCE_RADIUS}"`,
+      message(`config.geofence_radius_${rawUnit === 'mi' ? 'mi' : 'km'}`, {
+        value: String(env.GEOFENCE_RADIUS),
+      }),
     );
   }
   return { radius, unit: rawUnit, radiusKm: rawUnit === 'mi' ? radius * KM_PER_MILE : radius };
@@ -187,7 +186,7 @@ function parseGeofence(env: Env): AppConfig['geofence'] {
 function parseNonNegativeInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) {
-    throw new ConfigError(name, `must be a whole number (0 or more), got "${raw}"`);
+    throw new ConfigError(name, message('config.whole_number', { value: raw }));
   }
   return Number(raw);
 }
@@ -206,7 +205,7 @@ function parseBasePath(raw: string | undefined): string {
   const trimmed = withoutTrailingSlashes((raw ?? '').trim());
   if (!trimmed) return '';
   if (!/^[A-Za-z0-9._~\-/]+$/.test(trimmed)) {
-    throw new ConfigError('BASE_PATH', `must be a URL path such as /wp-json, got "${raw}"`);
+    throw new ConfigError('BASE_PATH', message('config.base_path', { value: String(raw) }));
   }
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
@@ -220,10 +219,7 @@ function parseHost(raw: string | undefined): string {
   const labels = host.split('.');
   const numeric = /^[\d.]+$/.test(host);
   if (numeric || host.length > 253 || !labels.every((l) => label.test(l))) {
-    throw new ConfigError(
-      'HOST',
-      `must be an IP address of this machine or a host name (0.0.0.0 listens on all interfaces), got "${host}"`,
-    );
+    throw new ConfigError('HOST', message('config.host', { value: host }));
   }
   return host;
 }
@@ -236,26 +232,23 @@ function parseCorsOrigins(raw: string | undefined): '*' | string[] {
   const value = raw?.trim() || '*';
   if (value === '*') return '*';
   const entries = value.split(',').map((o) => o.trim());
-  const fail = (why: string): never => {
-    throw new ConfigError(
-      'CORS_ORIGINS',
-      `${why} (use * or origins such as https://example.org,https://app.example.org)`,
-    );
+  const fail = (why: Message): never => {
+    throw new ConfigError('CORS_ORIGINS', message('config.cors', { why }));
   };
   return entries.map((entry) => {
-    if (!entry) return fail(`has an empty entry in "${value}"`);
-    if (entry === '*') return fail('may be * alone, not * within a list');
+    if (!entry) return fail(message('config.cors_empty', { value }));
+    if (entry === '*') return fail(message('config.cors_star'));
     let url: URL;
     try {
       url = new URL(entry);
     } catch {
-      return fail(`has "${entry}", which is not an origin`);
+      return fail(message('config.cors_not_origin', { value: entry }));
     }
     if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) {
-      return fail(`has "${entry}", which is not an http(s) origin`);
+      return fail(message('config.cors_not_http', { value: entry }));
     }
     if (entry !== url.origin) {
-      return fail(`has "${entry}", which never matches a browser's Origin; write "${url.origin}"`);
+      return fail(message('config.cors_never_matches', { value: entry, origin: url.origin }));
     }
     return entry;
   });
@@ -266,10 +259,8 @@ function parseAdmin(env: Env): AppConfig['admin'] {
   const login = env.ADMIN_LOGIN?.trim();
   const password = env.ADMIN_PASSWORD;
   if (!login && !password) return null;
-  if (!login)
-    throw new ConfigError('ADMIN_PASSWORD', 'is set but ADMIN_LOGIN is not; set both or neither');
-  if (!password)
-    throw new ConfigError('ADMIN_LOGIN', 'is set but ADMIN_PASSWORD is not; set both or neither');
+  if (!login) throw new ConfigError('ADMIN_PASSWORD', message('config.admin_login_missing'));
+  if (!password) throw new ConfigError('ADMIN_LOGIN', message('config.admin_password_missing'));
   checkAdminPassword(password);
   return { login, password };
 }
@@ -286,10 +277,7 @@ function parsePublicUrlTemplate(raw: string | undefined): string | undefined {
     valid = false;
   }
   if (!valid || (!value.includes('{slug}') && !value.includes('{id}'))) {
-    throw new ConfigError(
-      'PUBLIC_URL_TEMPLATE',
-      `must be an http(s) URL with {slug} or {id} (and optionally {type}, {lang}), got "${value}"`,
-    );
+    throw new ConfigError('PUBLIC_URL_TEMPLATE', message('config.public_url_template', { value }));
   }
   return value;
 }
@@ -300,7 +288,7 @@ function parseSiteUrl(raw: string | undefined, port: number): string {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
   } catch {
-    throw new ConfigError('SITE_URL', `must be an http(s) URL, got "${value}"`);
+    throw new ConfigError('SITE_URL', message('config.http_url', { value }));
   }
   return withoutTrailingSlashes(value);
 }
@@ -318,7 +306,7 @@ function parseDuration(name: string, raw: string | undefined, fallbackMs: number
   if (raw === undefined || raw.trim() === '') return fallbackMs;
   const match = DURATION.exec(raw.trim());
   if (!match || Number(match[1]) < 1) {
-    throw new ConfigError(name, `must be a duration such as 30d, 12h, 15m or 90s, got "${raw}"`);
+    throw new ConfigError(name, message('config.duration', { value: raw }));
   }
   return Number(match[1]) * DURATION_UNITS[match[2]];
 }
@@ -333,7 +321,7 @@ function parseFailureLimit(
   const count = raw.slice(0, slash).trim();
   const max = Number(count);
   if (slash < 0 || !/^\d{1,9}$/.test(count) || max < 1) {
-    throw new ConfigError(name, `must be COUNT/DURATION such as 10/15m, got "${raw}"`);
+    throw new ConfigError(name, message('config.rate', { value: raw }));
   }
   return { max, windowMs: parseDuration(name, raw.slice(slash + 1), 0) };
 }
@@ -361,11 +349,7 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
   const entries = value.split(',').map((e) => e.trim().toLowerCase());
   const bad = entries.find((e) => !isProxyEntry(e));
   if (bad !== undefined) {
-    throw new ConfigError(
-      'TRUST_PROXY',
-      `must be false, true, a hop count, or comma-separated proxy addresses/CIDRs ` +
-        `(loopback, linklocal, uniquelocal allowed); "${bad}" is none of these`,
-    );
+    throw new ConfigError('TRUST_PROXY', message('config.trust_proxy', { value: bad }));
   }
   return entries;
 }
@@ -375,13 +359,16 @@ function checkAdminPassword(password: string): void {
   if (password.trim() === EXAMPLE_ADMIN_PASSWORD) {
     throw new ConfigError(
       'ADMIN_PASSWORD',
-      `is still the example placeholder; choose your own passphrase of at least ${MIN_PASSWORD_LENGTH} characters`,
+      message('config.admin_password_example', { count: MIN_PASSWORD_LENGTH }),
     );
   }
   if (passwordLength(password) < MIN_PASSWORD_LENGTH) {
     throw new ConfigError(
       'ADMIN_PASSWORD',
-      `must be at least ${MIN_PASSWORD_LENGTH} characters long (spaces not counted), got ${passwordLength(password)}`,
+      message('config.admin_password_short', {
+        count: MIN_PASSWORD_LENGTH,
+        length: passwordLength(password),
+      }),
     );
   }
 }
@@ -392,13 +379,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const port = parsePort(env.PORT);
   const siteTimezone = env.SITE_TIMEZONE?.trim() || 'UTC';
   if (siteTimezone !== 'UTC' && !IANAZone.isValidZone(siteTimezone)) {
-    throw new ConfigError('SITE_TIMEZONE', `is not an IANA time zone name: "${siteTimezone}"`);
+    throw new ConfigError('SITE_TIMEZONE', message('config.time_zone', { value: siteTimezone }));
   }
   const defaultLanguage = env.DEFAULT_LANGUAGE?.trim() || 'en';
   if (!isLanguage(defaultLanguage)) {
     throw new ConfigError(
       'DEFAULT_LANGUAGE',
-      `must be one of ${LANGUAGES.join(', ')}, got "${defaultLanguage}"`,
+      message('config.one_of', { values: LANGUAGES.join(', '), value: defaultLanguage }),
     );
   }
   const responseCacheTtlMs = parseNonNegativeInt(
@@ -463,7 +450,6 @@ function parseWebhooks(env: Env): WebhookConfig {
   try {
     return parseWebhookConfig(env);
   } catch (error) {
-    if (error instanceof WebhookConfigError) throw new ConfigError(error.variable, error.reason);
     throw error;
   }
 }
@@ -481,15 +467,14 @@ function parseReplicaUrls(raw: string | undefined, databaseUrl: string): AppConf
     try {
       replica = parseDatabaseUrl(url);
     } catch (error) {
-      throw new ConfigError(
-        'DATABASE_REPLICA_URLS',
-        (error as Error).message.replace(/^Invalid configuration: DATABASE_URL /, ''),
-      );
+      if (error instanceof ConfigError)
+        throw new ConfigError('DATABASE_REPLICA_URLS', error.reason);
+      throw error;
     }
     if (replica.type === 'sqlite' || replica.type !== primary.type) {
       throw new ConfigError(
         'DATABASE_REPLICA_URLS',
-        `needs MySQL/MariaDB replicas of the same kind as DATABASE_URL (${primary.type}), got "${url}"`,
+        message('config.replica_kind', { type: primary.type, value: url }),
       );
     }
     return replica;
@@ -504,13 +489,10 @@ function parseRedisUrl(raw: string | undefined): string | null {
   try {
     parsed = new URL(value);
   } catch {
-    throw new ConfigError('REDIS_URL', `is not a URL: "${value}"`);
+    throw new ConfigError('REDIS_URL', message('config.not_url', { value }));
   }
   if ((parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || !parsed.hostname) {
-    throw new ConfigError(
-      'REDIS_URL',
-      `must be redis://host:port or rediss://host:port, got "${value}"`,
-    );
+    throw new ConfigError('REDIS_URL', message('config.redis_url', { value }));
   }
   return value;
 }
@@ -530,16 +512,13 @@ function parseWorkers(raw: string | undefined, databaseUrl: string): number {
     if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_WORKERS) {
       throw new ConfigError(
         'WORKERS',
-        `must be auto or a number from 1 to ${MAX_WORKERS}, got "${raw}"`,
+        message('config.workers', { max: MAX_WORKERS, value: String(raw) }),
       );
     }
     workers = Number(value);
   }
   if (workers > 1 && databaseUrl.startsWith('sqlite:')) {
-    throw new ConfigError(
-      'WORKERS',
-      `must be 1 with SQLite (got ${value}): several server processes need MySQL or MariaDB`,
-    );
+    throw new ConfigError('WORKERS', message('config.workers_sqlite', { value }));
   }
   return workers;
 }

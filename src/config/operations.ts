@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { ConfigError } from './config-error.js';
+import { message } from './messages.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -32,18 +33,18 @@ function parseMetrics(env: Env): MetricsConfig | null {
   const rawPort = env.METRICS_PORT?.trim() ?? '';
   if (rawPort === '') return null;
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
-    throw new ConfigError('METRICS_PORT', `must be a number from 0 to 65535, got "${rawPort}"`);
+    throw new ConfigError('METRICS_PORT', message('config.port', { value: rawPort }));
   }
   const host = env.METRICS_HOST?.trim() || '127.0.0.1';
   const unbracketed = host.replace(/^\[(.*)\]$/, '$1');
   if (!isIP(unbracketed) && !/^[A-Za-z0-9.-]{1,253}$/.test(host)) {
-    throw new ConfigError('METRICS_HOST', `must be an IP address or a host name, got "${host}"`);
+    throw new ConfigError('METRICS_HOST', message('config.metrics_host', { value: host }));
   }
   const token = env.METRICS_TOKEN ?? '';
   if (token !== '' && (token.length > LONGEST_TOKEN || !/^[\x21-\x7e]+$/.test(token))) {
     throw new ConfigError(
       'METRICS_TOKEN',
-      `must be up to ${LONGEST_TOKEN} printable ASCII characters without spaces`,
+      message('config.metrics_token', { count: LONGEST_TOKEN }),
     );
   }
   return {
@@ -79,7 +80,10 @@ function tracingRequested(env: Env): boolean {
   const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() ?? '';
   if (exporter === 'none') return false;
   if (exporter !== '' && exporter !== 'otlp') {
-    throw new ConfigError('OTEL_TRACES_EXPORTER', `must be otlp or none, got "${exporter}"`);
+    throw new ConfigError(
+      'OTEL_TRACES_EXPORTER',
+      message('config.otel_exporter', { value: exporter }),
+    );
   }
   let url: URL | null = null;
   try {
@@ -88,30 +92,24 @@ function tracingRequested(env: Env): boolean {
     url = null;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new ConfigError(
-      variable,
-      `must be an http(s) URL (OTLP over HTTP) such as http://collector:4318, got "${endpoint}"`,
-    );
+    throw new ConfigError(variable, message('config.otel_endpoint', { value: endpoint }));
   }
   for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
     const protocol = env[name]?.trim();
     if (protocol && protocol !== 'http/json' && protocol !== 'http/protobuf') {
-      throw new ConfigError(
-        name,
-        `the service exports OTLP over HTTP (JSON), which every collector's HTTP receiver (4318) reads; got "${protocol}"`,
-      );
+      throw new ConfigError(name, message('config.otel_protocol', { value: protocol }));
     }
   }
   const sampler = env.OTEL_TRACES_SAMPLER?.trim();
   if (sampler && !SAMPLERS.includes(sampler)) {
     throw new ConfigError(
       'OTEL_TRACES_SAMPLER',
-      `must be one of ${SAMPLERS.join(', ')}, got "${sampler}"`,
+      message('config.one_of', { values: SAMPLERS.join(', '), value: sampler }),
     );
   }
   const ratio = env.OTEL_TRACES_SAMPLER_ARG?.trim();
   if (sampler?.endsWith('traceidratio') && ratio && !(Number(ratio) >= 0 && Number(ratio) <= 1)) {
-    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', `must be a ratio from 0 to 1, got "${ratio}"`);
+    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', message('config.ratio', { value: ratio }));
   }
   return true;
 }
@@ -122,7 +120,7 @@ function parseShutdownDelay(raw: string | undefined): number {
   if (!/^\d{1,6}$/.test(value) || Number(value) > LONGEST_DELAY_MS) {
     throw new ConfigError(
       'SHUTDOWN_DELAY_MS',
-      `must be a number of milliseconds from 0 to ${LONGEST_DELAY_MS}, got "${raw}"`,
+      message('config.milliseconds', { max: LONGEST_DELAY_MS, value: String(raw) }),
     );
   }
   return Number(value);

@@ -1,4 +1,5 @@
 import { loadConfig } from './config.js';
+import { cliMessages } from './messages.js';
 import { describeStartupError, isPermanentDatabaseError, startupSummary } from './startup.js';
 
 const mysql = loadConfig({ DATABASE_URL: 'mysql://cal:secret@db.internal:3307/calendar' });
@@ -86,5 +87,35 @@ describe('isPermanentDatabaseError', () => {
     expect(isPermanentDatabaseError({ code: 'ER_ACCESS_DENIED_ERROR' })).toBe(true);
     expect(isPermanentDatabaseError({ code: 'ECONNREFUSED' })).toBe(false);
     expect(isPermanentDatabaseError(undefined)).toBe(false);
+  });
+});
+
+describe('describeStartupError in the operator language', () => {
+  const err = (props: Record<string, unknown>) => Object.assign(new Error('boom'), props);
+  const mysql = loadConfig({ DATABASE_URL: 'mysql://cal@db.internal:3307/calendar' });
+  const cfg = loadConfig({ PORT: '8080', HOST: '10.1.2.3' });
+
+  it('says each failure in en, hu and ro', () => {
+    const inUse = err({ code: 'EADDRINUSE', syscall: 'listen' });
+    expect(describeStartupError(inUse, cfg, cliMessages('hu').t)).toBe(
+      'Nem lehet figyelni itt: 10.1.2.3:8080: a portot egy másik folyamat használja (állítsd le, vagy állítsd be a PORT értékét)',
+    );
+    expect(describeStartupError(inUse, cfg, cliMessages('ro').t)).toBe(
+      'Nu se poate asculta pe 10.1.2.3:8080: portul este folosit de alt proces (oprește-l sau setează PORT)',
+    );
+    const refused = err({ code: 'ECONNREFUSED' });
+    expect(describeStartupError(refused, mysql, cliMessages('en').t)).toBe(
+      'Cannot reach the database at db.internal:3307 (DATABASE_URL): connection refused; is the server running?',
+    );
+    expect(describeStartupError(refused, mysql, cliMessages('hu').t)).toBe(
+      'Az adatbázis nem érhető el itt: db.internal:3307 (DATABASE_URL): a kapcsolatot elutasította; fut a szerver?',
+    );
+    expect(describeStartupError(refused, mysql, cliMessages('ro').t)).toBe(
+      'Baza de date de la db.internal:3307 nu poate fi contactată (DATABASE_URL): conexiune refuzată; rulează serverul?',
+    );
+    const missing = err({ code: 'ER_BAD_DB_ERROR' });
+    expect(describeStartupError(missing, mysql, cliMessages('ro').t)).toBe(
+      'Baza de date „calendar” nu există pe db.internal:3307 (DATABASE_URL). Creeaz-o cu: CREATE DATABASE `calendar` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;',
+    );
   });
 });

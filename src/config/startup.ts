@@ -1,5 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { cliMessages, message, type Message, type Translate } from './messages.js';
 import {
   ConfigError,
   LANGUAGES,
@@ -40,56 +41,64 @@ interface ErrorLike {
 }
 
 /**
- * A start-up failure as one line that says what to do, or null when the error is not one we
+ * A start-up failure as one line that says what to do, in the language of `t` (the operator's,
+ * from LC_ALL, LC_MESSAGES or LANG; English by default), or null when the error is not one we
  * know (the caller then prints its message). Shared by the server, the CLI and the migrations.
  */
 export function describeStartupError(
   error: unknown,
   config: Pick<AppConfig, 'database' | 'host' | 'port'>,
+  t: Translate = cliMessages('en').t,
 ): string | null {
+  const m = startupProblem(error, config);
+  return m ? t(m.key, m.args) : null;
+}
+
+function startupProblem(
+  error: unknown,
+  config: Pick<AppConfig, 'database' | 'host' | 'port'>,
+): Message | null {
   const e = (error ?? {}) as ErrorLike;
   const db = config.database;
   const where = db.type === 'sqlite' ? '' : `${db.host}:${db.port}`;
   if (e.syscall === 'listen') {
     const at = `${config.host}:${config.port}`;
-    if (e.code === 'EADDRINUSE') {
-      return `Cannot listen on ${at}: the port is in use by another process (stop it or set PORT)`;
-    }
+    if (e.code === 'EADDRINUSE') return message('config.startup.port_in_use', { at });
     if (e.code === 'EADDRNOTAVAIL') {
-      return `Cannot listen on ${at}: HOST ${config.host} is not an address of this machine (0.0.0.0 listens on all interfaces)`;
+      return message('config.startup.address_not_here', { at, host: config.host });
     }
-    if (e.code === 'EACCES') {
-      return `Cannot listen on ${at}: permission denied (ports below 1024 need privileges; set PORT)`;
-    }
+    if (e.code === 'EACCES') return message('config.startup.port_privileged', { at });
   }
   if (e.code === 'ENOTFOUND' && e.syscall === 'getaddrinfo') {
     return db.type !== 'sqlite' && typeof e.message === 'string' && e.message.includes(db.host)
-      ? `Cannot reach the database: host "${db.host}" of DATABASE_URL does not resolve`
-      : `Cannot listen: HOST "${config.host}" does not resolve`;
+      ? message('config.startup.database_host_unknown', { host: db.host })
+      : message('config.startup.host_unknown', { host: config.host });
   }
   if (db.type === 'sqlite') {
-    if (e.code === 'SQLITE_NOTADB') {
-      return `The file "${db.path}" of DATABASE_URL is not an SQLite database (name a new file, or the server's own database file)`;
-    }
+    if (e.code === 'SQLITE_NOTADB') return message('config.startup.not_sqlite', { path: db.path });
     if (e.code === 'SQLITE_CANTOPEN' || e.code === 'EACCES' || e.code === 'ENOTDIR') {
-      return `Cannot open the SQLite database "${db.path}" (DATABASE_URL): ${String(e.message)}`;
+      return message('config.startup.sqlite_cannot_open', {
+        path: db.path,
+        reason: String(e.message),
+      });
     }
     return null;
   }
   switch (e.code) {
     case 'ER_BAD_DB_ERROR':
-      return (
-        `Database "${db.database}" does not exist on ${where} (DATABASE_URL). Create it with: ` +
-        `CREATE DATABASE \`${db.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;`
-      );
+      return message('config.startup.no_such_database', { database: db.database, where });
     case 'ER_ACCESS_DENIED_ERROR':
     case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
     case 'ER_DBACCESS_DENIED_ERROR':
-      return `The database at ${where} refused user "${db.username}" (DATABASE_URL): ${String(e.message)}`;
+      return message('config.startup.database_refused_user', {
+        where,
+        user: db.username,
+        reason: String(e.message),
+      });
     case 'ECONNREFUSED':
-      return `Cannot reach the database at ${where} (DATABASE_URL): connection refused; is the server running?`;
+      return message('config.startup.database_refused', { where });
     case 'ETIMEDOUT':
-      return `Cannot reach the database at ${where} (DATABASE_URL): no answer within the connect timeout`;
+      return message('config.startup.database_timeout', { where });
   }
   return null;
 }
@@ -121,13 +130,13 @@ export function prepareSqliteDirectory(db: DatabaseConfig): void {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
       code === 'EEXIST' || code === 'ENOTDIR'
-        ? 'a file is in the way'
+        ? message('config.file_in_the_way')
         : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-          ? 'permission denied'
+          ? message('config.permission_denied')
           : (code ?? String(error));
     throw new ConfigError(
       'DATABASE_URL',
-      `names the SQLite file "${db.path}", but its directory ${dir} cannot be created or written (${reason})`,
+      message('config.sqlite_directory', { path: db.path, dir, reason }),
     );
   }
 }

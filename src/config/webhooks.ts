@@ -1,4 +1,6 @@
 import { BlockList, isIP } from 'node:net';
+import { ConfigError } from './config-error.js';
+import { message, type Message } from './messages.js';
 
 /**
  * Where deliveries may go. Public addresses over https always; loopback, private, link-local,
@@ -19,7 +21,7 @@ export interface AllowedTargets {
 
 const HOST_NAME = /^[a-z0-9.-]+$/;
 
-/** Parses WEBHOOK_ALLOWED_TARGETS; a bad entry is named in the thrown error's message. */
+/** Parses WEBHOOK_ALLOWED_TARGETS; a bad entry is named in the ConfigError it throws. */
 export function parseAllowedTargets(raw: string | undefined): AllowedTargets {
   const hosts = new Set<string>();
   const ranges = new BlockList();
@@ -27,7 +29,7 @@ export function parseAllowedTargets(raw: string | undefined): AllowedTargets {
     .split(',')
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean);
-  if (entries.length > 100) throw new Error('lists more than 100 targets');
+  if (entries.length > 100) fail(message('config.too_many_targets', { count: 100 }));
   for (const entry of entries) {
     const slash = entry.indexOf('/');
     if (slash >= 0) {
@@ -35,7 +37,7 @@ export function parseAllowedTargets(raw: string | undefined): AllowedTargets {
       const family = isIP(address);
       const prefix = entry.slice(slash + 1);
       if (!family || !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128)) {
-        throw new Error(`has "${entry}", which is no CIDR range such as 10.0.0.0/8`);
+        fail(message('config.not_cidr', { value: entry }));
       }
       ranges.addSubnet(address, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
     } else if (isIP(unbracket(entry))) {
@@ -44,7 +46,7 @@ export function parseAllowedTargets(raw: string | undefined): AllowedTargets {
     } else if (entry.length <= 253 && HOST_NAME.test(entry)) {
       hosts.add(entry);
     } else {
-      throw new Error(`has "${entry}", which is no host name, address or CIDR range`);
+      fail(message('config.not_target', { value: entry }));
     }
   }
   return { hosts, ranges, entries };
@@ -76,14 +78,9 @@ export interface WebhookConfig {
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const DURATION = /^(\d{1,9})(ms|s|m|h|d)$/;
 
-/** A setting that cannot be used: the variable and why (ConfigError's two parts). */
-export class WebhookConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly reason: string,
-  ) {
-    super(`${variable} ${reason}`);
-  }
+/** WEBHOOK_ALLOWED_TARGETS cannot be used, and why. */
+function fail(reason: Message): never {
+  throw new ConfigError('WEBHOOK_ALLOWED_TARGETS', reason);
 }
 
 function duration(name: string, raw: string | undefined, fallback: number, min = 1): number {
@@ -91,10 +88,7 @@ function duration(name: string, raw: string | undefined, fallback: number, min =
   const match = DURATION.exec(raw.trim());
   const ms = match ? Number(match[1]) * UNITS[match[2]] : NaN;
   if (!(ms >= min)) {
-    throw new WebhookConfigError(
-      name,
-      `must be a duration of at least ${min} ms such as 30s, 10m, 2h or 500ms, got "${raw}"`,
-    );
+    throw new ConfigError(name, message('config.webhook_duration', { min, value: raw }));
   }
   return ms;
 }
@@ -102,15 +96,13 @@ function duration(name: string, raw: string | undefined, fallback: number, min =
 const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
 export function parseWebhookConfig(env: Record<string, string | undefined>): WebhookConfig {
-  let allowedTargets: AllowedTargets;
-  try {
-    allowedTargets = parseAllowedTargets(env.WEBHOOK_ALLOWED_TARGETS);
-  } catch (error) {
-    throw new WebhookConfigError('WEBHOOK_ALLOWED_TARGETS', (error as Error).message);
-  }
+  const allowedTargets = parseAllowedTargets(env.WEBHOOK_ALLOWED_TARGETS);
   const schedule = (env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE).split(',');
   if (schedule.length > 30) {
-    throw new WebhookConfigError('WEBHOOK_RETRY_SCHEDULE', 'lists more than 30 waits');
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SCHEDULE',
+      message('config.too_many_waits', { count: 30 }),
+    );
   }
   return {
     allowedTargets,

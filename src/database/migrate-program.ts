@@ -9,22 +9,31 @@ import {
 import { createDataSource } from './data-source.js';
 import { migrationLabel } from './migration-label.js';
 import type { ProgramOutput } from '../config/program-output.js';
+import { errorText, messagesFor, type Translate } from '../config/messages.js';
 
-const MIGRATE_USAGE = `Usage: npm run migration:run | migration:revert | migration:check
-  migration:run     apply the pending migrations, naming each one
-  migration:revert  revert the most recently applied migration
-  migration:check   say whether migrations are pending and whether entities and migrations
-                    describe the same schema (exit code 1 when not)
-Each works on the DATABASE_URL database.`;
+/** The usage of the migration commands, in the operator's language. */
+const usage = (t: Translate) =>
+  [
+    t('cli.migrate.usage'),
+    `  migration:run     ${t('cli.migrate.run')}`,
+    `  migration:revert  ${t('cli.migrate.revert')}`,
+    `  migration:check   ${t('cli.migrate.check')}`,
+    t('cli.migrate.database'),
+  ].join('\n');
 
-async function act(action: string, ds: DataSource, output: ProgramOutput): Promise<number> {
+async function act(
+  action: string,
+  ds: DataSource,
+  output: ProgramOutput,
+  t: Translate,
+): Promise<number> {
   const executor = new MigrationExecutor(ds);
   if (action === 'run') {
     const done = await ds.runMigrations({ transaction: 'each' });
     output.out(
       done.length
-        ? done.map((m) => `applied ${migrationLabel(m.name)}`).join('\n')
-        : 'nothing to apply: every migration has run',
+        ? done.map((m) => t('cli.migrate.applied', { name: migrationLabel(m.name) })).join('\n')
+        : t('cli.migrate.nothing_to_apply'),
     );
     return 0;
   }
@@ -32,33 +41,30 @@ async function act(action: string, ds: DataSource, output: ProgramOutput): Promi
     const executed = await executor.getExecutedMigrations();
     const last = executed.sort((a, b) => b.timestamp - a.timestamp)[0];
     if (!last) {
-      output.out('nothing to revert: no migration has run on this database');
+      output.out(t('cli.migrate.nothing_to_revert'));
       return 0;
     }
     await ds.undoLastMigration({ transaction: 'each' });
-    output.out(`reverted ${migrationLabel(last.name)}`);
+    output.out(t('cli.migrate.reverted', { name: migrationLabel(last.name) }));
     return 0;
   }
   // check: pending migrations first (the fix is to run them), then drift between entities and
   // migrations (the fix is a new migration).
   const pending = await executor.getPendingMigrations();
   if (pending.length) {
-    output.out(
-      `NOT UP TO DATE: ${pending.length} migration(s) pending; run \`npm run migration:run\``,
-    );
-    for (const m of pending) output.out(`  pending ${migrationLabel(m.name)}`);
+    output.out(t('cli.migrate.not_up_to_date', { count: pending.length }));
+    for (const m of pending) {
+      output.out(`  ${t('cli.migrate.pending', { name: migrationLabel(m.name) })}`);
+    }
     return 1;
   }
   const drift = (await ds.driver.createSchemaBuilder().log()).upQueries;
   if (drift.length) {
-    output.out(
-      `DRIFT: the entities differ from what the migrations build; add a migration to ` +
-        `src/database/migrations/ that makes these ${drift.length} change(s):`,
-    );
+    output.out(t('cli.migrate.drift', { count: drift.length }));
     for (const q of drift) output.out(`  ${q.query};`);
     return 1;
   }
-  output.out('OK: every migration has run and the schema matches the entities');
+  output.out(t('cli.migrate.ok'));
   return 0;
 }
 
@@ -72,12 +78,17 @@ export async function runMigrate(
   env: NodeJS.ProcessEnv,
   output: ProgramOutput,
 ): Promise<number> {
+  // The operator's language, from the locale as for any command-line tool (LC_ALL, LANG...).
+  const { t } = messagesFor(env);
   if (action === '--help' || action === '-h' || action === 'help') {
-    output.out(MIGRATE_USAGE);
+    output.out(usage(t));
     return 0;
   }
   if (action !== 'run' && action !== 'revert' && action !== 'check') {
-    output.err(`${action ? `unknown action "${action}"` : 'no action given'}\n\n${MIGRATE_USAGE}`);
+    const problem = action
+      ? t('cli.migrate.unknown_action', { action })
+      : t('cli.migrate.no_action');
+    output.err(`${problem}\n\n${usage(t)}`);
     return 2;
   }
   let config: AppConfig;
@@ -86,7 +97,7 @@ export async function runMigrate(
     prepareSqliteDirectory(config.database);
   } catch (error) {
     if (error instanceof ConfigError) {
-      output.err(error.message);
+      output.err(errorText(error, t));
       return 1;
     }
     throw error;
@@ -96,13 +107,16 @@ export async function runMigrate(
     await ds.initialize();
   } catch (error) {
     output.err(
-      describeStartupError(error, config) ??
-        `Cannot open the database ${describeDatabase(config.database)}: ${error instanceof Error ? error.message : String(error)}`,
+      describeStartupError(error, config, t) ??
+        t('cli.migrate.cannot_open', {
+          database: describeDatabase(config.database),
+          reason: error instanceof Error ? error.message : String(error),
+        }),
     );
     return 1;
   }
   try {
-    return await act(action, ds, output);
+    return await act(action, ds, output, t);
   } finally {
     await ds.destroy();
   }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Redis, RedisOptions } from 'ioredis';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT } from '../config/paths.js';
 
 /** ioredis is loaded only when REDIS_URL is set: it costs a few hundred ms of start-up. */
 const load = () =>

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGES } from '../config/config.js';
-import { I18N_DIR } from '../paths.js';
+import { I18N_DIR } from '../config/paths.js';
 
 /**
  * Every error message the code can send exists in every language: the codes given to `ApiError`

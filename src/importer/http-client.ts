@@ -1,10 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../paths.js';
-import { messages } from './messages.js';
+import { PROJECT_ROOT } from '../config/paths.js';
+import { LocalizedError, type Message } from '../config/messages.js';
+import { messages, type Reason } from './messages.js';
 
-/** Why a source could not be read: the importer stops with this one line. */
-export class SourceError extends Error {}
+/**
+ * Why a source could not be read: the importer stops with this one line (a `cli.source.*`
+ * message: English in `message`, the operator's language where the CLI prints it).
+ */
+export class SourceError extends LocalizedError {
+  constructor(reason: Message) {
+    super(reason.key, reason.args);
+  }
+}
 
 /** The source answered 401 or 403: the credentials (or their absence) are the problem. */
 export function refusal(answer: HttpAnswer, url: string, withCredentials: boolean): SourceError {
@@ -110,7 +118,7 @@ export class HttpClient {
   }
 
   async get(url: string, accept = 'application/json'): Promise<HttpAnswer> {
-    let lastProblem = '';
+    let lastProblem: Reason = '';
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       this.requests++;
       let waitMs: number | null = null;
@@ -124,7 +132,7 @@ export class HttpClient {
         if (error instanceof SourceError) throw error;
         lastProblem =
           error instanceof Error && error.name === 'TimeoutError'
-            ? `no answer within ${this.timeoutMs} ms`
+            ? messages.noAnswerWithin(this.timeoutMs)
             : describeFetchError(error);
       }
       if (attempt === this.attempts) break;
@@ -133,7 +141,7 @@ export class HttpClient {
       const jitter = Math.random() * backoff * 0.5;
       await this.sleep(Math.min(this.maxWaitMs, waitMs ?? backoff + jitter));
     }
-    throw new SourceError(`${url}: ${lastProblem} (gave up after ${this.attempts} attempts)`);
+    throw new SourceError(messages.gaveUp(url, lastProblem, this.attempts));
   }
 
   /**
@@ -198,12 +206,12 @@ export class HttpClient {
   async json(url: string): Promise<{ body: unknown; headers: Headers; url: string }> {
     const answer = await this.get(url);
     if (answer.status !== 200) {
-      throw new SourceError(`${url}: HTTP ${answer.status} ${errorSummary(answer.text)}`.trim());
+      throw new SourceError(messages.httpStatus(url, answer.status, errorSummary(answer.text)));
     }
     try {
       return { body: JSON.parse(answer.text) as unknown, headers: answer.headers, url: answer.url };
     } catch {
-      throw new SourceError(`${url}: the answer is not JSON`);
+      throw new SourceError(messages.notJson(url));
     }
   }
 }

@@ -10,8 +10,8 @@ import { HttpClient, MAX_ANSWER_BYTES, SourceError } from './http-client.js';
 import { readIcs, type IcsItem } from './ics-parse.js';
 import { digestOf, ImportMap } from './import-map.js';
 import { Writes, type RecordChange } from '../database/writes.js';
-import { messages } from './messages.js';
-import { cliMessages, type Translate } from '../common/i18n/cli-messages.js';
+import { messages, type Reason } from './messages.js';
+import { cliMessages, type Translate } from '../config/messages.js';
 import { Progress } from './progress.js';
 import { TecImporter, type KindCounts } from './tec-importer.js';
 
@@ -43,9 +43,9 @@ export interface IcsSummary {
   counts: KindCounts;
   /** What the events' LOCATION, ORGANIZER and CATEGORIES created or updated here. */
   linked: Record<'venue' | 'organizer' | 'category', LinkedCounts>;
-  skipped: Array<{ sourceId: string; title: string; reason: string }>;
+  skipped: Array<{ sourceId: string; title: string; reason: Reason }>;
   /** Series cut short by the expansion bounds. */
-  warnings: string[];
+  warnings: Reason[];
 }
 
 /**
@@ -104,7 +104,7 @@ export class IcsImporter {
     if (/^(https?|webcal):\/\//i.test(address)) {
       const url = address.replace(/^webcal:/i, 'https:');
       const answer = await http.get(url, 'text/calendar, */*');
-      if (answer.status !== 200) throw new SourceError(`${url}: HTTP ${answer.status}`);
+      if (answer.status !== 200) throw new SourceError(messages.httpStatus(url, answer.status));
       return { text: answer.text, key: `ics:${url}` };
     }
     const path = resolve(address);
@@ -129,7 +129,7 @@ export class IcsImporter {
     } catch (error) {
       if (error instanceof SourceError) throw error;
       throw new SourceError(
-        `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        messages.cannotRead(path, (error as NodeJS.ErrnoException).code ?? String(error)),
       );
     }
   }
@@ -142,11 +142,11 @@ export class IcsImporter {
     summary: IcsSummary,
   ) {
     const counts = summary.counts;
-    const skip = (reason: string) => {
+    const skip = (reason: Reason) => {
       counts.skipped++;
       summary.skipped.push({ sourceId: item.id, title: item.title, reason });
     };
-    if (!item.body) return skip(item.problem ?? 'unreadable');
+    if (!item.body) return skip(item.problem ?? messages.unreadable());
     const digest = digestOf({ kind: 'ics', body: item.body });
     try {
       const outcome = await map.apply('event', item.id, digest, {

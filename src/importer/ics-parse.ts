@@ -1,20 +1,21 @@
 import ICAL from 'ical.js';
 import { isValidTimezone, localToUtc } from '../common/dates/index.js';
 import { SourceError } from './http-client.js';
-import { messages } from './messages.js';
+import { LocalizedError, type Message } from '../config/messages.js';
+import { messages, type Reason } from './messages.js';
 
 /** One event to write (or the reason it cannot be): a VEVENT, or one occurrence of a series. */
 export interface IcsItem {
   id: string;
   title: string;
   body?: Record<string, unknown>;
-  problem?: string;
+  problem?: Reason;
 }
 
 export interface IcsReading {
   items: IcsItem[];
   /** Series cut short by the expansion bounds: what was not imported, one line each. */
-  warnings: string[];
+  warnings: Reason[];
 }
 
 /**
@@ -71,7 +72,12 @@ const escapeText = (text: string) =>
   text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 
 /** The expansion stopped at a bound: why, in the words of the summary. */
-class ExpansionCut extends Error {}
+/** A series whose expansion was stopped by a bound, and which bound (a `cli.source.*` message). */
+class ExpansionCut extends LocalizedError {
+  constructor(reason: Message) {
+    super(reason.key, reason.args);
+  }
+}
 
 /** Counts the steps of one series and watches the clocks of the series and of the file. */
 class Meter {
@@ -126,17 +132,17 @@ export function readIcs(
   text: string,
   window: { from: Date; to: Date },
   bounds: ExpansionBounds = EXPANSION_BOUNDS,
-  source = 'the file',
+  source?: string,
 ): IcsReading {
   let root: ICAL.Component;
   try {
     root = new ICAL.Component(ICAL.parse(text));
   } catch (error) {
-    throw new SourceError(
-      `${source} is not iCalendar: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new SourceError(messages.notIcalendar(source, reasonOf(error)));
   }
-  if (root.name !== 'vcalendar') throw new SourceError(`${source} is not iCalendar: no VCALENDAR`);
+  if (root.name !== 'vcalendar') {
+    throw new SourceError(messages.notIcalendar(source, messages.noVcalendar()));
+  }
   for (const zone of root.getAllSubcomponents('vtimezone')) {
     try {
       ICAL.TimezoneService.register(zone);
@@ -145,7 +151,7 @@ export function readIcs(
     }
   }
   const items: IcsItem[] = [];
-  const warnings: string[] = [];
+  const warnings: Reason[] = [];
   const masters = new Map<string, ICAL.Event>();
   const exceptions: ICAL.Event[] = [];
   for (const vevent of root.getAllSubcomponents('vevent')) {
@@ -153,7 +159,7 @@ export function readIcs(
     try {
       event = new ICAL.Event(vevent);
       if (!event.uid) {
-        items.push({ id: '?', title: event.summary ?? '', problem: 'no UID' });
+        items.push({ id: '?', title: event.summary ?? '', problem: messages.noUid() });
         continue;
       }
       if (event.isRecurrenceException()) exceptions.push(event);
@@ -203,8 +209,8 @@ export function readIcs(
       } catch (error) {
         if (!(error instanceof ExpansionCut)) throw error;
         const after = reached ? utcWall(reached) : null;
-        if (count) warnings.push(messages.icsTruncated(uid, title, error.message, after));
-        else items.push({ id: uid, title, problem: messages.icsNotExpanded(error.message, after) });
+        if (count) warnings.push(messages.icsTruncated(uid, title, error, after));
+        else items.push({ id: uid, title, problem: messages.icsNotExpanded(error, after) });
       }
     } catch (error) {
       items.push({ id: uid, title, problem: reasonOf(error) });

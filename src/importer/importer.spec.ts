@@ -149,7 +149,7 @@ describe('HttpClient', () => {
     await expect(client.get(`${base}/z`)).rejects.toThrow(SourceError);
     await expect(
       new HttpClient({ sleep: async () => undefined, attempts: 1 }).get('http://127.0.0.1:1/'),
-    ).rejects.toThrow(/gave up after 1 attempts/);
+    ).rejects.toThrow(/gave up after 1 attempt\b/);
   });
 
   it('reads Retry-After as seconds or a date', () => {

@@ -1,44 +1,89 @@
+import { message, type Message, type Translate } from '../config/messages.js';
+
 /**
- * The importers' own words, in one place so that they can be localized with the rest of the
- * command line's output. Each is one line an operator reads when an import stops or skips.
+ * The importers' own words, in one place: each is a `cli.source.*` entry of the catalogues
+ * (i18n/<language>/cli.json), one line an operator reads when an import stops or skips, shown in
+ * the operator's language (LC_ALL, LC_MESSAGES, LANG) by the CLI.
  */
 
-/** What an operator can count on after an import stopped half-way. */
-const RESUMABLE =
-  'what was imported before is kept (each record with its import map entry): run the same command again to resume; records already imported are left as they are';
+/** A reason: a catalogue message, or text that has no translation (a library's, an error code). */
+export type Reason = Message | string;
+
+/** A reason in the language of `t`. */
+export const said = (reason: Reason, t: Translate): string =>
+  typeof reason === 'string' ? reason : t(reason.key, reason.args);
+
+/** ` 401 detail` → the detail after the status, with its space, or nothing. */
+const detailOf = (detail: string) => (detail ? ` ${detail}` : '');
+const megabytes = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 export const messages = {
   answerTooLarge: (url: string, limitBytes: number) =>
-    `${url}: the answer is larger than ${Math.round(limitBytes / 1024 / 1024)} MB; stopped reading it`,
+    message('cli.source.answer_too_large', { url, mb: megabytes(limitBytes) }),
   refused: (url: string, status: number, detail: string, withCredentials: boolean) =>
-    withCredentials
-      ? `${url}: the source refused the credentials (HTTP ${status}${detail ? ` ${detail}` : ''}): check --user and --password (an application password of that site)`
-      : `${url}: the source refused access (HTTP ${status}${detail ? ` ${detail}` : ''}): it may need --user and --password`,
-  tooManyRedirects: (url: string) => `${url}: more than 5 redirects`,
-  foreignNext: (url: string, origin: string) =>
-    `the source's next page ${url} is not on ${origin}; an import reads one site only`,
+    message(withCredentials ? 'cli.source.refused_credentials' : 'cli.source.refused', {
+      url,
+      status,
+      detail: detailOf(detail),
+    }),
+  tooManyRedirects: (url: string) => message('cli.source.too_many_redirects', { url, count: 5 }),
+  foreignNext: (url: string, origin: string) => message('cli.source.foreign_next', { url, origin }),
   foreignRoot: (root: string, origin: string) =>
-    `the REST root ${root} is not on ${origin}, where the credentials are for: give that REST root itself as the source`,
+    message('cli.source.foreign_root', { root, origin }),
   pagingCycle: (url: string, collection: string) =>
-    `the source's ${collection} pages lead back to ${url}, already read (a cycle)`,
+    message('cli.source.paging_cycle', { url, collection }),
   pagingRepeats: (url: string, collection: string) =>
-    `the source's ${collection} page ${url} holds only records of earlier pages (it does not page)`,
+    message('cli.source.paging_repeats', { url, collection }),
   tooManyPages: (collection: string, max: number) =>
-    `the source's ${collection} list goes on beyond ${max} pages`,
-  icsCutSteps: (steps: number) => `its recurrence rule took more than ${steps} steps`,
-  icsCutTime: (ms: number) => `its recurrence rule took more than ${ms / 1000} s`,
-  icsCutFile: (ms: number) => `the file's recurrence rules took more than ${ms / 1000} s in all`,
-  icsTruncated: (uid: string, title: string, why: string, after: string | null) =>
-    `${uid}${title ? ` "${title}"` : ''}: series cut short, ${why}; occurrences after ${after ?? 'its start'} (UTC) were not imported`,
-  icsNotExpanded: (why: string, after: string | null) =>
-    `not expanded: ${why}${after ? ` (it had reached ${after} UTC, before the window)` : ''}`,
+    message('cli.source.too_many_pages', { collection, count: max }),
+  gaveUp: (url: string, problem: Reason, attempts: number) =>
+    message('cli.source.gave_up', { url, problem, count: attempts }),
+  noAnswerWithin: (ms: number) => message('cli.source.no_answer_within', { ms }),
+  httpStatus: (url: string, status: number, detail = '') =>
+    message('cli.source.http_status', { url, status, detail: detailOf(detail) }),
+  notJson: (url: string) => message('cli.source.not_json', { url }),
+  noList: (url: string, collection: string) => message('cli.source.no_list', { url, collection }),
+  notHttpAddress: (input: string) => message('cli.source.not_http_address', { input }),
+  noCalendarFound: (input: string, tried: string[]) =>
+    message('cli.source.no_calendar_found', { input, tried: tried.join(', ') }),
+  notRestRoot: (url: string, status: number) =>
+    message('cli.source.not_rest_root', { url, status }),
+  notRestRootJson: (url: string) => message('cli.source.not_rest_root_json', { url }),
+  noLocalUser: (login: string) => message('cli.source.no_local_user', { login }),
+  subscriberAuthor: (login: string) => message('cli.source.subscriber_author', { login }),
+  languageNotOurs: (language: unknown) =>
+    message('cli.source.language_not_ours', { language: JSON.stringify(language) }),
+  cannotRead: (path: string, code: string) => message('cli.source.cannot_read', { path, code }),
+  notIcalendar: (source: string | undefined, why: Reason) =>
+    message('cli.source.not_icalendar', { source: source ?? message('cli.source.the_file'), why }),
+  noVcalendar: () => message('cli.source.no_vcalendar'),
+  noUid: () => message('cli.source.no_uid'),
+  unreadable: () => message('cli.source.unreadable'),
+  icsCutSteps: (steps: number) => message('cli.source.ics_cut_steps', { count: steps }),
+  icsCutTime: (ms: number) => message('cli.source.ics_cut_time', { seconds: ms / 1000 }),
+  icsCutFile: (ms: number) => message('cli.source.ics_cut_file', { seconds: ms / 1000 }),
+  icsTruncated: (uid: string, title: string, why: Reason, after: string | null) =>
+    message(title ? 'cli.source.ics_truncated' : 'cli.source.ics_truncated_untitled', {
+      uid,
+      title,
+      why,
+      after: after ?? message('cli.source.its_start'),
+    }),
+  icsNotExpanded: (why: Reason, after: string | null) =>
+    after
+      ? message('cli.source.ics_not_expanded_after', { why, after })
+      : message('cli.source.ics_not_expanded', { why }),
   fileTooLarge: (path: string, limitBytes: number) =>
-    `${path} is larger than ${Math.round(limitBytes / 1024 / 1024)} MB`,
+    message('cli.source.file_too_large', { path, mb: megabytes(limitBytes) }),
   protectedSkipped: (withCredentials: boolean) =>
-    withCredentials
-      ? 'password-protected at the source, and the account given may not open it there (it shows no content): not imported. Give --user and --password of an account that may edit it at the source'
-      : 'password-protected at the source (shown without its content): not imported, so that no empty copy is published. Give --user and --password of an account that may edit it at the source to bring it, as a private record',
-  protectedPrivate:
-    'password-protected at the source: imported with its content as private (its password does not come; give it one here, or publish it, when you choose)',
-  stopped: (problem: string) => `${problem}. Import stopped; ${RESUMABLE}.`,
+    message(withCredentials ? 'cli.source.protected_unreadable' : 'cli.source.protected_skipped'),
+  protectedPrivate: message('cli.source.protected_private'),
+  notImported: (kind: string, sourceId: number) =>
+    message('cli.source.not_imported', { kind, id: sourceId }),
+  apiRefusal: (code: string, status: number, text: Message, params: Message[]) =>
+    params.length
+      ? message('cli.source.api_refusal_params', { code, status, message: text, params })
+      : message('cli.source.api_refusal', { code, status, message: text }),
+  param: (name: string, reason: Message) => message('cli.source.param', { name, reason }),
+  stopped: (problem: Reason) => message('cli.source.stopped', { problem }),
 };

@@ -5,9 +5,14 @@
  */
 
 import { contentFilter } from '../common/text/html-filter.js';
+import { LocalizedError, type MessageArgs } from '../config/messages.js';
 
-/** The source record cannot be written: the reason goes into the summary. */
-export class MalformedRecord extends Error {}
+/** The source record cannot be written: the reason (a `cli.record.*` message) goes into the summary. */
+export class MalformedRecord extends LocalizedError {
+  constructor(reason: string, args: MessageArgs = {}) {
+    super(`cli.record.${reason}`, args);
+  }
+}
 
 export type Ref = (kind: 'category' | 'tag' | 'venue' | 'organizer', sourceId: number) => number;
 
@@ -38,11 +43,11 @@ export function unescapeHtml(value: string): string {
 function str(record: Record<string, unknown>, name: string, required = false): string | undefined {
   const value = record[name];
   if (value === undefined || value === null || value === false) {
-    if (required) throw new MalformedRecord(`no ${name}`);
+    if (required) throw new MalformedRecord('missing', { name });
     return undefined;
   }
   if (typeof value !== 'string' && typeof value !== 'number') {
-    throw new MalformedRecord(`${name} is not text`);
+    throw new MalformedRecord('not_text', { name });
   }
   return String(value);
 }
@@ -55,16 +60,16 @@ function bool(record: Record<string, unknown>, name: string): boolean | undefine
   if (value === '' || value === '0' || value === 0 || value === 'false' || value === 'no') {
     return false;
   }
-  throw new MalformedRecord(`${name} is not a flag`);
+  throw new MalformedRecord('not_flag', { name });
 }
 
 function wallClock(record: Record<string, unknown>, name: string, required: boolean) {
   const value = str(record, name, required);
   if (value === undefined || value === ZERO_DATE || value === '') {
-    if (required) throw new MalformedRecord(`no ${name}`);
+    if (required) throw new MalformedRecord('missing', { name });
     return undefined;
   }
-  if (!WALL_CLOCK.test(value)) throw new MalformedRecord(`${name} "${value}" is not a date`);
+  if (!WALL_CLOCK.test(value)) throw new MalformedRecord('not_date', { name, value });
   return value;
 }
 
@@ -83,7 +88,7 @@ function idOf(value: unknown, what: string): number {
   const id = value && typeof value === 'object' ? (value as { id?: unknown }).id : value;
   const n = typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : id;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-    throw new MalformedRecord(`${what} has no id`);
+    throw new MalformedRecord('no_id', { what });
   }
   return n;
 }
@@ -119,7 +124,7 @@ export function costEntries(record: Record<string, unknown>): string[] {
 
 export function categoryInput(record: Record<string, unknown>, ref: Ref) {
   const parent = Number(record.parent ?? 0);
-  if (!Number.isSafeInteger(parent) || parent < 0) throw new MalformedRecord('bad parent');
+  if (!Number.isSafeInteger(parent) || parent < 0) throw new MalformedRecord('bad_parent');
   return {
     ...tagInput(record),
     // An absent parent is the root (0 is no term to name).
@@ -187,7 +192,7 @@ function list(value: unknown, what: string): unknown[] {
   if (!Array.isArray(value)) {
     // A venue is an object, or [] when there is none.
     if (typeof value === 'object') return [value];
-    throw new MalformedRecord(`${what} is not a list`);
+    throw new MalformedRecord('not_list', { what });
   }
   return value;
 }

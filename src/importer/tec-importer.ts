@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { I18nService } from 'nestjs-i18n';
 import type { DataSource } from 'typeorm';
 import { UsersService } from '../auth/users/users.service.js';
-import { ApiError, type Text } from '../common/errors/api-error.js';
+import { ApiError } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { createValidationPipe } from '../common/http/validation.js';
 import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';
@@ -37,8 +37,8 @@ import {
   translationIds,
   venueInput,
 } from './record-mapping.js';
-import { messages } from './messages.js';
-import { cliMessages, type Translate } from '../common/i18n/cli-messages.js';
+import { messages, type Reason } from './messages.js';
+import { cliMessages, type Message, type Translate } from '../config/messages.js';
 import {
   discover,
   mapLimit,
@@ -84,9 +84,9 @@ export interface KindCounts {
 export interface ImportSummary {
   source: string;
   counts: Record<MapKind, KindCounts>;
-  skipped: Array<{ kind: MapKind; sourceId: number; title: string; reason: string }>;
+  skipped: Array<{ kind: MapKind; sourceId: number; title: string; reason: Reason }>;
   /** Records imported otherwise than the source shows them, and why. */
-  notes: Array<{ kind: MapKind; sourceId: number; title: string; note: string }>;
+  notes: Array<{ kind: MapKind; sourceId: number; title: string; note: Reason }>;
   requests: number;
   retries: number;
 }
@@ -114,7 +114,7 @@ function originOf(address: string): string | null {
   }
 }
 
-class Unresolved extends Error {}
+class Unresolved extends SourceError {}
 
 const wallClockUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
@@ -143,10 +143,8 @@ export class TecImporter {
   /** The local user records are written as. */
   async actorFor(login: string) {
     const user = (await this.users.list()).find((u) => u.login === login);
-    if (!user) throw new SourceError(`no local user with login "${login}" (--author)`);
-    if (user.role === 'subscriber') {
-      throw new SourceError(`"${login}" is a subscriber and may not create records (--author)`);
-    }
+    if (!user) throw new SourceError(messages.noLocalUser(login));
+    if (user.role === 'subscriber') throw new SourceError(messages.subscriberAuthor(login));
     return { user: { id: user.id, login: user.login, role: user.role } };
   }
 
@@ -222,7 +220,7 @@ export class TecImporter {
         progress.finish();
       }
     } catch (error) {
-      if (error instanceof SourceError) throw new SourceError(messages.stopped(error.message));
+      if (error instanceof SourceError) throw new SourceError(messages.stopped(error));
       throw error;
     }
     summary.requests = http.requests;
@@ -330,7 +328,7 @@ export class TecImporter {
     const { map, options, summary } = run;
     const counts = summary.counts[kind];
     const title = titleOf(record);
-    const skip = (reason: string) => {
+    const skip = (reason: Reason) => {
       counts.skipped++;
       summary.skipped.push({ kind, sourceId: record.id, title, reason });
     };
@@ -356,14 +354,14 @@ export class TecImporter {
     }
     const language = record.language ?? this.config.defaultLanguage;
     if (!isLanguage(language)) {
-      return skip(`its language ${JSON.stringify(language)} is not one of this service's`);
+      return skip(messages.languageNotOurs(language));
     }
     const existing = map.get(kind, record.id);
     const ref = (refKind: MapKind, sourceId: number): number => {
       const row = map.get(refKind, sourceId);
       if (row) return row.localId;
       if (options.dryRun) return -sourceId;
-      throw new Unresolved(`its ${refKind} ${sourceId} was not imported`);
+      throw new Unresolved(messages.notImported(refKind, sourceId));
     };
     let input: Record<string, unknown>;
     try {
@@ -371,9 +369,7 @@ export class TecImporter {
       if (!options.trustHtml) input = filterSourceHtml(kind, input);
       if (makePrivate) input.status = 'private';
     } catch (error) {
-      if (error instanceof MalformedRecord || error instanceof Unresolved) {
-        return skip(error.message);
-      }
+      if (error instanceof MalformedRecord || error instanceof Unresolved) return skip(error);
       throw error;
     }
     const digest = digestOf({ kind, language, input });
@@ -460,16 +456,15 @@ export class TecImporter {
     }
   }
 
-  /** An API error as one English line: its message and, for a 400, each parameter's reason. */
-  describe(error: ApiError): string {
-    const tr = (text: Text): string =>
-      this.i18n.translate(text.key, { lang: 'en', args: text.args, defaultValue: text.key });
-    const params = error.data.params
-      ? Object.entries(error.data.params)
-          .map(([name, reason]) => `${name}: ${tr(reason)}`)
-          .join('; ')
-      : '';
-    return `${error.code} (${error.status}): ${tr(error.text)}${params ? ` ${params}` : ''}`;
+  /**
+   * An API error as one line: its message and, for a 400, each parameter's reason, from the
+   * `errors` and `validation` catalogues, in the language the CLI shows it in.
+   */
+  describe(error: ApiError): Message {
+    const params = Object.entries(error.data.params ?? {}).map(([name, reason]) =>
+      messages.param(name, reason),
+    );
+    return messages.apiRefusal(error.code, error.status, error.text, params);
   }
 }
 

@@ -113,7 +113,7 @@ export class TecSource {
     }
     if (isRefusal(answer.status)) throw refusal(answer, url, this.http.withCredentials);
     if (answer.status !== 200) {
-      throw new SourceError(`${url}: HTTP ${answer.status}`);
+      throw new SourceError(messages.httpStatus(url, answer.status));
     }
     const page = parseListPage(answer.text, answer.headers, collection, url);
     if (page.next !== null && new URL(page.next).origin !== this.origin) {
@@ -138,11 +138,11 @@ export function parseListPage(
   try {
     body = JSON.parse(text);
   } catch {
-    throw new SourceError(`${url}: the answer is not JSON`);
+    throw new SourceError(messages.notJson(url));
   }
   const list =
     body && typeof body === 'object' ? (body as Record<string, unknown>)[collection] : undefined;
-  if (!Array.isArray(list)) throw new SourceError(`${url}: no "${collection}" list in the answer`);
+  if (!Array.isArray(list)) throw new SourceError(messages.noList(url, collection));
   const envelope = body as Record<string, unknown>;
   const header = headers.get('x-tec-totalpages') ?? headers.get('x-wp-totalpages');
   const claimed =
@@ -181,10 +181,10 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
   try {
     start = new URL(input);
   } catch {
-    throw new SourceError(`"${input}" is not an http(s) address`);
+    throw new SourceError(messages.notHttpAddress(input));
   }
   if (start.protocol !== 'http:' && start.protocol !== 'https:') {
-    throw new SourceError(`"${input}" is not an http(s) address`);
+    throw new SourceError(messages.notHttpAddress(input));
   }
   const tried: string[] = [];
   const restRoute = start.searchParams.get('rest_route');
@@ -218,9 +218,7 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
     if (isRefusal(answer.status)) throw refusal(answer, `${root}/`, http.withCredentials);
     if (answer.status === 200 && isNamespaceIndex(answer.text)) return withLanguages(root, http);
   }
-  throw new SourceError(
-    `no calendar REST interface found at ${input} (tried ${tried.join(', ')}): give its REST root, e.g. https://example.org/wp-json/tribe/events/v1`,
-  );
+  throw new SourceError(messages.noCalendarFound(input, tried));
 }
 
 function namespaceRoot(index: string, ns: string): string {
@@ -270,7 +268,7 @@ async function withLanguages(root: string, http: HttpClient): Promise<TecSource>
   const answer = await http.get(probe.url(''));
   if (isRefusal(answer.status)) throw refusal(answer, probe.url(''), http.withCredentials);
   if (answer.status !== 200) {
-    throw new SourceError(`${probe.url('')}: HTTP ${answer.status}; is this a calendar REST root?`);
+    throw new SourceError(messages.notRestRoot(probe.url(''), answer.status));
   }
   const languages = new Set<string>();
   try {
@@ -284,9 +282,7 @@ async function withLanguages(root: string, http: HttpClient): Promise<TecSource>
       }
     }
   } catch {
-    throw new SourceError(
-      `${probe.url('')}: the answer is not JSON; is this a calendar REST root?`,
-    );
+    throw new SourceError(messages.notRestRootJson(probe.url('')));
   }
   return new TecSource(root, http, [...languages]);
 }

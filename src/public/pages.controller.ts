@@ -11,7 +11,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
 import { newestModified } from '../feeds/calendar-response.js';
-import { VIEWS_DIR } from '../paths.js';
+import { VIEWS_DIR } from '../config/paths.js';
 import { PagesService, upcoming, type PageResult } from './pages.service.js';
 import { buildRss } from './rss.js';
 import { Views } from './views.js';

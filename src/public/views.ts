@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import { I18nService } from 'nestjs-i18n';
 import type { Language } from '../config/config.js';
-import { VIEWS_DIR } from '../paths.js';
+import { VIEWS_DIR } from '../config/paths.js';
 
 /** The localized texts of the pages (`i18n/<lang>/pages.json`). */
 export type Texts = Record<string, string>;

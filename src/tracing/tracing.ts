@@ -13,7 +13,7 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT } from '../config/paths.js';
 import { useTracer } from './spans.js';
 
 /** The service name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */

@@ -11,7 +11,7 @@ import {
   verifyPassword,
 } from '../password.js';
 import { isRole, ROLES, type Role } from './roles.js';
-import { LocalizedError } from '../../common/i18n/cli-messages.js';
+import { LocalizedError } from '../../config/messages.js';
 import type { UserEntity } from './user.entity.js';
 import { UsersRepository } from './users.repository.js';
 

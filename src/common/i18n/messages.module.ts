@@ -1,5 +1,5 @@
 import { I18nModule } from 'nestjs-i18n';
-import { I18N_DIR } from '../../paths.js';
+import { I18N_DIR } from '../../config/paths.js';
 import { CalLanguageResolver } from './language.resolver.js';
 
 /** The messages of en/hu/ro (`i18n/`), for the app and for the CLI commands that use services. */

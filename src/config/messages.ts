@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isLanguage, type Language } from '../../config/config.js';
-import { I18N_DIR } from '../../paths.js';
+import { isLanguage, type Language } from './languages.js';
+import { I18N_DIR } from './paths.js';
 
 /**
- * Messages of the command-line programs (the CLI, the importers), in the operator's language,
- * from the same catalogues as the HTTP answers (`i18n/<language>/<namespace>.json`, mostly `cli`).
- * The catalogues are read directly rather than through nestjs-i18n, so that `--help` and usage
- * errors answer before any Nest module is loaded.
+ * Messages for the operator (the CLI, the importers, the migration commands, configuration and
+ * start-up errors), in the operator's language, from the same catalogues as the HTTP answers
+ * (`i18n/<language>/<namespace>.json`: `cli`, `config`). The catalogues are read directly rather
+ * than through nestjs-i18n, so that `--help`, usage and configuration errors answer before any
+ * Nest module is loaded; and here, at the ground floor, so that configuration can raise them.
  */
 
 /**
@@ -23,8 +24,22 @@ export function localeLanguage(env: NodeJS.ProcessEnv): Language {
   return isLanguage(code) ? code : 'en';
 }
 
-/** Values put into a message's `{name}` placeholders; `count` also picks a plural form. */
-export type MessageArgs = Record<string, string | number>;
+/**
+ * Values put into a message's `{name}` placeholders; `count` also picks a plural form. A value
+ * may be a message itself (a reason inside a sentence), shown in the same language; a list of
+ * messages is shown joined by `; `.
+ */
+export type MessageArgs = { [name: string]: MessageArg };
+type MessageArg = string | number | Message | readonly Message[];
+
+/** A catalogue entry and its values, to be shown in whichever language reads it. */
+export interface Message {
+  key: string;
+  args?: MessageArgs;
+}
+
+/** A message, written where it is raised: `message('cli.source.not_json', { url })`. */
+export const message = (key: string, args?: MessageArgs): Message => ({ key, args });
 
 /** A message of one language: `t('cli.usage.title')`, `t('cli.x', { count: 3 })`. */
 export type Translate = (key: string, args?: MessageArgs) => string;
@@ -71,7 +86,11 @@ const PLURAL_FORMS = ['zero', 'one', 'two', 'few', 'many', 'other'];
  * reads them: the form is chosen by `count` with the language's plural rules. Romanian needs
  * this beyond singular and plural: 1 eveniment, 2 evenimente, 20 de evenimente.
  */
-export function pick(value: unknown, language: Language, args?: MessageArgs): string | undefined {
+export function pick(
+  value: unknown,
+  language: Language,
+  args?: Record<string, string | number>,
+): string | undefined {
   if (typeof value === 'string') return value;
   if (!value || typeof value !== 'object' || args?.count === undefined) return undefined;
   const forms = value as Record<string, unknown>;
@@ -83,11 +102,25 @@ export function pick(value: unknown, language: Language, args?: MessageArgs): st
 }
 
 /** `{name}` → its value; a placeholder without a value stays as written, to be noticed. */
-export function fill(template: string, args?: MessageArgs): string {
+export function fill(template: string, args?: Record<string, string | number>): string {
   if (!args) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(args, name) ? String(args[name]) : whole,
   );
+}
+
+/** The values of a message with every message among them shown by `t`. */
+function shown(args: MessageArgs | undefined, t: Translate): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(args ?? {})) {
+    out[name] =
+      typeof value === 'string' || typeof value === 'number'
+        ? value
+        : Array.isArray(value)
+          ? (value as readonly Message[]).map((m) => t(m.key, m.args)).join('; ')
+          : t((value as Message).key, (value as Message).args);
+  }
+  return out;
 }
 
 /**
@@ -97,10 +130,11 @@ export function fill(template: string, args?: MessageArgs): string {
  */
 export function cliMessages(language: Language): CliMessages {
   const t: Translate = (key, args) => {
+    const values = shown(args, t);
     const text =
-      pick(lookup(language, key), language, args) ??
-      (language === 'en' ? undefined : pick(lookup('en', key), 'en', args));
-    return text === undefined ? key : fill(text, args);
+      pick(lookup(language, key), language, values) ??
+      (language === 'en' ? undefined : pick(lookup('en', key), 'en', values));
+    return text === undefined ? key : fill(text, values);
   };
   return { language, t };
 }
@@ -114,7 +148,7 @@ export function messagesFor(env: NodeJS.ProcessEnv): CliMessages {
  * An error whose message is a catalogue entry: its `message` is the English text (for logs), and
  * a command-line program shows it in the operator's language with `t(error.key, error.args)`.
  */
-export class LocalizedError extends Error {
+export class LocalizedError extends Error implements Message {
   constructor(
     readonly key: string,
     readonly args: MessageArgs = {},
@@ -128,3 +162,6 @@ export function errorText(error: unknown, t: Translate): string {
   if (error instanceof LocalizedError) return t(error.key, error.args);
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A message in the language of `t`. */
+export const say = (m: Message, t: Translate): string => t(m.key, m.args);

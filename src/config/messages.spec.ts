@@ -1,4 +1,4 @@
-import { cliMessages, fill, localeLanguage, pick } from './cli-messages.js';
+import { cliMessages, fill, localeLanguage, pick } from './messages.js';
 
 describe('localeLanguage', () => {
   it('reads the language of a locale name', () => {
