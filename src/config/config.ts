@@ -442,16 +442,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl: parseRedisUrl(env.REDIS_URL),
     workers: parseWorkers(env.WORKERS, databaseUrl),
     ...parseOperations(env),
-    webhooks: parseWebhooks(env),
+    webhooks: parseWebhookConfig(env),
   };
-}
-
-function parseWebhooks(env: Env): WebhookConfig {
-  try {
-    return parseWebhookConfig(env);
-  } catch (error) {
-    throw error;
-  }
 }
 
 /** DATABASE_REPLICA_URLS: comma-separated URLs of replicas, of the primary's kind (MySQL/MariaDB). */

@@ -92,7 +92,6 @@ describe('isPermanentDatabaseError', () => {
 
 describe('describeStartupError in the operator language', () => {
   const err = (props: Record<string, unknown>) => Object.assign(new Error('boom'), props);
-  const mysql = loadConfig({ DATABASE_URL: 'mysql://cal@db.internal:3307/calendar' });
   const cfg = loadConfig({ PORT: '8080', HOST: '10.1.2.3' });
 
   it('says each failure in en, hu and ro', () => {
