@@ -158,7 +158,7 @@ describe('WORKERS (node:cluster)', () => {
       } finally {
         child.kill('SIGKILL');
       }
-    }, 90_000);
+    });
 
     it('on SIGTERM fails readiness while still accepting, then refuses new connections and answers the requests in flight (MySQL/MariaDB only)', async () => {
       await resetDatabase();

@@ -1246,8 +1246,25 @@ interface Answer {
   body: Buffer;
 }
 
-function send(port: number, agent: Agent, wire: Wire): Promise<Answer> {
+/**
+ * Sends one request. A kept-alive connection that the server closed as idle (its keep-alive
+ * timeout, 5 s, passes while a loaded machine takes a snapshot between two requests) resets the
+ * next request sent on it before the server reads any of it: that request is sent again, once, on
+ * a new connection, as Node's documentation advises (`request.reusedSocket`). Any other reset, and
+ * a reset on a new connection, is an answer missing.
+ */
+async function send(port: number, agent: Agent, wire: Wire): Promise<Answer> {
+  try {
+    return await sendOnce(port, agent, wire);
+  } catch (error) {
+    if (!(error as { staleConnection?: boolean }).staleConnection) throw error;
+    return sendOnce(port, agent, wire);
+  }
+}
+
+function sendOnce(port: number, agent: Agent, wire: Wire): Promise<Answer> {
   return new Promise((resolvePromise, reject) => {
+    let answered = false;
     const req = httpRequest(
       {
         host: '127.0.0.1',
@@ -1258,6 +1275,7 @@ function send(port: number, agent: Agent, wire: Wire): Promise<Answer> {
         agent,
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
@@ -1271,7 +1289,12 @@ function send(port: number, agent: Agent, wire: Wire): Promise<Answer> {
       },
     );
     req.setTimeout(30_000, () => req.destroy(new Error('timeout: no answer within 30 s')));
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && error.code === 'ECONNRESET' && !answered) {
+        Object.assign(error, { staleConnection: true });
+      }
+      reject(error);
+    });
     req.end(wire.body);
   });
 }

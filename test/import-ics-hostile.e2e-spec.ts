@@ -42,19 +42,21 @@ describe('import:ics of hostile files', () => {
       { DATABASE_URL: url },
     );
     if (created.code !== 0) throw new Error(created.stderr);
-  }, 60_000);
+  }, 120_000);
 
   it('ends a SECONDLY rule from 1900 at its bound and says so', async () => {
-    const started = performance.now();
+    const started = process.cpuUsage();
     const result = await importFile('secondly-1900.ics');
-    // The bound is 2 s of expansion for a series; the rest is the command's start.
-    expect(performance.now() - started).toBeLessThan(30_000);
+    // The bound is 2 s of expansion for a series; the rest is the command's start (CPU time of
+    // this process, where the command runs: not how long a loaded machine made it wait).
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(30_000);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Total: 0 created, 0 updated, 0 unchanged, 1 skipped.');
     expect(result.stdout).toMatch(
       /every-second@probe "Every second since 1900": not expanded: its recurrence rule took more than (200000 steps|2 s) \(it had reached 19\d\d-/,
     );
-  }, 60_000);
+  }, 120_000);
 
   it('ends a rule that never matches, cuts a long series with a warning, and goes on', async () => {
     const result = await importFile('never-matching.ics');
@@ -71,7 +73,7 @@ describe('import:ics of hostile files', () => {
     // The plain event after them, and the first of the daily ones.
     expect(created).toBeGreaterThan(1);
     expect(created).toBeLessThan(366);
-  }, 60_000);
+  }, 120_000);
 
   it('says what it could not in the language of the locale', async () => {
     const hu = await importFile('never-matching.ics', { LANG: 'hu_HU.UTF-8' });
@@ -128,5 +130,5 @@ describe('import:ics of hostile files', () => {
     const again = await importFile('markup.ics');
     expect(again.stdout).toMatch(/^ {2}event: +0 created, 0 updated, 2 unchanged, 0 skipped$/m);
     expect(again.stdout).toMatch(/^ {2}venue: +0 created, 0 updated$/m);
-  }, 60_000);
+  }, 120_000);
 });

@@ -51,7 +51,7 @@ describe('import:ics', () => {
       { DATABASE_URL: url },
     );
     if (created.code !== 0) throw new Error(created.stderr);
-  }, 60_000);
+  });
   afterAll(() => closeApp(app));
 
   it('imports the three files, reporting the cancelled event', async () => {

@@ -430,10 +430,12 @@ describe('import:tec', () => {
         { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATABASE_URL: url } },
       );
       let stderr = '';
+      // The deadline of any spawned program (test/helpers/spawn.ts): a loaded machine takes a
+      // while to start Node and Nest before the first event is written.
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new Error(`no progress within 60 s: ${stderr}`));
-      }, 60_000);
+        reject(new Error(`no progress within 90 s: ${stderr}`));
+      }, 90_000);
       child.stderr.on('data', (d: Buffer) => {
         stderr += d.toString();
         if (/events 20\//.test(stderr)) child.kill('SIGKILL');

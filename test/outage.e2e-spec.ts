@@ -115,5 +115,5 @@ describe('database outage (e2e)', () => {
     expect(logs.lines).toContainEqual(
       expect.stringMatching(/^ERROR DatabaseMonitor: database unavailable: /),
     );
-  }, 60_000);
+  });
 });

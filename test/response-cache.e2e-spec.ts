@@ -4,6 +4,7 @@ import { ResponseCache } from '../src/common/http/response-cache.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { countQueries } from './helpers/query-counter.js';
+import { until } from './helpers/until.js';
 
 const BASE = '/cal/events/v1';
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
@@ -122,9 +123,10 @@ describe('response cache (e2e)', () => {
     const inSeconds = (n: number) => Math.ceil(Date.now() / 1000) * 1000 + n * 1000;
     const sql = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
     await createEvent('Timed later', { date: sql(inSeconds(600)) });
-    // A draft venue and a draft event, then both updated to a date two seconds ahead: each
-    // becomes scheduled by an update, earlier than the publication already waited for.
-    const at = inSeconds(2);
+    // A draft venue and a draft event, then both updated to a date ten seconds ahead (room for
+    // the three writes on a loaded machine): each becomes scheduled by an update, earlier than
+    // the publication already waited for.
+    const at = inSeconds(10);
     const venue = await http()
       .post(`${BASE}/venues`)
       .set('Authorization', editor())
@@ -146,11 +148,14 @@ describe('response cache (e2e)', () => {
     const venues = `${BASE}/venues?search=timed`;
     expect((await http().get(events).expect(200)).body.total).toBe(0);
     expect((await http().get(venues).expect(200)).body.total).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, at - Date.now() + 300));
-    // Both answers are still in the response cache (60 s): only the timer can evict them.
+    // Both answers are in the response cache (60 s): only the publication timer can evict them,
+    // so they change by themselves once the date has come (polled: no fixed wait).
+    const live = async (url: string) => (await http().get(url).expect(200)).body.total === 1;
+    await until(() => live(events), at - Date.now() + 30_000, 'the event went live');
+    await until(() => live(venues), 30_000, 'the venue went live');
+    expect(Date.now()).toBeGreaterThanOrEqual(at);
     const after = await http().get(events).expect(200);
     expect(after.body.events.map((e: { id: number }) => e.id)).toEqual([draft.id]);
-    expect((await http().get(venues).expect(200)).body.total).toBe(1);
   });
 
   it('never caches authenticated reads', async () => {

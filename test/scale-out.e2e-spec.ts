@@ -272,7 +272,7 @@ onMysql(
       redis = await redisAnswers();
       servers.push(await serve({})); // runs the migrations alone
       servers.push(await serve({}));
-    }, 60_000);
+    });
     afterAll(async () => {
       await Promise.all(servers.map((s) => stop(s.child)));
     });
@@ -283,12 +283,12 @@ onMysql(
       process.stdout.write(
         `staleness without Redis (ms, first fresh answer): ${JSON.stringify(measured)}\n`,
       );
-    }, 60_000);
+    });
 
     it(`learns of a write committed elsewhere within ${GENERATION_CHECK_MS} ms and a query (no Redis)`, async () => {
       const delays = await measureFromCommit(servers[1], 20);
       process.stdout.write(`from commit without Redis (ms): ${JSON.stringify(delays)}\n`);
-    }, 60_000);
+    });
 
     it('refuses a replaced application password and a deleted user in every process at once', async () => {
       const env = { DATABASE_URL: testDatabaseUrl() };
@@ -308,7 +308,7 @@ onMysql(
       expect([await as(servers[0], fresh), await as(servers[1], fresh)]).toEqual([200, 200]);
       expect((await run(CLI, ['user:delete', 'roamer'], env)).code).toBe(0);
       expect([await as(servers[0], fresh), await as(servers[1], fresh)]).toEqual([401, 401]);
-    }, 60_000);
+    });
 
     it('keeps slugs unique under parallel creates split across processes', async () => {
       const [a, b] = servers;
@@ -324,7 +324,7 @@ onMysql(
       expect(created.map((r) => r.status)).toEqual(Array(12).fill(201));
       const slugs = created.map((r) => r.body.slug);
       expect(new Set(slugs).size).toBe(12);
-    }, 60_000);
+    });
 
     describe('with REDIS_URL', () => {
       needs('Redis on 127.0.0.1:6379', () => redis);
@@ -333,7 +333,7 @@ onMysql(
         if (!redis) return;
         pair.push(await serve({ REDIS_URL: 'redis://127.0.0.1:6379' }));
         pair.push(await serve({ REDIS_URL: 'redis://127.0.0.1:6379' }));
-      }, 60_000);
+      });
       afterAll(async () => {
         await Promise.all(pair.map((s) => stop(s.child)));
       });
@@ -344,7 +344,7 @@ onMysql(
         process.stdout.write(
           `staleness with Redis (ms, first fresh answer): ${JSON.stringify(measured)}\n`,
         );
-      }, 60_000);
+      });
 
       it('learns of a write committed elsewhere through pub/sub, well before the next check', async () => {
         const publisher = new Redis('redis://127.0.0.1:6379');
@@ -356,7 +356,7 @@ onMysql(
         } finally {
           publisher.disconnect();
         }
-      }, 60_000);
+      });
     });
   },
 );

@@ -45,7 +45,7 @@ describe('login throttle shared through Redis', () => {
     await serve({ REDIS_URL: 'redis://127.0.0.1:6379' });
     await serve({ REDIS_URL: 'redis://127.0.0.1:6379' });
     await serve({}); // no Redis: counts alone
-  }, 60_000);
+  });
   afterAll(() => Promise.all(servers.map((s) => stop(s.child))));
 
   const address = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 255)}`;
@@ -107,7 +107,7 @@ onMysql('login throttle shared by the workers without Redis (MySQL/MariaDB only)
       },
       60_000,
     ));
-  }, 90_000);
+  });
   afterAll(() => (child ? stop(child) : undefined));
 
   /** One login attempt on a connection of its own; its status. */
@@ -139,5 +139,5 @@ onMysql('login throttle shared by the workers without Redis (MySQL/MariaDB only)
     expect(await login(from, ADMIN.login, ADMIN.password)).toBe(429);
     expect(await login(from, ADMIN.login, ADMIN.password)).toBe(429);
     expect(await login(`203.0.113.${randomInt(1, 255)}`, ADMIN.login, ADMIN.password)).toBe(200);
-  }, 60_000);
+  });
 });
