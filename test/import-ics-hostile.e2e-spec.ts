@@ -82,7 +82,7 @@ describe('import:ics of hostile files', () => {
       /never@probe „February the 31st”: nincs kibontva: az ismétlődési szabálya több mint/,
     );
     expect(hu.stdout).toMatch(
-      /Figyelmeztetések:\n {2}daily-by-seconds@probe „Daily, stepped by the second”: a sorozat megszakadt, mert az ismétlődési szabálya .*; a\(z\) 2027-\d\d-\d\d \d\d:\d\d:\d\d \(UTC szerint\) utáni előfordulások nem lettek importálva/,
+      /Figyelmeztetések:\n {2}daily-by-seconds@probe „Daily, stepped by the second”: a sorozat megszakadt, mert az ismétlődési szabálya .*; 2027-\d\d-\d\d \d\d:\d\d:\d\d \(UTC szerint\) után kezdődő előfordulásai nem lettek importálva/,
     );
     const ro = await importFile('never-matching.ics', { LC_ALL: 'ro_RO.UTF-8' });
     expect(ro.code).toBe(0);

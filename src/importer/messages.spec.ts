@@ -52,10 +52,10 @@ describe('importer reasons in en, hu and ro', () => {
       'd@x "Daily": series cut short, its recurrence rule took more than 20000 steps; occurrences after its start (UTC) were not imported',
     );
     expect(said(cut, t.hu)).toBe(
-      'd@x „Daily”: a sorozat megszakadt, mert az ismétlődési szabálya több mint 20000 lépést igényelt; a(z) kezdete (UTC szerint) utáni előfordulások nem lettek importálva',
+      'd@x „Daily”: a sorozat megszakadt, mert az ismétlődési szabálya több mint 20000 lépést igényelt; a kezdete (UTC szerint) után kezdődő előfordulásai nem lettek importálva',
     );
     expect(said(cut, t.ro)).toBe(
-      'd@x „Daily”: serie întreruptă, regula de recurență a depășit 20000 de pași; aparițiile de după începutul ei (în UTC) nu au fost importate',
+      'd@x „Daily”: serie întreruptă, regula de recurență a depășit 20000 de pași; aparițiile de după începutul seriei (în UTC) nu au fost importate',
     );
     expect(said(messages.protectedPrivate, t.hu)).toMatch(/^a forrásban jelszóval védett/);
     expect(said(messages.protectedPrivate, t.ro)).toMatch(/^protejată cu parolă la sursă/);

@@ -79,7 +79,7 @@ export const messages = {
     message(withCredentials ? 'cli.source.protected_unreadable' : 'cli.source.protected_skipped'),
   protectedPrivate: message('cli.source.protected_private'),
   notImported: (kind: string, sourceId: number) =>
-    message('cli.source.not_imported', { kind, id: sourceId }),
+    message('cli.source.not_imported', { kind: message(`cli.import.kinds.${kind}`), id: sourceId }),
   apiRefusal: (code: string, status: number, text: Message, params: Message[]) =>
     params.length
       ? message('cli.source.api_refusal_params', { code, status, message: text, params })

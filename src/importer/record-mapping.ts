@@ -84,11 +84,11 @@ const imageUrl = (record: Record<string, unknown>): string => {
   return '';
 };
 
-function idOf(value: unknown, what: string): number {
+function idOf(value: unknown, what: 'category' | 'tag' | 'venue' | 'organizer'): number {
   const id = value && typeof value === 'object' ? (value as { id?: unknown }).id : value;
   const n = typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : id;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-    throw new MalformedRecord('no_id', { what });
+    throw new MalformedRecord(`no_id.${what}`);
   }
   return n;
 }
@@ -226,12 +226,12 @@ export function eventInput(record: Record<string, unknown>, ref: Ref) {
     sticky: bool(record, 'sticky') ?? false,
     featured: bool(record, 'featured') ?? false,
     categories: list(record.categories, 'categories').map((c) =>
-      ref('category', idOf(c, 'a category')),
+      ref('category', idOf(c, 'category')),
     ),
-    tags: list(record.tags, 'tags').map((c) => ref('tag', idOf(c, 'a tag'))),
-    venue: venues.map((v) => ref('venue', idOf(v, 'the venue'))),
+    tags: list(record.tags, 'tags').map((c) => ref('tag', idOf(c, 'tag'))),
+    venue: venues.map((v) => ref('venue', idOf(v, 'venue'))),
     organizer: list(record.organizer, 'organizer').map((o) =>
-      ref('organizer', idOf(o, 'an organizer')),
+      ref('organizer', idOf(o, 'organizer')),
     ),
   };
 }
