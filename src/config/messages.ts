@@ -162,6 +162,3 @@ export function errorText(error: unknown, t: Translate): string {
   if (error instanceof LocalizedError) return t(error.key, error.args);
   return error instanceof Error ? error.message : String(error);
 }
-
-/** A message in the language of `t`. */
-export const say = (m: Message, t: Translate): string => t(m.key, m.args);
