@@ -1,3 +1,13 @@
-import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';
+import {
+  EventEntity,
+  EventOrganizerEntity,
+  EventTermEntity,
+  OccurrenceEntity,
+} from './event.entity.js';
 
-export const eventsEntities = [EventEntity, EventOrganizerEntity, EventTermEntity];
+export const eventsEntities = [
+  EventEntity,
+  EventOrganizerEntity,
+  EventTermEntity,
+  OccurrenceEntity,
+];

@@ -61,6 +61,8 @@ export function newEvent(
     venueId: null,
     postParent: 0,
     translationGroup: null,
+    recurrence: null,
+    occurrencesUntil: null,
   });
   return event;
 }

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { PostColumns } from '../common/posts/post-columns.js';
 import { DateTimeColumn, FlagColumn } from '../database/columns.js';
 import { webUrlColumn } from '../common/http/web-url.js';
@@ -82,6 +82,45 @@ export class EventEntity extends PostColumns {
   @Index('IDX_events_parent')
   @Column({ name: 'post_parent', type: 'integer', default: 0 })
   postParent!: number;
+
+  /** The series as stored (JSON `{rules, exdates, rdates}`); null for a single event (issue 34). */
+  @Column({ type: 'text', nullable: true })
+  recurrence!: string | null;
+
+  /** How far the occurrences are materialized (local wall clock); null for a single event. */
+  @Index('IDX_events_recurring')
+  @Column({ name: 'occurrences_until', type: 'varchar', length: 19, nullable: true })
+  occurrencesUntil!: string | null;
+}
+
+/**
+ * One occurrence of a recurring event (issue 34): its id is the occurrence id of the provisional
+ * ids (OCCURRENCE_ID_BASE + id), kept for the same event and start across edits.
+ */
+@Entity('event_occurrences')
+@Index('IDX_occurrences_event', ['eventId', 'startDate'], { unique: true })
+@Index('IDX_occurrences_listing', ['startDate', 'eventId', 'endDate', 'id'])
+export class OccurrenceEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id!: number;
+
+  @Column({ name: 'event_id', type: 'integer' })
+  eventId!: number;
+
+  @DateTimeColumn('start_date')
+  startDate!: string;
+
+  @DateTimeColumn('end_date')
+  endDate!: string;
+
+  @DateTimeColumn('start_utc')
+  startUtc!: string;
+
+  @DateTimeColumn('end_utc')
+  endUtc!: string;
+
+  @Column({ name: 'day_index', type: 'smallint', default: 1 })
+  dayIndex!: number;
 }
 
 /** An event's organizers, in linking order. */

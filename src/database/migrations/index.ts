@@ -12,6 +12,7 @@ import { LinkedTitleIndex1764800000000 } from './1764800000000-linked-title-inde
 import { TermPublishedCounts1764900000000 } from './1764900000000-term-published-counts.js';
 import { Webhooks1765000000000 } from './1765000000000-webhooks.js';
 import { WebhookSchedule1765100000000 } from './1765100000000-webhook-schedule.js';
+import { Recurrence1765200000000 } from './1765200000000-recurrence.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   TermPublishedCounts1764900000000,
   Webhooks1765000000000,
   WebhookSchedule1765100000000,
+  Recurrence1765200000000,
 ];

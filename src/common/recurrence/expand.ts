@@ -1,0 +1,193 @@
+import { RRuleTemporal } from 'rrule-temporal';
+import type { Text } from '../errors/api-error.js';
+import { localToUtc, utcToLocal } from '../dates/index.js';
+import { parseRule, RECURRENCE_LIMITS, type Recurrence, type Rule } from './rules.js';
+
+/** Where a series starts: the event's own dates, which are its first occurrence. */
+export interface SeriesAnchor {
+  /** Local wall clocks of the event's zone, `YYYY-MM-DD HH:MM:SS`. */
+  start: string;
+  end: string;
+  allDay: boolean;
+  zone: string;
+}
+
+/** One occurrence: local wall clocks of the event's zone and their instants. */
+export interface Occurrence {
+  start: string;
+  end: string;
+  startUtc: string;
+  endUtc: string;
+}
+
+export interface Expansion {
+  occurrences: Occurrence[];
+  /**
+   * The local wall clock up to which the occurrences are complete; null when the series ends
+   * (every rule has COUNT or UNTIL): nothing is left to add as time passes.
+   */
+  horizon: string | null;
+}
+
+export interface ExpandOptions {
+  /** The local wall clock up to which an unbounded series is expanded. */
+  horizon: string;
+  /** Stop after this many occurrences without a problem (the next few of a payload). */
+  take?: number;
+  /** Occurrences starting at or before this local wall clock are skipped (with `take`). */
+  after?: string;
+  limits?: { occurrences: number; steps: number; ms: number };
+}
+
+const reason = (key: string, args?: Record<string, string | number>): Text => ({
+  key: `recurrence.${key}`,
+  args,
+});
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const compact = (sql: string) => sql.replace(/[-: ]/g, '').replace(/^(\d{8})(\d{6})$/, '$1T$2');
+
+/** Wall clock arithmetic on `YYYY-MM-DD HH:MM:SS` (no zone: DST never shifts a wall clock). */
+const wallMs = (sql: string) =>
+  Date.UTC(
+    +sql.slice(0, 4),
+    +sql.slice(5, 7) - 1,
+    +sql.slice(8, 10),
+    +sql.slice(11, 13) || 0,
+    +sql.slice(14, 16) || 0,
+    +sql.slice(17, 19) || 0,
+  );
+function wallOf(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/** A horizon `days` ahead of `fromLocal` (a wall clock). */
+export function horizonFrom(fromLocal: string, days: number = RECURRENCE_LIMITS.horizonDays) {
+  return wallOf(wallMs(fromLocal) + days * 86_400_000);
+}
+
+/** Does every rule end (COUNT or UNTIL)? Then the series is finite. */
+export function isBounded(recurrence: Recurrence): boolean {
+  return recurrence.rules.every((text) => {
+    const rule = parseRule(text) as Rule;
+    return rule.count !== undefined || rule.until !== undefined;
+  });
+}
+
+/** The UNTIL of `rule` as the expansion reads it: a wall clock of the zone, or a date. */
+function untilPart(rule: Rule, anchor: SeriesAnchor): string | null {
+  if (!rule.until) return null;
+  if (anchor.allDay) {
+    const local = rule.untilUtc ? utcToLocal(rule.until, anchor.zone) : rule.until;
+    return local.slice(0, 10).replaceAll('-', '');
+  }
+  let wall = rule.until.length === 10 ? `${rule.until} 23:59:59` : rule.until;
+  if (rule.untilUtc) wall = utcToLocal(wall, anchor.zone);
+  return `${compact(wall)}Z`;
+}
+
+class Cut extends Error {
+  constructor(readonly problem: Text) {
+    super(problem.key);
+  }
+}
+
+/**
+ * The occurrences of a series, in order: the event's own start, each rule's, the added dates,
+ * less the excluded ones (a date excludes every occurrence of that local day, a date-time the one
+ * starting then). Rules are expanded on wall clocks (rrule-temporal, in UTC as a zone without
+ * daylight saving), each wall clock then placed in the event's zone, so that 19:00 stays 19:00
+ * across DST changes (a time a change skips moves forward, as for every event, BEHAVIOR §1.7).
+ * Each occurrence lasts what the event lasts on the wall clock; all-day series stay all-day.
+ * Bounded by RECURRENCE_LIMITS: over a bound, the problem names it.
+ */
+export function expandSeries(
+  recurrence: Recurrence,
+  anchor: SeriesAnchor,
+  options: ExpandOptions,
+): Expansion | Text {
+  const limits = options.limits ?? RECURRENCE_LIMITS;
+  const deadline = performance.now() + limits.ms;
+  const bounded = isBounded(recurrence);
+  const time = anchor.start.slice(11, 19) || '00:00:00';
+  const starts = new Set<string>([anchor.start]);
+  const takeAfter = options.after ?? '';
+  const wanted = options.take;
+  // Each rule stops once it has made `take` occurrences after `after` (the rest come later).
+  try {
+    for (const text of recurrence.rules) {
+      const rule = parseRule(text) as Rule;
+      const dtstart = anchor.allDay
+        ? `DTSTART;VALUE=DATE:${anchor.start.slice(0, 10).replaceAll('-', '')}`
+        : `DTSTART;TZID=UTC:${compact(anchor.start)}`;
+      const until = untilPart(rule, anchor);
+      const rrule = formatForLibrary(text, until);
+      let made = 0;
+      let later = 0;
+      new RRuleTemporal({
+        rruleString: `${dtstart}\nRRULE:${rrule}`,
+        maxIterations: limits.steps,
+        cache: false,
+      }).all((dt) => {
+        if (performance.now() > deadline) throw new Cut(reason('too_slow', { max: limits.ms }));
+        if (dt.year > 9999) return false;
+        const wall = `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${anchor.allDay ? '00:00:00' : `${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`}`;
+        if (!bounded && wall > options.horizon) return false;
+        starts.add(wall);
+        if (++made > limits.occurrences) {
+          throw new Cut(reason('too_many_occurrences', { max: limits.occurrences }));
+        }
+        if (wall > takeAfter) later++;
+        return wanted === undefined || later < wanted + recurrence.exdates.length;
+      });
+    }
+  } catch (error) {
+    if (error instanceof Cut) return error.problem;
+    if (error instanceof Error && /maximum iterations/i.test(error.message)) {
+      return reason('too_many_steps', { max: limits.steps });
+    }
+    return reason('rule_unusable', { value: recurrence.rules.join(' ').slice(0, 80) });
+  }
+  for (const date of recurrence.rdates) {
+    starts.add(
+      anchor.allDay
+        ? `${date.slice(0, 10)} 00:00:00`
+        : date.length === 10
+          ? `${date} ${time}`
+          : date,
+    );
+  }
+  const excludedDays = new Set(recurrence.exdates.filter((d) => d.length === 10));
+  const excludedStarts = new Set(recurrence.exdates.filter((d) => d.length > 10));
+  const kept = [...starts]
+    .filter((s) => !excludedDays.has(s.slice(0, 10)) && !excludedStarts.has(s))
+    .sort();
+  if (kept.length > limits.occurrences && wanted === undefined) {
+    return reason('too_many_occurrences', { max: limits.occurrences });
+  }
+  const length = wallMs(anchor.end) - wallMs(anchor.start);
+  const days = Math.round(
+    (wallMs(anchor.end.slice(0, 10)) - wallMs(anchor.start.slice(0, 10))) / 86_400_000,
+  );
+  const chosen = wanted === undefined ? kept : kept.filter((s) => s > takeAfter).slice(0, wanted);
+  const occurrences = chosen.map((start) => {
+    const end = anchor.allDay
+      ? `${wallOf(wallMs(start) + days * 86_400_000).slice(0, 10)} 23:59:59`
+      : wallOf(wallMs(start) + length);
+    return {
+      start,
+      end,
+      startUtc: localToUtc(start, anchor.zone),
+      endUtc: localToUtc(end, anchor.zone),
+    };
+  });
+  return { occurrences, horizon: bounded ? null : options.horizon };
+}
+
+/** The stored rule with its UNTIL as the wall-clock expansion reads it. */
+function formatForLibrary(text: string, until: string | null): string {
+  const parts = text.split(';').filter((p) => !p.startsWith('UNTIL='));
+  if (until) parts.push(`UNTIL=${until}`);
+  return parts.join(';');
+}
