@@ -77,7 +77,10 @@ describe('events (e2e)', () => {
         'custom_fields',
         'language',
         'translations',
+        // Issue 34: the series (null for a single event), under cal/events/v1 only.
+        'recurrence',
       ]);
+      expect(e.recurrence).toBeNull();
       expect(e).toMatchObject({
         global_id: `cal.test?id=${e.id}`,
         global_id_lineage: [`cal.test?id=${e.id}`],

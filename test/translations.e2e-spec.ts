@@ -86,7 +86,8 @@ describe('translations (e2e)', () => {
     it('creates the same event through /en, /hu and i18n_language, linked as translations', async () => {
       en = await created('/en', 'events', event('Jazz night', { slug: 'jazz-night' }));
       expect(en).toMatchObject({ language: 'en', slug: 'jazz-night', translations: { en: en.id } });
-      expect(Object.keys(en).slice(-2)).toEqual(['language', 'translations']);
+      // Then the event's series (CONTRACT §9), under cal/events/v1.
+      expect(Object.keys(en).slice(-3)).toEqual(['language', 'translations', 'recurrence']);
 
       hu = await created(
         '/hu',

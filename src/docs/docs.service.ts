@@ -115,9 +115,14 @@ function underPluginNamespace(document: OpenAPIObject): OpenAPIObject {
     Object.entries(document.paths).filter(([path]) => !isServiceOnlyPath(path)),
   );
   const tags = document.tags?.filter((tag) => tag.name !== 'webhooks');
-  return JSON.parse(
+  const plugin = JSON.parse(
     JSON.stringify({ ...document, paths, tags }).replaceAll(NAMESPACE, PLUGIN_NAMESPACE),
   ) as OpenAPIObject;
+  // Issue 34: the plugin's payload has no recurrence field (BEHAVIOR §15).
+  const event = plugin.components?.schemas?.Event as
+    { properties?: Record<string, unknown> } | undefined;
+  if (event?.properties) delete event.properties.recurrence;
+  return plugin;
 }
 
 function resolveRef(schema: Schema | undefined, document: OpenAPIObject): Schema | undefined {

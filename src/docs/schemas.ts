@@ -147,6 +147,28 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     custom_fields: arrayOf('event.custom_fields', {}),
     json_ld: jsonLd('event'),
     ...LANGUAGE_FIELDS,
+    // Issue 34: under cal/events/v1 only (the plugin's namespace shows Pro's payload).
+    recurrence: object(
+      {
+        rules: { type: 'array', items: { type: 'string' } },
+        exdates: { type: 'array', items: { type: 'string' } },
+        rdates: { type: 'array', items: { type: 'string' } },
+        description: { type: 'string' },
+        next: {
+          type: 'array',
+          items: object(
+            {
+              start_date: { type: 'string' },
+              end_date: { type: 'string' },
+              utc_start_date: { type: 'string' },
+              utc_end_date: { type: 'string' },
+            },
+            { description: 'events.doc.occurrence_out' },
+          ),
+        },
+      },
+      { nullable: true, description: 'events.doc.recurrence_out' },
+    ),
   }),
   Venue: object({
     ...postHead('venue'),

@@ -20,9 +20,15 @@ import type {
   TecEmbeddedTerm,
   TecEvent,
   TecOrganizer,
+  TecRecurrence,
   TecVenue,
 } from '../common/payload/tec-payload.js';
 import type { EventEntity } from './event.entity.js';
+import { PLUGIN_NAMESPACE } from '../common/http/links.js';
+import { utcToLocal } from '../common/dates/index.js';
+import { describeRecurrence } from '../common/recurrence/describe.js';
+import { expandSeries, horizonFrom } from '../common/recurrence/expand.js';
+import { anchorOf, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
 
 /** What an event shows of its linked records, loaded for a whole page at once. */
 export interface EventLinks {
@@ -35,6 +41,8 @@ export interface EventLinks {
 }
 
 export interface EventMapOptions {
+  /** Translates a catalogue key in the request's language (the readable rule of a series). */
+  translate?: (key: string, args?: Record<string, string | number>) => string;
   /** Single reads carry `json_ld` (BEHAVIOR §4.9). */
   jsonLd: boolean;
   /** The request opened this protected event (password or context=edit). */
@@ -139,7 +147,104 @@ export function toTecEvent(
     ...translationFields(e, links.translations),
   };
   if (opts.jsonLd) event.json_ld = eventJsonLd(e, event, links, url);
+  // Issue 34: our namespace shows the series; the plugin's stays exactly Pro's payload.
+  if (!ctx.restBase.endsWith(`/${PLUGIN_NAMESPACE}`)) {
+    event.recurrence = seriesOf(e, ctx, opts);
+  }
   return e.password && !opts.unlocked ? redactProtected(event) : event;
+}
+
+/** What an occurrence changes in its event's payload. */
+interface OccurrenceDates {
+  id: number;
+  start: string;
+  end: string;
+  startUtc: string;
+  endUtc: string;
+  dayIndex: number;
+}
+
+/**
+ * The payload of one occurrence of a recurring event (BEHAVIOR §15): its provisional id in `id`,
+ * `rest_url` and `global_id`, its own dates, and the dated url `/event/{slug}/{YYYY-MM-DD}/`
+ * (plus `{n}/` for the n-th of a day); every other field is the event's.
+ */
+export function atOccurrence(
+  payload: TecEvent,
+  occurrence: OccurrenceDates,
+  ctx: RequestContext,
+): TecEvent {
+  const id = OCCURRENCE_ID_BASE + occurrence.id;
+  const day = occurrence.start.slice(0, 10);
+  const suffix = `${day}/${occurrence.dayIndex > 1 ? `${occurrence.dayIndex}/` : ''}`;
+  const url = payload.url.endsWith('/')
+    ? `${payload.url}${suffix}`
+    : payload.url.replace(/([?&]p=)\d+/, `$1${id}`);
+  const gid = globalId(ctx.siteUrl, id);
+  const out: TecEvent = {
+    ...payload,
+    id,
+    global_id: gid,
+    global_id_lineage: [gid],
+    url,
+    rest_url: `${ctx.restBase}/events/${id}`,
+    start_date: occurrence.start,
+    start_date_details: dateDetails(occurrence.start),
+    end_date: occurrence.end,
+    end_date_details: dateDetails(occurrence.end),
+    utc_start_date: occurrence.startUtc,
+    utc_start_date_details: dateDetails(occurrence.startUtc),
+    utc_end_date: occurrence.endUtc,
+    utc_end_date_details: dateDetails(occurrence.endUtc),
+    timezone_abbr: payload.timezone ? timezoneAbbr(payload.timezone, occurrence.start) : '',
+    website: payload.website === payload.url ? url : payload.website,
+  };
+  if (payload.json_ld) {
+    const zone = payload.timezone || 'UTC';
+    out.json_ld = {
+      ...payload.json_ld,
+      url,
+      startDate: toIso8601WithOffset(occurrence.start, zone),
+      endDate: toIso8601WithOffset(occurrence.end, zone),
+    };
+  }
+  return out;
+}
+
+/** How many next occurrences `recurrence.next` shows. */
+const NEXT_OCCURRENCES = 3;
+
+/** The `recurrence` of an event's payload (issue 34): null for a single event. */
+function seriesOf(
+  e: EventEntity,
+  ctx: RequestContext,
+  opts: EventMapOptions,
+): TecRecurrence | null {
+  const recurrence = recurrenceOf(e);
+  if (!recurrence) return null;
+  const anchor = anchorOf(e, ctx.config.siteTimezone);
+  const nowLocal = utcToLocal(nowUtcSql(), anchor.zone);
+  const expansion = expandSeries(recurrence, anchor, {
+    horizon: horizonFrom(nowLocal),
+    take: NEXT_OCCURRENCES,
+    after: nowLocal,
+  });
+  const translate = opts.translate ?? ((key: string) => key);
+  return {
+    rules: recurrence.rules,
+    exdates: recurrence.exdates,
+    rdates: recurrence.rdates,
+    description: describeRecurrence(recurrence, anchor, translate, ctx.language),
+    next:
+      'occurrences' in expansion
+        ? expansion.occurrences.map((o) => ({
+            start_date: o.start,
+            end_date: o.end,
+            utc_start_date: o.startUtc,
+            utc_end_date: o.endUtc,
+          }))
+        : [],
+  };
 }
 
 /** schema.org Event (BEHAVIOR §4.9). */

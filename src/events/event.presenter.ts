@@ -163,6 +163,7 @@ export class EventPresenter {
           jsonLd: opts.jsonLd,
           unlocked: isUnlocked(e, opts.password, ctx),
           freeLabel,
+          translate: (key, args) => this.i18n.translate(key, { lang: ctx.language, args }),
         });
         return [e.id, payload] as const;
       }),

@@ -8,11 +8,17 @@ import type { PostKind } from '../common/posts/post-id.entity.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
-import { PageAnchors, pageIds, type PageOrder } from '../database/page-ids.js';
+import { PageAnchors } from '../database/page-ids.js';
 import { insertRows } from '../database/plain-insert.js';
 import { TotalsCache } from '../database/totals-cache.js';
 import { WriteVersion } from '../database/write-version.js';
-import { EventEntity, EventOrganizerEntity, EventTermEntity } from './event.entity.js';
+import {
+  EventEntity,
+  EventOrganizerEntity,
+  EventTermEntity,
+  OccurrenceEntity,
+} from './event.entity.js';
+import { OCCURRENCE_ID_BASE } from './event-series.js';
 import type { EventFilters } from './event-filters.js';
 import { boundingBox, haversineLimit, type Geofence } from './geofence.js';
 
@@ -46,8 +52,10 @@ export class EventsRepository {
   }
 
   /**
-   * The ids of one page of the archive, in order, and the total over all pages (cached): two
-   * queries at most, neither reading a row (the presenter reads those it needs).
+   * One page of the archive, in order, and the total over all pages (cached): two queries at
+   * most, neither reading an event row (the presenter reads those it needs). Single events come
+   * from `events`, recurring ones as their occurrences from `event_occurrences` (issue 34): one
+   * item per occurrence, ordered by its start, counted in the total, with a provisional id.
    */
   async list(
     filters: EventFilters,
@@ -55,23 +63,89 @@ export class EventsRepository {
     actor: Actor,
     language: Language,
     nowUtc: string,
-  ): Promise<{ ids: number[]; total: number }> {
-    const qb = this.listQuery(filters, actor, language, nowUtc);
+  ): Promise<{ items: ListedEvent[]; total: number }> {
+    const singles = this.listQuery(filters, actor, language, nowUtc, 'e')
+      // The recurring events are listed by their occurrences (a small set, built once).
+      .andWhere('e.id NOT IN (SELECT rs.id FROM events rs WHERE rs.occurrences_until IS NOT NULL)');
+    const occurrences = this.occurrencesQuery(filters, actor, language, nowUtc);
     const key = JSON.stringify([filters, actor.user?.id ?? 0, actor.user?.role ?? '', language]);
-    const total = await this.totals.get(key, () => qb.getCount());
-    if (total <= page.offset) return { ids: [], total };
-    // Archive order (IDX_events_listing): by start; `include` lists by publication date (D2).
-    const order: PageOrder = filters.include
-      ? [
-          ['date', 'ASC'],
-          ['id', 'ASC'],
-        ]
-      : [
-          ['startDate', 'ASC'],
-          ['date', 'ASC'],
-          ['id', 'ASC'],
-        ];
-    return { ids: await pageIds(qb, 'e', order, page, { cache: this.anchors, key }), total };
+    const total = await this.totals.get(key, async () => {
+      const [a, pa] = singles.clone().select('COUNT(1)', 'n').getQueryAndParameters();
+      const [b, pb] = occurrences.clone().select('COUNT(1)', 'n').getQueryAndParameters();
+      const [row] = await this.ds.query<Array<{ n: number | string }>>(
+        `SELECT (${a}) + (${b}) AS n`,
+        [...pa, ...pb],
+      );
+      return Number(row.n);
+    });
+    if (total <= page.offset) return { items: [], total };
+    // Archive order (IDX_events_listing, IDX_occurrences_listing): by start; `include` lists by
+    // publication date (D2).
+    const byDate = !!filters.include;
+    const keys = {
+      // Every selected expression distinct: the query builder keeps one of each.
+      singles: byDate ? ['e.date', '(e.id * 1)', 'e.id'] : ['e.start_date', 'e.date', 'e.id'],
+      occurrences: byDate
+        ? ['e.date', `(o.id + ${OCCURRENCE_ID_BASE} + 0)`, `(o.id + ${OCCURRENCE_ID_BASE})`]
+        : ['o.start_date', 'e.date', `(o.id + ${OCCURRENCE_ID_BASE})`],
+    };
+    const at = (offset: number) => `${key} @${offset}`;
+    const found =
+      page.offset > 0 ? this.anchors.lookup(at(page.offset), Date.now(), 1_000) : undefined;
+    const version = this.anchors.version();
+    /** The union's rows from `offset` (or from `anchor`), `limit` of them, in order. */
+    const read = (limit: number, offset: number, anchor?: Array<string | number>) => {
+      const branch = (qb: SelectQueryBuilder<EventEntity>, columns: string[], extra: string[]) => {
+        const q = qb.clone();
+        q.select(columns[0], 'k0').addSelect(columns[1], 'k1').addSelect(columns[2], 'k2');
+        for (const column of extra) {
+          const [expression, alias] = column.split(' AS ');
+          q.addSelect(expression, alias);
+        }
+        if (anchor) q.andWhere(...seek(columns, anchor));
+        // Each side needs no more rows than the page can take from it.
+        q.orderBy(columns[0], 'ASC')
+          .addOrderBy(columns[1], 'ASC')
+          .addOrderBy(columns[2], 'ASC')
+          .limit((anchor ? 0 : offset) + limit);
+        return q.getQueryAndParameters();
+      };
+      const [a, pa] = branch(singles, keys.singles, SINGLE_COLUMNS);
+      const [b, pb] = branch(occurrences, keys.occurrences, OCCURRENCE_COLUMNS);
+      return this.ds.query<UnionRow[]>(
+        `SELECT u.* FROM (SELECT ${UNION_COLUMNS} FROM (${a}) s` +
+          ` UNION ALL SELECT ${UNION_COLUMNS} FROM (${b}) r) u` +
+          ` ORDER BY u.k0 ASC, u.k1 ASC, u.k2 ASC LIMIT ${limit}` +
+          (anchor ? '' : ` OFFSET ${offset}`),
+        [...pa, ...pb],
+      );
+    };
+    const remember = (offset: number, row: UnionRow) =>
+      this.anchors.set(at(offset), version, [row.k0, row.k1, row.k2]);
+    // As pageIds does: an expired start still answers, while one request finds it again.
+    if (found?.expired && !this.anchors.refreshing.has(at(page.offset))) {
+      this.anchors.refreshing.add(at(page.offset));
+      void read(1, page.offset)
+        .then(([row]) => row && remember(page.offset, row))
+        .catch(() => undefined)
+        .finally(() => this.anchors.refreshing.delete(at(page.offset)));
+    }
+    const rows = await read(page.perPage + 1, page.offset, found?.value);
+    if (rows.length && page.offset > 0 && !found) remember(page.offset, rows[0]);
+    // Where the next page starts, for a crawler walking the pages in order.
+    const next = rows[page.perPage];
+    if (next && !found?.expired) remember(page.offset + page.perPage, next);
+    return { items: rows.slice(0, page.perPage).map(toListed), total };
+  }
+
+  /** Occurrences of recurring events under the list's filters (dates apply to the occurrence). */
+  private occurrencesQuery(
+    f: EventFilters,
+    actor: Actor,
+    language: Language,
+    nowUtc: string,
+  ): SelectQueryBuilder<EventEntity> {
+    return this.listQuery(f, actor, language, nowUtc, 'o');
   }
 
   private listQuery(
@@ -79,20 +153,33 @@ export class EventsRepository {
     actor: Actor,
     language: Language,
     nowUtc: string,
+    dates: 'e' | 'o',
   ): SelectQueryBuilder<EventEntity> {
-    const qb = this.repo()
-      .createQueryBuilder('e')
-      .where('e.language = :language', { language })
+    const qb =
+      dates === 'e'
+        ? this.repo().createQueryBuilder('e')
+        : (this.ds
+            .getRepository(OccurrenceEntity)
+            .createQueryBuilder('o')
+            .innerJoin(
+              EventEntity,
+              'e',
+              'e.id = o.event_id',
+            ) as unknown as SelectQueryBuilder<EventEntity>);
+    qb.where('e.language = :language', { language })
       // Hidden events never appear in lists, whoever asks (BEHAVIOR §5.2.2).
       .andWhere('e.hideFromListings = :hidden', { hidden: 0 });
     applyPostVisibility(qb, 'e', actor, f.statuses, nowUtc);
-    if (f.startDate) qb.andWhere('e.startDate >= :startDate', { startDate: f.startDate });
-    if (f.endDate) qb.andWhere('e.endDate <= :endDate', { endDate: f.endDate });
+    // A recurring event's dates are its occurrence's (issue 34).
+    const d = dates;
+    if (f.startDate) qb.andWhere(`${d}.start_date >= :startDate`, { startDate: f.startDate });
+    if (f.endDate) qb.andWhere(`${d}.end_date <= :endDate`, { endDate: f.endDate });
     if (f.startsBefore)
-      qb.andWhere('e.startDate < :startsBefore', { startsBefore: f.startsBefore });
-    if (f.startsAfter) qb.andWhere('e.startDate > :startsAfter', { startsAfter: f.startsAfter });
-    if (f.endsBefore) qb.andWhere('e.endDate < :endsBefore', { endsBefore: f.endsBefore });
-    if (f.endsAfter) qb.andWhere('e.endDate > :endsAfter', { endsAfter: f.endsAfter });
+      qb.andWhere(`${d}.start_date < :startsBefore`, { startsBefore: f.startsBefore });
+    if (f.startsAfter)
+      qb.andWhere(`${d}.start_date > :startsAfter`, { startsAfter: f.startsAfter });
+    if (f.endsBefore) qb.andWhere(`${d}.end_date < :endsBefore`, { endsBefore: f.endsBefore });
+    if (f.endsAfter) qb.andWhere(`${d}.end_date > :endsAfter`, { endsAfter: f.endsAfter });
     if (f.search) {
       f.search.include.forEach((word, i) => {
         const p = { [`s${i}`]: containsPattern(word) };
@@ -124,7 +211,15 @@ export class EventsRepository {
     }
     if (f.featured !== undefined)
       qb.andWhere('e.featured = :featured', { featured: f.featured ? 1 : 0 });
-    if (f.include) qb.andWhere('e.id IN (:...include)', { include: orNone(f.include) });
+    if (f.include) {
+      // A recurring event's real id matches all its occurrences; a provisional id, that one.
+      qb.andWhere(
+        dates === 'e'
+          ? 'e.id IN (:...include)'
+          : `(e.id IN (:...include) OR (o.id + ${OCCURRENCE_ID_BASE}) IN (:...include))`,
+        { include: orNone(f.include) },
+      );
+    }
     if (f.postParent !== undefined)
       qb.andWhere('e.postParent = :postParent', { postParent: f.postParent });
     if (f.hasGeo) {
@@ -137,6 +232,21 @@ export class EventsRepository {
     }
     if (f.geofence) geofenceFilter(qb, f.geofence);
     return qb;
+  }
+
+  /** The occurrence `id` (the provisional id less the base), or null when there is none. */
+  async findOccurrence(id: number): Promise<(ListedOccurrence & { eventId: number }) | null> {
+    const row = await this.ds.getRepository(OccurrenceEntity).findOneBy({ id });
+    if (!row) return null;
+    return {
+      id: row.id,
+      eventId: row.eventId,
+      start: row.startDate,
+      end: row.endDate,
+      startUtc: row.startUtc,
+      endUtc: row.endUtc,
+      dayIndex: row.dayIndex,
+    };
   }
 
   findById(id: number, manager?: EntityManager): Promise<EventEntity | null> {
@@ -312,6 +422,96 @@ export class EventsRepository {
     const rows = await this.repo().find({ where: { id: In(ids) }, select: { id: true } });
     return new Set(rows.map((r) => r.id));
   }
+}
+
+/** One item of a list page: a single event, or an occurrence of a recurring one (issue 34). */
+export interface ListedEvent {
+  /** The id the list shows: the event's, or the occurrence's provisional id. */
+  id: number;
+  eventId: number;
+  occurrence?: ListedOccurrence;
+}
+
+export interface ListedOccurrence {
+  id: number;
+  start: string;
+  end: string;
+  startUtc: string;
+  endUtc: string;
+  dayIndex: number;
+}
+
+/** What a single event gives the union's columns beside its sort values. */
+const SINGLE_COLUMNS = [
+  '(e.id + 0) AS event_id',
+  'NULL AS o_id',
+  'NULL AS o_start',
+  'NULL AS o_end',
+  'NULL AS o_start_utc',
+  'NULL AS o_end_utc',
+  'NULL AS o_day',
+];
+
+/** What an occurrence gives them. */
+const OCCURRENCE_COLUMNS = [
+  'e.id AS event_id',
+  'o.id AS o_id',
+  'o.start_date AS o_start',
+  'o.end_date AS o_end',
+  'o.start_utc AS o_start_utc',
+  'o.end_utc AS o_end_utc',
+  'o.day_index AS o_day',
+];
+
+/** The columns of both sides of the list's union, in one order (each side selects them all). */
+const UNION_COLUMNS = 'k0, k1, k2, event_id, o_id, o_start, o_end, o_start_utc, o_end_utc, o_day';
+
+interface UnionRow {
+  k0: string | number;
+  k1: string | number;
+  k2: string | number;
+  event_id: string | number;
+  o_id: string | number | null;
+  o_start: string | null;
+  o_end: string | null;
+  o_start_utc: string | null;
+  o_end_utc: string | null;
+  o_day: string | number | null;
+}
+
+function toListed(row: UnionRow): ListedEvent {
+  const eventId = Number(row.event_id);
+  if (row.o_id === null || row.o_id === undefined) return { id: eventId, eventId };
+  const id = Number(row.o_id);
+  return {
+    id: OCCURRENCE_ID_BASE + id,
+    eventId,
+    occurrence: {
+      id,
+      start: row.o_start!,
+      end: row.o_end!,
+      startUtc: row.o_start_utc!,
+      endUtc: row.o_end_utc!,
+      dayIndex: Number(row.o_day),
+    },
+  };
+}
+
+/** Rows at or after `values` in the ascending order of `columns` (lexicographic). */
+function seek(
+  columns: string[],
+  values: Array<string | number>,
+): [string, Record<string, string | number>] {
+  const params: Record<string, string | number> = {};
+  let condition = '';
+  for (let i = columns.length - 1; i >= 0; i--) {
+    params[`seek${i}`] = values[i];
+    condition =
+      i === columns.length - 1
+        ? `${columns[i]} >= :seek${i}`
+        : `(${columns[i]} > :seek${i} OR (${columns[i]} = :seek${i} AND ${condition}))`;
+  }
+  return [condition, params];
 }
 
 /** `IN ()` is invalid SQL; an impossible id keeps an empty list meaning "nothing". */

@@ -60,6 +60,21 @@ import {
 } from './event-write-rules.js';
 import { EventPresenter, isUnlocked, type WrittenLinks } from './event.presenter.js';
 import { RecordCache } from '../database/record-cache.js';
+import {
+  isRecurrenceProblem,
+  parseRecurrence,
+  type Recurrence,
+} from '../common/recurrence/rules.js';
+import {
+  expandEvent,
+  isProvisionalId,
+  materialize,
+  OCCURRENCE_ID_BASE,
+  replaceOccurrences,
+  SERIES_COMPLETE,
+} from './event-series.js';
+import { atOccurrence } from './event.mapper.js';
+import { EventEntity as EventRow } from './event.entity.js';
 import { EventsRepository } from './events.repository.js';
 
 type Plan = Awaited<ReturnType<VenueEventLinks['planReferences']>>;
@@ -72,6 +87,8 @@ interface WritePlan {
   categoryItems?: Array<number | string>;
   tagItems?: Array<number | string>;
   cost?: ParsedCost;
+  /** The series the write sets (null: removes), when it carries `recurrence`. */
+  recurrence?: Recurrence | null;
 }
 
 const notFound = (id: number) =>
@@ -138,19 +155,26 @@ export class EventsService {
     const now = new Date();
     const { filters, page, echo } = await this.query.resolve(query, ctx, presentInQuery, now);
     const readAt = this.recordCache.version();
-    const { ids, total } = await this.events.list(
+    const { items: listed, total } = await this.events.list(
       filters,
       page,
       ctx.actor,
       ctx.language,
       nowUtcSql(now),
     );
-    if (!ids.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
+    if (!listed.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
 
-    const items = await this.presenter.presentIds(ids, ctx, {
-      jsonLd: false,
-      password: ctx.query.password,
-      readAt,
+    // Each event is presented once, whatever number of its occurrences the page shows.
+    const payloads = await this.presenter.presentIds(
+      [...new Set(listed.map((item) => item.eventId))],
+      ctx,
+      { jsonLd: false, password: ctx.query.password, readAt },
+    );
+    const byId = new Map(payloads.map((p) => [p.id, p]));
+    const items = listed.flatMap((item) => {
+      const payload = byId.get(item.eventId);
+      if (!payload) return [];
+      return [item.occurrence ? atOccurrence(payload, item.occurrence, ctx) : payload];
     });
     return buildArchive({
       key: 'events',
@@ -166,6 +190,15 @@ export class EventsService {
   // ---------------------------------------------------------------- reads
 
   async get(id: number, password: string | undefined, ctx: RequestContext) {
+    // BEHAVIOR §15: a provisional id is that occurrence; a stale one is not found.
+    if (isProvisionalId(id)) {
+      const occurrence = await this.events.findOccurrence(id - OCCURRENCE_ID_BASE);
+      if (!occurrence) throw notFound(id);
+      const event = await this.events.findById(occurrence.eventId);
+      if (!event) throw notFound(id);
+      const payload = await this.readable(event, password, ctx, this.recordCache.version());
+      return atOccurrence(payload, occurrence, ctx);
+    }
     const readAt = this.recordCache.version();
     const event = await this.recordCache.row('event', String(id), () => this.loadEvent(id));
     if (!event) throw notFound(id);
@@ -201,12 +234,23 @@ export class EventsService {
 
   async create(dto: CreateEventDto, ctx: RequestContext) {
     const plan = await this.validate(dto, ctx);
+    const clock = clockOf(ctx);
+    // Issue 34: a series over a bound is a 400, before the permission check like every
+    // validation; its occurrences are those the event's own dates give.
+    let series: ReturnType<typeof expandEvent> | undefined;
+    if (plan.recurrence) {
+      const draft = Object.assign(new EventRow(), {
+        allDay: false,
+        recurrence: JSON.stringify(plan.recurrence),
+      });
+      applyDates(draft, dto, clock, true);
+      series = expandEvent(draft, ctx.config.siteTimezone, clock.now);
+    }
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
     // CONTRACT §2: only editors and administrators create records of others.
     if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotCreateAs();
     // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
     const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
-    const clock = clockOf(ctx);
     // The answer is built from the rows as the committed attempt wrote them, not read back. The
     // work answers the id (what a write rider is given, see Writes.alongNextWrite).
     let written: { event: EventEntity; links: WrittenLinks } | undefined;
@@ -216,6 +260,10 @@ export class EventsService {
       applyDates(event, dto, clock, true);
       applyCost(event, plan.cost);
       applyStatus(event, dto, clock, true);
+      if (plan.recurrence && series) {
+        event.recurrence = JSON.stringify(plan.recurrence);
+        event.occurrencesUntil = series.horizon ?? SERIES_COMPLETE;
+      }
       // The venue first (an inline one is created here, with the event's id in the same
       // statement as its own), so that the event's row is written once.
       this.events.announceId(manager);
@@ -223,6 +271,7 @@ export class EventsService {
       const id = await this.events.allocateId(manager);
       event.id = id;
       await this.events.insert(manager, event, slugBase(event, dto.slug));
+      if (series) await replaceOccurrences(manager, id, series.occurrences);
       scope.changed('event', id, 'created', event);
       if (dto.translation_of !== undefined) {
         event.translationGroup = await this.translations.join(
@@ -317,9 +366,19 @@ export class EventsService {
         event.language = dto.language!;
         event.slug = null;
       }
+      const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
       applyDates(event, dto, clock, false);
       applyCost(event, plan.cost);
       applyStatus(event, dto, clock, false);
+      // Issue 34: a new series, or new dates of a series, give new occurrences (a 400 over a
+      // bound rolls the whole write back).
+      if (plan.recurrence !== undefined) {
+        event.recurrence = plan.recurrence ? JSON.stringify(plan.recurrence) : null;
+      }
+      const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
+      if (plan.recurrence !== undefined || (event.recurrence && anchorAfter !== anchorBefore)) {
+        await materialize(manager, event, ctx.config.siteTimezone, clock.now);
+      }
       await this.applyVenue(event, plan, ctx, scope);
       try {
         await this.events.save(manager, event);
@@ -405,6 +464,11 @@ export class EventsService {
       } else if (!canUpload(ctx.actor)) errors.image = invalid;
     }
     const plan: WritePlan = { dto };
+    if (dto.recurrence !== undefined) {
+      const recurrence = parseRecurrence(dto.recurrence);
+      if (isRecurrenceProblem(recurrence)) errors.recurrence = recurrence;
+      else plan.recurrence = recurrence;
+    }
     if (dto.cost !== undefined) {
       const cost = parseCostInput(dto.cost);
       if (cost) plan.cost = cost;

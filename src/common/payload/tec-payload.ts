@@ -146,6 +146,24 @@ export interface TecEvent extends TecPostHead {
   organizer: TecOrganizer[];
   custom_fields: [];
   json_ld?: JsonLd;
+  /** Issue 34: under cal/events/v1 only; null for an event that does not recur. */
+  recurrence?: TecRecurrence | null;
+}
+
+/** An event's series as cal/events/v1 shows it (issue 34, CONTRACT §9). */
+export interface TecRecurrence {
+  rules: string[];
+  exdates: string[];
+  rdates: string[];
+  /** The series in words, in the request's language. */
+  description: string;
+  /** The next occurrences from now (a few). */
+  next: Array<{
+    start_date: string;
+    end_date: string;
+    utc_start_date: string;
+    utc_end_date: string;
+  }>;
 }
 
 /** Every field of each payload type, for the test that holds them against the schema list. */
@@ -200,6 +218,7 @@ export const PAYLOAD_KEYS = {
     json_ld: true,
     language: true,
     translations: true,
+    recurrence: true,
   }),
   Venue: keys<TecVenue>()({
     id: true,

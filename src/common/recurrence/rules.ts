@@ -23,9 +23,9 @@ export const RECURRENCE_LIMITS = {
   interval: 1000,
 } as const;
 
-export type Frequency = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
-export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+type Frequency = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
+const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
+type Weekday = (typeof WEEKDAYS)[number];
 
 /** One RRULE, read. `until` is a local wall clock of the event's zone unless `untilUtc`. */
 export interface Rule {
@@ -202,7 +202,7 @@ export function parseRule(text: string): Rule | RecurrenceProblem {
 }
 
 /** The normal form of a rule: upper case, parts in a fixed order, as stored and shown. */
-export function formatRule(rule: Rule): string {
+function formatRule(rule: Rule): string {
   const parts = [`FREQ=${rule.freq}`];
   if (rule.interval !== 1) parts.push(`INTERVAL=${rule.interval}`);
   if (rule.count !== undefined) parts.push(`COUNT=${rule.count}`);
@@ -222,7 +222,7 @@ export function formatRule(rule: Rule): string {
 }
 
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` of a local date given as text, or null. */
-export function localDate(value: unknown): string | null {
+function localDate(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 25) return null;
   const m = LOCAL_DATE.exec(value.trim());
   if (!m) return null;

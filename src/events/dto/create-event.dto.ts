@@ -16,6 +16,7 @@ import {
 } from '../../common/http/validators.js';
 import { WRITABLE_STATUSES, type WritableStatus } from '../../common/posts/post-status.js';
 import { IsTranslationOf, TRANSLATION_OF_DOC } from '../../common/posts/translation-fields.js';
+import { RECURRENCE_LIMITS } from '../../common/recurrence/rules.js';
 
 const d = resourceDoc('events');
 
@@ -208,6 +209,24 @@ export class CreateEventDto {
   @IsStringType()
   @MaxChars(LIMITS.password)
   password?: string;
+
+  /**
+   * Issue 34: the event's series, `{rules, exdates, rdates}` in RFC 5545 terms (local dates of the
+   * event's zone); an empty object removes it. Read and bounded by the service (common/recurrence).
+   */
+  @ApiPropertyOptional({
+    description: d('recurrence'),
+    type: 'object',
+    nullable: true,
+    properties: {
+      rules: { type: 'array', items: { type: 'string' }, maxItems: RECURRENCE_LIMITS.rules },
+      exdates: { type: 'array', items: { type: 'string' }, maxItems: RECURRENCE_LIMITS.dates },
+      rdates: { type: 'array', items: { type: 'string' }, maxItems: RECURRENCE_LIMITS.dates },
+    },
+  })
+  @IsOptional()
+  @Allow()
+  recurrence?: unknown;
 
   /** CONTRACT §5: the new event joins the translations of this event (create only). */
   @ApiPropertyOptional(TRANSLATION_OF_DOC)
