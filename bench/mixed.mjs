@@ -1,0 +1,288 @@
+#!/usr/bin/env node
+// npm run bench:mixed [-- --scale 0.1 --duration 5 --connections 10 --rates 0,1,5,20 --sqlite]
+//
+// Issue 35: reads while a writer commits. Seeds a calendar like `npm run bench` (bench/lib.mjs),
+// starts the built server as configured by default ("served") and a second one without the
+// response cache ("computed"), and measures, for each write rate, autocannon's read rate and p99
+// on loopback while a writer updates one event after another at that steady rate (an HTTP Basic
+// editor, one write at a time): the writer picks an event of the whole calendar, so most writes
+// change records the readers do not show, and every tenth one an event of the default list's
+// first page, which they do. The reads:
+// - "mixed": distinct URLs in turn (list pages with varied filters, per_page and search, single
+//   events by id and slug, venues, organizers, categories and tags lists and single venues);
+// - the computed default list and a computed single event (issue 35's targets).
+// Every figure is given beside the framework ceiling measured in the same run (a fixed JSON body
+// of the default list's size). On MySQL/MariaDB the mixed reads also run against WORKERS=2.
+// The Markdown table goes to --out (default: printed only).
+import autocannon from 'autocannon';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  createEditor,
+  migrate,
+  mulberry32,
+  parseArgs,
+  resetDatabase,
+  seed,
+  startServer,
+  stopServer,
+  useBuild,
+  waitHealthy,
+} from './lib.mjs';
+
+const OPTIONS = {
+  scale: 'N',
+  duration: 'S',
+  connections: 'N',
+  port: 'P',
+  rates: 'LIST',
+  out: 'FILE',
+  build: 'DIR',
+  compare: 'DIR',
+  only: 'LIST',
+  sqlite: null,
+  help: null,
+};
+const USAGE = `Usage: npm run bench:mixed [-- options]
+  --scale N        size of the calendar: 1 = 100,000 events (default 0.1; 0.02 with --sqlite)
+  --duration S     seconds measured per figure, after 1 s of warm-up (default 5)
+  --connections N  concurrent autocannon connections (default 10)
+  --rates LIST     writes per second, comma-separated (default 0,1,5,20)
+  --only LIST      what to measure, comma-separated: mixed, list, event, workers (default all)
+  --port P         first port: served P, computed P+1, WORKERS=2 P+2 (default 3951)
+  --sqlite         seed an SQLite file in a temporary directory instead of MariaDB
+  --out FILE       also write the Markdown table there
+  --build DIR      the compiled server to run (default dist/)
+  --compare DIR    then the same figures with another compiled server (e.g. a copy of dist/ built
+                   before a change), on the same data, each beside its own ceiling
+BENCH_DATABASE_URL names the database (default mariadb://root@127.0.0.1:3306/cal_bench_mixed).`;
+const args = parseArgs(process.argv.slice(2), OPTIONS);
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const URL_ =
+  process.env.BENCH_DATABASE_URL ??
+  (args.sqlite
+    ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-mixed-')), 'bench.sqlite')}`
+    : 'mariadb://root@127.0.0.1:3306/cal_bench_mixed');
+const SQLITE = URL_.startsWith('sqlite:');
+const SCALE = Number(args.scale ?? (SQLITE ? 0.02 : 0.1));
+const DURATION = Number(args.duration ?? 5);
+const CONNECTIONS = Number(args.connections ?? 10);
+const PORT = Number(args.port ?? 3951);
+const RATES = String(args.rates ?? '0,1,5,20')
+  .split(',')
+  .map(Number);
+const ONLY = new Set(String(args.only ?? 'mixed,list,event,workers').split(','));
+const counts = {
+  events: Math.round(100_000 * SCALE),
+  venues: Math.max(10, Math.round(5_000 * SCALE)),
+  organizers: Math.max(5, Math.round(2_000 * SCALE)),
+  categories: Math.max(5, Math.round(200 * SCALE)),
+  tags: Math.max(10, Math.round(1_000 * SCALE)),
+};
+// Seeded ids: venues first, then organizers, then events (bench/lib.mjs seed).
+const firstVenue = 1;
+const firstEventId = counts.venues + counts.organizers + 1;
+
+console.log(`database ${URL_.split(':')[0]}, scale ${SCALE}: ${JSON.stringify(counts)}`);
+await resetDatabase(URL_);
+migrate(URL_);
+const { probe, firstEvent } = await seed(URL_, counts);
+const auth = createEditor(URL_, 'mixed-writer');
+
+const origin = (port) => `http://127.0.0.1:${port}`;
+const rows = [];
+const loads = [];
+// The build measured, then (--compare DIR) another one on the same data, one after the other.
+const builds = [['', args.build ? resolve(process.cwd(), String(args.build)) : undefined]];
+if (args.compare) builds.push([String(args.compare), resolve(process.cwd(), String(args.compare))]);
+for (const [label, dir] of builds) {
+  if (dir) useBuild(dir);
+  await measureBuild(label ? ` (${label})` : '');
+}
+
+/** Every figure against the servers of the build in use, beside its own ceiling. */
+async function measureBuild(label) {
+  const servers = [
+    ['served', startServer(URL_, PORT, { BENCH_ROUTES: 'true' })],
+    // The record cache on, as `npm run bench`'s computed server (it follows the response cache's 0).
+    [
+      'computed',
+      startServer(URL_, PORT + 1, { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '64' }),
+    ],
+  ];
+  try {
+    await waitHealthy(PORT);
+    await waitHealthy(PORT + 1);
+    const listBody = await (await fetch(`${origin(PORT)}/cal/events/v1/events`)).text();
+    const firstPage = JSON.parse(listBody).events.map((e) => e.id);
+    const paths = mixedPaths(firstPage);
+    for (const path of paths) {
+      const res = await fetch(`${origin(PORT)}${path}`);
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    }
+    console.log(`${paths.length} distinct read URLs; first event ${firstEvent}`);
+
+    const ceilingPath = `/cal/events/v1/_bench/fixed?bytes=${listBody.length}`;
+    await load(origin(PORT), [ceilingPath], 1);
+    const ceiling = await load(origin(PORT), [ceilingPath], DURATION);
+    rows.push({ name: `framework ceiling (fixed JSON, default list size)${label}`, ...ceiling });
+    console.log(`ceiling${label} ${ceiling.rps} req/s, p99 ${ceiling.p99} ms`);
+
+    const figures = [];
+    if (ONLY.has('mixed')) figures.push(['mixed distinct URLs, served', PORT, paths]);
+    if (ONLY.has('mixed')) figures.push(['mixed distinct URLs, computed', PORT + 1, paths]);
+    if (ONLY.has('list'))
+      figures.push(['events: default list, computed', PORT + 1, ['/cal/events/v1/events']]);
+    if (ONLY.has('event'))
+      figures.push([
+        'event by id, computed',
+        PORT + 1,
+        [`/cal/events/v1/events/${firstPage.at(-1) ?? firstEvent}`],
+      ]);
+    if (!SQLITE && ONLY.has('workers')) {
+      servers.push(['workers', startServer(URL_, PORT + 2, { WORKERS: '2' })]);
+      await waitHealthy(PORT + 2);
+      figures.push(['mixed distinct URLs, served, WORKERS=2', PORT + 2, paths]);
+    }
+    for (const [name, port, urls] of figures) {
+      for (const rate of RATES) {
+        const row = { name: String(name) + label, rate, ceiling };
+        Object.assign(row, await underWrites(origin(port), urls, rate));
+        rows.push(row);
+        console.log(
+          [row.name, 'at', rate, 'writes/s:', row.rps, 'req/s, p99', row.p99, 'ms'].join(' '),
+        );
+      }
+    }
+  } finally {
+    for (const [, child] of servers) await stopServer(child);
+  }
+}
+
+const table = [
+  `Reads while a writer commits (\`npm run bench:mixed\`, ${new Date().toISOString().slice(0, 10)}): ${SQLITE ? 'SQLite' : 'MariaDB'}, ${counts.events.toLocaleString('en')} events, ${CONNECTIONS} connections, ${DURATION} s per figure after 1 s of warm-up; load average during the run ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (shared machine: compare ratios within this run).`,
+  '',
+  '| reads | writes/s | writes done | req/s | p99 ms | ratio to ceiling | p99 / ceiling p99 | errors |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) =>
+    tableRow(
+      r.ceiling
+        ? [
+            r.name,
+            r.rate,
+            r.writes,
+            r.rps,
+            r.p99,
+            (r.rps / r.ceiling.rps).toFixed(2),
+            `${(r.p99 / r.ceiling.p99).toFixed(1)}×`,
+            r.errors + r.writeErrors,
+          ]
+        : [r.name, '–', '–', r.rps, r.p99, '1.00', '1.0×', r.errors],
+    ),
+  ),
+].join('\n');
+console.log(`\n${table}`);
+if (args.out) writeFileSync(resolve(process.cwd(), String(args.out)), `${table}\n`);
+const failed = rows.some((r) => r.errors || r.writeErrors);
+process.exit(failed ? 1 : 0);
+
+/** A Markdown table row. */
+function tableRow(cells) {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The distinct URLs readers cycle through: lists of every kind with varied filters and pages. */
+function mixedPaths(firstPage) {
+  const rnd = mulberry32(35);
+  const int = (n) => 1 + Math.floor(rnd() * n);
+  const base = '/cal/events/v1';
+  const eventId = () => firstEventId + Math.floor(rnd() * counts.events);
+  const out = [];
+  for (let page = 1; page <= 20; page++) out.push(`${base}/events?page=${page}`);
+  for (let page = 1; page <= 10; page++) out.push(`${base}/events?page=${page}&per_page=10`);
+  for (let i = 0; i < 20; i++)
+    out.push(`${base}/events?categories=category-${int(counts.categories)}`);
+  for (let i = 0; i < 10; i++) out.push(`${base}/events?tags=tag-${int(counts.tags)}`);
+  for (let i = 0; i < 10; i++)
+    out.push(`${base}/events?venue=${firstVenue + int(counts.venues) - 1}`);
+  for (let i = 0; i < 5; i++) out.push(`${base}/events?search=${probe.word}&page=${i + 1}`);
+  for (let i = 0; i < 5; i++) out.push(`${base}/events?start_date=2020-01-01&page=${i + 1}`);
+  for (const id of firstPage) out.push(`${base}/events/${id}`);
+  for (let i = 0; i < 30; i++) out.push(`${base}/events/${eventId()}`);
+  const pages = (n) => Math.min(5, Math.ceil(n / 10));
+  for (let page = 1; page <= pages(counts.venues); page++) out.push(`${base}/venues?page=${page}`);
+  for (let page = 1; page <= pages(counts.organizers); page++)
+    out.push(`${base}/organizers?page=${page}`);
+  for (let i = 0; i < 10; i++) out.push(`${base}/venues/${firstVenue + int(counts.venues) - 1}`);
+  out.push(
+    `${base}/categories`,
+    `${base}/categories?page=2`,
+    `${base}/tags`,
+    `${base}/tags?page=2`,
+  );
+  return out;
+}
+
+/** Reads `paths` in turn from `originUrl` for `seconds` (one connection's requests in order). */
+async function load(originUrl, paths, seconds) {
+  let n = 0;
+  const r = await autocannon({
+    url: originUrl,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
+  });
+  loads.push(loadavg()[0]);
+  return {
+    rps: Math.round(r.requests.average),
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+  };
+}
+
+/**
+ * The reads of `paths` (after one second of warm-up) while events are updated `rate` times a
+ * second: nine writes of ten to an event anywhere in the calendar, one to the first page's.
+ */
+async function underWrites(originUrl, paths, rate) {
+  await load(originUrl, paths, 1);
+  const rnd = mulberry32(rate + 1);
+  const firstPageIds = paths
+    .filter((p) => /\/events\/\d+$/.test(p))
+    .slice(0, 10)
+    .map((p) => Number(p.split('/').pop()));
+  const state = { stop: false };
+  let writes = 0;
+  let writeErrors = 0;
+  const writer = (async () => {
+    if (!rate) return;
+    const started = Date.now();
+    for (let i = 0; !state.stop; i++) {
+      const due = started + (i * 1000) / rate;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+      if (state.stop) break;
+      const id =
+        rnd() < 0.1 && firstPageIds.length
+          ? firstPageIds[Math.floor(rnd() * firstPageIds.length)]
+          : firstEventId + Math.floor(rnd() * counts.events);
+      const res = await fetch(`${originUrl}/cal/events/v1/events/${id}`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `Mixed write ${i}`, description: `Written ${Date.now()}` }),
+      });
+      await res.arrayBuffer();
+      if (res.ok) writes++;
+      else writeErrors++;
+    }
+  })();
+  try {
+    return { ...(await load(originUrl, paths, DURATION)), writes, writeErrors };
+  } finally {
+    state.stop = true;
+    await writer;
+  }
+}
