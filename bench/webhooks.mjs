@@ -14,7 +14,7 @@
 // a backlog never spills into the next round's measure.
 import autocannon from 'autocannon';
 import { createServer } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,6 +38,21 @@ const SUBSCRIPTIONS = 3;
 const MESSAGES_PER_CREATE = 2;
 /** The longest a round's deliveries may take to arrive once its load stops. */
 const DRAIN_WITHIN_MS = 120_000;
+
+/**
+ * The CPU time a process has used, in ms (Linux /proc: user + system clock ticks of 10 ms);
+ * null elsewhere.
+ */
+function cpuMs(pid) {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 
 /** A receiver answering 204 to every POST, counting them. */
 async function startReceiver() {
@@ -125,12 +140,13 @@ export async function webhookCreates({
       await setActive(true);
       await load('warm-up b', warmUp / 2);
     }
-    const result = { without: [], with: [], drains: [], errors: 0 };
+    const result = { without: [], with: [], drains: [], errors: 0, cpu: { without: [], with: [] } };
     for (let round = 0; round < rounds; round++) {
       for (const active of [false, true]) {
         await setActive(active);
         // Whatever earlier rounds left is delivered before this one is measured.
         const before = receiver.received();
+        const cpuBefore = cpuMs(server.pid);
         const r = await load(`${round}${active ? 'w' : 'o'}`);
         result.errors += r.errors + r.non2xx;
         const rps = Math.round(r.requests.average);
@@ -149,14 +165,30 @@ export async function webhookCreates({
           }
           result.drains.push(Date.now() - stopped);
         }
+        // The server's CPU per create, its deliveries' included (they are done by now): what
+        // the create rate of a server bound by its CPU depends on, whatever else loads the machine.
+        const cpuAfter = cpuMs(server.pid);
+        if (cpuBefore !== null && cpuAfter !== null && r['2xx']) {
+          (active ? result.cpu.with : result.cpu.without).push((cpuAfter - cpuBefore) / r['2xx']);
+        }
       }
     }
     const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
     result.ratio = mean(result.with) / mean(result.without);
+    result.cpuRatio = result.cpu.with.length
+      ? mean(result.cpu.without) / mean(result.cpu.with)
+      : null;
     log(
       `creates with ${SUBSCRIPTIONS} subscriptions at ${result.ratio.toFixed(2)} of the rate without ` +
         `(target ≥ ${WEBHOOK_CREATE_TARGET}); deliveries drained ${result.drains.join(', ')} ms after each round`,
     );
+    if (result.cpuRatio !== null) {
+      log(
+        `server CPU per create: ${result.cpu.without.map((x) => x.toFixed(2)).join(', ')} ms without, ` +
+          `${result.cpu.with.map((x) => x.toFixed(2)).join(', ')} ms with, deliveries included → ` +
+          `${result.cpuRatio.toFixed(2)} of the rate by CPU`,
+      );
+    }
     return result;
   } finally {
     await stopServer(server);
@@ -172,7 +204,12 @@ export function webhookLines(result) {
     `Creates with ${SUBSCRIPTIONS} active webhook subscriptions to every event type (a receiver on loopback answering 204; bench/webhooks.mjs), ` +
       `alternating rounds on one server: without ${list(result.without)} req/s, with ${list(result.with)} req/s → ` +
       `${result.ratio.toFixed(2)} of the rate (target ≥ ${WEBHOOK_CREATE_TARGET}). Every message of a round (two per create to each subscription) ` +
-      `arrived ${list(result.drains)} ms after its load stopped.`,
+      `arrived ${list(result.drains)} ms after its load stopped.` +
+      (result.cpuRatio === null
+        ? ''
+        : ` The server's CPU time per create, its deliveries included: ${list(result.cpu.without.map((x) => x.toFixed(2)))} ms without, ` +
+          `${list(result.cpu.with.map((x) => x.toFixed(2)))} ms with → ${result.cpuRatio.toFixed(2)} of the rate a server bound by its CPU keeps ` +
+          '(a figure the load of other programs on the machine changes less than the rates).'),
   ];
 }
 
