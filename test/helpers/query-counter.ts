@@ -25,11 +25,27 @@ export async function countQueries(
     if (wrapped.has(runner)) return runner;
     const query = runner.query.bind(runner);
     wrapped.add(runner);
-    runner.query = ((...args: Parameters<typeof query>) => {
-      if (args[0].startsWith(WEBHOOK_STATEMENT)) return query.apply(runner, args);
+    // The dispatcher's fan-out opens a transaction whose START TRANSACTION and COMMIT the driver
+    // writes unmarked: a BEGIN is counted once the next statement shows it is not the
+    // dispatcher's, a COMMIT/ROLLBACK only when the statement before it was not (SQLite hands
+    // requests and the dispatcher the same runner, so the runner alone cannot tell them apart).
+    let pendingBegin: string | undefined;
+    let lastWasWebhook = false;
+    const count = (sql: string) => {
       queries++;
-      statements?.push(args[0]);
-      if (process.env.PRINT_QUERIES) console.log(args[0].slice(0, 100));
+      statements?.push(sql);
+      if (process.env.PRINT_QUERIES) console.log(sql.slice(0, 100));
+    };
+    runner.query = ((...args: Parameters<typeof query>) => {
+      const sql = args[0];
+      const webhook = sql.startsWith(WEBHOOK_STATEMENT);
+      if (pendingBegin !== undefined && !webhook) count(pendingBegin);
+      pendingBegin = undefined;
+      if (/^(START TRANSACTION|BEGIN)\b/i.test(sql)) pendingBegin = sql;
+      else if (/^(COMMIT|ROLLBACK)\b/i.test(sql)) {
+        if (!lastWasWebhook) count(sql);
+      } else if (!webhook) count(sql);
+      lastWasWebhook = webhook;
       return query(...args);
     }) as typeof runner.query;
     return runner;
