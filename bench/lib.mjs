@@ -17,6 +17,16 @@ export function useBuild(dir) {
  * `--name value` and `--flag` options; `known` maps each option to its placeholder (null for a
  * flag). Unknown options, missing values and stray words are errors.
  */
+/**
+ * The database a bench script seeds: BENCH_DATABASE_URL, else a new SQLite file with --sqlite,
+ * else the MariaDB database `name` on 127.0.0.1 (dropped and recreated by the script).
+ */
+export function benchDatabaseUrl(args, name) {
+  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
+  if (!args.sqlite) return `mariadb://root@127.0.0.1:3306/${name}`;
+  return `sqlite:${join(mkdtempSync(join(tmpdir(), `${name}-`)), 'bench.sqlite')}`;
+}
+
 export function parseArgs(argv, known) {
   const out = {};
   for (let i = 0; i < argv.length; i++) {

@@ -15,10 +15,11 @@
 // of the default list's size). On MySQL/MariaDB the mixed reads also run against WORKERS=2.
 // The Markdown table goes to --out (default: printed only).
 import autocannon from 'autocannon';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import {
+  benchDatabaseUrl,
   createEditor,
   migrate,
   mulberry32,
@@ -62,11 +63,7 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const URL_ =
-  process.env.BENCH_DATABASE_URL ??
-  (args.sqlite
-    ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-mixed-')), 'bench.sqlite')}`
-    : 'mariadb://root@127.0.0.1:3306/cal_bench_mixed');
+const URL_ = benchDatabaseUrl(args, 'cal_bench_mixed');
 const SQLITE = URL_.startsWith('sqlite:');
 const SCALE = Number(args.scale ?? (SQLITE ? 0.02 : 0.1));
 const DURATION = Number(args.duration ?? 5);

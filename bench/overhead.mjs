@@ -5,10 +5,7 @@
 // into BENCH_DATABASE_URL (default MariaDB, cal_overhead_bench) unless --reuse, then compares
 // three servers of the same build side by side (bench/overhead-lib.mjs), as served (response
 // cache on) and computed (RESPONSE_CACHE_TTL_MS=0). `npm run bench` runs the same comparison.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { migrate, parseArgs, resetDatabase, seed } from './lib.mjs';
+import { benchDatabaseUrl, migrate, parseArgs, resetDatabase, seed } from './lib.mjs';
 import { missedOverheadTargets } from './targets.mjs';
 import {
   compareOverhead,
@@ -54,11 +51,7 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const url =
-  process.env.BENCH_DATABASE_URL ??
-  (args.sqlite
-    ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-overhead-')), 'bench.sqlite')}`
-    : 'mariadb://root@127.0.0.1:3306/cal_overhead_bench');
+const url = benchDatabaseUrl(args, 'cal_overhead_bench');
 const scale = Number(args.scale ?? 0.1);
 if (!args.reuse) {
   await resetDatabase(url);

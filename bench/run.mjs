@@ -33,12 +33,13 @@ import {
   OVERHEAD_TARGET,
 } from './targets.mjs';
 import {
+  benchDatabaseUrl,
   createEditor,
   createRequests,
   migrate,
   parseArgs,
-  resetDatabase,
   profileLoad,
+  resetDatabase,
   rssMb,
   seed,
   startServer,
@@ -105,11 +106,7 @@ for (const name of ['scale', 'duration', 'connections', 'port']) {
 }
 if (args.build) useBuild(resolve(process.cwd(), String(args.build)));
 const SMOKE = Boolean(args.smoke);
-const URL_ =
-  process.env.BENCH_DATABASE_URL ??
-  (args.sqlite
-    ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-bench-')), 'bench.sqlite')}`
-    : 'mariadb://root@127.0.0.1:3306/cal_bench');
+const URL_ = benchDatabaseUrl(args, 'cal_bench');
 const SQLITE = URL_.startsWith('sqlite:');
 const SCALE = Number(args.scale ?? (SQLITE ? 0.1 : 1));
 const DURATION = Number(args.duration ?? 5);
