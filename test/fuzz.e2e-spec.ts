@@ -1322,13 +1322,30 @@ async function tableNames(db: DataSource): Promise<string[]> {
 /** Tables that processes write on their own schedule, not as a request's effect. */
 const BACKGROUND_TABLES = new Set(['webhook_leases']);
 
+/**
+ * Columns a background process sets after the request that wrote the row has answered: the
+ * dispatcher marks a successful write's outbox row dispatched whenever it next runs, which can
+ * fall between that write's snapshot and the next request's. The row itself (added or not) is
+ * still compared.
+ */
+const BACKGROUND_COLUMNS: Record<string, readonly string[]> = {
+  webhook_outbox: ['dispatched_at'],
+};
+
 /** Every table's rows, serialized and sorted (order-free), hashed. */
 async function snapshot(db: DataSource, tables: string[]): Promise<Snapshot> {
   const quote = db.options.type === 'better-sqlite3' ? '"' : '`';
   const result: Snapshot = {};
   for (const table of tables) {
-    const rows: unknown[] = await db.query(`SELECT * FROM ${quote}${table}${quote}`);
-    const lines = rows.map((row) => JSON.stringify(row)).sort();
+    const rows: Record<string, unknown>[] = await db.query(
+      `SELECT * FROM ${quote}${table}${quote}`,
+    );
+    const skip = BACKGROUND_COLUMNS[table] ?? [];
+    const lines = rows
+      .map((row) =>
+        JSON.stringify(Object.entries(row).filter(([column]) => !skip.includes(column))),
+      )
+      .sort();
     result[table] = {
       rows: rows.length,
       hash: createHash('sha1').update(lines.join('\n')).digest('hex'),
