@@ -43,7 +43,13 @@ export function foldLines(text: string): Buffer {
   return out.subarray(0, written);
 }
 
-/** A TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks escaped. */
+/**
+ * A TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks escaped. Line
+ * feeds are replaced as plain strings (a pattern with alternatives cost as much as the rest of
+ * the escaping); only a text that holds a carriage return needs the pattern.
+ */
 export function icsText(value: string): string {
-  return value.replace(/[\\;,]/g, '\\$&').replace(/\r\n|\r|\n/g, '\\n');
+  let escaped = value.replace(/[\\;,]/g, '\\$&');
+  if (escaped.includes('\r')) escaped = escaped.replace(/\r\n?/g, '\n');
+  return escaped.replaceAll('\n', '\\n');
 }
