@@ -3,6 +3,11 @@ import { Rendered } from '../common/http/body-bytes.adapter.js';
 import { httpDate } from '../common/http/conditional.js';
 import type { TecEvent } from '../common/payload/tec-payload.js';
 
+/** The Last-Modified of a calendar: its newest event's `modified_utc` as an HTTP date. */
+export function lastModifiedOf(calendar: { newestModifiedUtc: string }): string | undefined {
+  return calendar.newestModifiedUtc ? httpDate(calendar.newestModifiedUtc) : undefined;
+}
+
 /** The newest `modified_utc` of the events, as an HTTP date (Last-Modified of a feed). */
 export function newestModified(events: readonly TecEvent[]): string | undefined {
   let newest = '';

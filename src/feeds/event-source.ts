@@ -30,15 +30,21 @@ export class EventSource {
 
   /**
    * The feed of a query: with `page` or `per_page`, that page of `GET /events` (at most
-   * MAX_PER_PAGE events); without, every event of the query up to MAX_FEED_EVENTS.
+   * MAX_PER_PAGE events); without, every event of the query up to MAX_FEED_EVENTS. `accept`
+   * takes each page's events as they are read and says whether the feed has room for more: once
+   * it says no, no further page is read (a feed full of long descriptions reads a few pages, not
+   * a thousand events it would leave out).
    */
   async feed(
     query: ListEventsQuery,
     ctx: RequestContext,
     presentInQuery: Set<string>,
+    accept: (events: readonly TecEvent[]) => boolean = () => true,
   ): Promise<FeedEvents> {
     if (presentInQuery.has('page') || presentInQuery.has('per_page')) {
-      return this.page(query, ctx, presentInQuery);
+      const page = await this.page(query, ctx, presentInQuery);
+      accept(page.events);
+      return page;
     }
     const perPage = ctx.config.maxPerPage;
     const found: TecEvent[] = [];
@@ -50,10 +56,11 @@ export class EventSource {
         presentInQuery,
       );
       total = archive.total;
-      found.push(...archive.items);
-      if (page >= archive.totalPages) break;
+      const events = archive.items.slice(0, MAX_FEED_EVENTS - found.length);
+      found.push(...events);
+      if (!accept(events) || page >= archive.totalPages) break;
     }
-    return { events: found.slice(0, MAX_FEED_EVENTS), total };
+    return { events: found, total };
   }
 
   /** One page of the query, with its totals. */

@@ -7,16 +7,15 @@ import { NAMESPACE } from '../common/http/links.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { CachedReads } from '../common/http/response-cache.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
-import type { TecEvent } from '../common/payload/tec-payload.js';
 import { doc } from '../common/i18n/doc-key.js';
 import { APP_CONFIG, withoutTrailingSlashes, type AppConfig } from '../config/config.js';
 import { Endpoint } from '../docs/endpoint.js';
 import { EventReadQuery } from '../events/dto/event-read.query.js';
 import { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
-import { calendarAnswer, newestModified } from './calendar-response.js';
+import { calendarAnswer, lastModifiedOf } from './calendar-response.js';
 import { EventSource } from './event-source.js';
-import { buildCalendar, type Calendar } from './ics.js';
+import { CalendarWriter } from './ics.js';
 
 const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
 
@@ -49,12 +48,13 @@ export class FeedsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Rendered> {
-    const feed = await this.source.feed(query, ctx, new Set(Object.keys(req.query)));
-    const calendar = this.calendar(feed.events, ctx);
+    const writer = this.writer(ctx);
+    const feed = await this.source.feed(query, ctx, new Set(Object.keys(req.query)), (events) =>
+      events.every((event) => writer.add(event)),
+    );
     res.setHeader('X-TEC-Total', String(feed.total));
     if (feed.totalPages !== undefined) res.setHeader('X-TEC-TotalPages', String(feed.totalPages));
-    const held = feed.events.slice(0, calendar.count);
-    return calendarAnswer(res, calendar.bytes, 'events.ics', newestModified(held));
+    return calendarAnswer(res, writer.finish().bytes, 'events.ics', lastModifiedOf(writer));
   }
 
   @Endpoint('GET', 'events/:id.ics', { summary: doc('feeds.get'), param: ID })
@@ -66,13 +66,14 @@ export class FeedsController {
   ): Promise<Rendered> {
     const event = await this.events.get(id, query.password, ctx);
     const slug = event.slug || `event-${id}`;
-    const calendar = this.calendar([event], ctx);
-    return calendarAnswer(res, calendar.bytes, `${slug}.ics`, newestModified([event]));
+    const writer = this.writer(ctx);
+    writer.add(event);
+    return calendarAnswer(res, writer.finish().bytes, `${slug}.ics`, lastModifiedOf(writer));
   }
 
-  private calendar(events: readonly TecEvent[], ctx: RequestContext): Calendar {
+  private writer(ctx: RequestContext): CalendarWriter {
     const site = new URL(this.config.siteUrl);
-    return buildCalendar(events, {
+    return new CalendarWriter({
       name: this.i18n.t('feeds.calendar_name', { lang: ctx.language, args: { site: site.host } }),
       uidDomain: `${site.host}${withoutTrailingSlashes(site.pathname)}`,
       language: ctx.language,

@@ -87,42 +87,90 @@ function vtimezone(zone: string): string {
 
 /**
  * One RFC 5545 calendar of events already mapped by the API (so with the reader's permissions
- * and language): one VTIMEZONE per IANA zone used, the record id as a stable UID, DTSTAMP and
- * LAST-MODIFIED from the record's modification time, all-day events as DATE values with the
- * exclusive end day. Nothing depends on the clock: the same events give the same bytes.
+ * and language), written event by event so that a feed stops reading events once it is full:
+ * one VTIMEZONE per IANA zone used, the record id as a stable UID, DTSTAMP and LAST-MODIFIED from
+ * the record's modification time, all-day events as DATE values with the exclusive end day.
+ * Nothing depends on the clock: the same events give the same bytes.
  *
  * Written here rather than by a calendar library: ical-generator folded the whole calendar at
  * once at a cost that grew faster than the calendar (seconds for a few hundred long
  * descriptions), and formatted every date through Intl. Here each step is linear in the output,
- * dates are copied from the stored values, and the calendar stops before the event that would
- * take it beyond `maxBytes`. No text carries a character iCalendar forbids.
+ * dates are copied from the stored values, and the calendar refuses the event that would take it
+ * beyond `maxBytes`, and every one after it. No text carries a character iCalendar forbids.
  */
-export function buildCalendar(events: readonly TecEvent[], options: CalendarOptions): Calendar {
-  const maxBytes = options.maxBytes ?? MAX_FEED_BYTES;
-  const name = icsText(withoutForbiddenCharacters(options.name));
-  const head = foldLines(
-    'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n' +
-      `PRODID:-//cal//events//${options.language.toUpperCase()}\r\n` +
-      `METHOD:PUBLISH\r\nNAME:${name}\r\nX-WR-CALNAME:${name}\r\n`,
-  );
-  const tail = Buffer.from('END:VCALENDAR\r\n');
-  const timezones = new Map<string, Buffer>();
-  const entries: Buffer[] = [];
-  let bytes = head.length + tail.length;
-  let count = 0;
-  for (const event of events) {
+export class CalendarWriter {
+  private readonly maxBytes: number;
+  private readonly head: Buffer;
+  private readonly tail = Buffer.from('END:VCALENDAR\r\n');
+  private readonly timezones = new Map<string, Buffer>();
+  private readonly entries: Buffer[] = [];
+  private bytes: number;
+  private full = false;
+  /** How many events it holds. */
+  count = 0;
+  /** The newest `modified_utc` of the events it holds ('' while it holds none). */
+  newestModifiedUtc = '';
+
+  constructor(private readonly options: CalendarOptions) {
+    this.maxBytes = options.maxBytes ?? MAX_FEED_BYTES;
+    const name = icsText(withoutForbiddenCharacters(options.name));
+    this.head = foldLines(
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\n' +
+        `PRODID:-//cal//events//${options.language.toUpperCase()}\r\n` +
+        `METHOD:PUBLISH\r\nNAME:${name}\r\nX-WR-CALNAME:${name}\r\n`,
+    );
+    this.bytes = this.head.length + this.tail.length;
+  }
+
+  /** Adds `event` if it fits; false (now and for every later event) once one did not. */
+  add(event: TecEvent): boolean {
+    if (this.full) return false;
     const zone = event.all_day ? undefined : icsZone(event.timezone);
     const timezone =
-      zone === undefined || timezones.has(zone) ? undefined : foldLines(vtimezone(zone));
-    const entry = foldLines(vevent(event, zone, options.uidDomain));
+      zone === undefined || this.timezones.has(zone) ? undefined : foldLines(vtimezone(zone));
+    const entry = foldedVevent(event, zone, this.options.uidDomain);
     const size = entry.length + (timezone?.length ?? 0);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    entries.push(entry);
-    if (timezone) timezones.set(zone!, timezone);
-    count++;
+    if (this.bytes + size > this.maxBytes) {
+      this.full = true;
+      return false;
+    }
+    this.bytes += size;
+    this.entries.push(entry);
+    if (timezone) this.timezones.set(zone!, timezone);
+    this.count++;
+    if (event.modified_utc > this.newestModifiedUtc) this.newestModifiedUtc = event.modified_utc;
+    return true;
   }
-  return { bytes: Buffer.concat([head, ...timezones.values(), ...entries, tail], bytes), count };
+
+  /** The calendar of the events added. */
+  finish(): Calendar {
+    const parts = [this.head, ...this.timezones.values(), ...this.entries, this.tail];
+    return { bytes: Buffer.concat(parts, this.bytes), count: this.count };
+  }
+}
+
+/** The calendar of `events`: the first ones, as many as fit in `maxBytes`. */
+export function buildCalendar(events: readonly TecEvent[], options: CalendarOptions): Calendar {
+  const writer = new CalendarWriter(options);
+  for (const event of events) if (!writer.add(event)) break;
+  return writer.finish();
+}
+
+/**
+ * The folded VEVENT of each payload written so far, by the payload object. Payloads that the
+ * RecordCache keeps are shared and never changed (a write builds a new object), so an entry
+ * serves as long as its payload is kept and goes with it: a feed of cached records copies their
+ * VEVENTs instead of turning each description into plain text, escaping and folding it again
+ * (most of a feed's CPU). Fresh payloads (the cache off or missed) are written anew.
+ */
+const folded = new WeakMap<TecEvent, { uidDomain: string; entry: Buffer }>();
+
+function foldedVevent(event: TecEvent, zone: string | undefined, uidDomain: string): Buffer {
+  const kept = folded.get(event);
+  if (kept?.uidDomain === uidDomain) return kept.entry;
+  const entry = foldLines(vevent(event, zone, uidDomain));
+  folded.set(event, { uidDomain, entry });
+  return entry;
 }
 
 /** One VEVENT, unfolded, with CRLF line ends. */
