@@ -1,5 +1,4 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { RecordCacheModule } from './database/record-cache.module.js';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from './auth/auth.module.js';
@@ -23,7 +22,8 @@ import { DocsModule } from './docs/docs.module.js';
 import { defaultWindow } from './events/event-filters.js';
 import { HealthModule } from './health/health.module.js';
 import { JsonBody, JsonBodyInterceptor } from './common/http/json-body.js';
-import { ResponseCache, ResponseCacheInterceptor } from './common/http/response-cache.js';
+import { CacheModule } from './cache/cache.module.js';
+import { ResponseCacheInterceptor } from './cache/response-cache.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
 import { PluginNamesInterceptor } from './common/http/plugin-names.js';
 import { LastModifiedInterceptor } from './common/http/conditional.js';
@@ -55,7 +55,7 @@ const FEATURES = [
   MessagesModule,
   MetricsModule,
   DatabaseModule,
-  RecordCacheModule,
+  CacheModule,
   WritesModule,
   WebhookOutboxModule,
   AuthModule,
@@ -82,7 +82,6 @@ const PROVIDERS = [
   JsonBody,
   { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
   // Outside ArchiveHeadersInterceptor, so that it stores the list headers with the body.
-  ResponseCache,
   { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },
   // Inside the cache (it stores the renamed answer), outside ArchiveHeadersInterceptor (it
   // sees the list body).

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { ResponseCache } from '../src/common/http/response-cache.js';
+import { ResponseCache } from '../src/cache/response-cache.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { countQueries } from './helpers/query-counter.js';
@@ -10,7 +10,7 @@ const BASE = '/cal/events/v1';
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
 
 /**
- * The response cache of anonymous reads (src/common/http/response-cache.ts): repeated reads
+ * The response cache of anonymous reads (src/cache/response-cache.ts): repeated reads
  * skip the database, yet every write shows in the very next read (BEHAVIOR §1.8), and nothing
  * that depends on the caller or on a request body is ever shared.
  */

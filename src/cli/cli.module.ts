@@ -1,5 +1,4 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
-import { RecordCacheModule } from '../database/record-cache.module.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import type { AppConfig } from '../config/config.js';
@@ -7,7 +6,8 @@ import { ConfigModule } from '../config/config.module.js';
 import { PostsModule } from '../common/posts/posts.module.js';
 import { dataSourceOptions } from '../database/data-source.js';
 import { WritesModule } from '../database/writes.module.js';
-import { SharedGeneration } from '../database/shared-generation.js';
+import { CacheModule } from '../cache/cache.module.js';
+import { SharedGeneration } from '../cache/shared-generation.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { QueryTracing } from '../tracing/query-tracing.js';
 
@@ -18,7 +18,7 @@ const COMMON = [
   AuthModule,
   WritesModule,
   WebhookOutboxModule,
-  RecordCacheModule,
+  CacheModule,
   PostsModule,
 ];
 

@@ -5,7 +5,7 @@ import { SideConnection } from './side-connection.js';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { WriteVersion } from './write-version.js';
+import { WriteVersion } from '../cache/write-version.js';
 
 const PING_EVERY_MS = 250;
 const PING_TIMEOUT_MS = 600;

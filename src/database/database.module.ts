@@ -8,7 +8,7 @@ import {
 import { DatabaseMonitor } from './database-monitor.js';
 import { ReplicaRouter, RequestRouteMiddleware } from './replica-router.js';
 import { ScheduledPublications } from './scheduled-publications.js';
-import { SharedGeneration } from './shared-generation.js';
+import { SharedGeneration } from '../cache/shared-generation.js';
 
 const PROVIDERS = [DatabaseMonitor, ScheduledPublications, SharedGeneration, ReplicaRouter];
 

@@ -9,7 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../metrics/metrics.js';
 import { nowUtcSql } from './columns.js';
-import { WriteVersion } from './write-version.js';
+import { WriteVersion } from '../cache/write-version.js';
 import { Writes } from './writes.js';
 
 /** setTimeout's limit is about 24.8 days; a later date is waited for in steps of a day. */

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
-import { WriteVersion } from './write-version.js';
+import { WriteVersion } from '../cache/write-version.js';
 
 /** The records a write can change, by the names the API gives their kinds. */
 export type RecordKind = PostRecordKind | 'category' | 'tag';

@@ -6,7 +6,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { TranslationStore } from '../common/posts/translation-store.js';
 import { EVENT_TRANSLATIONS } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
-import { RecordCache } from '../database/record-cache.js';
+import { RecordCache } from '../cache/record-cache.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks, type EventTerms } from '../terms/event-term-links.js';

@@ -2,7 +2,7 @@ import { Body, Controller, Param, Query, Req } from '@nestjs/common';
 import { ApiBasicAuth, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
-import { CachedReads } from '../common/http/response-cache.js';
+import { CachedReads } from '../cache/cached-reads.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { resourceDoc } from '../common/i18n/doc-key.js';

@@ -8,10 +8,10 @@ import type { PostKind } from '../common/posts/post-id.entity.js';
 import { PostStore } from '../common/posts/post-store.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
-import { PageAnchors } from '../database/page-ids.js';
 import { insertRows } from '../database/plain-insert.js';
-import { TotalsCache } from '../database/totals-cache.js';
-import { WriteVersion } from '../database/write-version.js';
+import { Caches } from '../cache/caches.js';
+import type { PageAnchors } from '../cache/page-anchors.js';
+import type { TotalsCache } from '../cache/totals-cache.js';
 import {
   EventEntity,
   EventOrganizerEntity,
@@ -41,10 +41,10 @@ export class EventsRepository {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly posts: PostStore,
-    versions: WriteVersion,
+    caches: Caches,
   ) {
-    this.totals = new TotalsCache(versions, 1_000, 1_000, 'event_totals');
-    this.anchors = new PageAnchors(versions);
+    this.totals = caches.totals('event_totals');
+    this.anchors = caches.pageAnchors();
   }
 
   private repo(manager?: EntityManager) {

@@ -59,7 +59,7 @@ import {
   type WriteClock,
 } from './event-write-rules.js';
 import { EventPresenter, isUnlocked, type WrittenLinks } from './event.presenter.js';
-import { RecordCache } from '../database/record-cache.js';
+import { RecordCache } from '../cache/record-cache.js';
 import {
   isRecurrenceProblem,
   parseRecurrence,

@@ -5,7 +5,7 @@ import { I18nService } from 'nestjs-i18n';
 import type { Rendered } from '../common/http/body-bytes.adapter.js';
 import { NAMESPACE } from '../common/http/links.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
-import { CachedReads } from '../common/http/response-cache.js';
+import { CachedReads } from '../cache/cached-reads.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { doc } from '../common/i18n/doc-key.js';
 import { APP_CONFIG, withoutTrailingSlashes, type AppConfig } from '../config/config.js';

@@ -17,11 +17,12 @@ import type { PostStatus } from '../auth/post-policy.js';
 import { ANY_STATUSES } from '../common/posts/post-status.js';
 import { applyPostVisibility } from '../common/posts/visibility.js';
 import type { PostStore } from '../common/posts/post-store.js';
-import { PageAnchors, pageIds, type PageOrder } from '../database/page-ids.js';
+import { pageIds, type PageOrder } from '../database/page-ids.js';
 import { equalsIgnoringCase } from '../database/like.js';
-import { TotalsCache } from '../database/totals-cache.js';
-import { VersionedCache } from '../database/versioned-cache.js';
-import type { WriteVersion } from '../database/write-version.js';
+import type { Caches } from '../cache/caches.js';
+import type { PageAnchors } from '../cache/page-anchors.js';
+import type { TotalsCache } from '../cache/totals-cache.js';
+import type { VersionedCache } from '../cache/versioned-cache.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
 export interface LinkedListFilters {
@@ -61,11 +62,11 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   constructor(
     protected readonly dataSource: DataSource,
     protected readonly posts: PostStore,
-    versions: WriteVersion,
+    caches: Caches,
   ) {
-    this.totals = new TotalsCache(versions, 1_000, 1_000, 'linked_totals');
-    this.anchors = new PageAnchors(versions);
-    this.existing = new VersionedCache(versions, Infinity, { max: 1_000, name: 'linked_ids' });
+    this.totals = caches.totals('linked_totals');
+    this.anchors = caches.pageAnchors();
+    this.existing = caches.untilNextWrite('linked_ids', 1_000);
   }
 
   /** The kind of the table's records in the shared post id sequence. */

@@ -8,7 +8,7 @@ import { listStatuses, statusEcho } from '../common/posts/post-status.js';
 import type { TranslationStore } from '../common/posts/translation-store.js';
 import type { Translations } from '../common/posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
-import type { RecordCache } from '../database/record-cache.js';
+import type { RecordCache } from '../cache/record-cache.js';
 import { readableBy } from './linked-access.js';
 import type { LinkedDefinition, LinkedListQuery, LinkedWriteFields } from './linked-definition.js';
 import { searchFragments } from './linked-inputs.js';

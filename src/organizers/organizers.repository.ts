@@ -6,7 +6,7 @@ import {
   type SelectQueryBuilder,
 } from 'typeorm';
 import { PostStore } from '../common/posts/post-store.js';
-import { WriteVersion } from '../database/write-version.js';
+import { Caches } from '../cache/caches.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
 import { OrganizerEntity } from './organizer.entity.js';
 
@@ -27,8 +27,8 @@ export class OrganizersRepository extends LinkedPostRepository<OrganizerEntity> 
 
   // Nest injects by this class's own parameter types (design:paramtypes), not the base class's.
   // oxlint-disable-next-line no-useless-constructor
-  constructor(dataSource: DataSource, posts: PostStore, versions: WriteVersion) {
-    super(dataSource, posts, versions);
+  constructor(dataSource: DataSource, posts: PostStore, caches: Caches) {
+    super(dataSource, posts, caches);
   }
 
   protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { noRoute } from '../common/errors/api-error.js';
 import { Rendered } from '../common/http/body-bytes.adapter.js';
-import { CachedReads } from '../common/http/response-cache.js';
+import { CachedReads } from '../cache/cached-reads.js';
 import { buildRequestContext, type RequestContext } from '../common/http/request-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';

@@ -4,8 +4,8 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { sanitizeTitle, termName } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
-import { VersionedCache } from '../database/versioned-cache.js';
-import { WriteVersion } from '../database/write-version.js';
+import { Caches } from '../cache/caches.js';
+import type { VersionedCache } from '../cache/versioned-cache.js';
 import type { WriteScope } from '../database/writes.js';
 import { normalizeWriteItems } from './term-items.js';
 import { MAX_NAME_LENGTH, matchRef, refsOf, type TermRef } from './term-refs.js';
@@ -28,12 +28,9 @@ export interface EventTerms {
 export class EventTermLinks {
   constructor(
     private readonly repo: TermsRepository,
-    versions: WriteVersion,
+    caches: Caches,
   ) {
-    this.resolvedFilters = new VersionedCache(versions, Infinity, {
-      max: 1_000,
-      name: 'term_filters',
-    });
+    this.resolvedFilters = caches.untilNextWrite('term_filters', 1_000);
   }
 
   /** Term filters of lists, resolved to ids (with descendants), until the next write. */

@@ -5,7 +5,7 @@ import { buildArchive, pageOf, type Archive } from '../common/pagination/paginat
 import { TranslationStore } from '../common/posts/translation-store.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
-import { RecordCache } from '../database/record-cache.js';
+import { RecordCache } from '../cache/record-cache.js';
 import type { ListCategoriesQuery, ListTermsQuery } from './dto/list-terms.query.js';
 import { idsOf, isDescending, parseOrderBy, type TermListFilters } from './term-filters.js';
 import { matchRef, refsOf, scopeOf } from './term-refs.js';

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NAMESPACE } from '../common/http/links.js';
 import { parameterTypes } from '../common/http/parameter-types.js';
-import { CachedReads } from '../common/http/response-cache.js';
+import { CachedReads } from '../cache/cached-reads.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { Endpoint } from '../docs/endpoint.js';

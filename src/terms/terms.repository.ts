@@ -1,6 +1,6 @@
 import { caseFolded, equalsIgnoringCase, escapeLike, LIKE_ESCAPE } from '../database/like.js';
-import { TotalsCache } from '../database/totals-cache.js';
-import { WriteVersion } from '../database/write-version.js';
+import { Caches } from '../cache/caches.js';
+import type { TotalsCache } from '../cache/totals-cache.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
@@ -118,10 +118,10 @@ export class TermsRepository {
 
   constructor(
     private readonly dataSource: DataSource,
-    versions: WriteVersion,
+    caches: Caches,
   ) {
-    this.totals = new TotalsCache(versions, 1_000, 1_000, 'term_totals');
-    this.counts = new TotalsCache(versions, 1_000, 20_000, 'term_counts');
+    this.totals = caches.totals('term_totals');
+    this.counts = caches.totals('term_counts', 20_000);
   }
 
   /**

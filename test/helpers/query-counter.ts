@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ScheduledPublications } from '../../src/database/scheduled-publications.js';
-import { WriteVersion } from '../../src/database/write-version.js';
+import { WriteVersion } from '../../src/cache/write-version.js';
 import { WEBHOOK_STATEMENT } from '../../src/webhooks/webhooks.repository.js';
 
 /**

@@ -1,5 +1,5 @@
-import { RecordCache } from '../../database/record-cache.js';
-import { WriteVersion } from '../../database/write-version.js';
+import { RecordCache } from '../../cache/record-cache.js';
+import { WriteVersion } from '../../cache/write-version.js';
 import { JsonBody } from './json-body.js';
 
 describe('JsonBody', () => {

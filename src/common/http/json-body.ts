@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
-import { RecordCache } from '../../database/record-cache.js';
+import { RecordCache } from '../../cache/record-cache.js';
 
 /**
  * How deep the envelope of an answer goes before its records: a list's object, its array, the

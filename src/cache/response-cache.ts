@@ -1,31 +1,15 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  Inject,
-  Injectable,
-  NestInterceptor,
-  SetMetadata,
-} from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, of, type Observable } from 'rxjs';
-import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { VersionedCache } from '../../database/versioned-cache.js';
-import { WriteVersion } from '../../database/write-version.js';
-import { Rendered, setEtag } from './body-bytes.adapter.js';
-import { PUBLIC_REVALIDATE } from './conditional.js';
-import { JsonBody, JsonChunks } from './json-body.js';
-import { namespaceOf } from './links.js';
-
-const CACHED_READS = 'cal:cached-reads';
-
-/**
- * Marks a resource controller whose anonymous GET answers may be served from the response
- * cache. Only controllers whose answers depend on nothing but the URL (and the format
- * `Accept` picks, calendarNegotiation), the stored records and the clock opt in (not /health,
- * not the bench ceiling). Their answers are JSON bodies or Rendered ones (pages, feeds).
- */
-export const CachedReads = () => SetMetadata(CACHED_READS, true);
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { VersionedCache } from './versioned-cache.js';
+import { WriteVersion } from './write-version.js';
+import { Rendered, setEtag } from '../common/http/body-bytes.adapter.js';
+import { PUBLIC_REVALIDATE } from '../common/http/conditional.js';
+import { JsonBody, JsonChunks } from '../common/http/json-body.js';
+import { namespaceOf } from '../common/http/links.js';
+import { CACHED_READS } from './cached-reads.js';
 
 interface Entry {
   /** The bytes sent: serialized JSON, or a page's or a feed's. */

@@ -11,8 +11,8 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { createRedis, describeRedisError } from './redis.js';
-import { SideConnection } from './side-connection.js';
+import { createRedis, describeRedisError } from '../database/redis.js';
+import { SideConnection } from '../database/side-connection.js';
 import { WriteVersion, type BumpOrigin } from './write-version.js';
 
 /** A request uses the generation checked at most this long before it started. */
