@@ -8,12 +8,14 @@ import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { EventQueryResolver } from './event-query.resolver.js';
 import { EventPresenter } from './event.presenter.js';
+import { SeriesReads } from './series-reads.js';
 
 @Module({
   imports: [PostsModule, VenuesModule, OrganizersModule, TermsModule],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository, EventQueryResolver, EventPresenter],
-  // The resolver and the presenter are for other readers of events (feeds, pages, importers).
-  exports: [EventsService, EventQueryResolver, EventPresenter],
+  providers: [EventsService, EventsRepository, EventQueryResolver, EventPresenter, SeriesReads],
+  // The resolver, the presenter and the series reads are for other readers of events (feeds,
+  // pages, importers).
+  exports: [EventsService, EventQueryResolver, EventPresenter, SeriesReads],
 })
 export class EventsModule {}

@@ -39,11 +39,11 @@ export class EventSource {
     query: ListEventsQuery,
     ctx: RequestContext,
     presentInQuery: Set<string>,
-    accept: (events: readonly TecEvent[]) => boolean = () => true,
+    accept: (events: readonly TecEvent[]) => boolean | Promise<boolean> = () => true,
   ): Promise<FeedEvents> {
     if (presentInQuery.has('page') || presentInQuery.has('per_page')) {
       const page = await this.page(query, ctx, presentInQuery);
-      accept(page.events);
+      await accept(page.events);
       return page;
     }
     const perPage = ctx.config.maxPerPage;
@@ -58,7 +58,7 @@ export class EventSource {
       total = archive.total;
       const events = archive.items.slice(0, MAX_FEED_EVENTS - found.length);
       found.push(...events);
-      if (!accept(events) || page >= archive.totalPages) break;
+      if (!(await accept(events)) || page >= archive.totalPages) break;
     }
     return { events: found, total };
   }

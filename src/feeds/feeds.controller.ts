@@ -10,12 +10,13 @@ import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { doc } from '../common/i18n/doc-key.js';
 import { APP_CONFIG, withoutTrailingSlashes, type AppConfig } from '../config/config.js';
 import { Endpoint } from '../docs/endpoint.js';
-import { EventReadQuery } from '../events/dto/event-read.query.js';
-import { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
+import { SeriesReads } from '../events/series-reads.js';
 import { calendarAnswer, lastModifiedOf } from './calendar-response.js';
+import { FeedEventQuery, FeedListQuery } from './dto/feed.query.js';
 import { EventSource } from './event-source.js';
 import { CalendarWriter } from './ics.js';
+import { SeriesFeed, type FeedEntry } from './series-feed.js';
 
 const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
 
@@ -33,41 +34,60 @@ export class FeedsController {
   constructor(
     private readonly source: EventSource,
     private readonly events: EventsService,
+    private readonly seriesReads: SeriesReads,
     private readonly i18n: I18nService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
    * Every event of the query up to MAX_FEED_EVENTS and MAX_FEED_BYTES, or one page of it with
-   * `page`/`per_page`; X-TEC-Total says how many the query matches (CONTRACT §7).
+   * `page`/`per_page`; X-TEC-Total says how many the query matches (CONTRACT §7). A series is one
+   * VEVENT with its rules, unless `occurrences` asks for one VEVENT per occurrence (issue 34): the
+   * series of each page's occurrences are read with the page (one query more per page).
    */
   @Endpoint('GET', 'events.ics', { summary: doc('feeds.list') })
   async list(
-    @Query() query: ListEventsQuery,
+    @Query() query: FeedListQuery,
     @Ctx() ctx: RequestContext,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Rendered> {
+    const { occurrences, ...listQuery } = query;
+    const present = new Set(Object.keys(req.query));
+    present.delete('occurrences');
     const writer = this.writer(ctx);
-    const feed = await this.source.feed(query, ctx, new Set(Object.keys(req.query)), (events) =>
-      events.every((event) => writer.add(event)),
-    );
+    const series = occurrences ? undefined : new SeriesFeed(ctx.config.siteTimezone);
+    const feed = await this.source.feed(listQuery, ctx, present, async (events) => {
+      if (!series) return events.every((event) => writer.add(event));
+      const facts = await this.seriesReads.ofOccurrences(events.map((event) => event.id));
+      return series.take(events, facts).every((entry) => writer.add(entry.event, entry.series));
+    });
     res.setHeader('X-TEC-Total', String(feed.total));
     if (feed.totalPages !== undefined) res.setHeader('X-TEC-TotalPages', String(feed.totalPages));
     return calendarAnswer(res, writer.finish().bytes, 'events.ics', lastModifiedOf(writer));
   }
 
+  /**
+   * One event: a recurring event's real id is its series (one VEVENT with its rules, or its
+   * first occurrence with `occurrences`); a provisional id is that occurrence.
+   */
   @Endpoint('GET', 'events/:id.ics', { summary: doc('feeds.get'), param: ID })
   async get(
     @Param('id', RouteIdPipe) id: number,
-    @Query() query: EventReadQuery,
+    @Query() query: FeedEventQuery,
     @Ctx() ctx: RequestContext,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Rendered> {
     const event = await this.events.get(id, query.password, ctx);
     const slug = event.slug || `event-${id}`;
     const writer = this.writer(ctx);
-    writer.add(event);
+    const entries: FeedEntry[] = query.occurrences
+      ? [{ event }]
+      : new SeriesFeed(ctx.config.siteTimezone).take(
+          [event],
+          await this.seriesReads.ofEvents([event.id]),
+        );
+    for (const entry of entries) writer.add(entry.event, entry.series);
     return calendarAnswer(res, writer.finish().bytes, `${slug}.ics`, lastModifiedOf(writer));
   }
 

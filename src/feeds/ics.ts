@@ -3,6 +3,7 @@ import { IANAZone } from 'luxon';
 import type { TecEvent, TecVenue } from '../common/payload/tec-payload.js';
 import { withoutForbiddenCharacters } from '../common/text/index.js';
 import { foldLines, icsText } from './ics-lines.js';
+import { recurrenceLines, type IcsSeries } from './ics-series.js';
 import { plainText } from './plain-text.js';
 
 /**
@@ -37,7 +38,7 @@ export interface Calendar {
 const knownZones = new Map<string, boolean>();
 
 /** Only IANA zones get a VTIMEZONE (and TZID); offsets such as `UTC+2` are written in UTC. */
-function icsZone(zone: unknown): string | undefined {
+export function icsZone(zone: unknown): string | undefined {
   if (typeof zone !== 'string' || zone === '' || zone === 'UTC') return undefined;
   let known = knownZones.get(zone);
   if (known === undefined) {
@@ -122,13 +123,26 @@ export class CalendarWriter {
     this.bytes = this.head.length + this.tail.length;
   }
 
-  /** Adds `event` if it fits; false (now and for every later event) once one did not. */
-  add(event: TecEvent): boolean {
+  /**
+   * Adds `event` if it fits; false (now and for every later event) once one did not. With
+   * `series` (issue 34), its VEVENT carries the series' rules (RRULE, EXDATE, RDATE); `event` is
+   * then the series' own payload (its id, its first dates).
+   */
+  add(event: TecEvent, series?: IcsSeries): boolean {
     if (this.full) return false;
     const zone = event.all_day ? undefined : icsZone(event.timezone);
     const timezone =
       zone === undefined || this.timezones.has(zone) ? undefined : foldLines(vtimezone(zone));
-    const entry = foldedVevent(event, zone, this.options.uidDomain);
+    const entry = series
+      ? foldLines(
+          vevent(
+            event,
+            zone,
+            this.options.uidDomain,
+            recurrenceLines(series, zone ? `;TZID=${zone}` : ''),
+          ),
+        )
+      : foldedVevent(event, zone, this.options.uidDomain);
     const size = entry.length + (timezone?.length ?? 0);
     if (this.bytes + size > this.maxBytes) {
       this.full = true;
@@ -173,8 +187,8 @@ function foldedVevent(event: TecEvent, zone: string | undefined, uidDomain: stri
   return entry;
 }
 
-/** One VEVENT, unfolded, with CRLF line ends. */
-function vevent(event: TecEvent, zone: string | undefined, uidDomain: string): string {
+/** One VEVENT, unfolded, with CRLF line ends; `rules` are its recurrence lines, if any. */
+function vevent(event: TecEvent, zone: string | undefined, uidDomain: string, rules = ''): string {
   const text = (value: unknown) => icsText(withoutForbiddenCharacters(plainText(value)));
   const modified = utc(event.modified_utc);
   const created = utc(event.date_utc);
@@ -196,6 +210,7 @@ function vevent(event: TecEvent, zone: string | undefined, uidDomain: string): s
     const tzid = zone ? `;TZID=${zone}` : '';
     out += `DTSTART${tzid}:${start}\r\nDTEND${tzid}:${end}\r\n`;
   }
+  out += rules;
   out += `SUMMARY:${text(event.title)}\r\n`;
   const where = location(event.venue);
   if (where) out += `LOCATION:${icsText(withoutForbiddenCharacters(where))}\r\n`;

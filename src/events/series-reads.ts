@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, type DataSource } from 'typeorm';
+import type { Recurrence } from '../common/recurrence/rules.js';
+import { EventEntity, OccurrenceEntity } from './event.entity.js';
+import { isProvisionalId, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
+
+/** What a feed needs of a series beyond the payload of one of its occurrences. */
+export interface SeriesFacts {
+  eventId: number;
+  /** The series' first occurrence: the event's own dates (local, and UTC). */
+  start: string;
+  end: string;
+  startUtc: string;
+  endUtc: string;
+  allDay: boolean;
+  /** The event's zone as stored ('' for the site's). */
+  timezone: string;
+  recurrence: Recurrence;
+}
+
+/** Ids per query at most (bound parameters of one IN list). */
+const CHUNK = 500;
+
+/**
+ * Read helpers for readers of series other than the REST list (feeds, pages, importers): what a
+ * provisional id belongs to, and which occurrence a dated address names. Each answers in a
+ * constant number of queries, whatever the number of ids (chunks of CHUNK).
+ */
+@Injectable()
+export class SeriesReads {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /** The series of each provisional id of `ids` (other ids are left out), by provisional id. */
+  async ofOccurrences(ids: readonly number[]): Promise<Map<number, SeriesFacts>> {
+    const occurrenceIds = [...new Set(ids.filter(isProvisionalId))].map(
+      (id) => id - OCCURRENCE_ID_BASE,
+    );
+    const links = new Map<number, number>();
+    for (let i = 0; i < occurrenceIds.length; i += CHUNK) {
+      const rows = await this.ds.getRepository(OccurrenceEntity).find({
+        select: { id: true, eventId: true },
+        where: { id: In(occurrenceIds.slice(i, i + CHUNK)) },
+      });
+      for (const row of rows) links.set(OCCURRENCE_ID_BASE + row.id, row.eventId);
+    }
+    const series = await this.ofEvents([...new Set(links.values())]);
+    const out = new Map<number, SeriesFacts>();
+    for (const [id, eventId] of links) {
+      const facts = series.get(eventId);
+      if (facts) out.set(id, facts);
+    }
+    return out;
+  }
+
+  /** The series of each recurring event of `ids`, by event id (single events are left out). */
+  async ofEvents(ids: readonly number[]): Promise<Map<number, SeriesFacts>> {
+    const out = new Map<number, SeriesFacts>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows = await this.ds.getRepository(EventEntity).find({
+        select: {
+          id: true,
+          startDate: true,
+          endDate: true,
+          startUtc: true,
+          endUtc: true,
+          allDay: true,
+          timezone: true,
+          recurrence: true,
+        },
+        where: { id: In(unique.slice(i, i + CHUNK)) },
+      });
+      for (const row of rows) {
+        const recurrence = recurrenceOf(row);
+        if (!recurrence) continue;
+        out.set(row.id, {
+          eventId: row.id,
+          start: row.startDate,
+          end: row.endDate,
+          startUtc: row.startUtc,
+          endUtc: row.endUtc,
+          allDay: row.allDay,
+          timezone: row.timezone,
+          recurrence,
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The provisional id of the `index`-th occurrence (1 for the first) of event `eventId` that
+   * starts on the local day `day` (`YYYY-MM-DD`), or undefined: what a dated address
+   * `/event/{slug}/{day}/{index}/` names (BEHAVIOR §15).
+   */
+  async occurrenceOn(eventId: number, day: string, index: number): Promise<number | undefined> {
+    const rows = await this.ds
+      .getRepository(OccurrenceEntity)
+      .createQueryBuilder('o')
+      .select('o.id', 'id')
+      .where('o.event_id = :eventId', { eventId })
+      .andWhere('o.start_date >= :from AND o.start_date <= :to', {
+        from: `${day} 00:00:00`,
+        to: `${day} 23:59:59`,
+      })
+      .andWhere('o.day_index = :index', { index })
+      .getRawMany<{ id: number | string }>();
+    return rows.length ? OCCURRENCE_ID_BASE + Number(rows[0].id) : undefined;
+  }
+}

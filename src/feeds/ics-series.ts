@@ -1,0 +1,75 @@
+import { localToUtc, utcToLocal } from '../common/dates/index.js';
+import { isRecurrenceProblem, parseRule, type Recurrence } from '../common/recurrence/rules.js';
+
+/** A series as one VEVENT writes it: the rules and dates, and its first occurrence. */
+export interface IcsSeries {
+  recurrence: Recurrence;
+  /** The first occurrence's local wall clocks (`YYYY-MM-DD HH:MM:SS`) in `zone`. */
+  start: string;
+  allDay: boolean;
+  /** The zone of the wall clocks (an IANA name, or UTC). */
+  zone: string;
+}
+
+const compactDate = (sql: string) => sql.slice(0, 10).replaceAll('-', '');
+const compactDateTime = (sql: string) =>
+  `${compactDate(sql)}T${sql.slice(11, 19).replaceAll(':', '')}`;
+
+/**
+ * The RRULE of a stored rule as RFC 5545 §3.3.10 wants it beside the DTSTART the VEVENT has:
+ * UNTIL a DATE for an all-day series, else a UTC time (the stored UNTIL is local to the event's
+ * zone unless it ends with Z; a date alone ends at the end of that day, as the expansion reads it).
+ */
+function icsRule(text: string, series: IcsSeries): string {
+  const rule = parseRule(text);
+  if (isRecurrenceProblem(rule) || !rule.until) return text;
+  let until: string;
+  if (series.allDay) {
+    const local = rule.untilUtc ? utcToLocal(rule.until, series.zone) : rule.until;
+    until = compactDate(local);
+  } else {
+    const wall = rule.until.length === 10 ? `${rule.until} 23:59:59` : rule.until;
+    until = `${compactDateTime(rule.untilUtc ? wall : localToUtc(wall, series.zone))}Z`;
+  }
+  return text.replace(/UNTIL=[^;]*/, `UNTIL=${until}`);
+}
+
+/**
+ * The recurrence lines of a series' VEVENT (unfolded, CRLF ends): one RRULE per rule, EXDATE
+ * and RDATE in the value type and zone of DTSTART (DATE for an all-day series, TZID's local
+ * times, or UTC). A stored exclusion date (`2027-01-05`, every occurrence of that day) is the
+ * rules' occurrence of that day, which starts at the series' time (rules have no BYHOUR), and
+ * an added date of an excluded day or time is left out, as the expansion leaves it out.
+ * `tzid` is the `;TZID=…` of DTSTART, or '' for UTC.
+ */
+export function recurrenceLines(series: IcsSeries, tzid: string): string {
+  const { recurrence } = series;
+  const time = series.start.slice(11, 19) || '00:00:00';
+  const excludedDays = new Set(recurrence.exdates.filter((d) => d.length === 10));
+  const excludedStarts = new Set(recurrence.exdates.filter((d) => d.length > 10));
+  const value = (date: string) => {
+    if (series.allDay) return compactDate(date);
+    const wall = date.length === 10 ? `${date} ${time}` : date;
+    return tzid ? compactDateTime(wall) : `${compactDateTime(wall)}Z`;
+  };
+  const param = series.allDay ? ';VALUE=DATE' : tzid;
+  let out = '';
+  for (const rule of recurrence.rules) out += `RRULE:${icsRule(rule, series)}\r\n`;
+  const exdates = recurrence.exdates.filter(
+    // An excluded time of an all-day series names an occurrence only at midnight.
+    (d) => !series.allDay || d.length === 10 || d.endsWith(' 00:00:00'),
+  );
+  if (exdates.length) {
+    out += `EXDATE${param}:${[...new Set(exdates.map(value))].join(',')}\r\n`;
+  }
+  const rdates = recurrence.rdates.filter((d) => {
+    const start = series.allDay
+      ? `${d.slice(0, 10)} 00:00:00`
+      : d.length === 10
+        ? `${d} ${time}`
+        : d;
+    return !excludedDays.has(start.slice(0, 10)) && !excludedStarts.has(start);
+  });
+  if (rdates.length) out += `RDATE${param}:${[...new Set(rdates.map(value))].join(',')}\r\n`;
+  return out;
+}
