@@ -63,6 +63,8 @@ export function newEvent(
     translationGroup: null,
     recurrence: null,
     occurrencesUntil: null,
+    seriesId: null,
+    seriesStart: null,
   });
   return event;
 }

@@ -91,6 +91,15 @@ export class EventEntity extends PostColumns {
   @Index('IDX_events_recurring')
   @Column({ name: 'occurrences_until', type: 'varchar', length: 19, nullable: true })
   occurrencesUntil!: string | null;
+
+  /** The series this event was split off (`_tec_update_type` single or upcoming); else null. */
+  @Index('IDX_events_series')
+  @Column({ name: 'series_id', type: 'integer', nullable: true })
+  seriesId!: number | null;
+
+  /** The local start of the series' occurrence this event replaces (RECURRENCE-ID); else null. */
+  @Column({ name: 'series_start', type: 'varchar', length: 19, nullable: true })
+  seriesStart!: string | null;
 }
 
 /**

@@ -173,8 +173,9 @@ export function atOccurrence(
   payload: TecEvent,
   occurrence: OccurrenceDates,
   ctx: RequestContext,
+  keepId = false,
 ): TecEvent {
-  const id = OCCURRENCE_ID_BASE + occurrence.id;
+  const id = keepId ? payload.id : OCCURRENCE_ID_BASE + occurrence.id;
   const day = occurrence.start.slice(0, 10);
   const suffix = `${day}/${occurrence.dayIndex > 1 ? `${occurrence.dayIndex}/` : ''}`;
   const url = payload.url.endsWith('/')
@@ -210,6 +211,16 @@ export function atOccurrence(
   }
   return out;
 }
+
+/**
+ * The payload of a recurring event read by its real id (BEHAVIOR §15): its first occurrence's
+ * dates and dated url, its own id.
+ */
+export const atFirstOccurrence = (
+  payload: TecEvent,
+  occurrence: OccurrenceDates,
+  ctx: RequestContext,
+): TecEvent => atOccurrence(payload, occurrence, ctx, true);
 
 /** How many next occurrences `recurrence.next` shows. */
 const NEXT_OCCURRENCES = 3;

@@ -235,18 +235,23 @@ export class EventsRepository {
   }
 
   /** The occurrence `id` (the provisional id less the base), or null when there is none. */
-  async findOccurrence(id: number): Promise<(ListedOccurrence & { eventId: number }) | null> {
-    const row = await this.ds.getRepository(OccurrenceEntity).findOneBy({ id });
-    if (!row) return null;
-    return {
-      id: row.id,
-      eventId: row.eventId,
-      start: row.startDate,
-      end: row.endDate,
-      startUtc: row.startUtc,
-      endUtc: row.endUtc,
-      dayIndex: row.dayIndex,
-    };
+  async findOccurrence(id: number, manager?: EntityManager): Promise<StoredOccurrence | null> {
+    const row = await (manager ?? this.ds.manager).findOneBy(OccurrenceEntity, { id });
+    return row && toStored(row);
+  }
+
+  /** The first occurrence of a recurring event (by start), or null when it has none. */
+  async firstOccurrence(eventId: number): Promise<StoredOccurrence | null> {
+    const row = await this.ds.manager.findOne(OccurrenceEntity, {
+      where: { eventId },
+      order: { startDate: 'ASC' },
+    });
+    return row && toStored(row);
+  }
+
+  /** How many occurrences an event has (caller's transaction). */
+  countOccurrences(manager: EntityManager, eventId: number): Promise<number> {
+    return manager.countBy(OccurrenceEntity, { eventId });
   }
 
   findById(id: number, manager?: EntityManager): Promise<EventEntity | null> {
@@ -263,10 +268,10 @@ export class EventsRepository {
   }
 
   /** Organizer ids of each event in linking order: one query for a whole page. */
-  async organizerIds(eventIds: number[]): Promise<Map<number, number[]>> {
+  async organizerIds(eventIds: number[], manager?: EntityManager): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>(eventIds.map((id) => [id, []]));
     if (!eventIds.length) return out;
-    const rows = await this.ds.getRepository(EventOrganizerEntity).find({
+    const rows = await (manager ?? this.ds.manager).getRepository(EventOrganizerEntity).find({
       where: { eventId: In(eventIds) },
       order: { eventId: 'ASC', position: 'ASC' },
     });
@@ -432,7 +437,7 @@ export interface ListedEvent {
   occurrence?: ListedOccurrence;
 }
 
-export interface ListedOccurrence {
+interface ListedOccurrence {
   id: number;
   start: string;
   end: string;
@@ -440,6 +445,19 @@ export interface ListedOccurrence {
   endUtc: string;
   dayIndex: number;
 }
+
+/** An occurrence as stored, with its event. */
+export type StoredOccurrence = ListedOccurrence & { eventId: number };
+
+const toStored = (row: OccurrenceEntity): StoredOccurrence => ({
+  id: row.id,
+  eventId: row.eventId,
+  start: row.startDate,
+  end: row.endDate,
+  startUtc: row.startUtc,
+  endUtc: row.endUtc,
+  dayIndex: row.dayIndex,
+});
 
 /** What a single event gives the union's columns beside its sort values. */
 const SINGLE_COLUMNS = [

@@ -72,10 +72,12 @@ import {
   OCCURRENCE_ID_BASE,
   replaceOccurrences,
   SERIES_COMPLETE,
+  splitSeries,
+  withoutOccurrence,
 } from './event-series.js';
-import { atOccurrence } from './event.mapper.js';
+import { atFirstOccurrence, atOccurrence } from './event.mapper.js';
 import { EventEntity as EventRow } from './event.entity.js';
-import { EventsRepository } from './events.repository.js';
+import { EventsRepository, type StoredOccurrence } from './events.repository.js';
 
 type Plan = Awaited<ReturnType<VenueEventLinks['planReferences']>>;
 
@@ -89,6 +91,12 @@ interface WritePlan {
   cost?: ParsedCost;
   /** The series the write sets (null: removes), when it carries `recurrence`. */
   recurrence?: Recurrence | null;
+}
+
+/** An update of one occurrence that takes it (and, `upcoming`, what follows) out of its series. */
+interface Split {
+  occurrence: StoredOccurrence;
+  type: 'single' | 'upcoming';
 }
 
 const notFound = (id: number) =>
@@ -202,7 +210,17 @@ export class EventsService {
     const readAt = this.recordCache.version();
     const event = await this.recordCache.row('event', String(id), () => this.loadEvent(id));
     if (!event) throw notFound(id);
-    return this.readable(event, password, ctx, readAt);
+    return this.atFirst(event, await this.readable(event, password, ctx, readAt), ctx);
+  }
+
+  /**
+   * BEHAVIOR §15: the real id (or slug) of a recurring event answers the event with its first
+   * occurrence's dates and dated url (its own id kept); one query more, for recurring events only.
+   */
+  private async atFirst(event: Readonly<EventEntity>, payload: TecEvent, ctx: RequestContext) {
+    if (!event.recurrence) return payload;
+    const first = await this.events.firstOccurrence(event.id);
+    return first ? atFirstOccurrence(payload, first, ctx) : payload;
   }
 
   async getBySlug(slug: string, password: string | undefined, ctx: RequestContext) {
@@ -211,7 +229,7 @@ export class EventsService {
       this.events.findBySlug(slug, ctx.language),
     );
     if (!event) throw invalidParams({ slug: t('validation.invalid') });
-    return this.readable(event, password, ctx, readAt);
+    return this.atFirst(event, await this.readable(event, password, ctx, readAt), ctx);
   }
 
   /** BEHAVIOR §6.1, checked in this order. */
@@ -291,6 +309,8 @@ export class EventsService {
   }
 
   async update(id: number, dto: UpdateEventDto, ctx: RequestContext) {
+    // BEHAVIOR §15: a provisional id addresses one occurrence of a series.
+    if (isProvisionalId(id)) return this.updateOccurrence(id, dto, ctx);
     const kind = await this.events.kindOf(id);
     if (kind && kind !== 'event') throw notAnEvent();
     const plan = await this.validate(dto, ctx);
@@ -301,6 +321,28 @@ export class EventsService {
       throw notFound(id);
     }
     return this.applyUpdate(existing, dto, plan, ctx);
+  }
+
+  /**
+   * An update addressed to an occurrence (CONTRACT §9), by `_tec_update_type`: `all` (default)
+   * updates the series as its real id does; `single` makes the occurrence an event of its own and
+   * `upcoming` a new series of it and what follows (splitOff), the update applying to that event.
+   * `upcoming` from the first occurrence is the whole series. Checked in the order of every
+   * update: the body, then whether the occurrence exists, then the permission on the series.
+   */
+  private async updateOccurrence(id: number, dto: UpdateEventDto, ctx: RequestContext) {
+    const occurrence = await this.events.findOccurrence(id - OCCURRENCE_ID_BASE);
+    const plan = await this.validate(dto, ctx, true);
+    const series = occurrence ? await this.events.findById(occurrence.eventId) : null;
+    if (!occurrence || !series) {
+      if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
+      throw notFound(id);
+    }
+    const type = dto._tec_update_type ?? 'all';
+    if (type === 'all') return this.applyUpdate(series, dto, plan, ctx);
+    if (type === 'upcoming' && (await this.events.firstOccurrence(series.id))?.id === occurrence.id)
+      return this.applyUpdate(series, dto, plan, ctx);
+    return this.applyUpdate(series, dto, plan, ctx, { occurrence, type });
   }
 
   async updateBySlug(slug: string, dto: UpdateEventDto, ctx: RequestContext) {
@@ -318,6 +360,7 @@ export class EventsService {
     dto: UpdateEventDto,
     plan: WritePlan,
     ctx: RequestContext,
+    split?: Split,
   ) {
     // CONTRACT §5: a translation moves only to a language its group has no member in (a 400,
     // still before the permission check).
@@ -349,59 +392,135 @@ export class EventsService {
     // The answer is built from the row as the committed attempt wrote it, not read back.
     let written: { event: EventEntity; links: WrittenLinks } | undefined;
     await this.writes.run(async (scope) => {
-      const { manager } = scope;
-      // Re-read inside the transaction so that concurrent updates never mix.
-      const event = (await this.events.findById(existing.id, manager))!;
-      const before: LinkState = {
-        status: event.status,
-        dateUtc: event.dateUtc,
-        language: event.language,
-      };
-      applyFields(event, dto, html);
-      // Slugs are unique per language: a moved event takes its slug along when it is free in
-      // the new language, else the next free `slug-2`, ... (assigned after the save).
-      const moving = dto.language !== undefined && dto.language !== event.language;
-      const movedSlug = moving ? (event.slug ?? undefined) : undefined;
-      if (moving) {
-        event.language = dto.language!;
-        event.slug = null;
-      }
-      const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
-      applyDates(event, dto, clock, false);
-      applyCost(event, plan.cost);
-      applyStatus(event, dto, clock, false);
-      // Issue 34: a new series, or new dates of a series, give new occurrences (a 400 over a
-      // bound rolls the whole write back).
-      if (plan.recurrence !== undefined) {
-        event.recurrence = plan.recurrence ? JSON.stringify(plan.recurrence) : null;
-      }
-      const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
-      if (plan.recurrence !== undefined || (event.recurrence && anchorAfter !== anchorBefore)) {
-        await materialize(manager, event, ctx.config.siteTimezone, clock.now);
-      }
-      await this.applyVenue(event, plan, ctx, scope);
-      try {
-        await this.events.save(manager, event);
-      } catch (error) {
-        // A concurrent write gave the group a member in the new language first.
-        if (moving && isUniqueViolation(error)) {
-          throw invalidParams({ language: languageTakenReason(event.language) });
-        }
-        throw error;
-      }
-      // As readers saw it: a scheduled event whose date has passed was published already.
-      scope.changed('event', event.id, 'updated', event, {
-        previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
-      });
-      const base = slugBase(event, dto.slug ?? movedSlug);
-      if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-      const links = await this.applyLinks(event, plan, ctx, scope, before);
-      written = { event, links: writtenLinks(scope, event.venueId, links) };
+      const id = split ? await this.splitOff(scope, existing.id, split, ctx, clock) : existing.id;
+      written = await this.writeUpdate(scope, id, dto, plan, ctx, html, clock);
     });
     return this.presenter.presentWritten(written!.event, written!.links, ctx, dto.password);
   }
 
+  /** The update of the event `id` in the write's transaction; answers the row as written. */
+  private async writeUpdate(
+    scope: WriteScope,
+    id: number,
+    dto: UpdateEventDto,
+    plan: WritePlan,
+    ctx: RequestContext,
+    html: ReturnType<typeof contentFilter>,
+    clock: WriteClock,
+  ): Promise<{ event: EventEntity; links: WrittenLinks }> {
+    const { manager } = scope;
+    // Re-read inside the transaction so that concurrent updates never mix.
+    const event = (await this.events.findById(id, manager))!;
+    const before: LinkState = {
+      status: event.status,
+      dateUtc: event.dateUtc,
+      language: event.language,
+    };
+    applyFields(event, dto, html);
+    // Slugs are unique per language: a moved event takes its slug along when it is free in
+    // the new language, else the next free `slug-2`, ... (assigned after the save).
+    const moving = dto.language !== undefined && dto.language !== event.language;
+    const movedSlug = moving ? (event.slug ?? undefined) : undefined;
+    if (moving) {
+      event.language = dto.language!;
+      event.slug = null;
+    }
+    const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
+    applyDates(event, dto, clock, false);
+    applyCost(event, plan.cost);
+    applyStatus(event, dto, clock, false);
+    // Issue 34: a new series, or new dates of a series, give new occurrences (a 400 over a
+    // bound rolls the whole write back).
+    if (plan.recurrence !== undefined) {
+      event.recurrence = plan.recurrence ? JSON.stringify(plan.recurrence) : null;
+    }
+    const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
+    if (plan.recurrence !== undefined || (event.recurrence && anchorAfter !== anchorBefore)) {
+      await materialize(manager, event, ctx.config.siteTimezone, clock.now);
+    }
+    await this.applyVenue(event, plan, ctx, scope);
+    try {
+      await this.events.save(manager, event);
+    } catch (error) {
+      // A concurrent write gave the group a member in the new language first.
+      if (moving && isUniqueViolation(error)) {
+        throw invalidParams({ language: languageTakenReason(event.language) });
+      }
+      throw error;
+    }
+    // As readers saw it: a scheduled event whose date has passed was published already.
+    scope.changed('event', event.id, 'updated', event, {
+      previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
+    });
+    const base = slugBase(event, dto.slug ?? movedSlug);
+    if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
+    const links = await this.applyLinks(event, plan, ctx, scope, before);
+    return { event, links: writtenLinks(scope, event.venueId, links) };
+  }
+
+  /**
+   * `_tec_update_type` single or upcoming (BEHAVIOR §15, CONTRACT §9), in the update's
+   * transaction: the series loses the occurrence (an exclusion date) or ends before it, and a new
+   * event takes it — a copy of the series' event (links, terms, status, author) with the
+   * occurrence's dates, for `upcoming` with the rest of the series as its own (splitSeries), and
+   * linked to the series and the occurrence's start (`series_id`, `series_start`). Answers the new
+   * event's id: the update then applies to it.
+   */
+  private async splitOff(
+    scope: WriteScope,
+    seriesId: number,
+    split: Split,
+    ctx: RequestContext,
+    clock: WriteClock,
+  ): Promise<number> {
+    const { manager } = scope;
+    const zone = ctx.config.siteTimezone;
+    const series = (await this.events.findById(seriesId, manager))!;
+    const occurrence = await this.events.findOccurrence(split.occurrence.id, manager);
+    if (!occurrence || occurrence.eventId !== series.id || !series.recurrence) {
+      throw notFound(OCCURRENCE_ID_BASE + split.occurrence.id);
+    }
+    let tail: string | null = null;
+    if (split.type === 'single') series.recurrence = withoutOccurrence(series, occurrence.start);
+    else ({ head: series.recurrence, tail } = splitSeries(series, occurrence, zone, clock.now));
+    await materialize(manager, series, zone, clock.now);
+    series.modified = siteNow(clock);
+    series.modifiedUtc = nowUtcSql(clock.now);
+    await this.events.save(manager, series);
+    scope.changed('event', series.id, 'updated', series, {
+      previousStatus: effectiveStatus(series, nowUtcSql(clock.now)),
+    });
+    const copy: EventEntity = Object.assign(new EventRow(), series, {
+      id: 0,
+      slug: null,
+      translationGroup: null,
+      recurrence: tail,
+      occurrencesUntil: null,
+      seriesId: series.id,
+      seriesStart: occurrence.start,
+      startDate: occurrence.start,
+      endDate: occurrence.end,
+      startUtc: occurrence.startUtc,
+      endUtc: occurrence.endUtc,
+    });
+    const occurrences = tail ? expandEvent(copy, zone, clock.now) : undefined;
+    if (occurrences) copy.occurrencesUntil = occurrences.horizon ?? SERIES_COMPLETE;
+    const id = await this.events.allocateId(manager);
+    copy.id = id;
+    await this.events.insert(manager, copy, slugBase(copy, series.slug ?? undefined));
+    if (occurrences) await replaceOccurrences(manager, id, occurrences.occurrences);
+    scope.changed('event', id, 'created', copy);
+    const organizerIds = (await this.events.organizerIds([series.id], manager)).get(series.id);
+    await this.events.setOrganizers(id, organizerIds ?? [], manager, true);
+    const termIds = await this.events.termIdsOf(manager, series.id);
+    await this.events.addTerms(manager, copy, termIds);
+    await this.terms.linksCreated(manager, termIds, copy);
+    return id;
+  }
+
   async remove(id: number, ctx: RequestContext) {
+    // CONTRACT §9: deleting an occurrence cancels it alone.
+    if (isProvisionalId(id)) return this.cancelOccurrence(id, ctx);
     const kind = await this.events.kindOf(id);
     if (kind && kind !== 'event') throw notAnEvent();
     const event = kind ? await this.events.findById(id) : null;
@@ -417,6 +536,42 @@ export class EventsService {
     // Unknown slug: 400 before the permission check (§7.3).
     if (!event) throw invalidParams({ slug: t('validation.invalid') });
     return this.trash(event, ctx);
+  }
+
+  /**
+   * `DELETE /events/{provisional id}` (CONTRACT §9): the series gets an exclusion date for that
+   * occurrence, whose provisional id is then gone (404); answers the series' event. Checked as
+   * the event's delete: found, permission on the event, not in the trash; the last occurrence of
+   * a series is not cancelled alone (delete the event).
+   */
+  private async cancelOccurrence(id: number, ctx: RequestContext) {
+    const occurrence = await this.events.findOccurrence(id - OCCURRENCE_ID_BASE);
+    const event = occurrence ? await this.events.findById(occurrence.eventId) : null;
+    if (!occurrence || !event) {
+      if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
+      throw notFound(id);
+    }
+    if (!canEdit(ctx.actor, event)) throw forbidden(!!ctx.actor.user);
+    if (event.status === 'trash') throw new ApiError('event-is-in-trash', 410);
+    const clock = clockOf(ctx);
+    const zone = ctx.config.siteTimezone;
+    await this.writes.run(async ({ manager, changed }) => {
+      const series = (await this.events.findById(event.id, manager))!;
+      const current = await this.events.findOccurrence(occurrence.id, manager);
+      if (!current || !series.recurrence) throw notFound(id);
+      if ((await this.events.countOccurrences(manager, series.id)) <= 1) {
+        throw invalidParams({ id: t('recurrence.last_occurrence') });
+      }
+      series.recurrence = withoutOccurrence(series, current.start);
+      await materialize(manager, series, zone, clock.now);
+      series.modified = siteNow(clock);
+      series.modifiedUtc = nowUtcSql(clock.now);
+      await this.events.save(manager, series);
+      changed('event', series.id, 'updated', series, {
+        previousStatus: effectiveStatus(series, nowUtcSql(clock.now)),
+      });
+    });
+    return this.written(event.id, ctx.query.password, ctx);
   }
 
   /** DELETE moves to trash and answers the record; a second DELETE is 410 (CONTRACT §3). */
@@ -448,6 +603,7 @@ export class EventsService {
   private async validate(
     dto: CreateEventDto | UpdateEventDto,
     ctx: RequestContext,
+    occurrence = false,
   ): Promise<WritePlan> {
     const errors: Record<string, Text> = {};
     const invalid = t('validation.invalid');
@@ -468,6 +624,14 @@ export class EventsService {
       const recurrence = parseRecurrence(dto.recurrence);
       if (isRecurrenceProblem(recurrence)) errors.recurrence = recurrence;
       else plan.recurrence = recurrence;
+    }
+    // CONTRACT §9: `single` and `upcoming` apply to an occurrence (its provisional id); a single
+    // occurrence made an event of its own takes no series.
+    const updateType = (dto as UpdateEventDto)._tec_update_type;
+    if (updateType && updateType !== 'all' && !occurrence) {
+      errors._tec_update_type = t('recurrence.not_an_occurrence', { value: updateType });
+    } else if (updateType === 'single' && plan.recurrence) {
+      errors.recurrence = t('recurrence.single_takes_none');
     }
     if (dto.cost !== undefined) {
       const cost = parseCostInput(dto.cost);

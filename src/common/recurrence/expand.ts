@@ -37,6 +37,11 @@ export interface ExpandOptions {
   /** Occurrences starting at or before this local wall clock are skipped (with `take`). */
   after?: string;
   limits?: { occurrences: number; steps: number; ms: number };
+  /**
+   * An unbounded series counts against `limits.occurrences` only its occurrences from this local
+   * wall clock on (those of one horizon, however long it has run); a bounded one counts all.
+   */
+  countFrom?: string;
 }
 
 const reason = (key: string, args?: Record<string, string | number>): Text => ({
@@ -120,6 +125,7 @@ export function expandSeries(
   const starts = new Set<string>([anchor.start]);
   const takeAfter = options.after ?? '';
   const wanted = options.take;
+  const countFrom = bounded ? '' : (options.countFrom ?? '');
   // Each rule stops once it has made `take` occurrences after `after` (the rest come later).
   try {
     for (const text of recurrence.rules) {
@@ -141,7 +147,7 @@ export function expandSeries(
         const wall = `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${anchor.allDay ? '00:00:00' : `${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`}`;
         if (!bounded && wall > options.horizon) return false;
         starts.add(wall);
-        if (++made > limits.occurrences) {
+        if (wall >= countFrom && ++made > limits.occurrences) {
           throw new Cut(reason('too_many_occurrences', { max: limits.occurrences }));
         }
         if (wall > takeAfter) later++;
@@ -169,7 +175,8 @@ export function expandSeries(
   const kept = [...starts]
     .filter((s) => !excludedDays.has(s.slice(0, 10)) && !excludedStarts.has(s))
     .sort();
-  if (kept.length > limits.occurrences && wanted === undefined) {
+  const counted = countFrom ? kept.filter((s) => s >= countFrom).length : kept.length;
+  if (counted > limits.occurrences && wanted === undefined) {
     return reason('too_many_occurrences', { max: limits.occurrences });
   }
   const length = wallMs(anchor.end) - wallMs(anchor.start);

@@ -13,6 +13,7 @@ import { TermPublishedCounts1764900000000 } from './1764900000000-term-published
 import { Webhooks1765000000000 } from './1765000000000-webhooks.js';
 import { WebhookSchedule1765100000000 } from './1765100000000-webhook-schedule.js';
 import { Recurrence1765200000000 } from './1765200000000-recurrence.js';
+import { SeriesLinks1765300000000 } from './1765300000000-series-links.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   Webhooks1765000000000,
   WebhookSchedule1765100000000,
   Recurrence1765200000000,
+  SeriesLinks1765300000000,
 ];
