@@ -75,41 +75,7 @@ export interface WebhookConfig {
   pollMs: number;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-const DURATION = /^(\d{1,9})(ms|s|m|h|d)$/;
-
 /** WEBHOOK_ALLOWED_TARGETS cannot be used, and why. */
 function fail(reason: Message): never {
   throw new ConfigError('WEBHOOK_ALLOWED_TARGETS', reason);
-}
-
-function duration(name: string, raw: string | undefined, fallback: number, min = 1): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const match = DURATION.exec(raw.trim());
-  const ms = match ? Number(match[1]) * UNITS[match[2]] : NaN;
-  if (!(ms >= min)) {
-    throw new ConfigError(name, message('config.webhook_duration', { min, value: raw }));
-  }
-  return ms;
-}
-
-const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
-
-export function parseWebhookConfig(env: Record<string, string | undefined>): WebhookConfig {
-  const allowedTargets = parseAllowedTargets(env.WEBHOOK_ALLOWED_TARGETS);
-  const schedule = (env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE).split(',');
-  if (schedule.length > 30) {
-    throw new ConfigError(
-      'WEBHOOK_RETRY_SCHEDULE',
-      message('config.too_many_waits', { count: 30 }),
-    );
-  }
-  return {
-    allowedTargets,
-    retrySchedule: schedule.map((part) => duration('WEBHOOK_RETRY_SCHEDULE', part, 0)),
-    timeoutMs: Math.min(duration('WEBHOOK_TIMEOUT', env.WEBHOOK_TIMEOUT, 10_000, 100), 120_000),
-    secretGraceMs: duration('WEBHOOK_SECRET_GRACE', env.WEBHOOK_SECRET_GRACE, 86_400_000),
-    retentionMs: duration('WEBHOOK_LOG_RETENTION', env.WEBHOOK_LOG_RETENTION, 30 * 86_400_000),
-    pollMs: duration('WEBHOOK_POLL', env.WEBHOOK_POLL, 1000, 10),
-  };
 }

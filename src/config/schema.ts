@@ -1,0 +1,640 @@
+import { isIP, isIPv4 } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { IANAZone } from 'luxon';
+import { ConfigError } from './config-error.js';
+import { LANGUAGES } from './languages.js';
+import { message, type Message } from './messages.js';
+import { MIN_PASSWORD_LENGTH, passwordLength } from './passwords.js';
+import {
+  boolean,
+  duration,
+  httpUrl,
+  integer,
+  milliseconds,
+  oneOf,
+  variable,
+  withoutTrailingSlashes,
+  type Context,
+  type Reader,
+  type Variable,
+} from './variable.js';
+import { parseAllowedTargets } from './webhooks.js';
+
+/*
+ * Every environment variable the service reads, once each: its type, default, bounds and the
+ * message of a bad value. They are read in this order and the first bad one stops the start, so
+ * a variable that depends on another comes after it. CONTRACT.md §1 documents each of them
+ * (checked by schema.spec.ts); config.ts arranges their values into the AppConfig.
+ */
+
+// The HTTP listener and the site.
+
+export const PORT = variable('PORT', {
+  type: integer({ max: 65535, message: 'config.port' }),
+  default: '3000',
+  trim: false,
+});
+
+export const SITE_TIMEZONE = variable('SITE_TIMEZONE', { type: timeZone, default: 'UTC' });
+
+export const DEFAULT_LANGUAGE = variable('DEFAULT_LANGUAGE', {
+  type: oneOf(LANGUAGES),
+  default: 'en',
+});
+
+export const RESPONSE_CACHE_TTL_MS = variable('RESPONSE_CACHE_TTL_MS', {
+  type: integer({ message: 'config.whole_number' }),
+  default: '1000',
+  trim: false,
+});
+
+export const DATABASE_URL = variable('DATABASE_URL', {
+  type: (text) => ({ url: text, database: parseDatabaseUrl(text) }),
+  default: 'sqlite:./data/calendar.sqlite',
+});
+
+export const HOST = variable('HOST', { type: host, default: '0.0.0.0' });
+
+export const BASE_PATH = variable('BASE_PATH', { type: basePath, default: '', quote: 'raw' });
+
+export const SITE_URL = variable('SITE_URL', {
+  type: (text, c) => withoutTrailingSlashes(httpUrl('config.http_url')(text, c)),
+  default: {
+    shown: 'http://localhost:$PORT',
+    from: (read) => `http://localhost:${read.get(PORT)}`,
+  },
+});
+
+// Both or neither: one without the other would start and silently create nobody.
+export const ADMIN_LOGIN = variable('ADMIN_LOGIN', {
+  type: (text, c) =>
+    c.read.given(ADMIN_PASSWORD) ? text : c.fail('config.admin_password_missing'),
+});
+
+export const ADMIN_PASSWORD = variable('ADMIN_PASSWORD', {
+  type: adminPassword,
+  trim: false,
+});
+
+export const MIGRATIONS_RUN = variable('MIGRATIONS_RUN', {
+  type: boolean,
+  default: 'true',
+  trim: false,
+});
+
+export const CORS_ORIGINS = variable('CORS_ORIGINS', { type: corsOrigins, default: '*' });
+
+export const MAX_PER_PAGE = variable('MAX_PER_PAGE', {
+  type: integer({ min: 1, message: 'config.positive_integer' }),
+  default: '50',
+  trim: false,
+});
+
+export const LOG_REQUESTS = variable('LOG_REQUESTS', {
+  type: boolean,
+  default: 'true',
+  trim: false,
+});
+
+/**
+ * Turning the response cache off (something else writes to the database) turns this one off
+ * too, unless it is set.
+ */
+export const RECORD_CACHE_MB = variable('RECORD_CACHE_MB', {
+  type: integer({ message: 'config.whole_number' }),
+  default: {
+    shown: '64 (0 when RESPONSE_CACHE_TTL_MS=0)',
+    from: (read) => (read.get(RESPONSE_CACHE_TTL_MS) > 0 ? '64' : '0'),
+  },
+  trim: false,
+});
+
+export const TRUST_PROXY = variable('TRUST_PROXY', {
+  type: trustProxy,
+  default: 'false',
+  lowercase: true,
+});
+
+// The login throttle (CONTRACT §2): at most COUNT failures within a window from the first one.
+
+export const LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS = variable(
+  'LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS',
+  { type: failureLimit, default: '10/15m', quote: 'raw' },
+);
+
+export const LOGIN_FAILURES_PER_ADDRESS = variable('LOGIN_FAILURES_PER_ADDRESS', {
+  type: failureLimit,
+  default: '50/15m',
+  quote: 'raw',
+});
+
+export const LOGIN_FAILURES_PER_LOGIN = variable('LOGIN_FAILURES_PER_LOGIN', {
+  type: failureLimit,
+  default: '30/15m',
+  quote: 'raw',
+});
+
+export const LOGIN_TRUSTED_FOR = variable('LOGIN_TRUSTED_FOR', {
+  type: duration({ min: 1, message: 'config.duration' }),
+  default: '30d',
+  quote: 'raw',
+});
+
+export const BENCH_ROUTES = variable('BENCH_ROUTES', {
+  type: boolean,
+  default: 'false',
+  trim: false,
+});
+
+export const PUBLIC_URL_TEMPLATE = variable('PUBLIC_URL_TEMPLATE', { type: publicUrlTemplate });
+
+/** The premium extension's "map view search distance limit" and its unit. */
+export const GEOFENCE_UNIT = variable('GEOFENCE_UNIT', {
+  type: oneOf(['mi', 'km'], 'config.geofence_unit'),
+  default: 'mi',
+  lowercase: true,
+  quote: 'raw',
+});
+
+export const GEOFENCE_RADIUS = variable('GEOFENCE_RADIUS', {
+  type: geofenceRadius,
+  default: '25',
+  quote: 'raw',
+});
+
+export const PLUGIN_NAMESPACE_ALIAS = variable('PLUGIN_NAMESPACE_ALIAS', {
+  type: boolean,
+  default: 'true',
+  trim: false,
+});
+
+// Several processes and databases.
+
+export const DATABASE_REPLICA_URLS = variable('DATABASE_REPLICA_URLS', { type: replicaUrls });
+
+export const REDIS_URL = variable('REDIS_URL', { type: redisUrl });
+
+export const WORKERS = variable('WORKERS', {
+  type: workers,
+  default: '1',
+  lowercase: true,
+  quote: 'raw',
+});
+
+// The operator's side (operations.ts): metrics, tracing, how a stop drains.
+
+export const METRICS_PORT = variable('METRICS_PORT', {
+  type: integer({ max: 65535, digits: 5, message: 'config.port' }),
+});
+
+const metricsOn = (read: Reader) => read.given(METRICS_PORT);
+
+export const METRICS_HOST = variable('METRICS_HOST', {
+  type: metricsHost,
+  default: '127.0.0.1',
+  when: metricsOn,
+});
+
+/** Required as `Authorization: Bearer <token>`; printable ASCII, as a header carries it. */
+export const METRICS_TOKEN = variable('METRICS_TOKEN', {
+  type: (text, c) =>
+    text.length > 512 || !/^[\x21-\x7e]+$/.test(text)
+      ? c.fail('config.metrics_token', { count: 512 })
+      : text,
+  trim: false,
+  when: metricsOn,
+});
+
+/*
+ * The standard OpenTelemetry variables, as far as they decide whether traces are exported: an
+ * OTLP/HTTP endpoint is set and neither OTEL_SDK_DISABLED nor OTEL_TRACES_EXPORTER=none turns
+ * it off. The values the SDK would only warn about and ignore (a sampler it does not know, a
+ * ratio out of range, a protocol it does not speak) stop the start instead, in one line.
+ */
+
+const OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = variable('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', {
+  type: httpUrl('config.otel_endpoint'),
+  when: (read) => tracing(read),
+});
+
+const OTEL_EXPORTER_OTLP_ENDPOINT = variable('OTEL_EXPORTER_OTLP_ENDPOINT', {
+  type: httpUrl('config.otel_endpoint'),
+  when: (read) => tracing(read) && !read.given(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+});
+
+const endpointGiven = (read: Reader) =>
+  read.given(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || read.given(OTEL_EXPORTER_OTLP_ENDPOINT);
+
+const OTEL_SDK_DISABLED = variable('OTEL_SDK_DISABLED', {
+  type: (text) => /^true$/i.test(text),
+  when: endpointGiven,
+});
+
+const OTEL_TRACES_EXPORTER = variable('OTEL_TRACES_EXPORTER', {
+  type: oneOf(['otlp', 'none'], 'config.otel_exporter'),
+  lowercase: true,
+  when: (read) => endpointGiven(read) && !read.get(OTEL_SDK_DISABLED),
+});
+
+/** Whether traces are exported. */
+export function tracing(read: Reader): boolean {
+  return (
+    endpointGiven(read) && !read.get(OTEL_SDK_DISABLED) && read.get(OTEL_TRACES_EXPORTER) !== 'none'
+  );
+}
+
+const otlpProtocol = oneOf(['http/json', 'http/protobuf'], 'config.otel_protocol');
+
+const OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = variable('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', {
+  type: otlpProtocol,
+  when: tracing,
+});
+
+const OTEL_EXPORTER_OTLP_PROTOCOL = variable('OTEL_EXPORTER_OTLP_PROTOCOL', {
+  type: otlpProtocol,
+  when: tracing,
+});
+
+/** The samplers of the OpenTelemetry SDK, those that need no other service. */
+const OTEL_TRACES_SAMPLER = variable('OTEL_TRACES_SAMPLER', {
+  type: oneOf([
+    'always_on',
+    'always_off',
+    'traceidratio',
+    'parentbased_always_on',
+    'parentbased_always_off',
+    'parentbased_traceidratio',
+  ]),
+  default: 'parentbased_always_on',
+  when: tracing,
+});
+
+const OTEL_TRACES_SAMPLER_ARG = variable('OTEL_TRACES_SAMPLER_ARG', {
+  type: (text, c) =>
+    Number(text) >= 0 && Number(text) <= 1 ? Number(text) : c.fail('config.ratio', { value: text }),
+  when: (read) => tracing(read) && !!read.get(OTEL_TRACES_SAMPLER)?.endsWith('traceidratio'),
+});
+
+/**
+ * After SIGTERM, how long the server keeps accepting while /health/ready answers 503, so that
+ * load balancers stop sending before it stops listening.
+ */
+export const SHUTDOWN_DELAY_MS = variable('SHUTDOWN_DELAY_MS', {
+  type: integer({ max: 600_000, digits: 6, message: 'config.milliseconds' }),
+  default: '0',
+  quote: 'raw',
+});
+
+// Webhooks (CONTRACT §8).
+
+export const WEBHOOK_ALLOWED_TARGETS = variable('WEBHOOK_ALLOWED_TARGETS', {
+  type: parseAllowedTargets,
+  default: '',
+});
+
+/** The default spans more than a day (27 h 35 min); after the last wait the delivery has failed. */
+export const WEBHOOK_RETRY_SCHEDULE = variable('WEBHOOK_RETRY_SCHEDULE', {
+  type: retrySchedule,
+  default: '5s,5m,30m,2h,5h,10h,10h',
+});
+
+export const WEBHOOK_TIMEOUT = variable('WEBHOOK_TIMEOUT', {
+  type: duration({ min: 100, cap: 120_000, message: 'config.webhook_duration' }),
+  default: '10s',
+  quote: 'raw',
+});
+
+export const WEBHOOK_SECRET_GRACE = variable('WEBHOOK_SECRET_GRACE', {
+  type: duration({ min: 1, message: 'config.webhook_duration' }),
+  default: '24h',
+  quote: 'raw',
+});
+
+export const WEBHOOK_LOG_RETENTION = variable('WEBHOOK_LOG_RETENTION', {
+  type: duration({ min: 1, message: 'config.webhook_duration' }),
+  default: '30d',
+  quote: 'raw',
+});
+
+export const WEBHOOK_POLL = variable('WEBHOOK_POLL', {
+  type: duration({ min: 10, message: 'config.webhook_duration' }),
+  default: '1s',
+  quote: 'raw',
+});
+
+/** Under test a bad connection must fail at once, not after minutes of retries. */
+export const NODE_ENV = variable('NODE_ENV', { type: (text) => text, trim: false });
+
+/** The variables of operations.ts, which the CLI reads alone to decide on tracing. */
+export const OPERATIONS: readonly Variable<unknown>[] = [
+  METRICS_PORT,
+  METRICS_HOST,
+  METRICS_TOKEN,
+  OTEL_SDK_DISABLED,
+  OTEL_TRACES_EXPORTER,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+  OTEL_EXPORTER_OTLP_ENDPOINT,
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL,
+  OTEL_EXPORTER_OTLP_PROTOCOL,
+  OTEL_TRACES_SAMPLER,
+  OTEL_TRACES_SAMPLER_ARG,
+  SHUTDOWN_DELAY_MS,
+];
+
+/** Every variable, in the order they are read. */
+export const VARIABLES: readonly Variable<unknown>[] = [
+  PORT,
+  SITE_TIMEZONE,
+  DEFAULT_LANGUAGE,
+  RESPONSE_CACHE_TTL_MS,
+  DATABASE_URL,
+  HOST,
+  BASE_PATH,
+  SITE_URL,
+  ADMIN_LOGIN,
+  ADMIN_PASSWORD,
+  MIGRATIONS_RUN,
+  CORS_ORIGINS,
+  MAX_PER_PAGE,
+  LOG_REQUESTS,
+  RECORD_CACHE_MB,
+  TRUST_PROXY,
+  LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS,
+  LOGIN_FAILURES_PER_ADDRESS,
+  LOGIN_FAILURES_PER_LOGIN,
+  LOGIN_TRUSTED_FOR,
+  BENCH_ROUTES,
+  PUBLIC_URL_TEMPLATE,
+  GEOFENCE_UNIT,
+  GEOFENCE_RADIUS,
+  PLUGIN_NAMESPACE_ALIAS,
+  DATABASE_REPLICA_URLS,
+  REDIS_URL,
+  WORKERS,
+  ...OPERATIONS,
+  WEBHOOK_ALLOWED_TARGETS,
+  WEBHOOK_RETRY_SCHEDULE,
+  WEBHOOK_TIMEOUT,
+  WEBHOOK_SECRET_GRACE,
+  WEBHOOK_LOG_RETENTION,
+  WEBHOOK_POLL,
+  NODE_ENV,
+];
+
+// The types of single variables.
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string }
+  | {
+      type: 'mysql' | 'mariadb';
+      host: string;
+      port: number;
+      username: string;
+      password: string;
+      database: string;
+    };
+
+export function parseDatabaseUrl(url: string): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new ConfigError('DATABASE_URL', message('config.sqlite_no_path'));
+    return { type: 'sqlite', path };
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL', message('config.not_url', { value: url }));
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  if (scheme !== 'mysql' && scheme !== 'mariadb') {
+    throw new ConfigError('DATABASE_URL', message('config.database_scheme', { scheme }));
+  }
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!database) throw new ConfigError('DATABASE_URL', message('config.no_database'));
+  return {
+    type: scheme,
+    host: parsed.hostname || '127.0.0.1',
+    port: parsed.port ? Number(parsed.port) : 3306,
+    username: decodeURIComponent(parsed.username || 'root'),
+    password: decodeURIComponent(parsed.password),
+    database,
+  };
+}
+
+function timeZone(text: string, c: Context): string {
+  return text === 'UTC' || IANAZone.isValidZone(text)
+    ? text
+    : c.fail('config.time_zone', { value: text });
+}
+
+/** A hostname (RFC 1123 labels) or an IP address; all-digit dotted names must be real IPv4. */
+function host(text: string, c: Context): string {
+  const unbracketed = text.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(unbracketed)) return unbracketed;
+  const label = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+  const numeric = /^[\d.]+$/.test(text);
+  if (numeric || text.length > 253 || !text.split('.').every((l) => label.test(l))) {
+    c.fail('config.host', { value: text });
+  }
+  return text;
+}
+
+/** The REST root: `''`, or a path with a leading slash and none at the end. */
+function basePath(text: string, c: Context): string {
+  const path = withoutTrailingSlashes(text);
+  if (!path) return '';
+  if (!/^[A-Za-z0-9._~\-/]+$/.test(path)) c.fail('config.base_path', { value: c.shown });
+  return path.startsWith('/') ? path : `/${path}`;
+}
+
+/** ADMIN_PASSWORD is chosen by a person: refuse a short one, and the documentation's placeholder. */
+function adminPassword(password: string, c: Context): string {
+  if (!c.read.given(ADMIN_LOGIN)) c.fail('config.admin_login_missing');
+  if (password.trim() === EXAMPLE_ADMIN_PASSWORD) {
+    c.fail('config.admin_password_example', { count: MIN_PASSWORD_LENGTH });
+  }
+  const length = passwordLength(password);
+  if (length < MIN_PASSWORD_LENGTH) {
+    c.fail('config.admin_password_short', { count: MIN_PASSWORD_LENGTH, length });
+  }
+  return password;
+}
+
+/** The placeholder that README and docker/compose.yaml show; it must be replaced. */
+export const EXAMPLE_ADMIN_PASSWORD = 'change-me-to-a-long-passphrase';
+
+/**
+ * `*`, or origins as browsers send them in `Origin`: scheme://host[:port], nothing after. An
+ * entry with a path or a trailing slash would never match, so it is refused rather than ignored.
+ */
+function corsOrigins(value: string, c: Context): '*' | string[] {
+  if (value === '*') return '*';
+  const fail = (why: Message): never => c.fail('config.cors', { why });
+  const entries = value.split(',').map((o) => o.trim());
+  return entries.map((entry) => {
+    if (!entry) return fail(message('config.cors_empty', { value }));
+    if (entry === '*') return fail(message('config.cors_star'));
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      return fail(message('config.cors_not_origin', { value: entry }));
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) {
+      return fail(message('config.cors_not_http', { value: entry }));
+    }
+    if (entry !== url.origin) {
+      return fail(message('config.cors_never_matches', { value: entry, origin: url.origin }));
+    }
+    return entry;
+  });
+}
+
+/** `false` (ignore X-Forwarded-For), `true` (trust every hop), a hop count, or trusted addresses. */
+export type TrustProxy = boolean | number | string[];
+
+function trustProxy(value: string, c: Context): TrustProxy {
+  if (value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,3}$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.find((e) => !isProxyEntry(e));
+  if (bad !== undefined) c.fail('config.trust_proxy', { value: bad });
+  return entries;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One `trust proxy` entry as Express (proxy-addr) reads it: a name, an address, address/prefix or address/netmask. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (!family) return false;
+  if (slash < 0) return true;
+  const range = entry.slice(slash + 1);
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIPv4(range);
+}
+
+/** At most `max` failed logins within a fixed window of `windowMs` from the first one. */
+export interface FailureLimit {
+  max: number;
+  windowMs: number;
+}
+
+/** `COUNT/DURATION`, each part read without its spaces; messages quote the part as set. */
+function failureLimit(_text: string, c: Context): FailureLimit {
+  const slash = c.raw.indexOf('/');
+  const count = c.raw.slice(0, slash).trim();
+  const max = Number(count);
+  if (slash < 0 || !/^\d{1,9}$/.test(count) || max < 1) c.fail('config.rate', { value: c.raw });
+  const window = c.raw.slice(slash + 1);
+  if (window.trim() === '') return { max, windowMs: 0 };
+  return {
+    max,
+    windowMs: duration({ min: 1, message: 'config.duration' })(window, { ...c, shown: window }),
+  };
+}
+
+/** An http(s) URL naming the record by `{slug}` or `{id}`. */
+function publicUrlTemplate(value: string, c: Context): string {
+  let valid = false;
+  try {
+    const url = new URL(value.split('{').join('x').split('}').join('x'));
+    valid = url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    valid = false;
+  }
+  if (!valid || (!value.includes('{slug}') && !value.includes('{id}'))) {
+    c.fail('config.public_url_template', { value });
+  }
+  return value;
+}
+
+/** GEOFENCE_UNIT chose: the message says miles or kilometres. */
+function geofenceRadius(text: string, c: Context): number {
+  const radius = /^\d{1,9}(?:\.\d{1,9})?$/.test(text) ? Number(text) : NaN;
+  if (!(radius > 0)) {
+    c.fail(`config.geofence_radius_${c.read.get(GEOFENCE_UNIT)}`, { value: c.shown });
+  }
+  return radius;
+}
+
+type ServerDatabase = Exclude<DatabaseConfig, { type: 'sqlite' }>;
+
+/** Comma-separated URLs of replicas, of the primary's kind (MySQL/MariaDB). */
+function replicaUrls(text: string, c: Context): ServerDatabase[] {
+  const primary = c.read.get(DATABASE_URL).database;
+  const urls = text
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  return urls.map((url) => {
+    let replica: DatabaseConfig;
+    try {
+      replica = parseDatabaseUrl(url);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(c.name, error.reason);
+      throw error;
+    }
+    if (replica.type === 'sqlite' || replica.type !== primary.type) {
+      return c.fail('config.replica_kind', { type: primary.type, value: url });
+    }
+    return replica;
+  });
+}
+
+/** `redis://[user:pass@]host[:port][/db]` or `rediss://` (TLS). */
+function redisUrl(value: string, c: Context): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return c.fail('config.not_url', { value });
+  }
+  if ((parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || !parsed.hostname) {
+    c.fail('config.redis_url', { value });
+  }
+  return value;
+}
+
+/** Most workers accepted: far beyond any machine's cores, low enough to catch a typo. */
+const MAX_WORKERS = 64;
+
+/**
+ * A number or `auto` (the cores available). SQLite refuses more than one: its caches could not
+ * learn of another process's writes (CONTRACT §2).
+ */
+function workers(value: string, c: Context): number {
+  const count =
+    value === 'auto'
+      ? Math.min(MAX_WORKERS, availableParallelism())
+      : integer({ min: 1, max: MAX_WORKERS, digits: 3, message: 'config.workers' })(value, c);
+  if (count > 1 && c.read.get(DATABASE_URL).database.type === 'sqlite') {
+    c.fail('config.workers_sqlite', { value });
+  }
+  return count;
+}
+
+function metricsHost(text: string, c: Context): string {
+  const unbracketed = text.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(unbracketed)) return unbracketed;
+  return /^[A-Za-z0-9.-]{1,253}$/.test(text)
+    ? text
+    : c.fail('config.metrics_host', { value: text });
+}
+
+const MAX_WAITS = 30;
+
+function retrySchedule(text: string, c: Context): number[] {
+  const waits = text.split(',');
+  if (waits.length > MAX_WAITS) c.fail('config.too_many_waits', { count: MAX_WAITS });
+  return waits.map((wait) => {
+    if (wait.trim() === '') return 0;
+    const ms = milliseconds(wait);
+    return ms >= 1 ? ms : c.fail('config.webhook_duration', { min: 1, value: wait });
+  });
+}
