@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:mixed [-- --scale 0.1 --duration 5 --connections 10 --rates 0,1,5,20 --sqlite]
 //
-// Issue 35: reads while a writer commits. Seeds a calendar like `npm run bench` (bench/lib.mjs),
+// Reads while a writer commits. Seeds a calendar like `npm run bench` (bench/lib.mjs),
 // starts the built server as configured by default ("served") and a second one without the
 // response cache ("computed"), and measures, for each write rate, autocannon's read rate and p99
 // on loopback while a writer updates one event after another at that steady rate (an HTTP Basic
@@ -10,7 +10,7 @@
 // first page, which they do. The reads:
 // - "mixed": distinct URLs in turn (list pages with varied filters, per_page and search, single
 //   events by id and slug, venues, organizers, categories and tags lists and single venues);
-// - the computed default list and a computed single event (issue 35's targets).
+// - the computed default list and a computed single event, which have targets of their own.
 // Every figure is given beside the framework ceiling measured in the same run (a fixed JSON body
 // of the default list's size). On MySQL/MariaDB the mixed reads also run against WORKERS=2.
 // The Markdown table goes to --out (default: printed only).

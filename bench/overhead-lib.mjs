@@ -1,4 +1,4 @@
-// Issue 37: what metrics and tracing cost. The same build runs three times side by side on the
+// What metrics and tracing cost. The same build runs three times side by side on the
 // same database, as configured by default apart from the operator's switches, and the three are
 // loaded in turns, round after round, so that what the machine does meanwhile (other processes,
 // frequency changes) falls on all three alike. Shared by bench/run.mjs and bench/overhead.mjs.

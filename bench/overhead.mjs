@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench:overhead [-- --scale 0.1 --rounds 5 --duration 3 --connections 10 --port 3951 --reuse]
 //
-// What METRICS_PORT and OpenTelemetry tracing cost (issue 37), on its own: seeds a calendar
+// What METRICS_PORT and OpenTelemetry tracing cost, on its own: seeds a calendar
 // into BENCH_DATABASE_URL (default MariaDB, cal_overhead_bench) unless --reuse, then compares
 // three servers of the same build side by side (bench/overhead-lib.mjs), as served (response
 // cache on) and computed (RESPONSE_CACHE_TTL_MS=0). `npm run bench` runs the same comparison.

@@ -163,14 +163,14 @@ try {
   console.log(
     `geofence: 25 mi around ${geo.lat}, ${geo.lng}: ${geo.total} events of ${JSON.parse(listBody).total} in the default window`,
   );
-  // [name, path, issue 17's target class]
+  // [name, path, the computed path's target class (bench/targets.mjs)]
   const scenarios = [
     [
       'framework ceiling (fixed JSON, same size as the default list)',
       `/cal/events/v1/_bench/fixed?bytes=${listBody.length}`,
     ],
     ['events: default list', '/cal/events/v1/events', 'list'],
-    // Issue 20: venues within 25 miles of a point (one venue's own coordinates), default window.
+    // The geofence: venues within 25 miles of a point (one venue's own coordinates), default window.
     [
       'events: geofenced list (25 mi)',
       `/cal/events/v1/events?geoloc_lat=${geo.lat}&geoloc_lng=${geo.lng}`,
@@ -281,7 +281,7 @@ try {
   await stopServer(coldServer);
 }
 
-// Issue 36: creates with three active webhook subscriptions against creates without.
+// Creates with three active webhook subscriptions against creates without.
 const hooks = await webhookCreates({
   url: URL_,
   port: PORT + 3,
@@ -292,7 +292,7 @@ const hooks = await webhookCreates({
   smoke: SMOKE,
 });
 
-// Issue 16: computed reads (no response cache) with WORKERS=2 against one worker, on the same
+// Computed reads (no response cache) with WORKERS=2 against one worker, on the same
 // data; MySQL/MariaDB only (SQLite refuses more than one worker).
 const WORKER_TARGET = 1.6;
 const workerRows = [];
@@ -347,7 +347,7 @@ const workerLines = workerRows.length
     ]
   : ['', 'WORKERS=2 against one worker: not measured on SQLite (one worker only).'];
 
-// Issue 37: what METRICS_PORT and tracing cost. Three servers of this build side by side on the
+// What METRICS_PORT and tracing cost. Three servers of this build side by side on the
 // same data (none; metrics; metrics and tracing to a sink), loaded in turns, round after round,
 // on the ports the first three servers used. --smoke: the served reads only, one round.
 const overheadRuns = [];

@@ -6,7 +6,7 @@ export const LIST_TARGET = 0.5;
 export const DEEP_TARGET = 1.5;
 
 /**
- * Issue 17, the computed path (no response cache): event lists at half the ceiling with a p99 of
+ * The targets of the computed path (no response cache, docs/benchmarks.md): event lists at half the ceiling with a p99 of
  * 20 ms at most, single records and the other lists at 0.7, creation at 600 req/s with a p99 of
  * 50 ms at most, and a worker under 300 MB of RSS after the whole run.
  */
@@ -41,7 +41,7 @@ export function missedTargets({ ceiling, list, page1, deep }) {
 }
 
 /**
- * Issue 17's targets a run missed: `rows` are `{ name, target: 'list' | 'record', computed:
+ * The computed path's targets a run missed: `rows` are `{ name, target: 'list' | 'record', computed:
  * { rps, p99 } }`, `create` is `{ rps, p99 }`, `rssMb` the computing worker's RSS at the end.
  */
 export function missedComputedTargets({ ceiling, rows, create, rssMb }) {
@@ -71,7 +71,7 @@ export function missedComputedTargets({ ceiling, rows, create, rssMb }) {
   return missed;
 }
 
-/** Metrics on and tracing off may cost at most this share of the throughput (issue 37). */
+/** Metrics on and tracing off may cost at most this share of the throughput. */
 export const OVERHEAD_TARGET = 0.03;
 
 /**

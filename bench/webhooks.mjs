@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Creates with three active webhook subscriptions against creates without (issue 36: ≥ 0.9 of
-// the rate). Used by `npm run bench` (bench/run.mjs, on the database it seeded), and runnable
+// Creates with three active webhook subscriptions against creates without (the target:
+// ≥ 0.9 of the rate). Used by `npm run bench` (bench/run.mjs, on the database it seeded), and runnable
 // alone on a small calendar of its own:
 //
 //   npm run build && node bench/webhooks.mjs [--duration S] [--rounds N] [--port P] [--sqlite]
@@ -31,7 +31,7 @@ import {
   waitHealthy,
 } from './lib.mjs';
 
-/** The share of the create rate kept with three active subscriptions (issue 36). */
+/** The share of the create rate kept with three active subscriptions. */
 export const WEBHOOK_CREATE_TARGET = 0.9;
 const SUBSCRIPTIONS = 3;
 /** Messages per create: the event and its inline venue (its terms exist already). */

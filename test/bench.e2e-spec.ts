@@ -53,7 +53,7 @@ describe('npm run bench', () => {
       for (const scenario of ['events: default list', 'event by slug', 'tags list', 'create'])
         expect(result.stdout).toContain(`${scenario}:`);
       expect(result.stdout).toMatch(/creates with 3 subscriptions: \d+ req\/s/);
-      // The comparison of metrics and tracing on and off (issue 37) ran on three servers.
+      // Metrics and tracing on and off are compared on three servers.
       expect(result.stdout).toMatch(/events: default list, served: off \d+ req\/s/);
       expect(result.stdout).toContain('| events: default list, served | metrics + tracing |');
       expect(result.stdout).not.toContain('ERRORS:');
@@ -119,7 +119,7 @@ describe('npm run bench', () => {
     });
   });
 
-  describe('computed-path targets (issue 17)', () => {
+  describe('computed-path targets', () => {
     const good = {
       ceiling: 1000,
       rows: [

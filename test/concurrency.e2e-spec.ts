@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
-/** Concurrent writers (issue 9.4): nothing lost, nothing mixed, no 500. */
+/** Concurrent writers: nothing lost, nothing mixed, no 500. */
 describe('concurrent writers (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
-/** Conditional requests (issue 18 §3): strong ETag, Last-Modified, 304, Cache-Control. */
+/** Conditional requests (CONTRACT §7): strong ETag, Last-Modified, 304, Cache-Control. */
 
 const BASE = '/cal/events/v1';
 

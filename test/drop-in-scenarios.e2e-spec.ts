@@ -9,7 +9,7 @@ const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
 
 /**
  * The plugin's acceptance scenarios are run a second time through `/wp-json/tribe/events/v1`
- * (issue 15). This runs a representative table of them through both namespaces and requires the
+ * (CONTRACT §6). This runs a representative table of them through both namespaces and requires the
  * same status, list headers and body, once the plugin's names are mapped back to ours
  * (`tribe/events/v1` → `cal/events/v1`, `tribe_events_cat` → `cal_events_cat`, the post types of
  * query-form page URLs). Language prefixes go before each namespace's root.

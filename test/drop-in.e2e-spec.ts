@@ -12,7 +12,7 @@ const DISCOVERY = `<${SITE}/wp-json/>; rel="https://api.w.org/"`;
 type Body = Record<string, unknown>;
 
 /**
- * Issue 15: a client of the plugin works against the service with only its site address changed.
+ * A client of the plugin works against the service with only its site address changed.
  * The plugin's namespace at WordPress's REST root (`/wp-json/tribe/events/v1`, with the plugin's
  * names), WordPress discovery (`/wp-json/`, `?rest_route=`, the `Link` header, `rest_no_route` for
  * every unknown path) and the plugin's tolerance of inline venues/organizers and image ids.

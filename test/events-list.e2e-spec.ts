@@ -262,7 +262,7 @@ describe('events list (e2e)', () => {
     expect(foo.body.data.params).toEqual({ ticketed: 'ticketed is not of type boolean.' });
   });
 
-  it('applies the geolocation filters: venues without coordinates are not listed (issue 20)', async () => {
+  it('applies the geolocation filters: venues without coordinates are not listed', async () => {
     // The fixtures' venues have no coordinates; test/geoloc.e2e-spec.ts covers the rest.
     expect(await listed('?geoloc=0')).toEqual([ids.yesterday, ids.soon, ids.later]);
     expect(await listed('?geoloc=1')).toEqual([]);

@@ -77,7 +77,7 @@ describe('events (e2e)', () => {
         'custom_fields',
         'language',
         'translations',
-        // Issue 34: the series (null for a single event), under cal/events/v1 only.
+        // The series (null for a single event), under cal/events/v1 only.
         'recurrence',
       ]);
       expect(e.recurrence).toBeNull();
@@ -978,7 +978,7 @@ describe('events (e2e)', () => {
     });
 
     // Authorization matrix: a trashed record counts as unpublished for its contributor, so the
-    // second DELETE is the 410 of CONTRACT §3 (it used to be 403) and updates are allowed.
+    // second DELETE is the 410 of CONTRACT §3 and updates are allowed.
     it('answers a contributor 410 on a second delete of an own draft, and lets it update it', async () => {
       const draft = (await create('contributor', minimal()).expect(201)).body;
       const remove = () =>

@@ -17,7 +17,7 @@ import {
 import { parseListPage, type Collection } from '../src/importer/tec-source.js';
 
 /**
- * The importers' parsers against hostile input (issue 32): generated iCalendar files (recurrence
+ * The importers' parsers against hostile input (a source is untrusted, CONTRACT §2): generated iCalendar files (recurrence
  * rules of every frequency and part, dates from year 1 to 9999, broken lines) and generated list
  * pages of the REST interface (lying envelopes, records of every shape, markup meant to run),
  * seeded with the fixtures of test/fixtures/ics-hostile and test/fixtures/tec-hostile.

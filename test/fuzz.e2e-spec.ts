@@ -18,7 +18,7 @@ import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
 /**
- * "Bad input never breaks anything" (issue 9.2): generated malformed requests against every route
+ * "Bad input never breaks anything" (CONTRACT §4): generated malformed requests against every route
  * and method of the namespace (src/docs/route-table.ts, with the arguments the namespace index
  * lists for each endpoint), plus /health, the Swagger UI, unknown paths and wrong methods, under
  * no prefix and the /en /hu /ro prefixes, anonymously and as an administrator and a contributor.

@@ -34,7 +34,7 @@ const BUDAPEST = [47.4979, 19.0402] as const;
 const FIJI = [-17.7, 179.95] as const;
 const POLE = [89.9, 10] as const;
 
-/** Issue 20: the geolocation filters of the events list, venue coordinates on writes. */
+/** The geolocation filters of the events list (CONTRACT §6), venue coordinates on writes. */
 describe('events list geolocation (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
-/** Abuse and hygiene (issue 9.6): throttled logins, body limit, headers, CORS, request logs. */
+/** Abuse and hygiene: throttled logins, body limit, headers, CORS, request logs. */
 describe('hygiene (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;

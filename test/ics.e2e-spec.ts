@@ -5,7 +5,7 @@ import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
 /**
- * iCalendar feeds (issue 18 §2), parsed back with ical.js (an independent parser) and compared
+ * iCalendar feeds (CONTRACT §7), parsed back with ical.js (an independent parser) and compared
  * with what the API answers for the same query.
  */
 

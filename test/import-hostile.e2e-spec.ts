@@ -8,7 +8,7 @@ import { sharedDatabaseUrl } from './helpers/spawn.js';
 import { cli } from './helpers/programs.js';
 
 /**
- * `import:tec` against sources that lie or attack (issue 32): paging that never ends (a
+ * `import:tec` against sources that lie or attack (a source is untrusted, CONTRACT §2): paging that never ends (a
  * `next_rest_url` to itself, `total_pages: 1e8`, pages that repeat), an answer without end, a
  * next page or a redirect on another site (the credentials must not follow), a wrong password,
  * password-protected events shown blanked, and HTML meant to run in the target's pages. Each

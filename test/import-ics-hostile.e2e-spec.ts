@@ -7,7 +7,7 @@ import { sharedDatabaseUrl } from './helpers/spawn.js';
 import { cli } from './helpers/programs.js';
 
 /**
- * `import:ics` with files made to hurt (issue 32, test/fixtures/ics-hostile): a ten-line
+ * `import:ics` with files made to hurt (test/fixtures/ics-hostile): a ten-line
  * `FREQ=SECONDLY` from 1900 that stepped towards the window for ever, a rule that can never match
  * (it looped inside the library), a series that is cut short, and markup in every text property.
  * Each ends in bounded time with what it could do and a line saying what it could not.

@@ -11,7 +11,7 @@ import { sharedDatabaseUrl } from './helpers/spawn.js';
 import { cli } from './helpers/programs.js';
 
 /**
- * `import:ics` (issue 19) with files shaped as Google Calendar, Outlook and Apple Calendar write
+ * `import:ics` with files shaped as Google Calendar, Outlook and Apple Calendar write
  * them (test/fixtures/ics): VTIMEZONE and bare IANA TZIDs, a Windows zone name, UTC and floating
  * times, all-day events, RRULE with COUNT/UNTIL, EXDATE and a moved occurrence, LOCATION, GEO,
  * ORGANIZER, CATEGORIES, URL, CLASS:PRIVATE, STATUS:CANCELLED; idempotent on UID.

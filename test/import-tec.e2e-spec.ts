@@ -18,7 +18,7 @@ import {
 import { cli } from './helpers/programs.js';
 
 /**
- * `import:tec` end to end (issue 19): a second instance of this service is the source, seeded with
+ * `import:tec` end to end: a second instance of this service is the source, seeded with
  * varied records in several zones and languages; the import into a fresh database must give the
  * same payloads (ids and urls aside), a re-run must change nothing, `--since` must pick exactly
  * the changed records, and a run killed half-way must resume to the same result.
@@ -348,7 +348,7 @@ describe('import:tec', () => {
     const result = await importInto(target);
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    // Given the site's address, discovery finds the plugin's namespace first (issue 15).
+    // Given the site's address, discovery finds the plugin's namespace first (CONTRACT §6).
     expect(result.stdout).toContain(
       `Imported from http://127.0.0.1:${port}/wp-json/tribe/events/v1:`,
     );

@@ -10,7 +10,7 @@ import { captureExpectedLogs, type ExpectedLogs } from './helpers/expected-logs.
 import { DatabaseMonitor } from '../src/database/database-monitor.js';
 
 /**
- * Database outage (issue 9.3): requests answer 503 rest_db_unavailable quickly instead of
+ * Database outage: requests answer 503 rest_db_unavailable quickly instead of
  * hanging, /health says 503, and the service recovers by itself. On MySQL/MariaDB a TCP proxy
  * between the service and the server is cut (connections dropped, new ones black-holed) and
  * restored; on SQLite, which cannot go away, the database's answers are made to hang instead.

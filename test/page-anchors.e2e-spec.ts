@@ -8,7 +8,7 @@ import { until } from './helpers/until.js';
 const API = '/cal/events/v1';
 
 /**
- * Page anchors (issue 17): a page whose start another request found seeks to it through the
+ * Page anchors: a page whose start another request found seeks to it through the
  * index. Whatever the path (in order, backwards, jumping, after a write), every page holds
  * exactly what the offset gives, ties on the start date included.
  */

@@ -8,7 +8,7 @@ import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { needs } from './helpers/services.js';
 
 /**
- * The event page in headless Chromium (issue 18): an axe-core check per language (no serious
+ * The event page in headless Chromium (CONTRACT §7): an axe-core check per language (no serious
  * or critical violation), and with UPDATE_SCREENSHOTS=1 a screenshot per language into
  * docs/screenshots/. Needs Debian's `chromium` (or CHROMIUM_PATH): see helpers/services.ts for
  * what happens without it.

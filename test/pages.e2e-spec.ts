@@ -5,7 +5,7 @@ import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { loadConfig } from '../src/config/config.js';
 
 /**
- * Public pages (issue 18 §1, §4, §5): a page behind every `url`, the home page and the RSS
+ * Public pages (CONTRACT §7): a page behind every `url`, the home page and the RSS
  * feeds, with the API's permissions and languages.
  */
 

@@ -8,7 +8,7 @@ import { coldCaches, countQueries } from './helpers/query-counter.js';
 const API = '/cal/events/v1';
 
 /**
- * The record cache (issue 17): a payload built for one URL serves every other URL that shows
+ * The record cache (RECORD_CACHE_MB, CONTRACT §1): a payload built for one URL serves every other URL that shows
  * the record to a reader like the first, until the next write; readers who see something else
  * (another user, a password, context=edit) never get it.
  */

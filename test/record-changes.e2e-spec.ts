@@ -8,7 +8,7 @@ import { captureExpectedLogs } from './helpers/expected-logs.js';
 const API = '/cal/events/v1';
 
 /**
- * The post-commit seam (issue 14): every committed write tells the listeners of Writes which
+ * The post-commit seam: every committed write tells the listeners of Writes which
  * records it changed — after the commit, once, and never for a write that failed.
  */
 describe('record changes after commit (e2e)', () => {

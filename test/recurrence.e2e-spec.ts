@@ -6,7 +6,7 @@ import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
 const BASE = '/cal/events/v1';
 
-/** Recurring events written through the API (issue 34), on SQLite and MariaDB alike. */
+/** Recurring events written through the API (CONTRACT §9), on SQLite and MariaDB alike. */
 describe('recurring events (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;

@@ -21,7 +21,7 @@ import { until } from './helpers/until.js';
 import { WebhookReceiver } from './helpers/webhook-receiver.js';
 
 /**
- * OpenTelemetry tracing (issue 37, CONTRACT §1 "OTEL_*", docs/operations.md "Tracing"): the
+ * OpenTelemetry tracing (CONTRACT §1 "OTEL_*", docs/operations.md "Tracing"): the
  * server, started as users start it, exports its spans over OTLP/HTTP to a collector (a local
  * receiver here): a span per request named by its route template, continuing the caller's
  * `traceparent`, with its database statements as children and its log lines carrying the trace

@@ -29,7 +29,7 @@ interface Server {
 }
 
 /**
- * Webhooks across processes (issue 36, CONTRACT §8 "Durability" and "Scale-out"), with the
+ * Webhooks across processes (CONTRACT §8 "Durability" and "Scale-out"), with the
  * program as users run it: a server killed outright between a write's commit and its delivery
  * loses nothing, and several processes on one database deliver each message once.
  */

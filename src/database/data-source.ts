@@ -37,7 +37,7 @@ export function dataSourceOptions(
       // WAL lets the CLI write while the server runs on the same file (CONTRACT §2).
       enableWAL: !memory,
       timeout: 5000,
-      // The events list's geofence needs sin, cos and radians in SQL (issue 20).
+      // The events list's geofence needs sin, cos and radians in SQL.
       prepareDatabase: (connection: SqliteConnection) => {
         ensureMathFunctions(connection);
       },

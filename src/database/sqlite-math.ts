@@ -11,7 +11,7 @@ const FUNCTIONS: Record<string, (x: number) => number> = {
 };
 
 /**
- * The geofence of the events list computes great-circle distances in SQL (issue 20). SQLite has
+ * The geofence of the events list computes great-circle distances in SQL. SQLite has
  * `sin`, `cos` and `radians` only when built with SQLITE_ENABLE_MATH_FUNCTIONS, as
  * better-sqlite3's bundled SQLite is; a build without them gets deterministic JavaScript ones.
  * NULL in gives NULL out, as SQLite's own.

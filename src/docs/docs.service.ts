@@ -118,7 +118,7 @@ function underPluginNamespace(document: OpenAPIObject): OpenAPIObject {
   const plugin = JSON.parse(
     JSON.stringify({ ...document, paths, tags }).replaceAll(NAMESPACE, PLUGIN_NAMESPACE),
   ) as OpenAPIObject;
-  // Issue 34: the plugin's payload has no recurrence field (BEHAVIOR §15).
+  // The plugin's payload has no recurrence field (BEHAVIOR §15).
   const event = plugin.components?.schemas?.Event as
     { properties?: Record<string, unknown> } | undefined;
   if (event?.properties) delete event.properties.recurrence;

@@ -48,7 +48,7 @@ const DATE_DETAILS = { $ref: ref('DateDetails') };
 /** schema.org JSON-LD of a record (BEHAVIOR §4.9): single reads only. */
 const jsonLd = (kind: 'event' | 'venue' | 'organizer') => prop('object', `${kind}.json_ld`);
 
-/** The record's language and its translations (issue 8), on every record the service returns. */
+/** The record's language and its translations (CONTRACT §5), on every record the service returns. */
 const LANGUAGE_FIELDS: Record<string, Schema> = {
   language: {
     type: 'string',
@@ -147,7 +147,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     custom_fields: arrayOf('event.custom_fields', {}),
     json_ld: jsonLd('event'),
     ...LANGUAGE_FIELDS,
-    // Issue 34: under cal/events/v1 only (the plugin's namespace shows Pro's payload).
+    // Under cal/events/v1 only (the plugin's namespace shows Pro's payload).
     recurrence: object(
       {
         rules: { type: 'array', items: { type: 'string' } },

@@ -23,7 +23,7 @@ export interface ResolvedEventQuery {
 type ErrorDetails = NonNullable<ConstructorParameters<typeof ApiError>[2]>['details'];
 
 /**
- * Turns the events list parameters (BEHAVIOR §5.2, issue 20) into repository filters, checking
+ * Turns the events list parameters (BEHAVIOR §5.2, CONTRACT §6 for the geofence) into repository filters, checking
  * every named record and value first: all problems in one 400, as WordPress reports them. Any
  * reader of event lists uses it (the REST list, feeds, an importer's checks), so that the same
  * query string selects the same events everywhere.
@@ -109,7 +109,7 @@ export class EventQueryResolver {
         organizer: query.organizer?.join(','),
         // Service D16: featured=false is echoed as 0.
         featured: query.featured === undefined ? undefined : query.featured ? 1 : 0,
-        // BEHAVIOR §5.2.6 with issue 20: the filters in force, so that paging keeps them.
+        // BEHAVIOR §5.2.6, with the geofence's: the filters in force, so that paging keeps them.
         geoloc: query.geoloc ? 1 : undefined,
         geoloc_lat: geofence?.lat,
         geoloc_lng: geofence?.lng,
@@ -149,7 +149,7 @@ export class EventQueryResolver {
 }
 
 /**
- * `geoloc_lat` + `geoloc_lng` (issue 20): both or neither, each a number within ±90 / ±180;
+ * `geoloc_lat` + `geoloc_lng` (CONTRACT §6): both or neither, each a number within ±90 / ±180;
  * the fence's radius is the GEOFENCE_RADIUS setting. Problems go to `errors`.
  */
 function geofenceOf(

@@ -18,7 +18,7 @@ import { webUrlColumn } from '../common/http/web-url.js';
   'endDate',
   'dateUtc',
   'authorId',
-  // geoloc=1 and venue= test the venue of each listed event from the index (issue 20).
+  // geoloc=1 and venue= test the venue of each listed event from the index.
   'venueId',
 ])
 @Index('IDX_events_slug', ['language', 'slug'], { unique: true })
@@ -83,7 +83,7 @@ export class EventEntity extends PostColumns {
   @Column({ name: 'post_parent', type: 'integer', default: 0 })
   postParent!: number;
 
-  /** The series as stored (JSON `{rules, exdates, rdates}`); null for a single event (issue 34). */
+  /** The series as stored (JSON `{rules, exdates, rdates}`); null for a single event. */
   @Column({ type: 'text', nullable: true })
   recurrence!: string | null;
 
@@ -103,7 +103,7 @@ export class EventEntity extends PostColumns {
 }
 
 /**
- * One occurrence of a recurring event (issue 34): its id is the occurrence id of the provisional
+ * One occurrence of a recurring event (CONTRACT §9): its id is the occurrence id of the provisional
  * ids (OCCURRENCE_ID_BASE + id), kept for the same event and start across edits.
  */
 @Entity('event_occurrences')

@@ -147,7 +147,7 @@ export function toTecEvent(
     ...translationFields(e, links.translations),
   };
   if (opts.jsonLd) event.json_ld = eventJsonLd(e, event, links, url);
-  // Issue 34: our namespace shows the series; the plugin's stays exactly Pro's payload.
+  // Our namespace shows the series (CONTRACT §9); the plugin's stays exactly Pro's payload.
   if (!ctx.restBase.endsWith(`/${PLUGIN_NAMESPACE}`)) {
     event.recurrence = seriesOf(e, ctx, opts);
   }
@@ -225,7 +225,7 @@ export const atFirstOccurrence = (
 /** How many next occurrences `recurrence.next` shows. */
 const NEXT_OCCURRENCES = 3;
 
-/** The `recurrence` of an event's payload (issue 34): null for a single event. */
+/** The `recurrence` of an event's payload: null for a single event. */
 function seriesOf(
   e: EventEntity,
   ctx: RequestContext,

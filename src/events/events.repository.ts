@@ -54,7 +54,7 @@ export class EventsRepository {
   /**
    * One page of the archive, in order, and the total over all pages (cached): two queries at
    * most, neither reading an event row (the presenter reads those it needs). Single events come
-   * from `events`, recurring ones as their occurrences from `event_occurrences` (issue 34): one
+   * from `events`, recurring ones as their occurrences from `event_occurrences` (CONTRACT §9): one
    * item per occurrence, ordered by its start, counted in the total, with a provisional id.
    */
   async list(
@@ -170,7 +170,7 @@ export class EventsRepository {
       // Hidden events never appear in lists, whoever asks (BEHAVIOR §5.2.2).
       .andWhere('e.hideFromListings = :hidden', { hidden: 0 });
     applyPostVisibility(qb, 'e', actor, f.statuses, nowUtc);
-    // A recurring event's dates are its occurrence's (issue 34).
+    // A recurring event's dates are its occurrence's.
     const d = dates;
     if (f.startDate) qb.andWhere(`${d}.start_date >= :startDate`, { startDate: f.startDate });
     if (f.endDate) qb.andWhere(`${d}.end_date <= :endDate`, { endDate: f.endDate });
@@ -429,7 +429,7 @@ export class EventsRepository {
   }
 }
 
-/** One item of a list page: a single event, or an occurrence of a recurring one (issue 34). */
+/** One item of a list page: a single event, or an occurrence of a recurring one. */
 export interface ListedEvent {
   /** The id the list shows: the event's, or the occurrence's provisional id. */
   id: number;

@@ -253,7 +253,7 @@ export class EventsService {
   async create(dto: CreateEventDto, ctx: RequestContext) {
     const plan = await this.validate(dto, ctx);
     const clock = clockOf(ctx);
-    // Issue 34: a series over a bound is a 400, before the permission check like every
+    // A series over a bound is a 400, before the permission check like every
     // validation; its occurrences are those the event's own dates give.
     let series: ReturnType<typeof expandEvent> | undefined;
     if (plan.recurrence) {
@@ -429,7 +429,7 @@ export class EventsService {
     applyDates(event, dto, clock, false);
     applyCost(event, plan.cost);
     applyStatus(event, dto, clock, false);
-    // Issue 34: a new series, or new dates of a series, give new occurrences (a 400 over a
+    // A new series, or new dates of a series, give new occurrences (a 400 over a
     // bound rolls the whole write back).
     if (plan.recurrence !== undefined) {
       event.recurrence = plan.recurrence ? JSON.stringify(plan.recurrence) : null;

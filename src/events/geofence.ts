@@ -1,5 +1,5 @@
 /**
- * The geofence of the events list (`geoloc_lat` + `geoloc_lng`, issue 20): the venues within a
+ * The geofence of the events list (`geoloc_lat` + `geoloc_lng`, CONTRACT §6): the venues within a
  * great-circle distance of a point, as the premium extension's "map view search distance limit"
  * defines it. Plain numbers only: the repository turns a fence into SQL (a bounding box on the
  * indexed coordinates, then the exact haversine test).

@@ -21,7 +21,7 @@ import { SeriesFeed, type FeedEntry } from './series-feed.js';
 const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
 
 /**
- * iCalendar feeds (issue 18 §2) under the REST namespace: the events list with the same
+ * iCalendar feeds (CONTRACT §7) under the REST namespace: the events list with the same
  * filters, and one event. `GET /events` with `Accept: text/calendar` is routed here too
  * (calendarNegotiation). Anonymous feeds are kept by the response cache like the JSON reads.
  */

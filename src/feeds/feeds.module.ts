@@ -3,7 +3,7 @@ import { EventsModule } from '../events/events.module.js';
 import { EventSource } from './event-source.js';
 import { FeedsController } from './feeds.controller.js';
 
-/** iCalendar feeds of the events (issue 18 §2). */
+/** iCalendar feeds of the events (CONTRACT §7). */
 @Module({
   imports: [EventsModule],
   controllers: [FeedsController],

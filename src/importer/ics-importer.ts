@@ -49,7 +49,7 @@ export interface IcsSummary {
 }
 
 /**
- * `import:ics` (issue 19): an iCalendar file or feed into events, through EventsService as the
+ * `import:ics` (CONTRACT §2): an iCalendar file or feed into events, through EventsService as the
  * API writes them. Each VEVENT (each occurrence of a recurring one within the window) is one event,
  * keyed on its UID (and occurrence start) in import_map, so a re-run updates, never duplicates.
  */

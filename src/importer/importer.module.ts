@@ -7,7 +7,7 @@ import { IcsImporter } from './ics-importer.js';
 import { TecImporter } from './tec-importer.js';
 
 /**
- * The importers (issue 19): they write through the resource services, as the API does. Used by
+ * The importers (README "Importing a calendar"): they write through the resource services, as the API does. Used by
  * the command line only.
  */
 @Module({

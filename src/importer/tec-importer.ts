@@ -119,7 +119,7 @@ class Unresolved extends SourceError {}
 const wallClockUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 /**
- * `import:tec` (issue 19): reads a calendar through its REST interface and writes every record
+ * `import:tec` (CONTRACT §2): reads a calendar through its REST interface and writes every record
  * through the same services, validation and permission checks as the API, as the named local
  * user, in the record's language. Each record and its import_map row are one transaction.
  */

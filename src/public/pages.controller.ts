@@ -51,8 +51,8 @@ function typedPassword(req: Request): string | undefined {
 }
 
 /**
- * The public pages behind every `url` of the payloads (issue 18 §1), the home page (§4) and
- * the RSS feeds (§5). Outside the REST namespace and its OpenAPI document; BASE_PATH does not
+ * The public pages behind every `url` of the payloads, the home page and
+ * the RSS feeds (CONTRACT §7). Outside the REST namespace and its OpenAPI document; BASE_PATH does not
  * apply to them (the `url`s are `{SITE_URL}/event/{slug}/`, configure-app.ts).
  */
 @ApiExcludeController()

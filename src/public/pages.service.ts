@@ -63,7 +63,7 @@ const isPublic = (ctx: RequestContext, record: { status?: string }) =>
   ctx.actor.user !== undefined && ctx.actor.user !== null ? true : record.status === 'publish';
 
 /**
- * The public pages (issue 18 §1, §4): every record is read through the same services as the
+ * The public pages (CONTRACT §7): every record is read through the same services as the
  * API, with the reader's RequestContext, so the pages show exactly what the API shows that
  * reader, in the same language; anything the reader may not see is a 404.
  */

@@ -7,7 +7,7 @@ import { PagesController } from './pages.controller.js';
 import { PagesService } from './pages.service.js';
 import { Views } from './views.js';
 
-/** Public pages, the home page and the RSS feeds (issue 18 §1, §4, §5). */
+/** Public pages, the home page and the RSS feeds (CONTRACT §7). */
 @Module({
   imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
   controllers: [PagesController],

@@ -55,7 +55,7 @@ const html = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 const element = (name: string, text: string) => `<${name}>${xml(html(text))}</${name}>`;
 
 /**
- * RSS 2.0 of upcoming events (issue 18 §5): one item per event with its page, when it takes
+ * RSS 2.0 of upcoming events (CONTRACT §7): one item per event with its page, when it takes
  * place and its excerpt. Dates come from the records only, so the same events give the same
  * bytes (lastBuildDate is the newest modification).
  *

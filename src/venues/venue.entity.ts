@@ -10,7 +10,7 @@ import { webUrlColumn } from '../common/http/web-url.js';
 // Archive order with the visibility columns: a page's ids come from the index alone.
 @Index('IDX_venues_archive', ['language', 'date', 'id', 'status', 'dateUtc', 'authorId'])
 @Index('IDX_venues_author', ['authorId'])
-// The events list's geofence: the venues of a bounding box (issue 20).
+// The events list's geofence: the venues of a bounding box.
 @Index('IDX_venues_geo', ['geoLat', 'geoLng'])
 // The duplicate check by name: an expression or prefix index (migration LinkedTitleIndex).
 @Index('IDX_venues_title', { synchronize: false })

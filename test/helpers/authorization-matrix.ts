@@ -1,5 +1,5 @@
 /**
- * Authorization matrix (issue 9, item 5), walked in parts (one test file per part, so that the test
+ * Authorization matrix (CONTRACT §2's capabilities by role), walked in parts (one test file per part, so that the test
  * workers share it out: test/authorization-matrix-*.e2e-spec.ts); together they walk every case.
  *
  * Walks every route × method × role × record state of the five resources and compares each

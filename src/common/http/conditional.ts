@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
 
 /**
- * Conditional requests (issue 18). Express computes the ETag of every body it sends
+ * Conditional requests (CONTRACT §7). Express computes the ETag of every body it sends
  * (`app.set('etag', 'strong')`, configure-app.ts) and answers 304 itself when If-None-Match, or
  * If-Modified-Since against a Last-Modified, says the client's copy is fresh (`req.fresh`).
  * This file adds what Express does not know: who may store the answer, and when a single

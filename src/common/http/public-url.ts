@@ -1,7 +1,7 @@
 import type { Language } from '../../config/config.js';
 
 /*
- * PUBLIC_URL_TEMPLATE (issue 18): where the `url` of a published record points when a site
+ * PUBLIC_URL_TEMPLATE (CONTRACT §1): where the `url` of a published record points when a site
  * has its own front end, e.g. `https://www.example.org/{lang}/{type}/{slug}/`. Unset, the
  * `url`s are this service's own pages (`{SITE_URL}/event/{slug}/`, BEHAVIOR §1.9). The mappers
  * get it from the configuration through their context (AppConfig.publicUrlTemplate).

@@ -146,11 +146,11 @@ export interface TecEvent extends TecPostHead {
   organizer: TecOrganizer[];
   custom_fields: [];
   json_ld?: JsonLd;
-  /** Issue 34: under cal/events/v1 only; null for an event that does not recur. */
+  /** Under cal/events/v1 only (the plugin shows Pro's payload); null for an event that does not recur. */
   recurrence?: TecRecurrence | null;
 }
 
-/** An event's series as cal/events/v1 shows it (issue 34, CONTRACT §9). */
+/** An event's series as cal/events/v1 shows it (CONTRACT §9). */
 export interface TecRecurrence {
   rules: string[];
   exdates: string[];

@@ -8,7 +8,7 @@ const LOCALES: Record<string, string> = { en: 'en-GB' };
 export type Translate = (key: string, args?: Record<string, string | number>) => string;
 
 /**
- * A readable description of a series in the reader's language (issue 34), e.g. "Every month on
+ * A readable description of a series in the reader's language (CONTRACT §9), e.g. "Every month on
  * the second Tuesday, 19:00-21:00, until 30 June 2027": each rule's frequency, days, months and
  * positions, then the times of the event and how the rule ends. The words are the catalogue's
  * (`i18n/{lang}/recurrence.json`, `describe`), so that Hungarian and Romanian read natively.

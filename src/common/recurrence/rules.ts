@@ -1,7 +1,7 @@
 import type { Text } from '../errors/api-error.js';
 
 /**
- * The bounds of a recurrence (issue 34, CONTRACT §4 "Recurring events"): every series is finite in
+ * The bounds of a recurrence (CONTRACT §9 "Limits"): every series is finite in
  * what it stores and in the work it takes to expand, and a request over a bound is a 400 naming it.
  */
 export const RECURRENCE_LIMITS = {

@@ -2,8 +2,8 @@ import { renderContentOnce } from './render.js';
 
 /**
  * The display filters run on every uncached read of stored text, so they must take time linear
- * in its length for any input up to the 1 MB body limit. Each shape below used to be quadratic
- * somewhere in texturize or autop.
+ * in its length for any input up to the 1 MB body limit. Each shape below is one on which a
+ * straightforward texturize or autop takes quadratic time.
  */
 const SHAPES: Record<string, string> = {
   div: '<div',

@@ -4,8 +4,8 @@ import { texturize } from './texturize.js';
 
 /**
  * 4,000 generated inputs (quotes, digits, dashes, entities, tags and spaces in random mixes) with
- * the output of the implementation this one replaced (issue 14): the behaviour is pinned, so any
- * change shows here.
+ * their recorded output: the behaviour is pinned, so any change to it shows here and has to be
+ * meant.
  */
 const GOLDEN = (
   JSON.parse(

@@ -13,7 +13,7 @@ const LISTING = [
 ];
 
 /**
- * The events list's geolocation filters (issue 20).
+ * The events list's geolocation filters (CONTRACT §6, `geoloc_lat` + `geoloc_lng`).
  * - `IDX_venues_geo`: the geofence picks venues by a latitude range, then a longitude range and
  *   the exact distance; in that order the venues of a bounding box come from the index alone
  *   (InnoDB adds the id to it; SQLite's rowid is the id).

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
- * The importer's memory (issue 19): for each source (a REST root or an iCalendar address), which
+ * The importers' memory (README "Importing a calendar"): for each source (a REST root or an iCalendar address), which
  * local record each source record became, and a digest of what was last written from it, so that
  * a re-run updates what changed, creates what is new and never duplicates. A row is written in
  * the same transaction as its record, so an interrupted import resumes where it stopped.

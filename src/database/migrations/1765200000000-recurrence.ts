@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 
 /**
- * Recurring events (issue 34).
+ * Recurring events (CONTRACT §9).
  * - `events.recurrence`: the series' rules, exclusion and added dates as stored (JSON
  *   `{rules, exdates, rdates}`, local dates of the event's zone); NULL for a single event. The
  *   event row is the series: its own dates are the first occurrence.

@@ -211,7 +211,7 @@ export class CreateEventDto {
   password?: string;
 
   /**
-   * Issue 34: the event's series, `{rules, exdates, rdates}` in RFC 5545 terms (local dates of the
+   * The event's series (CONTRACT §9), `{rules, exdates, rdates}` in RFC 5545 terms (local dates of the
    * event's zone); an empty object removes it. Read and bounded by the service (common/recurrence).
    */
   @ApiPropertyOptional({
