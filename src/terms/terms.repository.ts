@@ -455,8 +455,14 @@ export class TermsRepository {
   /** Does an event (any status) with this id exist? */
   async eventExists(id: number): Promise<boolean> {
     if (!Number.isSafeInteger(id) || id < 1) return false;
-    const rows: unknown[] = await this.manager.query('SELECT id FROM events WHERE id = ?', [id]);
-    return rows.length > 0;
+    const row = await this.manager
+      .createQueryBuilder()
+      .select('e.id', 'id')
+      .from('events', 'e')
+      .where('e.id = :id', { id })
+      .limit(1)
+      .getRawOne<{ id: number | string }>();
+    return Boolean(row);
   }
 
   /**
@@ -573,6 +579,7 @@ export class TermsRepository {
   async addPublished(manager: EntityManager, termIds: number[], language: string): Promise<void> {
     const ids = [...new Set(termIds)].sort((a, b) => a - b);
     if (!ids.length) return;
+    // Plain SQL: the entity never writes the counter (`update: false`), so no builder of it can.
     await manager.query(
       `UPDATE terms SET published_count = published_count + 1 WHERE id IN (${marks(ids.length)}) AND language = ?`,
       [...ids, language],
@@ -598,7 +605,12 @@ export class TermsRepository {
    * its parent (WordPress `wp_delete_term`). Runs inside the caller's transaction.
    */
   async delete(manager: EntityManager, term: TermEntity): Promise<void> {
-    await manager.query('DELETE FROM event_terms WHERE term_id = ?', [term.id]);
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from('event_terms')
+      .where('term_id = :id', { id: term.id })
+      .execute();
     await manager.update(
       TermEntity,
       { parent: term.id, taxonomy: term.taxonomy },
