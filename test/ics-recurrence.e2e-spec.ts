@@ -6,7 +6,7 @@ import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
 /**
- * Recurring events in the iCalendar feeds (issue 34, CONTRACT §7): a series is one VEVENT with
+ * Recurring events in the iCalendar feeds (CONTRACT §7, §9): a series is one VEVENT with
  * RRULE, EXDATE and RDATE, read back with ical.js (an independent parser and expander) and
  * expanded there to the same occurrences the service materialized with its own expansion; with
  * `occurrences=true`, one VEVENT per occurrence as the plugin's Pro add-on writes its feed.

@@ -42,7 +42,7 @@ export class FeedsController {
   /**
    * Every event of the query up to MAX_FEED_EVENTS and MAX_FEED_BYTES, or one page of it with
    * `page`/`per_page`; X-TEC-Total says how many the query matches (CONTRACT §7). A series is one
-   * VEVENT with its rules, unless `occurrences` asks for one VEVENT per occurrence (issue 34): the
+   * VEVENT with its rules, unless `occurrences` asks for one VEVENT per occurrence: the
    * series of each page's occurrences are read with the page (one query more per page).
    */
   @Endpoint('GET', 'events.ics', { summary: doc('feeds.list') })

@@ -125,7 +125,7 @@ export class CalendarWriter {
 
   /**
    * Adds `event` if it fits; false (now and for every later event) once one did not. With
-   * `series` (issue 34), its VEVENT carries the series' rules (RRULE, EXDATE, RDATE); `event` is
+   * `series` (CONTRACT §9), its VEVENT carries the series' rules (RRULE, EXDATE, RDATE); `event` is
    * then the series' own payload (its id, its first dates).
    */
   add(event: TecEvent, series?: IcsSeries): boolean {

@@ -33,7 +33,7 @@ const writableAsSeries = (facts: Pick<SeriesFacts, 'allDay'>, zone: string) =>
   facts.allDay || zone === 'UTC' || icsZone(zone) !== undefined;
 
 /**
- * The list's items for a feed that writes each series once (issue 34), page after page: the
+ * The list's items for a feed that writes each series once (CONTRACT §7), page after page: the
  * first occurrence of a series in the list stands for it, with the event's id and address and the
  * series' first dates; later occurrences of the same series are left out. Single events,
  * occurrences of a series that cannot be written with RRULE, and ids without a series stay as

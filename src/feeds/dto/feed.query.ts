@@ -7,7 +7,7 @@ import { typeMessage } from '../../common/http/validation.js';
 import { EventReadQuery } from '../../events/dto/event-read.query.js';
 import { ListEventsQuery } from '../../events/dto/list-events.query.js';
 
-/** The property of both feed queries: a series as its occurrences (CONTRACT §7, issue 34). */
+/** The property of both feed queries: a series as its occurrences (CONTRACT §7, §9). */
 const occurrencesOption = () =>
   applyDecorators(
     ApiPropertyOptional({ description: doc('feeds.occurrences'), type: 'boolean', default: false }),
