@@ -10,7 +10,7 @@ const PROVISIONAL = 10_000_000;
 type Item = { id: number; title: string; start_date: string; end_date: string; url: string };
 
 /**
- * Edits of one occurrence (issue 34, CONTRACT §9): `_tec_update_type` all, single and upcoming,
+ * Edits of one occurrence (CONTRACT §9): `_tec_update_type` all, single and upcoming,
  * cancelling an occurrence alone, and the real id's first occurrence; on SQLite and MariaDB.
  */
 describe('recurring events: editing and cancelling occurrences (e2e)', () => {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 
 /**
- * Events split off a series (issue 34, `_tec_update_type`): `events.series_id` is the series an
+ * Events split off a series (CONTRACT §9, `_tec_update_type`): `events.series_id` is the series an
  * event came from (an occurrence made standalone by `single`, or the new series that `upcoming`
  * starts), `events.series_start` the local start of the occurrence it replaces, so that a feed can
  * name it (RECURRENCE-ID). Both NULL for every other event. Indexed: a series finds its parts.
