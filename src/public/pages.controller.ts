@@ -116,6 +116,56 @@ export class PagesController {
     return answer(res, await this.pages.eventPage(rawSlug(req, 2), password, this.ctx(req)));
   }
 
+  @Get('event/:slug/:day')
+  async occurrence(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
+    return answer(res, await this.occurrencePage(req, undefined));
+  }
+
+  @Get('event/:slug/:day/:index')
+  async nthOccurrence(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
+    return answer(res, await this.occurrencePage(req, undefined));
+  }
+
+  @Post('event/:slug/:day')
+  async unlockOccurrence(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
+    return answer(res, await this.occurrencePage(req, typedPassword(req) ?? ''));
+  }
+
+  @Post('event/:slug/:day/:index')
+  async unlockNthOccurrence(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Rendered> {
+    return answer(res, await this.occurrencePage(req, typedPassword(req) ?? ''));
+  }
+
+  /**
+   * `/event/{slug}/{YYYY-MM-DD}/` and `/event/{slug}/{YYYY-MM-DD}/{n}/` (n ≥ 2): an occurrence of
+   * a recurring event at Pro's dated address (BEHAVIOR §15); anything else there is not found.
+   */
+  private occurrencePage(req: Request, password: string | undefined): Promise<PageResult> {
+    const [day, index] = req.path.split('/').slice(3, 5);
+    const ctx = this.ctx(req);
+    const n = index === undefined || index === '' ? 1 : Number(index);
+    if (!/^\d{4}-\d\d-\d\d$/.test(day ?? '') || !/^(\d{1,3})?$/.test(index ?? '') || n < 1) {
+      return Promise.resolve(this.pages.notFound(ctx));
+    }
+    // `/1/` is not an address Pro gives: the first of a day has none.
+    if (index !== undefined && index !== '' && n === 1) {
+      return Promise.resolve(this.pages.notFound(ctx));
+    }
+    return this.pages.occurrencePage(rawSlug(req, 2), day, n, password, ctx);
+  }
+
   @Get('venue/:slug')
   async venue(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const slug = rawSlug(req, 2);

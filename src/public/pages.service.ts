@@ -7,6 +7,8 @@ import { filterPostHtml } from '../common/text/index.js';
 import { APP_CONFIG, LANGUAGES, type AppConfig, type Language } from '../config/config.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
+import { isProvisionalId } from '../events/event-series.js';
+import { SeriesReads } from '../events/series-reads.js';
 import type {
   TecEmbeddedTerm,
   TecEvent,
@@ -27,6 +29,10 @@ import { Views, type PageHead, type Texts } from './views.js';
 const PAGE_SIZE = 10;
 /** The highest `?page=` a public list accepts (beyond: 404). */
 const MAX_PAGE = 10_000;
+/** Upcoming dates an event page of a series lists (CONTRACT §9). */
+const UPCOMING_DATES = 10;
+/** The dated tail of an occurrence's `url`: `{YYYY-MM-DD}/` and `{n}/` (BEHAVIOR §15). */
+const DATED_TAIL = /\/(\d{4}-\d\d-\d\d\/(?:\d+\/)?)$/;
 
 export type PageResult =
   | { kind: 'html'; status: number; html: string; cacheControl?: string; lastModified?: string }
@@ -71,6 +77,7 @@ const isPublic = (ctx: RequestContext, record: { status?: string }) =>
 export class PagesService {
   constructor(
     private readonly events: EventsService,
+    private readonly series: SeriesReads,
     private readonly venues: VenueQueries,
     private readonly organizers: OrganizerQueries,
     private readonly terms: TermQueries,
@@ -115,6 +122,33 @@ export class PagesService {
       (lang) => this.siteUrl(lang, `/event/${slug}/`),
     );
     return this.eventResult(found, password, ctx, this.sitePathOf(ctx.language, `/event/${slug}/`));
+  }
+
+  /**
+   * `/event/{slug}/{YYYY-MM-DD}/` and `/event/{slug}/{YYYY-MM-DD}/{n}/`: one occurrence of a
+   * recurring event, at the address its `url` gives (BEHAVIOR §15); the n-th of that day when
+   * several start on it. A day without an occurrence, or a single event, is not found.
+   */
+  async occurrencePage(
+    slug: string,
+    day: string,
+    index: number,
+    password: string | undefined,
+    ctx: RequestContext,
+  ) {
+    if (!this.recordPagesOn || !slug) return this.notFound(ctx);
+    const tail = `${day}/${index > 1 ? `${index}/` : ''}`;
+    const found = await this.readOrMove(
+      (c) => this.events.getBySlug(slug, password, c),
+      ctx,
+      (lang) => this.siteUrl(lang, `/event/${slug}/${tail}`),
+    );
+    const action = this.sitePathOf(ctx.language, `/event/${slug}/${tail}`);
+    if (found.kind !== 'found') return this.eventResult(found, password, ctx, action);
+    const id = await this.series.occurrenceOn(found.record.id, day, index);
+    if (id === undefined) return this.notFound(ctx);
+    const occurrence = await this.read(() => this.events.get(id, password, ctx));
+    return this.eventResult(occurrence, password, ctx, action);
   }
 
   async eventById(id: number, password: string | undefined, ctx: RequestContext) {
@@ -190,6 +224,7 @@ export class PagesService {
       description: filterPostHtml(event.description),
       ics,
       webcal: webcal(ics),
+      series: await this.seriesView(event, language, ctx),
     };
     const translations = await this.eventTranslations(event, ctx);
     const description = plainText(event.excerpt) || plainText(event.description).slice(0, 300);
@@ -211,6 +246,45 @@ export class PagesService {
         lastModified: unlocked ? undefined : httpDate(event.modified_utc),
       },
     );
+  }
+
+  /**
+   * What the page of a recurring event (or of one of its occurrences) says of its series
+   * (CONTRACT §9): the rule in words in the reader's language, the next dates, each a link to its
+   * occurrence's page, and the series' own page and calendar. Undefined for a single event.
+   */
+  private async seriesView(event: TecEvent, language: Language, ctx: RequestContext) {
+    if (!event.recurrence) return undefined;
+    let seriesId = event.id;
+    if (isProvisionalId(event.id)) {
+      const facts = await this.series.ofOccurrences([event.id]);
+      const found = facts.get(event.id);
+      if (!found) return undefined;
+      seriesId = found.eventId;
+    }
+    const t = this.views.texts(ctx.language);
+    // `include` sets the dates aside (Service D2): the dates still to end, from now.
+    const query = {
+      include: [seriesId],
+      strict_dates: 'true',
+      ends_after: DateTime.utc().toFormat('yyyy-MM-dd HH:mm:ss'),
+      page: 1,
+      per_page: UPCOMING_DATES,
+    } as unknown as ListEventsQuery;
+    const next = await this.read(() => this.events.list(query, ctx, new Set(Object.keys(query))));
+    const dates = next.kind === 'found' ? next.record.items : [];
+    const seriesIcs = `${ctx.restBase}/events/${seriesId}.ics`;
+    return {
+      description: event.recurrence.description,
+      dates: dates.map((o) => ({
+        when: eventWhen(o, ctx.language, t.all_day),
+        href: this.localize(o.url, language),
+        current: o.id === event.id,
+      })),
+      page: this.localize(event.url.replace(DATED_TAIL, '/'), language),
+      occurrence: isProvisionalId(event.id),
+      ics: seriesIcs,
+    };
   }
 
   /** Name and page of each term embedded in an event (the embedded form has no `url`). */
@@ -235,16 +309,23 @@ export class PagesService {
   private async eventTranslations(event: TecEvent, ctx: RequestContext) {
     const out: Partial<Record<Language, string>> = {};
     const ids = event.translations;
+    // An occurrence's page: each translation's page of the same day (translations of a series
+    // are series of the same dates).
+    const tail = isProvisionalId(event.id) ? (DATED_TAIL.exec(event.url)?.[1] ?? '') : '';
     for (const language of LANGUAGES) {
       const id = ids[language];
       if (id === undefined) continue;
-      if (id === event.id) {
+      if (id === event.id || language === event.language) {
         out[language] = this.localize(event.url, language);
         continue;
       }
       const other = await this.read(() => this.events.get(id, undefined, { ...ctx, language }));
       if (other.kind === 'found' && isPublic(ctx, other.record)) {
-        out[language] = this.localize(other.record.url, language);
+        // A series read by its real id shows its first occurrence's dated url: the day is this one.
+        const url = other.record.recurrence
+          ? other.record.url.replace(DATED_TAIL, '/')
+          : other.record.url;
+        out[language] = this.localize(tail && url.endsWith('/') ? `${url}${tail}` : url, language);
       }
     }
     return out;

@@ -24,6 +24,8 @@ export const PUBLIC_ROUTES = [
   'assets/cal.css',
   'feed',
   'event/:slug',
+  'event/:slug/:day',
+  'event/:slug/:day/:index',
   'venue/:slug',
   'organizer/:slug',
   'tag/:slug',
