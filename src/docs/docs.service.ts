@@ -121,7 +121,10 @@ function underPluginNamespace(document: OpenAPIObject): OpenAPIObject {
   // The plugin's payload has no recurrence field (BEHAVIOR §15).
   const event = plugin.components?.schemas?.Event as
     { properties?: Record<string, unknown> } | undefined;
-  if (event?.properties) delete event.properties.recurrence;
+  if (event?.properties) {
+    delete event.properties.recurrence;
+    delete event.properties.occurrences_remaining;
+  }
   return plugin;
 }
 

@@ -169,6 +169,7 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
       },
       { nullable: true, description: 'events.doc.recurrence_out' },
     ),
+    occurrences_remaining: { type: 'integer', description: 'events.doc.occurrences_remaining_out' },
   }),
   Venue: object({
     ...postHead('venue'),

@@ -33,6 +33,8 @@ export interface EventFilters {
   hasGeo?: boolean;
   /** `geoloc_lat` + `geoloc_lng`: only events whose venue lies within the fence. */
   geofence?: Geofence;
+  /** `series=once` (CONTRACT §9): each recurring event once, at its first listed occurrence. */
+  seriesOnce?: boolean;
 }
 
 export interface SearchTerms {

@@ -94,6 +94,7 @@ export class EventQueryResolver {
     if (query.search) filters.search = parseSearch(query.search);
     if (query.featured !== undefined) filters.featured = query.featured;
     if (query.include) filters.include = query.include;
+    if (query.series === 'once') filters.seriesOnce = true;
     // checkTicketed has let only false-like scalars through.
     const ticketed = query.ticketed as string | number | boolean | undefined;
 
@@ -114,6 +115,7 @@ export class EventQueryResolver {
         geoloc_lat: geofence?.lat,
         geoloc_lng: geofence?.lng,
         include: query.include?.join(','),
+        series: filters.seriesOnce ? 'once' : undefined,
         post_parent: query.post_parent,
         ticketed: ticketed === undefined ? undefined : String(ticketed),
         status: statusEcho(ctx.actor, query.status, filters.statuses),

@@ -111,7 +111,11 @@ export class EventsRepository {
         return q.getQueryAndParameters();
       };
       const [a, pa] = branch(singles, keys.singles, SINGLE_COLUMNS);
-      const [b, pb] = branch(occurrences, keys.occurrences, OCCURRENCE_COLUMNS);
+      const [b, pb] = branch(
+        occurrences,
+        keys.occurrences,
+        filters.seriesOnce ? remainingColumns(filters) : OCCURRENCE_COLUMNS,
+      );
       return this.ds.query<UnionRow[]>(
         `SELECT u.* FROM (SELECT ${UNION_COLUMNS} FROM (${a}) s` +
           ` UNION ALL SELECT ${UNION_COLUMNS} FROM (${b}) r) u` +
@@ -145,7 +149,15 @@ export class EventsRepository {
     language: Language,
     nowUtc: string,
   ): SelectQueryBuilder<EventEntity> {
-    return this.listQuery(f, actor, language, nowUtc, 'o');
+    const qb = this.listQuery(f, actor, language, nowUtc, 'o');
+    // `series=once`: an occurrence is listed when it is its event's first one under the list's
+    // dates (a look-up of IDX_occurrences_event per row; the event's own filters hold for all).
+    if (f.seriesOnce) {
+      qb.andWhere(
+        `o.start_date = (SELECT MIN(o2.start_date) FROM event_occurrences o2 WHERE ${occurrenceConditions('o2', f)})`,
+      );
+    }
+    return qb;
   }
 
   private listQuery(
@@ -171,15 +183,9 @@ export class EventsRepository {
       .andWhere('e.hideFromListings = :hidden', { hidden: 0 });
     applyPostVisibility(qb, 'e', actor, f.statuses, nowUtc);
     // A recurring event's dates are its occurrence's.
-    const d = dates;
-    if (f.startDate) qb.andWhere(`${d}.start_date >= :startDate`, { startDate: f.startDate });
-    if (f.endDate) qb.andWhere(`${d}.end_date <= :endDate`, { endDate: f.endDate });
-    if (f.startsBefore)
-      qb.andWhere(`${d}.start_date < :startsBefore`, { startsBefore: f.startsBefore });
-    if (f.startsAfter)
-      qb.andWhere(`${d}.start_date > :startsAfter`, { startsAfter: f.startsAfter });
-    if (f.endsBefore) qb.andWhere(`${d}.end_date < :endsBefore`, { endsBefore: f.endsBefore });
-    if (f.endsAfter) qb.andWhere(`${d}.end_date > :endsAfter`, { endsAfter: f.endsAfter });
+    for (const [condition, name, value] of dateConditions(dates, f)) {
+      qb.andWhere(condition, { [name]: value });
+    }
     if (f.search) {
       f.search.include.forEach((word, i) => {
         const p = { [`s${i}`]: containsPattern(word) };
@@ -444,6 +450,8 @@ interface ListedOccurrence {
   startUtc: string;
   endUtc: string;
   dayIndex: number;
+  /** Under `series=once`: how many of the event's occurrences the list has after this one. */
+  remaining?: number;
 }
 
 /** An occurrence as stored, with its event. */
@@ -468,6 +476,7 @@ const SINGLE_COLUMNS = [
   'NULL AS o_start_utc',
   'NULL AS o_end_utc',
   'NULL AS o_day',
+  'NULL AS o_remaining',
 ];
 
 /** What an occurrence gives them. */
@@ -479,10 +488,57 @@ const OCCURRENCE_COLUMNS = [
   'o.start_utc AS o_start_utc',
   'o.end_utc AS o_end_utc',
   'o.day_index AS o_day',
+  'NULL AS o_remaining',
 ];
 
+/**
+ * Under `series=once`: with the number of the event's occurrences listed after this one (the
+ * list's dates, and `include`, apply to them as to the list).
+ */
+const remainingColumns = (f: EventFilters) => [
+  ...OCCURRENCE_COLUMNS.slice(0, -1),
+  `(SELECT COUNT(1) FROM event_occurrences o3 WHERE ${occurrenceConditions('o3', f)}` +
+    ` AND o3.start_date > o.start_date) AS o_remaining`,
+];
+
+/** The list's date conditions on the dates of `alias` (an event's or an occurrence's). */
+function dateConditions(alias: string, f: EventFilters): Array<[string, string, string]> {
+  const out: Array<[string, string, string]> = [];
+  const add = (column: string, op: string, name: keyof EventFilters) => {
+    const value = f[name];
+    if (typeof value === 'string' && value)
+      out.push([`${alias}.${column} ${op} :${name}`, name, value]);
+  };
+  add('start_date', '>=', 'startDate');
+  add('end_date', '<=', 'endDate');
+  add('start_date', '<', 'startsBefore');
+  add('start_date', '>', 'startsAfter');
+  add('end_date', '<', 'endsBefore');
+  add('end_date', '>', 'endsAfter');
+  return out;
+}
+
+/**
+ * The occurrences `alias` of the same event as the listed occurrence `o` that the list's dates
+ * and `include` keep (the event's own filters hold for every occurrence of it): SQL with the
+ * list query's own named parameters.
+ */
+function occurrenceConditions(alias: string, f: EventFilters): string {
+  const conditions = [
+    `${alias}.event_id = o.event_id`,
+    ...dateConditions(alias, f).map(([condition]) => condition),
+  ];
+  if (f.include) {
+    conditions.push(
+      `(${alias}.event_id IN (:...include) OR (${alias}.id + ${OCCURRENCE_ID_BASE}) IN (:...include))`,
+    );
+  }
+  return conditions.join(' AND ');
+}
+
 /** The columns of both sides of the list's union, in one order (each side selects them all). */
-const UNION_COLUMNS = 'k0, k1, k2, event_id, o_id, o_start, o_end, o_start_utc, o_end_utc, o_day';
+const UNION_COLUMNS =
+  'k0, k1, k2, event_id, o_id, o_start, o_end, o_start_utc, o_end_utc, o_day, o_remaining';
 
 interface UnionRow {
   k0: string | number;
@@ -495,6 +551,7 @@ interface UnionRow {
   o_start_utc: string | null;
   o_end_utc: string | null;
   o_day: string | number | null;
+  o_remaining: string | number | null;
 }
 
 function toListed(row: UnionRow): ListedEvent {
@@ -511,6 +568,7 @@ function toListed(row: UnionRow): ListedEvent {
       startUtc: row.o_start_utc!,
       endUtc: row.o_end_utc!,
       dayIndex: Number(row.o_day),
+      ...(row.o_remaining !== null && { remaining: Number(row.o_remaining) }),
     },
   };
 }

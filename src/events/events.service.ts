@@ -18,6 +18,7 @@ import {
   t,
   type Text,
 } from '../common/errors/api-error.js';
+import { PLUGIN_NAMESPACE } from '../common/http/links.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { URL_REASON } from '../common/http/validators.js';
 import { isWebUrl } from '../common/http/web-url.js';
@@ -179,10 +180,15 @@ export class EventsService {
       { jsonLd: false, password: ctx.query.password, readAt },
     );
     const byId = new Map(payloads.map((p) => [p.id, p]));
+    // CONTRACT §9: `series=once` says, under our namespace, how many occurrences follow.
+    const remaining = filters.seriesOnce && !ctx.restBase.endsWith(`/${PLUGIN_NAMESPACE}`);
     const items = listed.flatMap((item) => {
       const payload = byId.get(item.eventId);
       if (!payload) return [];
-      return [item.occurrence ? atOccurrence(payload, item.occurrence, ctx) : payload];
+      const shown = item.occurrence ? atOccurrence(payload, item.occurrence, ctx) : payload;
+      return [
+        remaining ? { ...shown, occurrences_remaining: item.occurrence?.remaining ?? 0 } : shown,
+      ];
     });
     return buildArchive({
       key: 'events',

@@ -148,6 +148,8 @@ export interface TecEvent extends TecPostHead {
   json_ld?: JsonLd;
   /** Under cal/events/v1 only (the plugin shows Pro's payload); null for an event that does not recur. */
   recurrence?: TecRecurrence | null;
+  /** Lists with `series=once` under cal/events/v1 (CONTRACT §9): the occurrences listed after this one. */
+  occurrences_remaining?: number;
 }
 
 /** An event's series as cal/events/v1 shows it (CONTRACT §9). */
@@ -219,6 +221,7 @@ export const PAYLOAD_KEYS = {
     language: true,
     translations: true,
     recurrence: true,
+    occurrences_remaining: true,
   }),
   Venue: keys<TecVenue>()({
     id: true,

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsArray, IsBoolean, IsInt, IsOptional, Min } from 'class-validator';
+import { Allow, IsArray, IsBoolean, IsIn, IsInt, IsOptional, Min } from 'class-validator';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
 import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
@@ -14,6 +14,7 @@ import {
 } from '../../common/http/validators.js';
 
 const d = resourceDoc('events');
+const SERIES_MODES = ['all', 'once'] as const;
 
 /** Query of `GET /events` (BEHAVIOR §5.2.1), in the plugin's declaration order. */
 export class ListEventsQuery extends PageQuery {
@@ -180,4 +181,15 @@ export class ListEventsQuery extends PageQuery {
   @Allow()
   @MaxChars(LIMITS.short)
   ticketed?: unknown;
+
+  /** CONTRACT §9: `once` lists each recurring event once, at its next occurrence. */
+  @ApiPropertyOptional({
+    description: d('list.series'),
+    type: 'string',
+    enum: SERIES_MODES,
+    default: 'all',
+  })
+  @IsOptional()
+  @IsIn(SERIES_MODES, { message: 'validation.series' })
+  series?: (typeof SERIES_MODES)[number];
 }
