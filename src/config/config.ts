@@ -1,46 +1,7 @@
 import type { Language } from './languages.js';
 import { parseOperations, type OperationsConfig } from './operations.js';
-import {
-  ADMIN_LOGIN,
-  ADMIN_PASSWORD,
-  BASE_PATH,
-  BENCH_ROUTES,
-  CORS_ORIGINS,
-  DATABASE_REPLICA_URLS,
-  DATABASE_URL,
-  DEFAULT_LANGUAGE,
-  GEOFENCE_RADIUS,
-  GEOFENCE_UNIT,
-  HOST,
-  LOGIN_FAILURES_PER_ADDRESS,
-  LOGIN_FAILURES_PER_LOGIN,
-  LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS,
-  LOGIN_TRUSTED_FOR,
-  LOG_REQUESTS,
-  MAX_PER_PAGE,
-  MIGRATIONS_RUN,
-  NODE_ENV,
-  PLUGIN_NAMESPACE_ALIAS,
-  PORT,
-  PUBLIC_URL_TEMPLATE,
-  RECORD_CACHE_MB,
-  REDIS_URL,
-  RESPONSE_CACHE_TTL_MS,
-  SITE_TIMEZONE,
-  SITE_URL,
-  TRUST_PROXY,
-  VARIABLES,
-  WEBHOOK_ALLOWED_TARGETS,
-  WEBHOOK_LOG_RETENTION,
-  WEBHOOK_POLL,
-  WEBHOOK_RETRY_SCHEDULE,
-  WEBHOOK_SECRET_GRACE,
-  WEBHOOK_TIMEOUT,
-  WORKERS,
-  type DatabaseConfig,
-  type FailureLimit,
-  type TrustProxy,
-} from './schema.js';
+import * as schema from './schema.js';
+import type { DatabaseConfig, FailureLimit, TrustProxy } from './schema.js';
 import { Reader } from './variable.js';
 import type { WebhookConfig } from './webhooks.js';
 
@@ -125,58 +86,58 @@ export interface LoginThrottleConfig {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const read = new Reader(env);
-  for (const variable of VARIABLES) read.get(variable);
-  const port = read.get(PORT);
-  const login = read.get(ADMIN_LOGIN);
-  const password = read.get(ADMIN_PASSWORD);
-  const radius = read.get(GEOFENCE_RADIUS);
-  const unit = read.get(GEOFENCE_UNIT);
+  for (const variable of schema.VARIABLES) read.get(variable);
+  const port = read.get(schema.PORT);
+  const login = read.get(schema.ADMIN_LOGIN);
+  const password = read.get(schema.ADMIN_PASSWORD);
+  const radius = read.get(schema.GEOFENCE_RADIUS);
+  const unit = read.get(schema.GEOFENCE_UNIT);
   return {
-    database: read.get(DATABASE_URL).database,
-    databaseUrl: read.get(DATABASE_URL).url,
+    database: read.get(schema.DATABASE_URL).database,
+    databaseUrl: read.get(schema.DATABASE_URL).url,
     port,
-    host: read.get(HOST),
-    basePath: read.get(BASE_PATH),
-    siteUrl: read.get(SITE_URL),
-    siteTimezone: read.get(SITE_TIMEZONE),
-    defaultLanguage: read.get(DEFAULT_LANGUAGE),
+    host: read.get(schema.HOST),
+    basePath: read.get(schema.BASE_PATH),
+    siteUrl: read.get(schema.SITE_URL),
+    siteTimezone: read.get(schema.SITE_TIMEZONE),
+    defaultLanguage: read.get(schema.DEFAULT_LANGUAGE),
     admin: login && password ? { login, password } : null,
-    migrationsRun: read.get(MIGRATIONS_RUN),
-    corsOrigins: read.get(CORS_ORIGINS),
-    maxPerPage: read.get(MAX_PER_PAGE),
-    logRequests: read.get(LOG_REQUESTS),
-    responseCacheTtlMs: read.get(RESPONSE_CACHE_TTL_MS),
-    recordCacheMb: read.get(RECORD_CACHE_MB),
-    trustProxy: read.get(TRUST_PROXY),
+    migrationsRun: read.get(schema.MIGRATIONS_RUN),
+    corsOrigins: read.get(schema.CORS_ORIGINS),
+    maxPerPage: read.get(schema.MAX_PER_PAGE),
+    logRequests: read.get(schema.LOG_REQUESTS),
+    responseCacheTtlMs: read.get(schema.RESPONSE_CACHE_TTL_MS),
+    recordCacheMb: read.get(schema.RECORD_CACHE_MB),
+    trustProxy: read.get(schema.TRUST_PROXY),
     loginThrottle: {
-      perLoginAndAddress: read.get(LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS),
-      perAddress: read.get(LOGIN_FAILURES_PER_ADDRESS),
-      perLogin: read.get(LOGIN_FAILURES_PER_LOGIN),
-      trustedForMs: read.get(LOGIN_TRUSTED_FOR),
+      perLoginAndAddress: read.get(schema.LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS),
+      perAddress: read.get(schema.LOGIN_FAILURES_PER_ADDRESS),
+      perLogin: read.get(schema.LOGIN_FAILURES_PER_LOGIN),
+      trustedForMs: read.get(schema.LOGIN_TRUSTED_FOR),
     },
-    benchRoutes: read.get(BENCH_ROUTES),
-    publicUrlTemplate: read.get(PUBLIC_URL_TEMPLATE),
-    databaseRetries: read.get(NODE_ENV) === 'test' ? 0 : 5,
+    benchRoutes: read.get(schema.BENCH_ROUTES),
+    publicUrlTemplate: read.get(schema.PUBLIC_URL_TEMPLATE),
+    databaseRetries: read.get(schema.NODE_ENV) === 'test' ? 0 : 5,
     geofence: { radius, unit, radiusKm: unit === 'mi' ? radius * KM_PER_MILE : radius },
-    pluginNamespaceAlias: read.get(PLUGIN_NAMESPACE_ALIAS),
-    replicas: read.get(DATABASE_REPLICA_URLS) ?? [],
-    redisUrl: read.get(REDIS_URL) ?? null,
-    workers: read.get(WORKERS),
+    pluginNamespaceAlias: read.get(schema.PLUGIN_NAMESPACE_ALIAS),
+    replicas: read.get(schema.DATABASE_REPLICA_URLS) ?? [],
+    redisUrl: read.get(schema.REDIS_URL) ?? null,
+    workers: read.get(schema.WORKERS),
     ...parseOperations(read),
     webhooks: {
-      allowedTargets: read.get(WEBHOOK_ALLOWED_TARGETS),
-      retrySchedule: read.get(WEBHOOK_RETRY_SCHEDULE),
-      timeoutMs: read.get(WEBHOOK_TIMEOUT),
-      secretGraceMs: read.get(WEBHOOK_SECRET_GRACE),
-      retentionMs: read.get(WEBHOOK_LOG_RETENTION),
-      pollMs: read.get(WEBHOOK_POLL),
+      allowedTargets: read.get(schema.WEBHOOK_ALLOWED_TARGETS),
+      retrySchedule: read.get(schema.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: read.get(schema.WEBHOOK_TIMEOUT),
+      secretGraceMs: read.get(schema.WEBHOOK_SECRET_GRACE),
+      retentionMs: read.get(schema.WEBHOOK_LOG_RETENTION),
+      pollMs: read.get(schema.WEBHOOK_POLL),
     },
   };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-/** Where REDIS_URL points, without its password: `127.0.0.1:6379`. */
+/** Where schema.REDIS_URL points, without its password: `127.0.0.1:6379`. */
 export function redisAddress(url: string): string {
   try {
     const parsed = new URL(url);

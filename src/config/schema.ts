@@ -29,88 +29,78 @@ import { parseAllowedTargets } from './webhooks.js';
 
 // The HTTP listener and the site.
 
-export const PORT = variable('PORT', {
-  type: integer({ max: 65535, message: 'config.port' }),
+export const PORT = variable('PORT', integer({ max: 65535, message: 'config.port' }), {
   default: '3000',
   trim: false,
 });
 
-export const SITE_TIMEZONE = variable('SITE_TIMEZONE', { type: timeZone, default: 'UTC' });
+export const SITE_TIMEZONE = variable('SITE_TIMEZONE', timeZone, { default: 'UTC' });
 
-export const DEFAULT_LANGUAGE = variable('DEFAULT_LANGUAGE', {
-  type: oneOf(LANGUAGES),
-  default: 'en',
-});
+export const DEFAULT_LANGUAGE = variable('DEFAULT_LANGUAGE', oneOf(LANGUAGES), { default: 'en' });
 
-export const RESPONSE_CACHE_TTL_MS = variable('RESPONSE_CACHE_TTL_MS', {
-  type: integer({ message: 'config.whole_number' }),
-  default: '1000',
-  trim: false,
-});
+export const RESPONSE_CACHE_TTL_MS = variable(
+  'RESPONSE_CACHE_TTL_MS',
+  integer({ message: 'config.whole_number' }),
+  { default: '1000', trim: false },
+);
 
-export const DATABASE_URL = variable('DATABASE_URL', {
-  type: (text) => ({ url: text, database: parseDatabaseUrl(text) }),
-  default: 'sqlite:./data/calendar.sqlite',
-});
+export const DATABASE_URL = variable(
+  'DATABASE_URL',
+  (text) => ({ url: text, database: parseDatabaseUrl(text) }),
+  { default: 'sqlite:./data/calendar.sqlite' },
+);
 
-export const HOST = variable('HOST', { type: host, default: '0.0.0.0' });
+export const HOST = variable('HOST', host, { default: '0.0.0.0' });
 
-export const BASE_PATH = variable('BASE_PATH', { type: basePath, default: '', quote: 'raw' });
+export const BASE_PATH = variable('BASE_PATH', basePath, { default: '', quote: 'raw' });
 
-export const SITE_URL = variable('SITE_URL', {
-  type: (text, c) => withoutTrailingSlashes(httpUrl('config.http_url')(text, c)),
-  default: {
-    shown: 'http://localhost:$PORT',
-    from: (read) => `http://localhost:${read.get(PORT)}`,
+export const SITE_URL = variable(
+  'SITE_URL',
+  (text, c) => withoutTrailingSlashes(httpUrl('config.http_url')(text, c)),
+  {
+    default: {
+      shown: 'http://localhost:$PORT',
+      from: (read) => `http://localhost:${read.get(PORT)}`,
+    },
   },
-});
+);
 
 // Both or neither: one without the other would start and silently create nobody.
-export const ADMIN_LOGIN = variable('ADMIN_LOGIN', {
-  type: (text, c) =>
-    c.read.given(ADMIN_PASSWORD) ? text : c.fail('config.admin_password_missing'),
-});
+export const ADMIN_LOGIN = variable('ADMIN_LOGIN', (text, c) =>
+  c.read.given(ADMIN_PASSWORD) ? text : c.fail('config.admin_password_missing'),
+);
 
-export const ADMIN_PASSWORD = variable('ADMIN_PASSWORD', {
-  type: adminPassword,
-  trim: false,
-});
+export const ADMIN_PASSWORD = variable('ADMIN_PASSWORD', adminPassword, { trim: false });
 
-export const MIGRATIONS_RUN = variable('MIGRATIONS_RUN', {
-  type: boolean,
-  default: 'true',
-  trim: false,
-});
+export const MIGRATIONS_RUN = variable('MIGRATIONS_RUN', boolean, { default: 'true', trim: false });
 
-export const CORS_ORIGINS = variable('CORS_ORIGINS', { type: corsOrigins, default: '*' });
+export const CORS_ORIGINS = variable('CORS_ORIGINS', corsOrigins, { default: '*' });
 
-export const MAX_PER_PAGE = variable('MAX_PER_PAGE', {
-  type: integer({ min: 1, message: 'config.positive_integer' }),
-  default: '50',
-  trim: false,
-});
+export const MAX_PER_PAGE = variable(
+  'MAX_PER_PAGE',
+  integer({ min: 1, message: 'config.positive_integer' }),
+  { default: '50', trim: false },
+);
 
-export const LOG_REQUESTS = variable('LOG_REQUESTS', {
-  type: boolean,
-  default: 'true',
-  trim: false,
-});
+export const LOG_REQUESTS = variable('LOG_REQUESTS', boolean, { default: 'true', trim: false });
 
 /**
  * Turning the response cache off (something else writes to the database) turns this one off
  * too, unless it is set.
  */
-export const RECORD_CACHE_MB = variable('RECORD_CACHE_MB', {
-  type: integer({ message: 'config.whole_number' }),
-  default: {
-    shown: '64 (0 when RESPONSE_CACHE_TTL_MS=0)',
-    from: (read) => (read.get(RESPONSE_CACHE_TTL_MS) > 0 ? '64' : '0'),
+export const RECORD_CACHE_MB = variable(
+  'RECORD_CACHE_MB',
+  integer({ message: 'config.whole_number' }),
+  {
+    default: {
+      shown: '64 (0 when RESPONSE_CACHE_TTL_MS=0)',
+      from: (read) => (read.get(RESPONSE_CACHE_TTL_MS) > 0 ? '64' : '0'),
+    },
+    trim: false,
   },
-  trim: false,
-});
+);
 
-export const TRUST_PROXY = variable('TRUST_PROXY', {
-  type: trustProxy,
+export const TRUST_PROXY = variable('TRUST_PROXY', trustProxy, {
   default: 'false',
   lowercase: true,
 });
@@ -119,63 +109,54 @@ export const TRUST_PROXY = variable('TRUST_PROXY', {
 
 export const LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS = variable(
   'LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS',
-  { type: failureLimit, default: '10/15m', quote: 'raw' },
+  failureLimit,
+  { default: '10/15m', quote: 'raw' },
 );
 
-export const LOGIN_FAILURES_PER_ADDRESS = variable('LOGIN_FAILURES_PER_ADDRESS', {
-  type: failureLimit,
+export const LOGIN_FAILURES_PER_ADDRESS = variable('LOGIN_FAILURES_PER_ADDRESS', failureLimit, {
   default: '50/15m',
   quote: 'raw',
 });
 
-export const LOGIN_FAILURES_PER_LOGIN = variable('LOGIN_FAILURES_PER_LOGIN', {
-  type: failureLimit,
+export const LOGIN_FAILURES_PER_LOGIN = variable('LOGIN_FAILURES_PER_LOGIN', failureLimit, {
   default: '30/15m',
   quote: 'raw',
 });
 
-export const LOGIN_TRUSTED_FOR = variable('LOGIN_TRUSTED_FOR', {
-  type: duration({ min: 1, message: 'config.duration' }),
-  default: '30d',
-  quote: 'raw',
-});
+export const LOGIN_TRUSTED_FOR = variable(
+  'LOGIN_TRUSTED_FOR',
+  duration({ min: 1, message: 'config.duration' }),
+  { default: '30d', quote: 'raw' },
+);
 
-export const BENCH_ROUTES = variable('BENCH_ROUTES', {
-  type: boolean,
-  default: 'false',
-  trim: false,
-});
+export const BENCH_ROUTES = variable('BENCH_ROUTES', boolean, { default: 'false', trim: false });
 
-export const PUBLIC_URL_TEMPLATE = variable('PUBLIC_URL_TEMPLATE', { type: publicUrlTemplate });
+export const PUBLIC_URL_TEMPLATE = variable('PUBLIC_URL_TEMPLATE', publicUrlTemplate);
 
 /** The premium extension's "map view search distance limit" and its unit. */
-export const GEOFENCE_UNIT = variable('GEOFENCE_UNIT', {
-  type: oneOf(['mi', 'km'], 'config.geofence_unit'),
-  default: 'mi',
-  lowercase: true,
-  quote: 'raw',
-});
+export const GEOFENCE_UNIT = variable(
+  'GEOFENCE_UNIT',
+  oneOf(['mi', 'km'], 'config.geofence_unit'),
+  { default: 'mi', lowercase: true, quote: 'raw' },
+);
 
-export const GEOFENCE_RADIUS = variable('GEOFENCE_RADIUS', {
-  type: geofenceRadius,
+export const GEOFENCE_RADIUS = variable('GEOFENCE_RADIUS', geofenceRadius, {
   default: '25',
   quote: 'raw',
 });
 
-export const PLUGIN_NAMESPACE_ALIAS = variable('PLUGIN_NAMESPACE_ALIAS', {
-  type: boolean,
+export const PLUGIN_NAMESPACE_ALIAS = variable('PLUGIN_NAMESPACE_ALIAS', boolean, {
   default: 'true',
   trim: false,
 });
 
 // Several processes and databases.
 
-export const DATABASE_REPLICA_URLS = variable('DATABASE_REPLICA_URLS', { type: replicaUrls });
+export const DATABASE_REPLICA_URLS = variable('DATABASE_REPLICA_URLS', replicaUrls);
 
-export const REDIS_URL = variable('REDIS_URL', { type: redisUrl });
+export const REDIS_URL = variable('REDIS_URL', redisUrl);
 
-export const WORKERS = variable('WORKERS', {
-  type: workers,
+export const WORKERS = variable('WORKERS', workers, {
   default: '1',
   lowercase: true,
   quote: 'raw',
@@ -183,27 +164,27 @@ export const WORKERS = variable('WORKERS', {
 
 // The operator's side (operations.ts): metrics, tracing, how a stop drains.
 
-export const METRICS_PORT = variable('METRICS_PORT', {
-  type: integer({ max: 65535, digits: 5, message: 'config.port' }),
-});
+export const METRICS_PORT = variable(
+  'METRICS_PORT',
+  integer({ max: 65535, digits: 5, message: 'config.port' }),
+);
 
 const metricsOn = (read: Reader) => read.given(METRICS_PORT);
 
-export const METRICS_HOST = variable('METRICS_HOST', {
-  type: metricsHost,
+export const METRICS_HOST = variable('METRICS_HOST', metricsHost, {
   default: '127.0.0.1',
   when: metricsOn,
 });
 
 /** Required as `Authorization: Bearer <token>`; printable ASCII, as a header carries it. */
-export const METRICS_TOKEN = variable('METRICS_TOKEN', {
-  type: (text, c) =>
+export const METRICS_TOKEN = variable(
+  'METRICS_TOKEN',
+  (text, c) =>
     text.length > 512 || !/^[\x21-\x7e]+$/.test(text)
       ? c.fail('config.metrics_token', { count: 512 })
       : text,
-  trim: false,
-  when: metricsOn,
-});
+  { trim: false, when: metricsOn },
+);
 
 /*
  * The standard OpenTelemetry variables, as far as they decide whether traces are exported: an
@@ -212,29 +193,30 @@ export const METRICS_TOKEN = variable('METRICS_TOKEN', {
  * ratio out of range, a protocol it does not speak) stop the start instead, in one line.
  */
 
-const OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = variable('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', {
-  type: httpUrl('config.otel_endpoint'),
-  when: (read) => tracing(read),
-});
+const OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = variable(
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  httpUrl('config.otel_endpoint'),
+  { when: (read) => tracing(read) },
+);
 
-const OTEL_EXPORTER_OTLP_ENDPOINT = variable('OTEL_EXPORTER_OTLP_ENDPOINT', {
-  type: httpUrl('config.otel_endpoint'),
-  when: (read) => tracing(read) && !read.given(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
-});
+const OTEL_EXPORTER_OTLP_ENDPOINT = variable(
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  httpUrl('config.otel_endpoint'),
+  { when: (read) => tracing(read) && !read.given(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) },
+);
 
 const endpointGiven = (read: Reader) =>
   read.given(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || read.given(OTEL_EXPORTER_OTLP_ENDPOINT);
 
-const OTEL_SDK_DISABLED = variable('OTEL_SDK_DISABLED', {
-  type: (text) => /^true$/i.test(text),
+const OTEL_SDK_DISABLED = variable('OTEL_SDK_DISABLED', (text) => /^true$/i.test(text), {
   when: endpointGiven,
 });
 
-const OTEL_TRACES_EXPORTER = variable('OTEL_TRACES_EXPORTER', {
-  type: oneOf(['otlp', 'none'], 'config.otel_exporter'),
-  lowercase: true,
-  when: (read) => endpointGiven(read) && !read.get(OTEL_SDK_DISABLED),
-});
+const OTEL_TRACES_EXPORTER = variable(
+  'OTEL_TRACES_EXPORTER',
+  oneOf(['otlp', 'none'], 'config.otel_exporter'),
+  { lowercase: true, when: (read) => endpointGiven(read) && !read.get(OTEL_SDK_DISABLED) },
+);
 
 /** Whether traces are exported. */
 export function tracing(read: Reader): boolean {
@@ -245,19 +227,20 @@ export function tracing(read: Reader): boolean {
 
 const otlpProtocol = oneOf(['http/json', 'http/protobuf'], 'config.otel_protocol');
 
-const OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = variable('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', {
-  type: otlpProtocol,
-  when: tracing,
-});
+const OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = variable(
+  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+  otlpProtocol,
+  { when: tracing },
+);
 
-const OTEL_EXPORTER_OTLP_PROTOCOL = variable('OTEL_EXPORTER_OTLP_PROTOCOL', {
-  type: otlpProtocol,
+const OTEL_EXPORTER_OTLP_PROTOCOL = variable('OTEL_EXPORTER_OTLP_PROTOCOL', otlpProtocol, {
   when: tracing,
 });
 
 /** The samplers of the OpenTelemetry SDK, those that need no other service. */
-const OTEL_TRACES_SAMPLER = variable('OTEL_TRACES_SAMPLER', {
-  type: oneOf([
+const OTEL_TRACES_SAMPLER = variable(
+  'OTEL_TRACES_SAMPLER',
+  oneOf([
     'always_on',
     'always_off',
     'traceidratio',
@@ -265,65 +248,63 @@ const OTEL_TRACES_SAMPLER = variable('OTEL_TRACES_SAMPLER', {
     'parentbased_always_off',
     'parentbased_traceidratio',
   ]),
-  default: 'parentbased_always_on',
-  when: tracing,
-});
+  { default: 'parentbased_always_on', when: tracing },
+);
 
-const OTEL_TRACES_SAMPLER_ARG = variable('OTEL_TRACES_SAMPLER_ARG', {
-  type: (text, c) =>
+const OTEL_TRACES_SAMPLER_ARG = variable(
+  'OTEL_TRACES_SAMPLER_ARG',
+  (text, c) =>
     Number(text) >= 0 && Number(text) <= 1 ? Number(text) : c.fail('config.ratio', { value: text }),
-  when: (read) => tracing(read) && !!read.get(OTEL_TRACES_SAMPLER)?.endsWith('traceidratio'),
-});
+  { when: (read) => tracing(read) && !!read.get(OTEL_TRACES_SAMPLER)?.endsWith('traceidratio') },
+);
 
 /**
  * After SIGTERM, how long the server keeps accepting while /health/ready answers 503, so that
  * load balancers stop sending before it stops listening.
  */
-export const SHUTDOWN_DELAY_MS = variable('SHUTDOWN_DELAY_MS', {
-  type: integer({ max: 600_000, digits: 6, message: 'config.milliseconds' }),
-  default: '0',
-  quote: 'raw',
-});
+export const SHUTDOWN_DELAY_MS = variable(
+  'SHUTDOWN_DELAY_MS',
+  integer({ max: 600_000, digits: 6, message: 'config.milliseconds' }),
+  { default: '0', quote: 'raw' },
+);
 
 // Webhooks (CONTRACT §8).
 
-export const WEBHOOK_ALLOWED_TARGETS = variable('WEBHOOK_ALLOWED_TARGETS', {
-  type: parseAllowedTargets,
+export const WEBHOOK_ALLOWED_TARGETS = variable('WEBHOOK_ALLOWED_TARGETS', parseAllowedTargets, {
   default: '',
 });
 
 /** The default spans more than a day (27 h 35 min); after the last wait the delivery has failed. */
-export const WEBHOOK_RETRY_SCHEDULE = variable('WEBHOOK_RETRY_SCHEDULE', {
-  type: retrySchedule,
+export const WEBHOOK_RETRY_SCHEDULE = variable('WEBHOOK_RETRY_SCHEDULE', retrySchedule, {
   default: '5s,5m,30m,2h,5h,10h,10h',
 });
 
-export const WEBHOOK_TIMEOUT = variable('WEBHOOK_TIMEOUT', {
-  type: duration({ min: 100, cap: 120_000, message: 'config.webhook_duration' }),
-  default: '10s',
-  quote: 'raw',
-});
+export const WEBHOOK_TIMEOUT = variable(
+  'WEBHOOK_TIMEOUT',
+  duration({ min: 100, cap: 120_000, message: 'config.webhook_duration' }),
+  { default: '10s', quote: 'raw' },
+);
 
-export const WEBHOOK_SECRET_GRACE = variable('WEBHOOK_SECRET_GRACE', {
-  type: duration({ min: 1, message: 'config.webhook_duration' }),
-  default: '24h',
-  quote: 'raw',
-});
+export const WEBHOOK_SECRET_GRACE = variable(
+  'WEBHOOK_SECRET_GRACE',
+  duration({ min: 1, message: 'config.webhook_duration' }),
+  { default: '24h', quote: 'raw' },
+);
 
-export const WEBHOOK_LOG_RETENTION = variable('WEBHOOK_LOG_RETENTION', {
-  type: duration({ min: 1, message: 'config.webhook_duration' }),
-  default: '30d',
-  quote: 'raw',
-});
+export const WEBHOOK_LOG_RETENTION = variable(
+  'WEBHOOK_LOG_RETENTION',
+  duration({ min: 1, message: 'config.webhook_duration' }),
+  { default: '30d', quote: 'raw' },
+);
 
-export const WEBHOOK_POLL = variable('WEBHOOK_POLL', {
-  type: duration({ min: 10, message: 'config.webhook_duration' }),
-  default: '1s',
-  quote: 'raw',
-});
+export const WEBHOOK_POLL = variable(
+  'WEBHOOK_POLL',
+  duration({ min: 10, message: 'config.webhook_duration' }),
+  { default: '1s', quote: 'raw' },
+);
 
 /** Under test a bad connection must fail at once, not after minutes of retries. */
-export const NODE_ENV = variable('NODE_ENV', { type: (text) => text, trim: false });
+export const NODE_ENV = variable('NODE_ENV', (text) => text, { trim: false });
 
 /** The variables of operations.ts, which the CLI reads alone to decide on tracing. */
 export const OPERATIONS: readonly Variable<unknown>[] = [

@@ -12,7 +12,7 @@ const reason = (env: Record<string, string>) => {
 
 describe('a declared variable', () => {
   it('reads the default when unset or empty, and through the type like a value set', () => {
-    const port = variable('P', { type: integer({ message: 'config.port' }), default: '3000' });
+    const port = variable('P', integer({ message: 'config.port' }), { default: '3000' });
     expect(new Reader({}).get(port)).toBe(3000);
     expect(new Reader({ P: '' }).get(port)).toBe(3000);
     expect(new Reader({ P: '  8080 ' }).get(port)).toBe(8080);
@@ -23,8 +23,8 @@ describe('a declared variable', () => {
 
   it('has no value without a default, and is not read at all when its group is off', () => {
     let reads = 0;
-    const counted = variable('C', { type: (text) => (reads++, text) });
-    const gated = variable('G', { type: () => 'read', when: (read) => read.given(counted) });
+    const counted = variable('C', (text) => (reads++, text));
+    const gated = variable('G', () => 'read', { when: (read) => read.given(counted) });
     expect(new Reader({}).get(counted)).toBeUndefined();
     expect(new Reader({ G: 'x' }).get(gated)).toBeUndefined();
     const read = new Reader({ C: 'on', G: 'x' });

@@ -13,7 +13,7 @@ export interface Context {
   readonly name: string;
   /** The text as set (surrounding spaces included), or the default when unset. */
   readonly raw: string;
-  /** The text that messages quote: `raw` or the text as read, as the declaration says. */
+  /** The text that messages quote: `raw` or the text as read, as the options say. */
   readonly shown: string;
   readonly read: Reader;
   /** Stops the start with one line naming this variable. */
@@ -29,8 +29,7 @@ interface DerivedDefault {
   from(read: Reader): string;
 }
 
-export interface Declaration<T> {
-  type: Type<T>;
+interface Options {
   /** The text read when the variable is unset or empty; none: the value is `undefined`. */
   default?: string | DerivedDefault;
   /**
@@ -48,25 +47,26 @@ export interface Declaration<T> {
 export class Variable<T> {
   constructor(
     readonly name: string,
-    private readonly declaration: Declaration<unknown>,
+    private readonly type: Type<unknown>,
+    private readonly options: Options,
   ) {}
 
   /** The default as CONTRACT §1 shows it: its text, or the words for one that follows another. */
   get shownDefault(): string | undefined {
-    const d = this.declaration.default;
+    const d = this.options.default;
     return typeof d === 'object' ? d.shown : d;
   }
 
   /** The text as read; `''` when unset. */
   text(env: Env): string {
     const raw = env[this.name] ?? '';
-    const text = this.declaration.trim === false ? raw : raw.trim();
-    return this.declaration.lowercase ? text.toLowerCase() : text;
+    const text = this.options.trim === false ? raw : raw.trim();
+    return this.options.lowercase ? text.toLowerCase() : text;
   }
 
   /** The value (read once per environment through `read.get`). */
   parse(read: Reader): T {
-    const { type, default: fallback, quote, when } = this.declaration;
+    const { default: fallback, quote, when } = this.options;
     if (when && !when(read)) return undefined as T;
     let text = this.text(read.env);
     let raw = read.env[this.name] ?? '';
@@ -75,7 +75,7 @@ export class Variable<T> {
       text = raw = typeof fallback === 'string' ? fallback : fallback.from(read);
     }
     const name = this.name;
-    return type(text, {
+    return this.type(text, {
       name,
       raw,
       shown: quote === 'raw' ? raw : text,
@@ -87,14 +87,26 @@ export class Variable<T> {
   }
 }
 
-/** A variable with a default has a value whenever its group is on. */
+/**
+ * Declares variable `name` of `type`. One with a default has a value whenever its group is on;
+ * one without is `undefined` when unset.
+ */
 export function variable<T>(
   name: string,
-  declaration: Declaration<T> & { default: string | DerivedDefault; when?: undefined },
+  type: Type<T>,
+  options: Options & { default: string | DerivedDefault; when?: undefined },
 ): Variable<T>;
-export function variable<T>(name: string, declaration: Declaration<T>): Variable<T | undefined>;
-export function variable<T>(name: string, declaration: Declaration<T>): Variable<T | undefined> {
-  return new Variable<T | undefined>(name, declaration);
+export function variable<T>(
+  name: string,
+  type: Type<T>,
+  options?: Options,
+): Variable<T | undefined>;
+export function variable<T>(
+  name: string,
+  type: Type<T>,
+  options: Options = {},
+): Variable<T | undefined> {
+  return new Variable<T | undefined>(name, type, options);
 }
 
 /** One environment, each variable read at most once. */
