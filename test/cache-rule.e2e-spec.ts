@@ -23,7 +23,7 @@ const BASE = '/cal/events/v1';
 const WIDE = 'start_date=2000-01-01&end_date=2100-01-01';
 /** On MySQL/MariaDB another process sees a write within the generation check (plus timers). */
 const BOUND_MS = GENERATION_CHECK_MS + 10;
-const STEPS = 24;
+const STEPS = isMysql() ? 16 : 24;
 
 /** A seeded generator: a failure names its seed, and the same seed replays it. */
 function mulberry32(seed: number): () => number {
@@ -79,10 +79,17 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const send = (method: 'post' | 'delete', path: string, body: Record<string, unknown> = {}) => {
+  let done = 0;
+  const send = async (
+    method: 'post' | 'delete',
+    path: string,
+    body: Record<string, unknown> = {},
+  ) => {
     const server = request(writer.getHttpServer());
     const req = method === 'post' ? server.post(path) : server.delete(path);
-    return req.set('Authorization', users.editor.header).send(body);
+    const res = await req.set('Authorization', users.editor.header).send(body);
+    if (res.status < 300) done++;
+    return res;
   };
 
   const day = () => `2030-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}`;
@@ -242,7 +249,7 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
         }
       }
     }
-    // The writes built a calendar (a test whose writes all failed would compare nothing).
-    expect(ids.event.length + ids.venue.length + terms.categories.length).toBeGreaterThan(6);
+    // Most writes changed something (a test whose writes all failed would compare nothing).
+    expect(done).toBeGreaterThan(STEPS / 3);
   }, 400_000);
 });

@@ -26,8 +26,8 @@ export class Caches {
     return new PageAnchors(this.versions, 'page_anchors');
   }
 
-  /** Answers read from the database, kept until the next write (`max` of them). */
-  untilNextWrite<V extends object>(name: string, max: number): VersionedCache<V> {
+  /** Answers read from the database, kept until what they depend on changes (`max` of them). */
+  untilChanged<V extends object>(name: string, max: number): VersionedCache<V> {
     return new VersionedCache<V>(this.versions, Infinity, { max, name });
   }
 }

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { collecting, dependsOn, recordTag } from './dependencies.js';
 import { VersionedCache } from './versioned-cache.js';
-import { WriteVersion } from './write-version.js';
+import { WriteVersion, type Tags } from './write-version.js';
 
 /**
  * Memory of an entry, estimated from its JSON's size: the JSON kept (UTF-8) and the objects
@@ -27,9 +28,10 @@ function rowMemory(row: object): number {
  * them, shared by every URL that shows the record: a list, another list with other filters, the
  * record's own route. A key names the record and everything its payload depends on besides the
  * stored rows (the reader's `variant`: language, REST base, who asks, context, password given);
- * an entry serves only while no write has been committed since it was built (WriteVersion, the
- * same mechanism as the response cache, across processes through SharedGeneration) and for a
- * minute at most. Bounded by an estimate of its size (RECORD_CACHE_MB, 0 turns it off). A
+ * an entry serves only while neither the record nor what it embeds has changed since it was
+ * built (its tags, collected while it was built: docs/caches.md; WriteVersion, the same
+ * mechanism as the response cache, across processes through SharedGeneration) and for a minute
+ * at most. Bounded by an estimate of its size (RECORD_CACHE_MB, 0 turns it off). A
  * quarter of that budget keeps the rows that single-record reads found (`row`).
  *
  * Cached payloads and rows are shared: nobody may change one after it is returned.
@@ -67,9 +69,9 @@ export class RecordCache {
 
   /**
    * The row of a single record's read (`kind`, `key`: an id, a language and slug), as `load`
-   * reads it, kept like the payloads until the next write: a request for a record whose payload
-   * is cached then needs no query at all, its checks (status at this moment, author, password)
-   * running on the kept row. Only for reads: the row is frozen, shared by every request that
+   * reads it, kept like the payloads until the record is written: a request for a record whose
+   * payload is cached then needs no query at all, its checks (status at this moment, author,
+   * password) running on the kept row. Only for reads: the row is frozen, shared by every request that
    * asks for it, and a write must read its own. A missing record (null) is not kept.
    */
   async row<T extends object>(
@@ -84,7 +86,11 @@ export class RecordCache {
     if (hit) return hit;
     const version = rows.version();
     const row = await load();
-    if (row) rows.set(cacheKey, version, Object.freeze(row));
+    if (row) {
+      const tags = rowTags(kind, row);
+      dependsOn(tags);
+      rows.set(cacheKey, version, Object.freeze(row), Date.now(), tags);
+    }
     return row;
   }
 
@@ -98,7 +104,8 @@ export class RecordCache {
    * cached one as it is, the others built by `build` (given the missing ids, in order; one call
    * for all) and kept when `readAt` says which version() the records were read at (a write
    * committed since leaves them stale at once). A record `build` leaves out is not shown (its
-   * slot is undefined), and not kept.
+   * slot is undefined), and not kept. An entry depends on its record and on what the build of
+   * its batch looked at (dependsOn while `build` runs); the read running now, on all of them.
    */
   async payloads<P extends object>(
     kind: string,
@@ -111,13 +118,15 @@ export class RecordCache {
     const now = Date.now();
     const out: Array<P | undefined> = Array.from({ length: ids.length });
     const missing: number[] = [];
+    // Whether a record is shown at all (its status, for this reader) depends on it too.
+    dependsOn(ids.map((id) => recordTag(kind, id)));
     ids.forEach((id, i) => {
       const hit = entries?.get(`${kind}:${id}:${variant}`, now) as P | undefined;
       if (hit) out[i] = hit;
       else missing.push(id);
     });
     if (!missing.length) return out;
-    const built = await build(missing);
+    const [built, looked] = await collecting(() => build(missing));
     ids.forEach((id, i) => {
       if (out[i] === undefined) out[i] = built.get(id);
     });
@@ -125,7 +134,7 @@ export class RecordCache {
       for (const [id, payload] of built) {
         // Written before the entry: its size is estimated from it.
         this.json.set(payload, Buffer.from(JSON.stringify(payload)));
-        entries.set(`${kind}:${id}:${variant}`, readAt, payload, now);
+        entries.set(`${kind}:${id}:${variant}`, readAt, payload, now, tagsOf(kind, id, looked));
       }
     }
     return out;
@@ -170,6 +179,30 @@ export class RecordCache {
       build(missing.map((id) => byId.get(id)!)),
     );
   }
+}
+
+/**
+ * What a kept row depends on: its record (the kind of a key by slug, `event-slug`, is the
+ * record's), and the records whose removal rewrites its links without naming it (a venue
+ * trashed or purged empties `venue_id`, a parent purged `post_parent`).
+ */
+function rowTags(kind: string, row: object): Tags | undefined {
+  const { id, venueId, postParent } = row as Record<string, unknown>;
+  if (typeof id !== 'number') return undefined;
+  const tags = [recordTag(kind.split('-')[0], id)];
+  if (typeof venueId === 'number') tags.push(recordTag('venue', venueId));
+  if (typeof postParent === 'number' && postParent > 0) tags.push(recordTag('event', postParent));
+  return tags;
+}
+
+/**
+ * What a payload built in a batch depends on: its record, what the batch looked at, and for a
+ * term its ancestors (its URL shows their slugs).
+ */
+function tagsOf(kind: string, id: number, looked: Tags | undefined): Tags | undefined {
+  if (!looked) return undefined;
+  const own = recordTag(kind, id);
+  return kind === 'term' ? [own, 'term-shape', ...looked] : [own, ...looked];
 }
 
 const isIds = (page: readonly object[] | readonly number[]): page is readonly number[] =>

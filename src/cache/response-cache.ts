@@ -4,12 +4,13 @@ import type { Request, Response } from 'express';
 import { map, of, type Observable } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { VersionedCache } from './versioned-cache.js';
-import { WriteVersion } from './write-version.js';
+import { WriteVersion, type Tags } from './write-version.js';
 import { Rendered, setEtag } from '../common/http/body-bytes.adapter.js';
 import { PUBLIC_REVALIDATE } from '../common/http/conditional.js';
 import { JsonBody, JsonChunks } from '../common/http/json-body.js';
 import { namespaceOf } from '../common/http/links.js';
-import { CACHED_READS } from './cached-reads.js';
+import { CACHED_READS, type CachedReadsOptions } from './cached-reads.js';
+import { ANYTHING, collectInto } from './dependencies.js';
 
 interface Entry {
   /** The bytes sent: serialized JSON, or a page's or a feed's. */
@@ -22,8 +23,9 @@ interface Entry {
 }
 
 /**
- * Serialized answers to anonymous GETs, by URL. An entry is used only while no write has been
- * committed since it was computed (WriteVersion, so a read always reflects the writes before
+ * Serialized answers to anonymous GETs, by URL. An entry is used only while nothing it depends on
+ * has changed since it was computed (its tags, collected while its handler ran, or any write for
+ * controllers that do not track them: WriteVersion, so a read always reflects the writes before
  * it, BEHAVIOR §1.8; a scheduled record reaching its date bumps it too, ScheduledPublications)
  * and for at most RESPONSE_CACHE_TTL_MS, which bounds how late the other changes driven by the
  * clock alone (the default date window at midnight, `only_with_upcoming`) are seen. Least
@@ -60,10 +62,13 @@ export class ResponseCache {
     return this.entries.get(key, now);
   }
 
-  /** Stores an answer computed from what was read at write version `version`. */
-  set(key: string, version: number, entry: Entry, now = Date.now()): void {
+  /**
+   * Stores an answer computed from what was read at write version `version`, depending on
+   * `tags` (on anything if undefined).
+   */
+  set(key: string, version: number, entry: Entry, tags?: Tags, now = Date.now()): void {
     if (entry.body.length > this.maxBytes / 16) return;
-    this.entries.set(key, version, entry, now);
+    this.entries.set(key, version, entry, now, tags);
   }
 
   get size(): number {
@@ -93,7 +98,8 @@ export class ResponseCacheInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
-    if (!this.cacheable(req, context)) return next.handle();
+    const options = this.options(req, context);
+    if (!options) return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
     // By namespace too: the same URL never answers both, but a `?rest_route=` form and a path
     // form must not share an entry with the other namespace's names. By the routed path too:
@@ -107,14 +113,20 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     }
     const version = this.cache.version();
     const before = new Set(rawHeaderNames(res));
-    return next.handle().pipe(
+    // The handler runs in the async context of handle()'s call: there its reads say what the
+    // answer depends on.
+    const collected = options.tracked ? new Set<string>() : undefined;
+    const handled = collected ? collectInto(collected, () => next.handle()) : next.handle();
+    // Nothing collected would be a read that said nothing: it may depend on anything.
+    const tags = () => (collected?.size && !collected.has(ANYTHING) ? [...collected] : undefined);
+    return handled.pipe(
       map((body: unknown) => {
         // An answer narrowed to one reader (opened with a password) is never kept.
         if (res.getHeader('Cache-Control') !== PUBLIC_REVALIDATE) return body;
         if (body instanceof Rendered) {
           if (body.status !== 200) return body;
           setEtag(res, new JsonChunks([body.bytes]));
-          this.cache.set(key, version, { body: body.bytes, headers: added(res, before) });
+          this.cache.set(key, version, { body: body.bytes, headers: added(res, before) }, tags());
           return body;
         }
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
@@ -122,24 +134,26 @@ export class ResponseCacheInterceptor implements NestInterceptor {
         // Kept with the entry: Express then hashes the body neither now nor on a hit.
         setEtag(res, chunks);
         const json = chunks.join();
-        this.cache.set(key, version, { body: json, headers: added(res, before) });
+        this.cache.set(key, version, { body: json, headers: added(res, before) }, tags());
         res.type('json');
         return json;
       }),
     );
   }
 
-  private cacheable(req: Request, context: ExecutionContext): boolean {
-    return (
-      this.cache.enabled &&
-      req.method === 'GET' &&
-      req.headers.authorization === undefined &&
-      !hasBody(req) &&
-      this.reflector.getAllAndOverride<boolean>(CACHED_READS, [
-        context.getHandler(),
-        context.getClass(),
-      ])
-    );
+  /** How the answer is cached, or undefined when it is not. */
+  private options(req: Request, context: ExecutionContext): CachedReadsOptions | undefined {
+    if (
+      !this.cache.enabled ||
+      req.method !== 'GET' ||
+      req.headers.authorization !== undefined ||
+      hasBody(req)
+    )
+      return undefined;
+    return this.reflector.getAllAndOverride<CachedReadsOptions | undefined>(CACHED_READS, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
   }
 }
 

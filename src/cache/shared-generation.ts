@@ -13,25 +13,40 @@ import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis, describeRedisError } from '../database/redis.js';
 import { SideConnection } from '../database/side-connection.js';
-import { WriteVersion, type BumpOrigin } from './write-version.js';
+import { ANYTHING } from './dependencies.js';
+import { WriteVersion, type BumpOrigin, type Tags } from './write-version.js';
 
 /** A request uses the generation checked at most this long before it started. */
 export const GENERATION_CHECK_MS = 50;
-/** The Redis channel of "a write was committed" messages: `<process id> <generation>`. */
+/**
+ * The Redis channel of "a write was committed" messages: `<process id> <generation> <tags>`, the
+ * tags comma-separated (none, or `*`: anything may have changed).
+ */
 export const GENERATION_CHANNEL = 'cal:write-generation';
 const QUERY_TIMEOUT_MS = 2000;
+/** Beyond this many generations behind, a process drops everything instead of reading the log. */
+const MAX_CATCH_UP = 200;
+/** How many generations of `write_changes` are kept (pruned every PRUNE_EVERY increments). */
+const KEEP_CHANGES = 1_000;
+const PRUNE_EVERY = 100;
+/** Tags longer than this (a purge of thousands of records) are stored as "anything". */
+const MAX_TAGS_LENGTH = 60_000;
 
 /**
  * One truth for several server processes on one MySQL/MariaDB database. Every committed write
  * of this process (the WriteVersion bumped with origin `write`) increments the one row of
- * `write_generation`; every request first makes sure the generation was read at most
- * GENERATION_CHECK_MS before it started (one primary-key read, shared by the requests of that
- * moment), and a generation that moved bumps the WriteVersion here, which drops every cached answer,
- * total and term count. Write requests answer only once their increment is stored, so a request
+ * `write_generation` and stores, under the new generation, what it may have altered (its tags,
+ * in `write_changes`, in the same transaction); every request first makes sure the generation
+ * was read at most GENERATION_CHECK_MS before it started (one primary-key read, shared by the
+ * requests of that moment), and a generation that moved bumps the WriteVersion here with the
+ * tags the other processes stored since (one more read): only what depends on them is dropped.
+ * A gap in the log (more than MAX_CATCH_UP generations, pruned rows, a writer that stores none)
+ * drops everything. Write requests answer only once their increment is stored, so a request
  * that starts GENERATION_CHECK_MS after a write was answered, in any process, sees that write.
+ * A process skips its own rows: its writes bumped its caches when they committed.
  *
- * With REDIS_URL the increment is also published, and the other processes bump at once (a few
- * milliseconds); the database row stays the guarantee when a message is lost.
+ * With REDIS_URL the increment is also published with its tags, and the other processes bump at
+ * once (a few milliseconds); the database row stays the guarantee when a message is lost.
  *
  * SQLite serves from one process (WORKERS=1), but the CLI writes to the same file (imports,
  * records:purge-trash): there every request reads `PRAGMA data_version`, which moves when another
@@ -54,8 +69,14 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   private checking: { startedAt: number; done: Promise<void> } | undefined;
   /** Increments not stored yet: write requests wait for them. */
   private readonly publishing = new Set<Promise<void>>();
-  /** A write committed since the increment being stored started. */
-  private incrementAgain = false;
+  /** What the writes committed since the increment being stored started may have altered. */
+  private unstored: Set<string> | undefined;
+  /** Increments stored by this process, for pruning the log now and then. */
+  private increments = 0;
+  /** The last unit of statements on the side connection (`alone`): the next one waits for it. */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** The catch-up running (one at a time: `seen` only moves forward, in order). */
+  private catching: Promise<void> = Promise.resolve();
   private readonly side: SideConnection | undefined;
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
@@ -82,7 +103,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    this.unsubscribe = this.versions.onBump((origin) => this.onBump(origin));
+    this.unsubscribe = this.versions.onBump((origin, tags) => this.onBump(origin, tags));
     if (this.config.redisUrl) this.listen(this.config.redisUrl);
   }
 
@@ -140,7 +161,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
       const rows = await this.query<RowDataPacket[]>(
         'SELECT value FROM write_generation WHERE id = 1',
       );
-      this.observe(Number(rows[0]?.value ?? 0));
+      await this.catchUp(Number(rows[0]?.value ?? 0));
       this.recovered();
     } catch (error) {
       await this.dropConnection();
@@ -152,7 +173,10 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
 
   private readSqlite(): void {
     try {
-      this.observe(this.sqliteDataVersion());
+      const version = this.sqliteDataVersion();
+      // A commit of another connection: its changes are unknown, anything may have changed.
+      if (this.seen !== null && this.seen !== version) this.versions.bump('remote');
+      this.seen = version;
       this.recovered();
     } catch (error) {
       this.failed(error);
@@ -171,49 +195,98 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     this.failing = true;
   }
 
-  /** A generation read or heard of: a move means another process wrote. */
-  private observe(generation: number): void {
-    if (this.seen === generation) return;
-    const first = this.seen === null;
-    this.seen = generation;
-    if (!first) this.versions.bump('remote');
+  /**
+   * A generation read or heard of: the writes of the other processes since the one seen bump
+   * the WriteVersion with their tags (read from `write_changes`), or with none (anything) when
+   * the log cannot say. `known` is what the next generation altered when it is known already:
+   * this process's own increment, or the tags a message carried. The first generation read only
+   * sets where this process starts. One at a time, in order: only here does `seen` move.
+   */
+  private catchUp(generation: number, known?: 'own' | Tags): Promise<void> {
+    const next = this.catching.then(async () => {
+      const seen = this.seen;
+      if (seen !== null && generation <= seen) return;
+      if (seen === null) {
+        this.seen = generation;
+        return;
+      }
+      if (generation === seen + 1 && known) {
+        this.seen = generation;
+        if (known !== 'own') this.bumpWith(known);
+        return;
+      }
+      if (generation - seen > MAX_CATCH_UP) {
+        this.seen = generation;
+        this.versions.bump('remote');
+        return;
+      }
+      const rows = await this.query<RowDataPacket[]>(
+        `SELECT generation, source, tags FROM write_changes WHERE generation > ${seen} AND generation <= ${generation}`,
+      );
+      this.seen = generation;
+      const tags = new Set<string>();
+      if (rows.length !== generation - seen) tags.add(ANYTHING);
+      for (const row of rows) {
+        if (row.source === this.id) continue;
+        for (const tag of String(row.tags).split(',')) if (tag) tags.add(tag);
+      }
+      if (tags.size) this.bumpWith([...tags]);
+    });
+    this.catching = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Another process's writes altered `tags` (`*` among them: anything). */
+  private bumpWith(tags: Tags): void {
+    this.versions.bump('remote', tags.includes(ANYTHING) ? undefined : tags);
   }
 
   /**
-   * One increment after each write committed here; writes committed while one is being stored
-   * share the next one (it starts after they committed, which is all the others need to know).
+   * One increment after each write committed here, with its tags; writes committed while one
+   * is being stored share the next one (it starts after they committed, which is all the others
+   * need to know).
    */
-  private onBump(origin: BumpOrigin): void {
+  private onBump(origin: BumpOrigin, tags: Tags | undefined): void {
     if (origin !== 'write' || this.stopped) return;
-    this.incrementAgain = true;
+    this.unstored ??= new Set();
+    if (tags) for (const tag of tags) this.unstored.add(tag);
+    else this.unstored.add(ANYTHING);
     if (this.publishing.size) return;
     const stored = (async () => {
-      while (this.incrementAgain) {
-        this.incrementAgain = false;
-        await this.increment();
+      while (this.unstored) {
+        const pending = this.unstored;
+        this.unstored = undefined;
+        await this.increment(pending);
       }
     })().finally(() => this.publishing.delete(stored));
     this.publishing.add(stored);
   }
 
   /**
-   * Stores one increment (LAST_INSERT_ID(expr) hands back the new value on this connection),
-   * trying twice: a dropped connection must not leave the other processes unaware of a write.
+   * Stores one increment and its tags in one transaction (LAST_INSERT_ID(expr) hands back the new
+   * value on this connection; the row lock orders the generations as their commits), trying
+   * twice: a dropped connection must not leave the other processes unaware of a write.
    */
-  private async increment(): Promise<void> {
+  private async increment(pending: Set<string>): Promise<void> {
+    let tags = pending.has(ANYTHING) ? ANYTHING : [...pending].join(',');
+    if (tags.length > MAX_TAGS_LENGTH) tags = ANYTHING;
     try {
-      const sql = 'UPDATE write_generation SET value = LAST_INSERT_ID(value + 1) WHERE id = 1';
-      const result = await this.query<ResultSetHeader>(sql).catch(async () => {
+      const generation = await this.store(tags).catch(async () => {
         await this.dropConnection();
-        return this.query<ResultSetHeader>(sql);
+        return this.store(tags);
       });
-      const generation = result.insertId;
-      // One more than what this process had seen: only our own write, nothing to invalidate.
-      if (this.seen !== null && generation === this.seen + 1) this.seen = generation;
-      else this.observe(generation);
+      // One more than what this process had seen: only our own write, nothing to invalidate;
+      // otherwise the others' writes in between are read from the log.
+      // A failed read of the log leaves the others' tags unknown: anything may have changed.
+      await this.catchUp(generation, 'own').catch((error: unknown) => this.failed(error));
+      if (++this.increments % PRUNE_EVERY === 0) {
+        await this.query(
+          `DELETE FROM write_changes WHERE generation <= ${generation - KEEP_CHANGES}`,
+        );
+      }
       if (this.publisher) {
         await this.publisher
-          .publish(GENERATION_CHANNEL, `${this.id} ${generation}`)
+          .publish(GENERATION_CHANNEL, `${this.id} ${generation} ${tags}`)
           .catch(() => undefined);
       }
     } catch (error) {
@@ -222,16 +295,46 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
+  /**
+   * The increment and its log row, committed together; answers the new generation. Alone on
+   * the connection meanwhile: a check in between would read the uncommitted generation.
+   */
+  private store(tags: string): Promise<number> {
+    return this.alone(async (run) => {
+      await run('START TRANSACTION');
+      try {
+        const result = await run<ResultSetHeader>(
+          'UPDATE write_generation SET value = LAST_INSERT_ID(value + 1) WHERE id = 1',
+        );
+        await run('INSERT INTO write_changes (generation, source, tags) VALUES (?, ?, ?)', [
+          result.insertId,
+          this.id,
+          tags,
+        ]);
+        await run('COMMIT');
+        return result.insertId;
+      } catch (error) {
+        await run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
   private listen(url: string): void {
     this.publisher = createRedis(url, 'cal-generation-pub');
     // The subscription is queued until connected, and renewed by ioredis after a reconnect.
     this.subscriber = createRedis(url, 'cal-generation-sub', { enableOfflineQueue: true });
     this.subscriber.on('message', (_channel: string, message: string) => {
-      const [sender, generation] = message.split(' ');
+      const [sender, generation, tags] = message.split(' ');
       if (sender === this.id) return;
       const value = Number(generation);
       // Only forward: an old message must not undo what a check has read since.
-      if (Number.isFinite(value) && (this.seen === null || value > this.seen)) this.observe(value);
+      if (!Number.isSafeInteger(value) || this.seen === null || value <= this.seen) return;
+      // The next generation is bumped with the tags it carries (none: anything); with
+      // generations in between, these are read from the log.
+      this.catchUp(value, tags ? tags.split(',') : [ANYTHING]).catch((error: unknown) =>
+        this.failed(error),
+      );
     });
     this.subscriber.subscribe(GENERATION_CHANNEL).catch((error: unknown) => {
       this.logger.warn(
@@ -248,16 +351,30 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     return Number(driver.databaseConnection.pragma('data_version', { simple: true }));
   }
 
-  private async query<T>(sql: string): Promise<T> {
-    if (!this.side) throw new Error('no shared generation on SQLite');
-    const conn = await this.side.get();
-    const [result] = await conn.query({ sql, timeout: QUERY_TIMEOUT_MS });
-    return result as T;
+  /** One statement on the side connection, between the others' units (`alone`). */
+  private query<T>(sql: string, values?: unknown[]): Promise<T> {
+    return this.alone((run) => run<T>(sql, values));
+  }
+
+  /** Runs `work`'s statements on the side connection with no other statement in between. */
+  private alone<T>(work: (run: Run) => Promise<T>): Promise<T> {
+    const side = this.side;
+    if (!side) return Promise.reject(new Error('no shared generation on SQLite'));
+    const run: Run = async <R>(sql: string, values?: unknown[]) => {
+      const conn = await side.get();
+      const [result] = await conn.query({ sql, values, timeout: QUERY_TIMEOUT_MS });
+      return result as R;
+    };
+    const done = this.turn.then(() => work(run));
+    this.turn = done.catch(() => undefined);
+    return done;
   }
 
   private async dropConnection(): Promise<void> {
     await this.side?.drop();
   }
 }
+
+type Run = <R>(sql: string, values?: unknown[]) => Promise<R>;
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

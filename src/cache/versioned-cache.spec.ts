@@ -1,3 +1,4 @@
+import { collecting } from './dependencies.js';
 import { VersionedCache } from './versioned-cache.js';
 import { WriteVersion } from './write-version.js';
 
@@ -15,6 +16,35 @@ describe('VersionedCache', () => {
     expect(cache.get('k')).toBeUndefined();
     cache.set('k', cache.version(), 'c');
     expect(cache.get('k')).toBe('c');
+  });
+
+  it('keeps a tagged value through writes that change none of its tags', () => {
+    const versions = new WriteVersion();
+    const cache = new VersionedCache<string>(versions, 1_000, { max: 10 });
+    cache.set('list', cache.version(), 'events', undefined, ['events', 'event:1']);
+    cache.set('venue', cache.version(), 'v', undefined, ['venue:2']);
+    versions.bump('write', ['event:3', 'events']);
+    expect([cache.get('list'), cache.get('venue')]).toEqual([undefined, 'v']);
+    // Read before a write that changed one of its tags: stale at once.
+    const before = cache.version();
+    versions.bump('write', ['venue:2']);
+    cache.set('venue', before, 'v2', undefined, ['venue:2']);
+    expect(cache.get('venue')).toBeUndefined();
+    cache.set('venue', cache.version(), 'v3', undefined, ['venue:2']);
+    // A bump without tags may have changed anything.
+    versions.bump('local');
+    expect(cache.get('venue')).toBeUndefined();
+  });
+
+  it("counts a hit's tags for the read that runs now", async () => {
+    const versions = new WriteVersion();
+    const cache = new VersionedCache<string>(versions, 1_000, { max: 10 });
+    cache.set('a', cache.version(), 'a', undefined, ['event:1']);
+    cache.set('b', cache.version(), 'b');
+    const [, tags] = await collecting(async () => cache.get('a'));
+    expect(tags).toEqual(['event:1']);
+    const [, anything] = await collecting(async () => [cache.get('a'), cache.get('b')]);
+    expect(anything).toBeUndefined();
   });
 
   it('forgets a value after its time to live', () => {

@@ -1,10 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { cacheCounters, type CacheCounters } from '../metrics/cache-stats.js';
-import type { WriteVersion } from './write-version.js';
+import { dependsOn } from './dependencies.js';
+import type { Tags, WriteVersion } from './write-version.js';
 
 interface Entry<V> {
   /** The write version the value was read at (taken before reading). */
   version: number;
+  /** What the value depends on (undefined: anything). */
+  tags: Tags | undefined;
   expires: number;
   value: V;
 }
@@ -21,10 +24,11 @@ export interface VersionedCacheOptions<V> {
 }
 
 /**
- * Values read from the database, kept while no write has been committed since they were read
- * (their write version is the current one: across processes through SharedGeneration) and for
+ * Values read from the database, kept while nothing they depend on (their tags) has changed
+ * since they were read (WriteVersion.fresh: across processes through SharedGeneration) and for
  * `ttlMs` at most (what the clock alone changes). The invalidation every read cache shares:
- * answers, record payloads, list totals, page starts, resolved filters.
+ * answers, record payloads, list totals, page starts, resolved filters. A hit counts its tags
+ * for the read running now (dependsOn), so that an answer built from it depends on them too.
  */
 export class VersionedCache<V extends object | number | string> {
   private readonly entries: LRUCache<string, Entry<V>>;
@@ -51,20 +55,26 @@ export class VersionedCache<V extends object | number | string> {
     return this.versions.current();
   }
 
-  /** The value of `key`, if read since the last write and not expired (else forgotten). */
+  /** Whether what was read at `version` and depends on `tags` is still current. */
+  fresh(version: number, tags: Tags | undefined): boolean {
+    return this.versions.fresh(version, tags);
+  }
+
+  /** The value of `key`, if still current and not expired (else forgotten). */
   get(key: string, now = Date.now()): V | undefined {
     const found = this.lookup(key, now);
     return found && !found.expired ? found.value : undefined;
   }
 
   /**
-   * The value of `key` if read since the last write, also for `graceMs` after it expired (then
+   * The value of `key` if still current, also for `graceMs` after it expired (then
    * `expired` says so); forgotten otherwise.
    */
   lookup(key: string, now = Date.now(), graceMs = 0): { value: V; expired: boolean } | undefined {
     const hit = this.entries.get(key);
-    if (hit && hit.version === this.versions.current() && hit.expires + graceMs > now) {
+    if (hit && hit.expires + graceMs > now && this.versions.fresh(hit.version, hit.tags)) {
       this.stats.hits++;
+      dependsOn(hit.tags);
       return { value: hit.value, expired: hit.expires <= now };
     }
     this.stats.misses++;
@@ -72,9 +82,9 @@ export class VersionedCache<V extends object | number | string> {
     return undefined;
   }
 
-  /** Stores `value`, read at write version `version`. */
-  set(key: string, version: number, value: V, now = Date.now()): void {
-    this.entries.set(key, { version, expires: now + this.ttlMs, value });
+  /** Stores `value`, read at write version `version`, depending on `tags` (on anything if none). */
+  set(key: string, version: number, value: V, now = Date.now(), tags?: Tags): void {
+    this.entries.set(key, { version, tags, expires: now + this.ttlMs, value });
   }
 
   get size(): number {

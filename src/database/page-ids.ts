@@ -1,12 +1,14 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ANCHOR_TTL_MS, type PageAnchors } from '../cache/page-anchors.js';
+import type { Tags } from '../cache/write-version.js';
 
 export type PageOrder = Array<[property: string, direction: 'ASC' | 'DESC']>;
 
 /**
  * The ids of one page of `list` (alias `alias`, filtered) in `order`, read from an index alone
  * where one covers the filter and the order: no row is read. Given `anchors` and the list's
- * `key`, a page whose start is remembered seeks to it; otherwise deep pages skip index entries.
+ * `key` (and `tags`, what the list depends on), a page whose start is remembered seeks to it;
+ * otherwise deep pages skip index entries.
  * `order` must end with a unique column (the id), so that a row's sort values name one position.
  */
 export async function pageIds<E extends ObjectLiteral>(
@@ -14,7 +16,7 @@ export async function pageIds<E extends ObjectLiteral>(
   alias: string,
   order: PageOrder,
   page: { offset: number; perPage: number },
-  anchors?: { cache: PageAnchors; key: string },
+  anchors?: ListAnchors,
 ): Promise<number[]> {
   const version = anchors?.cache.version() ?? 0;
   const at = (offset: number) => `${anchors?.key} @${offset}`;
@@ -32,7 +34,7 @@ export async function pageIds<E extends ObjectLiteral>(
   if (anchors) {
     const remember = (offset: number, row: SortedRow) => {
       const values = startAt(row, order);
-      if (values) anchors.cache.set(at(offset), version, values);
+      if (values) anchors.cache.set(at(offset), version, values, Date.now(), anchors.tags);
     };
     if (rows.length && page.offset > 0 && !anchor) remember(page.offset, rows[0]);
     // A start found from an expired one is not kept as fresh.
@@ -44,6 +46,13 @@ export async function pageIds<E extends ObjectLiteral>(
 }
 
 type SortedRow = Record<string, string | number>;
+
+/** A list's page starts: the cache, the list's key, what the list depends on. */
+interface ListAnchors {
+  cache: PageAnchors;
+  key: string;
+  tags?: Tags;
+}
 
 /** The ids of `list` with their sort values (`k0`, `k1`, ...), in `order`. */
 function inOrder<E extends ObjectLiteral>(
@@ -74,7 +83,7 @@ function findStartAgain<E extends ObjectLiteral>(
   alias: string,
   order: PageOrder,
   offset: number,
-  anchors: { cache: PageAnchors; key: string },
+  anchors: ListAnchors,
   version: number,
 ): void {
   const key = `${anchors.key} @${offset}`;
@@ -85,7 +94,7 @@ function findStartAgain<E extends ObjectLiteral>(
     .getRawMany<SortedRow>()
     .then(([row]) => {
       const values = row && startAt(row, order);
-      if (values) anchors.cache.set(key, version, values);
+      if (values) anchors.cache.set(key, version, values, Date.now(), anchors.tags);
     })
     // A failed look-up leaves the start to expire; the next page request reads it by offset.
     .catch(() => undefined)

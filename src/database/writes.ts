@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import { touching, writeTags } from '../cache/dependencies.js';
 import { WriteVersion } from '../cache/write-version.js';
 
 /** The records a write can change, by the names the API gives their kinds. */
@@ -96,10 +97,11 @@ const ATTEMPTS = 5;
  * MySQL/MariaDB run it in READ COMMITTED, so that each statement sees what concurrent writers
  * have committed (unique slugs, the duplicate-venue rule) and gap locks do not turn parallel
  * creates into deadlocks; SQLite serializes writers anyway. A transaction chosen as a deadlock
- * victim is run again from the start. After the commit the write version moves (every read cache
- * drops what it holds) and the listeners hear which records changed: they run once the answer's
- * data is durable, outside the transaction, so a slow or failing listener (webhooks, search
- * indexes, feeds) never delays, fails or rolls back the write.
+ * victim is run again from the start. After the commit the write version moves, with what the
+ * write may have altered (writeTags: the records it names and what its work touched; the read
+ * caches drop what depends on them), and the listeners hear which records changed: they run
+ * once the answer's data is durable, outside the transaction, so a slow or failing listener
+ * (webhooks, search indexes, feeds) never delays, fails or rolls back the write.
  */
 @Injectable()
 export class Writes {
@@ -131,7 +133,9 @@ export class Writes {
     };
     const written = (kind: RecordKind, id: number): object | undefined =>
       changes.get(`${kind}:${id}`)?.record;
-    const result = await this.transaction(async (manager) => {
+    // What the work touches beyond the records it names; a retried attempt's too (a superset).
+    const touched = new Set<string>();
+    const result = await this.transaction(touched, async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
       changes = new Map();
       const answer = await work({ manager, changed, written });
@@ -141,8 +145,10 @@ export class Writes {
       }
       return answer;
     });
+    const named = [...changes.values()].map(({ change }) => change);
+    this.versions.bump('write', writeTags(named, touched));
     if (changes.size) {
-      this.publish([...changes.values()].map(({ change }) => change));
+      this.publish(named);
       const earliest = earliestScheduled([...changes.values()]);
       if (earliest !== undefined) for (const listener of this.scheduleListeners) listener(earliest);
     }
@@ -184,7 +190,10 @@ export class Writes {
     return () => this.listeners.delete(listener);
   }
 
-  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  private async transaction<T>(
+    touched: Set<string>,
+    work: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
     const mysql = this.ds.options.type === 'mysql' || this.ds.options.type === 'mariadb';
     const rider = this.riders.getStore();
     const withRider =
@@ -197,11 +206,12 @@ export class Writes {
         : work;
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = mysql
-          ? await this.onReadCommittedConnection((runner) => runner.manager.transaction(withRider))
-          : await this.ds.transaction(withRider);
+        const result = await touching(touched, () =>
+          mysql
+            ? this.onReadCommittedConnection((runner) => runner.manager.transaction(withRider))
+            : this.ds.transaction(withRider),
+        );
         if (rider) rider.done = true;
-        this.versions.bump('write');
         return result;
       } catch (error) {
         const code =

@@ -19,7 +19,7 @@ const SLUG = { name: 'slug', type: 'string', description: d('slug_path') } as co
 
 @ApiTags('events')
 @ApiBasicAuth('basic')
-@CachedReads()
+@CachedReads({ tracked: true })
 @Controller(`${NAMESPACE}/events`)
 export class EventsController {
   constructor(private readonly events: EventsService) {}

@@ -10,6 +10,7 @@ import { applyPostVisibility } from '../common/posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
 import { insertRows } from '../database/plain-insert.js';
 import { Caches } from '../cache/caches.js';
+import { dependsOn } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import {
@@ -28,6 +29,18 @@ export interface TermLinkState {
   status: string;
   dateUtc: string | null;
   language: Language;
+}
+
+/**
+ * What a list of events depends on besides its events and their links (docs/caches.md): the
+ * venues' coordinates for the geographic filters, the terms for the term filters (a deleted
+ * term leaves its events).
+ */
+function listTags(f: EventFilters): string[] {
+  const tags = ['events'];
+  if (f.hasGeo || f.geofence) tags.push('venues');
+  if (f.categoryIds || f.tagIds) tags.push('terms');
+  return tags;
 }
 
 /** Every query and write on `events`, `event_organizers` and `event_terms`. */
@@ -69,15 +82,21 @@ export class EventsRepository {
       .andWhere('e.id NOT IN (SELECT rs.id FROM events rs WHERE rs.occurrences_until IS NOT NULL)');
     const occurrences = this.occurrencesQuery(filters, actor, language, nowUtc);
     const key = JSON.stringify([filters, actor.user?.id ?? 0, actor.user?.role ?? '', language]);
-    const total = await this.totals.get(key, async () => {
-      const [a, pa] = singles.clone().select('COUNT(1)', 'n').getQueryAndParameters();
-      const [b, pb] = occurrences.clone().select('COUNT(1)', 'n').getQueryAndParameters();
-      const [row] = await this.ds.query<Array<{ n: number | string }>>(
-        `SELECT (${a}) + (${b}) AS n`,
-        [...pa, ...pb],
-      );
-      return Number(row.n);
-    });
+    const tags = listTags(filters);
+    dependsOn(tags);
+    const total = await this.totals.get(
+      key,
+      async () => {
+        const [a, pa] = singles.clone().select('COUNT(1)', 'n').getQueryAndParameters();
+        const [b, pb] = occurrences.clone().select('COUNT(1)', 'n').getQueryAndParameters();
+        const [row] = await this.ds.query<Array<{ n: number | string }>>(
+          `SELECT (${a}) + (${b}) AS n`,
+          [...pa, ...pb],
+        );
+        return Number(row.n);
+      },
+      tags,
+    );
     if (total <= page.offset) return { items: [], total };
     // Archive order (IDX_events_listing, IDX_occurrences_listing): by start; `include` lists by
     // publication date (D2).
@@ -125,7 +144,7 @@ export class EventsRepository {
       );
     };
     const remember = (offset: number, row: UnionRow) =>
-      this.anchors.set(at(offset), version, [row.k0, row.k1, row.k2]);
+      this.anchors.set(at(offset), version, [row.k0, row.k1, row.k2], Date.now(), tags);
     // As pageIds does: an expired start still answers, while one request finds it again.
     if (found?.expired && !this.anchors.refreshing.has(at(page.offset))) {
       this.anchors.refreshing.add(at(page.offset));

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import { dependsOn, recordTag } from '../cache/dependencies.js';
 import { ApiError, invalidParam } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { nestedLimitError } from '../common/http/validation.js';
@@ -46,6 +47,8 @@ export class LinkedEventLinks<
     opts: { jsonLd: boolean },
     written: readonly E[] = [],
   ): Promise<Map<number, P>> {
+    // An event's payload shows these records as they are: it depends on each (docs/caches.md).
+    dependsOn(ids.map((id) => recordTag(this.def.kind.kind, id)));
     const mapCtx: MapContext = {
       siteUrl: ctx.siteUrl,
       nowUtc: nowUtcSql(),

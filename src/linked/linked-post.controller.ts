@@ -53,7 +53,7 @@ export function linkedPostController(options: LinkedRoutesOptions): Type<object>
   type Input = never;
 
   @ApiTags(options.collection)
-  @CachedReads()
+  @CachedReads({ tracked: true })
   @Controller(`${NAMESPACE}/${options.collection}`)
   class LinkedPostController {
     constructor(

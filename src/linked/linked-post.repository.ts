@@ -20,6 +20,7 @@ import type { PostStore } from '../common/posts/post-store.js';
 import { pageIds, type PageOrder } from '../database/page-ids.js';
 import { equalsIgnoringCase } from '../database/like.js';
 import type { Caches } from '../cache/caches.js';
+import { dependsOn, listTag } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import type { VersionedCache } from '../cache/versioned-cache.js';
@@ -66,7 +67,7 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   ) {
     this.totals = caches.totals('linked_totals');
     this.anchors = caches.pageAnchors();
-    this.existing = caches.untilNextWrite('linked_ids', 1_000);
+    this.existing = caches.untilChanged('linked_ids', 1_000);
   }
 
   /** The kind of the table's records in the shared post id sequence. */
@@ -108,6 +109,9 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   async existingIds(ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const key = ids.join(',');
+    // Whether a record exists changes only when one is created or deleted: a list of the kind.
+    const tags = [listTag(this.kind)];
+    dependsOn(tags);
     const kept = this.existing.get(key);
     if (kept) return new Set(kept);
     const version = this.existing.version();
@@ -117,7 +121,7 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
       .where(`${this.alias}.id IN (:...ids)`, { ids })
       .getRawMany<{ id: number | string }>();
     const found = rows.map((r) => Number(r.id));
-    this.existing.set(key, version, found);
+    this.existing.set(key, version, found, Date.now(), tags);
     return new Set(found);
   }
 
@@ -189,14 +193,19 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     }
     const { actor, nowUtc: _now, ...rest } = filters;
     const key = JSON.stringify([rest, actor.user?.id ?? 0, actor.user?.role ?? '']);
-    const total = await this.totals.get(key, () => qb.getCount());
+    // What the list depends on (docs/caches.md): its records, and the events its filters ask about.
+    const tags = [listTag(this.kind)];
+    if (filters.event !== undefined || filters.hasEvents !== undefined || filters.onlyWithUpcoming)
+      tags.push('events');
+    dependsOn(tags);
+    const total = await this.totals.get(key, () => qb.getCount(), tags);
     if (total <= page.offset) return [[], total];
     // Archive order: the archive index (language, date, id, with the visibility columns).
     const order: PageOrder = [
       ['date', 'DESC'],
       ['id', 'DESC'],
     ];
-    return [await pageIds(qb, a, order, page, { cache: this.anchors, key }), total];
+    return [await pageIds(qb, a, order, page, { cache: this.anchors, key, tags }), total];
   }
 
   /**

@@ -5,6 +5,7 @@ import { sanitizeTitle, termName } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
 import { Caches } from '../cache/caches.js';
+import { dependsOn } from '../cache/dependencies.js';
 import type { VersionedCache } from '../cache/versioned-cache.js';
 import type { WriteScope } from '../database/writes.js';
 import { normalizeWriteItems } from './term-items.js';
@@ -30,7 +31,7 @@ export class EventTermLinks {
     private readonly repo: TermsRepository,
     caches: Caches,
   ) {
-    this.resolvedFilters = caches.untilNextWrite('term_filters', 1_000);
+    this.resolvedFilters = caches.untilChanged('term_filters', 1_000);
   }
 
   /** Term filters of lists, resolved to ids (with descendants), until the next write. */
@@ -229,14 +230,16 @@ export class EventTermLinks {
     language: Language,
   ): Promise<number[] | null> {
     if (!items.length) return [];
-    // Terms and their parents change only with a write: a filter resolved since the last one
-    // is resolved again without its two queries.
+    // Terms and their parents change only with a term write (created, renamed, moved, deleted):
+    // a filter resolved since the last one is resolved again without its two queries.
     const key = JSON.stringify([taxonomy, items, language]);
+    const tags = ['terms'];
+    dependsOn(tags);
     const version = this.resolvedFilters.version();
     const hit = this.resolvedFilters.get(key);
     if (hit) return hit.ids;
     const ids = await this.lookUpFilter(taxonomy, items, language);
-    this.resolvedFilters.set(key, version, { ids });
+    this.resolvedFilters.set(key, version, { ids }, Date.now(), tags);
     return ids;
   }
 

@@ -32,7 +32,7 @@ export function termController(taxonomy: Taxonomy, options: TermRoutesOptions): 
   type Input = never;
 
   @ApiTags(collection)
-  @CachedReads()
+  @CachedReads({ tracked: true })
   @Controller(`${NAMESPACE}/${collection}`)
   class TermController {
     constructor(

@@ -1,5 +1,6 @@
 import { caseFolded, equalsIgnoringCase, escapeLike, LIKE_ESCAPE } from '../database/like.js';
 import { Caches } from '../cache/caches.js';
+import { dependsOn, recordTag, touch } from '../cache/dependencies.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
@@ -53,6 +54,10 @@ const hasPublished = () =>
 
 /** A unique slug that no client sends, held by a term until its real slug is settled. */
 export const placeholderSlug = () => `__new-${randomUUID()}`;
+
+/** Tells the caches that the counts of `ids` (and so the term lists) change with this write. */
+const touchCounts = (ids: number[]) =>
+  touch('term-counts', ...ids.map((id) => recordTag('term', id)));
 
 /** `?, ?, ?` for raw SQL (both mysql2 and better-sqlite3 take positional `?`). */
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -165,15 +170,19 @@ export class TermsRepository {
    * for the terms not in the cache, none when all are.
    */
   private async countsOf(ids: number[], nowUtc: string): Promise<Map<number, number>> {
-    const counts = await this.counts.getMany(ids.map(String), async (missing) => {
-      const rows = await this.terms(this.manager)
-        .select('t.id', 'id')
-        .addSelect(publishedCount(), 'count')
-        .where('t.id IN (:...missing)', { missing: missing.map(Number) })
-        .setParameter('now', nowUtc)
-        .getRawMany<{ id: number | string; count: number | string }>();
-      return new Map(rows.map((row) => [String(row.id), Number(row.count)]));
-    });
+    const counts = await this.counts.getMany(
+      ids.map(String),
+      async (missing) => {
+        const rows = await this.terms(this.manager)
+          .select('t.id', 'id')
+          .addSelect(publishedCount(), 'count')
+          .where('t.id IN (:...missing)', { missing: missing.map(Number) })
+          .setParameter('now', nowUtc)
+          .getRawMany<{ id: number | string; count: number | string }>();
+        return new Map(rows.map((row) => [String(row.id), Number(row.count)]));
+      },
+      (id) => [recordTag('term', Number(id))],
+    );
     return new Map([...counts].map(([id, count]) => [Number(id), count]));
   }
 
@@ -246,7 +255,12 @@ export class TermsRepository {
     }
     if (filters.hideEmpty) qb.andWhere(hasPublished());
 
-    const total = await this.totals.get(JSON.stringify(filters), () => qb.clone().getCount());
+    // What a term list depends on (docs/caches.md): the terms, their counts (shown, sorted by,
+    // `hide_empty`), and an event's links when it asks for one event's terms.
+    const tags = ['terms', 'term-counts'];
+    if (filters.eventId !== undefined) tags.push('events');
+    dependsOn(tags);
+    const total = await this.totals.get(JSON.stringify(filters), () => qb.clone().getCount(), tags);
     if (total <= page.offset) return { ids: [], total };
     const direction = filters.descending ? 'DESC' : 'ASC';
     // Sorted by anything but the count, the page's ids are found without counting (the caller
@@ -579,6 +593,7 @@ export class TermsRepository {
   async addPublished(manager: EntityManager, termIds: number[], language: string): Promise<void> {
     const ids = [...new Set(termIds)].sort((a, b) => a - b);
     if (!ids.length) return;
+    touchCounts(ids);
     // Plain SQL: the entity never writes the counter (`update: false`), so no builder of it can.
     await manager.query(
       `UPDATE terms SET published_count = published_count + 1 WHERE id IN (${marks(ids.length)}) AND language = ?`,
@@ -593,6 +608,7 @@ export class TermsRepository {
   async recountPublished(manager: EntityManager, termIds: number[]): Promise<void> {
     const ids = [...new Set(termIds)].sort((a, b) => a - b);
     if (!ids.length) return;
+    touchCounts(ids);
     await manager.query(
       `UPDATE terms AS t SET published_count = ${linksOfTerm('COUNT(*)', PUBLISHED)}
        WHERE t.id IN (${marks(ids.length)})`,
@@ -640,6 +656,9 @@ export class TermsRepository {
       .orderBy(this.nameOrder, 'ASC')
       .addOrderBy('t.id', 'ASC')
       .getRawMany<RawTermRow & { event_id: number | string }>();
+    // An event shows its terms as they are: their names, counts and ancestors' slugs (its links
+    // are its own; docs/caches.md).
+    dependsOn(['term-shape', ...rows.map((r) => recordTag('term', Number(r.id)))]);
     const counts = opts.countHere
       ? undefined
       : await this.countsOf(

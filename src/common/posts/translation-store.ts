@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { canEdit, isEditor } from '../../auth/post-policy.js';
+import { dependsOn, groupTag, recordTag, touch } from '../../cache/dependencies.js';
 import { LANGUAGES, type Language } from '../../config/config.js';
 import { invalidParam, type Text } from '../errors/api-error.js';
 import { ANY_STATUSES } from './post-status.js';
@@ -46,6 +47,8 @@ export class TranslationStore {
     ];
     const members = new Map<number, Array<{ id: number; language: Language }>>();
     if (groups.length) {
+      // Which members a reader sees changes with any write of a member (docs/caches.md).
+      dependsOn([groupTag(scope.kind)]);
       const qb = memberQuery(manager, scope).where('tr.translation_group IN (:...groups)', {
         groups,
       });
@@ -147,6 +150,8 @@ export class TranslationStore {
     viewer?: TranslationViewer,
   ): Promise<number> {
     const table = scope.table;
+    // The target (perhaps alone until now) and its group show the new member.
+    touch(recordTag(scope.kind, targetId), groupTag(scope.kind));
     // Writing the target's row first locks it (MySQL/MariaDB; SQLite runs one writer at a time),
     // so that joins and departures of one group never interleave. A target without translations
     // becomes the first member: its id is the group id.
@@ -187,6 +192,7 @@ export class TranslationStore {
     const group = record.translationGroup;
     if (group === null) return;
     const table = scope.table;
+    touch(groupTag(scope.kind));
     // Lock the whole group in index order first: two members leaving at once wait, not deadlock.
     await manager.query(
       `UPDATE ${table} SET translation_group = translation_group WHERE translation_group = ?`,
@@ -198,6 +204,8 @@ export class TranslationStore {
       `SELECT id FROM ${table} WHERE translation_group = ? ORDER BY id`,
       [group],
     );
+    // Their rows change too when the group is renamed or dissolved.
+    touch(...rest.map((row) => recordTag(scope.kind, Number(row.id))));
     if (rest.length === 1) {
       await manager.query(`UPDATE ${table} SET translation_group = NULL WHERE id = ?`, [
         rest[0].id,

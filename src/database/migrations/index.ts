@@ -14,6 +14,7 @@ import { Webhooks1765000000000 } from './1765000000000-webhooks.js';
 import { WebhookSchedule1765100000000 } from './1765100000000-webhook-schedule.js';
 import { Recurrence1765200000000 } from './1765200000000-recurrence.js';
 import { SeriesLinks1765300000000 } from './1765300000000-series-links.js';
+import { WriteChanges1765400000000 } from './1765400000000-write-changes.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   WebhookSchedule1765100000000,
   Recurrence1765200000000,
   SeriesLinks1765300000000,
+  WriteChanges1765400000000,
 ];
