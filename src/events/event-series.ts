@@ -49,7 +49,7 @@ function horizonStart(event: EventEntity, siteZone: string, now: Date): string {
 }
 
 /** The local wall clock up to which a series is materialized when written at `now`. */
-function horizonFor(event: EventEntity, siteZone: string, now: Date): string {
+export function horizonFor(event: EventEntity, siteZone: string, now: Date): string {
   return horizonFrom(horizonStart(event, siteZone, now));
 }
 

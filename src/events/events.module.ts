@@ -8,12 +8,20 @@ import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { EventQueryResolver } from './event-query.resolver.js';
 import { EventPresenter } from './event.presenter.js';
+import { SeriesHorizon } from './series-horizon.js';
 import { SeriesReads } from './series-reads.js';
 
 @Module({
   imports: [PostsModule, VenuesModule, OrganizersModule, TermsModule],
   controllers: [EventsController],
-  providers: [EventsService, EventsRepository, EventQueryResolver, EventPresenter, SeriesReads],
+  providers: [
+    EventsService,
+    EventsRepository,
+    EventQueryResolver,
+    EventPresenter,
+    SeriesReads,
+    SeriesHorizon,
+  ],
   // The resolver, the presenter and the series reads are for other readers of events (feeds,
   // pages, importers).
   exports: [EventsService, EventQueryResolver, EventPresenter, SeriesReads],

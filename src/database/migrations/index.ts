@@ -15,6 +15,7 @@ import { WebhookSchedule1765100000000 } from './1765100000000-webhook-schedule.j
 import { Recurrence1765200000000 } from './1765200000000-recurrence.js';
 import { SeriesLinks1765300000000 } from './1765300000000-series-links.js';
 import { WriteChanges1765400000000 } from './1765400000000-write-changes.js';
+import { SeriesHorizonLease1765500000000 } from './1765500000000-series-horizon-lease.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   Recurrence1765200000000,
   SeriesLinks1765300000000,
   WriteChanges1765400000000,
+  SeriesHorizonLease1765500000000,
 ];

@@ -1,0 +1,168 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { RECURRENCE_LIMITS } from '../common/recurrence/rules.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { nowUtcSql } from '../database/columns.js';
+import { Writes } from '../database/writes.js';
+import { EventEntity } from './event.entity.js';
+import { expandEvent, horizonFor, replaceOccurrences, SERIES_COMPLETE } from './event-series.js';
+
+/** How often a process offers to extend the horizons (and the lease it takes when it does). */
+const EVERY_MS = 3_600_000;
+/** The first pass after start-up, once the process has settled (writes extend what they write). */
+const FIRST_MS = 600_000;
+/** A series is extended once its horizon is less than this many days short of a full one. */
+const SLACK_DAYS = 7;
+/** Series read per statement, and at most this many statements per pass. */
+const BATCH = 100;
+const MAX_BATCHES = 1_000;
+
+/**
+ * CONTRACT §9: an unbounded series is materialized to a rolling horizon
+ * (RECURRENCE_LIMITS.horizonDays ahead of now); as time passes, this extends it. Once an hour,
+ * one process of those sharing the database (a lease row, `series_horizon_lease`, taken by a
+ * conditional UPDATE) looks for the series whose horizon is more than SLACK_DAYS short and
+ * writes each one's new occurrences in a transaction of its own; the series' row is moved by a
+ * conditional UPDATE first, so that a series is extended once even when two processes reach it
+ * (the second finds its horizon moved and leaves it). Existing occurrences keep their ids. The
+ * clock is injectable (`clock`), and `run(now)` is what the timer calls.
+ */
+@Injectable()
+export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('SeriesHorizon');
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  /** The extensions of this process on SQLite, one after another (extend). */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Now, for the timer's passes (tests give their own). */
+  clock: () => Date = () => new Date();
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly writes: Writes,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const pass = () => {
+      this.running ??= this.run(this.clock())
+        .catch((error: unknown) => {
+          this.logger.warn(`could not extend the recurring events: ${String(error)}`);
+          return 0;
+        })
+        .finally(() => (this.running = undefined));
+    };
+    this.timer = setTimeout(() => {
+      pass();
+      this.timer = setInterval(pass, EVERY_MS);
+      this.timer.unref();
+    }, FIRST_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+  }
+
+  /** Resolves once no pass is running. */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  /**
+   * One pass at `now`, if this process gets the lease (one pass per hour for all the processes
+   * on the database); answers how many series it extended.
+   */
+  async run(now: Date): Promise<number> {
+    return (await this.lease(now)) ? this.extendDue(now) : 0;
+  }
+
+  /** Takes the lease until an hour after `now` if nobody holds it; true when this call did. */
+  private async lease(now: Date): Promise<boolean> {
+    const runner = this.ds.createQueryRunner('master');
+    try {
+      const result = await runner.query(
+        'UPDATE series_horizon_lease SET lease_until = ? WHERE id = 1 AND lease_until <= ?',
+        [nowUtcSql(new Date(now.getTime() + EVERY_MS - 60_000)), nowUtcSql(now)],
+        true,
+      );
+      return (result.affected ?? 0) > 0;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * Extends every series whose horizon is due at `now` (in id order, each visited once);
+   * answers how many it extended. Safe to run in several processes at once.
+   */
+  async extendDue(now: Date): Promise<number> {
+    // Horizons are wall clocks of each event's zone: the slack of days covers any offset.
+    const days = RECURRENCE_LIMITS.horizonDays - SLACK_DAYS;
+    const due = nowUtcSql(new Date(now.getTime() + days * 86_400_000));
+    let extended = 0;
+    let after = 0;
+    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+      const rows: Array<{ id: number | string }> = await this.ds.query(
+        `SELECT id FROM events WHERE occurrences_until < ? AND id > ? ORDER BY id LIMIT ${BATCH}`,
+        [due, after],
+      );
+      for (const row of rows) {
+        after = Number(row.id);
+        if (await this.extend(after, now)) extended++;
+      }
+      if (rows.length < BATCH) break;
+    }
+    return extended;
+  }
+
+  /**
+   * Extends one series to its horizon at `now`; false when there was nothing to do. On SQLite
+   * (one process; its driver's single connection cannot open two transactions at once) this
+   * process's extensions run one after another.
+   */
+  private extend(id: number, now: Date): Promise<boolean> {
+    if (this.ds.options.type !== 'better-sqlite3') return this.extendOne(id, now);
+    const next = this.queue.then(() => this.extendOne(id, now));
+    this.queue = next.catch(() => false);
+    return next;
+  }
+
+  private async extendOne(id: number, now: Date): Promise<boolean> {
+    const zone = this.config.siteTimezone;
+    try {
+      // Read first: a series with nothing to add costs no transaction (nor a cache flush).
+      const event = await this.ds.manager.findOneBy(EventEntity, { id });
+      const until = event?.occurrencesUntil;
+      if (!event?.recurrence || !until || until === SERIES_COMPLETE) return false;
+      const horizon = horizonFor(event, zone, now);
+      if (horizon <= until) return false;
+      return await this.writes.run(async ({ manager }) => {
+        // Whoever moves the horizon first extends the series; the others change nothing (an
+        // edit meanwhile has moved it too, having written the occurrences itself).
+        const moved = await manager.update(
+          EventEntity,
+          { id, occurrencesUntil: until },
+          { occurrencesUntil: horizon },
+        );
+        if (!moved.affected) return false;
+        const current = (await manager.findOneBy(EventEntity, { id }))!;
+        const { occurrences } = expandEvent(current, zone, now);
+        await replaceOccurrences(manager, id, occurrences);
+        return true;
+      });
+    } catch (error) {
+      // A series that no longer expands (a bound) keeps what it has; the others go on.
+      this.logger.warn(`could not extend recurring event ${id}: ${String(error)}`);
+      return false;
+    }
+  }
+}
