@@ -56,8 +56,9 @@ describe('import:ics', () => {
 
   it('imports the three files, reporting the cancelled event', async () => {
     for (const [file, total] of [
-      ['google.ics', 'Total: 6 created, 0 updated, 0 unchanged, 1 skipped.'],
-      ['outlook.ics', 'Total: 6 created, 0 updated, 0 unchanged, 0 skipped.'],
+      // A recurring VEVENT is one series (CONTRACT §9); a changed occurrence one event more.
+      ['google.ics', 'Total: 3 created, 0 updated, 0 unchanged, 1 skipped.'],
+      ['outlook.ics', 'Total: 3 created, 0 updated, 0 unchanged, 0 skipped.'],
       ['apple.ics', 'Total: 3 created, 0 updated, 0 unchanged, 0 skipped.'],
     ]) {
       const result = await importFile(file);
@@ -90,9 +91,19 @@ describe('import:ics', () => {
     // Plain text stays text: its markup is escaped, not interpreted.
     expect(choir[0].description).toContain('sheet music &amp; a smile.');
     expect(choir[0].description).toContain('&lt;b&gt;not HTML&lt;/b&gt;');
-    // One venue and one organizer for all four occurrences.
+    // One series: its four occurrences, one venue and one organizer.
     expect(new Set(choir.map((e) => (e.venue as Json).id)).size).toBe(1);
     expect(new Set(choir.map((e) => (e.organizer as Json[])[0].id)).size).toBe(1);
+    expect(choir.map((e) => e.recurrence)).toEqual(
+      Array(4).fill(
+        expect.objectContaining({
+          rules: ['FREQ=WEEKLY;COUNT=4;BYDAY=TH'],
+          exdates: [],
+          rdates: [],
+        }),
+      ),
+    );
+    expect(choir.every((e) => (e.id as number) > 10_000_000)).toBe(true);
     expect(byTitle('May Day weekend')[0]).toMatchObject({
       all_day: true,
       start_date: '2027-05-01 00:00:00',
@@ -115,7 +126,12 @@ describe('import:ics', () => {
       ['Board meeting', '2027-05-04 10:00:00', '2027-05-04 08:00:00', 'Europe/Berlin'],
       ['Board meeting', '2027-06-01 10:00:00', '2027-06-01 08:00:00', 'Europe/Berlin'],
     ]);
-    expect(board[1]).toMatchObject({ venue: { venue: 'Room 4.02' } });
+    expect(board[1]).toMatchObject({ venue: { venue: 'Room 4.02' }, recurrence: null });
+    // The series excludes its EXDATE and the start its changed occurrence replaces.
+    expect(board[0].recurrence).toMatchObject({
+      rules: ['FREQ=MONTHLY;UNTIL=20270701T000000Z;BYDAY=1TU'],
+      exdates: ['2027-02-02 10:00:00', '2027-03-02 10:00:00'],
+    });
     expect(board[0]).toMatchObject({
       venue: { venue: 'Room 4.01' },
       organizer: [{ organizer: 'Mária Kovács', email: 'maria@example.com' }],
@@ -155,22 +171,35 @@ describe('import:ics', () => {
       const again = await importFile(file);
       expect(again.stdout).toMatch(/Total: 0 created, 0 updated, \d+ unchanged, \d+ skipped\./);
     }
-    // A wider window adds occurrences of rules that go on; the known ones stay as they are.
+    // The window does not cut a series: one that reaches into it is the same series.
     const wider = await importFile('outlook.ics', ['--from', '2026-01-01', '--to', '2028-01-01']);
-    expect(wider.stdout).toContain('Total: 0 created, 0 updated, 6 unchanged, 0 skipped.');
+    expect(wider.stdout).toContain('Total: 0 created, 0 updated, 3 unchanged, 0 skipped.');
     const narrow = await importFile('google.ics', ['--from', '2027-03-20', '--to', '2027-04-05']);
-    // Only the occurrences of the window (25 March and 1 April), and the two single events.
-    expect(narrow.stdout).toContain('Total: 0 created, 0 updated, 4 unchanged, 1 skipped.');
+    expect(narrow.stdout).toContain('Total: 0 created, 0 updated, 3 unchanged, 1 skipped.');
+    // A window after the series leaves it out (the single events still come).
+    const after = await importFile('google.ics', ['--from', '2027-05-01', '--to', '2027-12-01']);
+    expect(after.stdout).toContain('Total: 0 created, 0 updated, 2 unchanged, 1 skipped.');
 
     // The same file edited: the event of that UID is updated, not created again.
     const copy = join(mkdtempSync(join(tmpdir(), 'cal-ics-')), 'club.ics');
     const text = readFileSync(join(FIXTURES, 'google.ics'), 'utf8');
     writeFileSync(copy, text);
     const first = await importFile(copy);
-    expect(first.stdout).toContain('Total: 6 created, 0 updated, 0 unchanged, 1 skipped.');
-    writeFileSync(copy, text.replace('SUMMARY:Call in UTC', 'SUMMARY:Call in UTC (new link)'));
+    expect(first.stdout).toContain('Total: 3 created, 0 updated, 0 unchanged, 1 skipped.');
+    const editedText = text.replace('SUMMARY:Call in UTC', 'SUMMARY:Call in UTC (new link)');
+    writeFileSync(copy, editedText);
     const edited = await importFile(copy);
-    expect(edited.stdout).toContain('Total: 0 created, 1 updated, 5 unchanged, 1 skipped.');
+    expect(edited.stdout).toContain('Total: 0 created, 1 updated, 2 unchanged, 1 skipped.');
+    // An edit of the rule is an update of the same series, never a second one.
+    writeFileSync(
+      copy,
+      editedText.replace(
+        'RRULE:FREQ=WEEKLY;COUNT=4;BYDAY=TH',
+        'RRULE:FREQ=WEEKLY;COUNT=2;BYDAY=TH',
+      ),
+    );
+    const rule = await importFile(copy);
+    expect(rule.stdout).toContain('Total: 0 created, 1 updated, 2 unchanged, 1 skipped.');
   }, 120_000);
 
   it('reads a feed by URL, and refuses what is not iCalendar', async () => {

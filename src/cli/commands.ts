@@ -445,10 +445,6 @@ function icsSummaryLines(summary: IcsSummary, dryRun: boolean, t: Translate): st
     lines.push(t('cli.import.skipped'));
     for (const s of summary.skipped) lines.push(skippedLine(s, t));
   }
-  if (summary.warnings.length) {
-    lines.push(t('cli.import.warnings'));
-    for (const warning of summary.warnings) lines.push(`  ${said(warning, t)}`);
-  }
   return lines;
 }
 

@@ -20,7 +20,10 @@ const ENGLISH = cliMessages('en').t;
 
 export interface IcsOptions {
   author: string;
-  /** Recurring events are expanded into the occurrences that start in [from, to). */
+  /**
+   * Recurring events: a series whose occurrences all end before `from`, or that starts at or
+   * after `to`, is left out.
+   */
   from: Date;
   to: Date;
   dryRun?: boolean;
@@ -39,19 +42,18 @@ interface LinkedCounts {
 
 export interface IcsSummary {
   source: string;
-  /** The events (VEVENTs and occurrences). */
+  /** The events (VEVENTs, series and changed occurrences). */
   counts: KindCounts;
   /** What the events' LOCATION, ORGANIZER and CATEGORIES created or updated here. */
   linked: Record<'venue' | 'organizer' | 'category', LinkedCounts>;
   skipped: Array<{ sourceId: string; title: string; reason: Reason }>;
-  /** Series cut short by the expansion bounds. */
-  warnings: Reason[];
 }
 
 /**
  * `import:ics` (CONTRACT §2): an iCalendar file or feed into events, through EventsService as the
- * API writes them. Each VEVENT (each occurrence of a recurring one within the window) is one event,
- * keyed on its UID (and occurrence start) in import_map, so a re-run updates, never duplicates.
+ * API writes them. Each VEVENT is one event, a recurring one one series (CONTRACT §9), each
+ * changed occurrence one event; keyed on its UID (and the changed occurrence's original start) in
+ * import_map, so a re-run updates, never duplicates.
  */
 @Injectable()
 export class IcsImporter {
@@ -67,7 +69,7 @@ export class IcsImporter {
     const actor = await this.tec.actorFor(options.author);
     const http = options.http ?? new HttpClient();
     const { text, key } = await this.load(address, http);
-    const { items, warnings } = readIcs(text, options, undefined, address);
+    const { items } = readIcs(text, options, undefined, address);
     const map = new ImportMap(this.ds, this.writes, key);
     await map.load();
     const summary: IcsSummary = {
@@ -79,7 +81,6 @@ export class IcsImporter {
         category: { created: 0, updated: 0 },
       },
       skipped: [],
-      warnings,
     };
     const progress = options.progress ?? new Progress(process.stderr, false);
     progress.start('events', items.length);

@@ -1,10 +1,17 @@
 import ICAL from 'ical.js';
-import { isValidTimezone, localToUtc } from '../common/dates/index.js';
+import { isValidTimezone, localToUtc, utcToLocal } from '../common/dates/index.js';
+import { expandSeries, horizonFrom, type SeriesAnchor } from '../common/recurrence/expand.js';
+import {
+  isRecurrenceProblem,
+  parseRecurrence,
+  RECURRENCE_LIMITS,
+  type Recurrence,
+} from '../common/recurrence/rules.js';
+import { message } from '../config/messages.js';
 import { SourceError } from './http-client.js';
-import { LocalizedError, type Message } from '../config/messages.js';
 import { messages, type Reason } from './messages.js';
 
-/** One event to write (or the reason it cannot be): a VEVENT, or one occurrence of a series. */
+/** One event to write (or the reason it cannot be): a VEVENT, a series, or a changed occurrence. */
 export interface IcsItem {
   id: string;
   title: string;
@@ -14,16 +21,13 @@ export interface IcsItem {
 
 export interface IcsReading {
   items: IcsItem[];
-  /** Series cut short by the expansion bounds: what was not imported, one line each. */
-  warnings: Reason[];
 }
 
 /**
- * How far the expansion of recurring events goes. A rule is stepped through from its DTSTART,
- * occurrences before the window included, so a `FREQ=SECONDLY` from 1900 would take years: every
- * step counts, and a series stops at `steps` steps or `ms` milliseconds, the whole file at
- * `totalMs`. A rule that can never match (`FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=31`) loops inside
- * the library without returning an occurrence: those inner steps count too.
+ * How far the check of a series goes before anything is written: each series is expanded as the
+ * API will expand it (its occurrences up to the horizon), at most `steps` recurrence periods and
+ * `ms` milliseconds of CPU, and the file's series at most `totalMs` milliseconds in all, so that a
+ * file of many rules that never match ends in bounded time (each then refused, not written).
  */
 export interface ExpansionBounds {
   steps: number;
@@ -31,10 +35,11 @@ export interface ExpansionBounds {
   totalMs: number;
 }
 
-const EXPANSION_BOUNDS: ExpansionBounds = { steps: 200_000, ms: 2_000, totalMs: 20_000 };
-
-/** Occurrences of one recurring event at most: a rule without end in a wide window stops here. */
-const MAX_OCCURRENCES = 1000;
+const EXPANSION_BOUNDS: ExpansionBounds = {
+  steps: RECURRENCE_LIMITS.steps,
+  ms: RECURRENCE_LIMITS.ms,
+  totalMs: 20_000,
+};
 
 /**
  * Zones Outlook names the Windows way (its VTIMEZONE then holds the rules): the IANA zone with
@@ -63,6 +68,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const wall = (t: ICAL.Time) =>
   `${t.year}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 const utcWall = (t: ICAL.Time) => wall(t.convertToZone(ICAL.Timezone.utcTimezone));
+const sqlOf = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * iCalendar TEXT (SUMMARY, DESCRIPTION, LOCATION, a CN) as HTML text: it holds no markup, so its
@@ -71,62 +77,15 @@ const utcWall = (t: ICAL.Time) => wall(t.convertToZone(ICAL.Timezone.utcTimezone
 const escapeText = (text: string) =>
   text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 
-/** The expansion stopped at a bound: why, in the words of the summary. */
-/** A series whose expansion was stopped by a bound, and which bound (a `cli.source.*` message). */
-class ExpansionCut extends LocalizedError {
-  constructor(reason: Message) {
-    super(reason.key, reason.args);
-  }
-}
-
-/** Counts the steps of one series and watches the clocks of the series and of the file. */
-class Meter {
-  private steps = 0;
-  private readonly seriesDeadline: number;
-
-  constructor(
-    private readonly bounds: ExpansionBounds,
-    private readonly fileDeadline: number,
-  ) {
-    this.seriesDeadline = Math.min(performance.now() + bounds.ms, fileDeadline);
-  }
-
-  step(): void {
-    if (++this.steps > this.bounds.steps) {
-      throw new ExpansionCut(messages.icsCutSteps(this.bounds.steps));
-    }
-    if ((this.steps & 255) === 0) this.checkClock();
-  }
-
-  checkClock(): void {
-    if (performance.now() > this.seriesDeadline) {
-      throw new ExpansionCut(
-        performance.now() > this.fileDeadline
-          ? messages.icsCutFile(this.bounds.totalMs)
-          : messages.icsCutTime(this.bounds.ms),
-      );
-    }
-  }
-}
-
-/** Makes the rule iterators of an expansion count their inner steps on `meter`. */
-function metered(iterator: ICAL.RecurExpansion, meter: Meter): ICAL.RecurExpansion {
-  const rules = (iterator as unknown as { ruleIterators?: unknown[] }).ruleIterators ?? [];
-  for (const rule of rules as Array<{ check_contracting_rules?: () => boolean }>) {
-    const check = rule.check_contracting_rules;
-    if (typeof check !== 'function') continue;
-    rule.check_contracting_rules = function (this: unknown) {
-      meter.step();
-      return check.call(this);
-    };
-  }
-  return iterator;
-}
-
 /**
- * Reads an iCalendar text into the events to write: single ones, and recurring ones expanded into
- * the occurrences that start in [from, to), each series within the expansion bounds. Pure apart
- * from registering the file's VTIMEZONEs with ical.js.
+ * Reads an iCalendar text into the events to write (CONTRACT §9): single VEVENTs; a recurring one
+ * (RRULE, RDATE) as one series in the API's `recurrence` shape, its EXDATEs and RDATEs local to
+ * its zone; each changed occurrence (RECURRENCE-ID) as an event of its own, the series excluding
+ * the start it replaces (a cancelled one only excluded), as an edit of one occurrence does. A
+ * series the service cannot keep (a rule part or frequency its strict reader refuses, a bound it
+ * goes over) is a problem naming why, and its changed occurrences are not imported alone. A series
+ * whose occurrences all end before `window.from`, or that starts at or after `window.to`, is left
+ * out. Pure apart from registering the file's VTIMEZONEs with ical.js.
  */
 export function readIcs(
   text: string,
@@ -151,9 +110,8 @@ export function readIcs(
     }
   }
   const items: IcsItem[] = [];
-  const warnings: Reason[] = [];
   const masters = new Map<string, ICAL.Event>();
-  const exceptions: ICAL.Event[] = [];
+  const changed = new Map<string, ICAL.Event[]>();
   for (const vevent of root.getAllSubcomponents('vevent')) {
     let event: ICAL.Event;
     try {
@@ -162,61 +120,201 @@ export function readIcs(
         items.push({ id: '?', title: event.summary ?? '', problem: messages.noUid() });
         continue;
       }
-      if (event.isRecurrenceException()) exceptions.push(event);
-      else masters.set(event.uid, event);
+      if (event.isRecurrenceException()) {
+        const list = changed.get(event.uid) ?? [];
+        list.push(event);
+        changed.set(event.uid, list);
+      } else masters.set(event.uid, event);
     } catch (error) {
       items.push({ id: '?', title: '', problem: reasonOf(error) });
     }
   }
-  for (const exception of exceptions) {
-    const master = masters.get(exception.uid);
-    try {
-      if (master) master.relateException(exception);
-      else masters.set(`${exception.uid}#${exception.recurrenceId.toString()}`, exception);
-    } catch (error) {
-      items.push({ id: exception.uid, title: '', problem: reasonOf(error) });
-    }
-  }
-  const from = ICAL.Time.fromJSDate(window.from, true);
-  const to = ICAL.Time.fromJSDate(window.to, true);
-  const fileDeadline = performance.now() + bounds.totalMs;
+  const check = new SeriesCheck(bounds, window);
   for (const [uid, event] of masters) {
     const title = event.summary ?? '';
+    const exceptions = changed.get(uid) ?? [];
+    changed.delete(uid);
     try {
       if (!event.isRecurring()) {
         items.push({ id: uid, title, body: eventBody(event, event.startDate, event.endDate) });
         continue;
       }
-      const meter = new Meter(bounds, fileDeadline);
-      let count = 0;
-      let reached: ICAL.Time | null = null;
-      try {
-        meter.checkClock();
-        const iterator = metered(event.iterator(), meter);
-        for (let next = iterator.next(); next; next = iterator.next()) {
-          meter.step();
-          reached = next;
-          if (next.compare(to) >= 0) break;
-          const details = event.getOccurrenceDetails(next);
-          if (details.endDate.compare(from) <= 0 && details.startDate.compare(from) < 0) continue;
-          if (++count > MAX_OCCURRENCES) break;
-          items.push({
-            id: `${uid}@${utcWall(details.recurrenceId)}`,
-            title: details.item.summary ?? title,
-            body: eventBody(details.item, details.startDate, details.endDate),
-          });
-        }
-      } catch (error) {
-        if (!(error instanceof ExpansionCut)) throw error;
-        const after = reached ? utcWall(reached) : null;
-        if (count) warnings.push(messages.icsTruncated(uid, title, error, after));
-        else items.push({ id: uid, title, problem: messages.icsNotExpanded(error, after) });
-      }
+      items.push(...seriesItems(uid, event, exceptions, check));
     } catch (error) {
       items.push({ id: uid, title, problem: reasonOf(error) });
     }
   }
-  return { items, warnings };
+  // Changed occurrences of no series in the file: events of their own.
+  for (const [uid, exceptions] of changed) {
+    for (const exception of exceptions) {
+      let id = uid;
+      const title = exception.summary ?? '';
+      try {
+        id = `${uid}#${exception.recurrenceId.toString()}`;
+        items.push({
+          id,
+          title,
+          body: eventBody(exception, exception.startDate, exception.endDate),
+        });
+      } catch (error) {
+        items.push({ id, title, problem: reasonOf(error) });
+      }
+    }
+  }
+  return { items };
+}
+
+/** What SeriesCheck.run answers for a series with no occurrence in the window. */
+const OUTSIDE = Symbol('outside');
+
+/** The expansion check of the file's series, with the file's time budget. */
+class SeriesCheck {
+  private readonly deadline: number;
+  private readonly from: string;
+  private readonly to: string;
+
+  constructor(
+    private readonly bounds: ExpansionBounds,
+    window: { from: Date; to: Date },
+  ) {
+    this.deadline = performance.now() + bounds.totalMs;
+    this.from = sqlOf(window.from);
+    this.to = sqlOf(window.to);
+  }
+
+  /**
+   * The problem with a series as the API would expand it now (over a bound, or the file's time
+   * spent), OUTSIDE when none of it falls in the window, or undefined when it is to be written.
+   */
+  run(recurrence: Recurrence, anchor: SeriesAnchor): Reason | typeof OUTSIDE | undefined {
+    const left = this.deadline - performance.now();
+    if (left <= 0) return messages.icsCutFile(this.bounds.totalMs);
+    const now = sqlOf(new Date());
+    const out = expandSeries(recurrence, anchor, {
+      horizon: horizonFrom(now > anchor.start ? now : anchor.start),
+      limits: {
+        occurrences: RECURRENCE_LIMITS.occurrences,
+        steps: Math.min(this.bounds.steps, RECURRENCE_LIMITS.steps),
+        ms: Math.min(this.bounds.ms, left),
+      },
+    });
+    if ('key' in out) {
+      return out.key === 'recurrence.too_slow' && left < this.bounds.ms
+        ? messages.icsCutFile(this.bounds.totalMs)
+        : out;
+    }
+    const first = out.occurrences[0];
+    const last = out.occurrences[out.occurrences.length - 1];
+    if (!first || first.startUtc >= this.to) return OUTSIDE;
+    if (out.horizon === null && last.endUtc < this.from) return OUTSIDE;
+    return undefined;
+  }
+}
+
+/** A series' EXDATEs or RDATEs and its changed occurrences read at most this far (then refused). */
+const MAX_DATES = RECURRENCE_LIMITS.dates + 1;
+
+/**
+ * A recurring VEVENT as one series (its create request with `recurrence`) and its changed
+ * occurrences as events of their own, or the series' problem (its changed occurrences then
+ * reported with it, not imported alone).
+ */
+function seriesItems(
+  uid: string,
+  event: ICAL.Event,
+  exceptions: ICAL.Event[],
+  check: SeriesCheck,
+): IcsItem[] {
+  const title = event.summary ?? '';
+  // Each changed occurrence keyed on its original start in UTC (an unreadable one is reported).
+  const changed: Array<{ event: ICAL.Event; id: string }> = [];
+  const unreadable: IcsItem[] = [];
+  for (const exception of exceptions) {
+    try {
+      changed.push({ event: exception, id: `${uid}@${utcWall(exception.recurrenceId)}` });
+    } catch (error) {
+      unreadable.push({ id: uid, title: exception.summary ?? '', problem: reasonOf(error) });
+    }
+  }
+  const refused = (problem: Reason): IcsItem[] => [
+    { id: uid, title, problem },
+    ...changed.map((c) => ({
+      id: c.id,
+      title: c.event.summary ?? '',
+      problem: messages.icsSeriesNotImported(),
+    })),
+    ...unreadable,
+  ];
+  let body: Record<string, unknown>;
+  try {
+    body = eventBody(event, event.startDate, event.endDate);
+  } catch (error) {
+    return refused(reasonOf(error));
+  }
+  const allDay = body.all_day === true;
+  const zone = typeof body.timezone === 'string' ? body.timezone : undefined;
+  const component = event.component;
+  // Local to the series' zone: a date alone stays a date (a whole day), a time moves into it.
+  const local = (t: ICAL.Time): string => {
+    if (t.isDate || allDay) return wall(t).slice(0, 10);
+    const tzid = t.zone?.tzid;
+    if (zone && tzid && tzid !== 'floating') return utcToLocal(utcWall(t), zone);
+    return wall(t);
+  };
+  if (component.getFirstProperty('exrule')) {
+    return refused(
+      messages.seriesRefused(message('recurrence.part_unsupported', { part: 'EXRULE' })),
+    );
+  }
+  const rules: string[] = [];
+  for (const property of component.getAllProperties('rrule')) {
+    if (rules.length > RECURRENCE_LIMITS.rules) break;
+    rules.push(String(property.getFirstValue()));
+  }
+  const dates = (name: 'exdate' | 'rdate') => {
+    const out: string[] = [];
+    for (const property of component.getAllProperties(name)) {
+      for (const value of property.getValues() as Array<ICAL.Time | ICAL.Period>) {
+        if (out.length >= MAX_DATES) return out;
+        const time = value instanceof ICAL.Period ? value.start : value;
+        if (time instanceof ICAL.Time) out.push(local(time));
+      }
+    }
+    return out;
+  };
+  const exdates = dates('exdate');
+  const rdates = dates('rdate');
+  const items: IcsItem[] = [...unreadable];
+  for (const { event: exception, id } of changed.slice(0, MAX_DATES)) {
+    const cancelled =
+      String(exception.component.getFirstPropertyValue('status') ?? '').toUpperCase() ===
+      'CANCELLED';
+    try {
+      exdates.push(local(exception.recurrenceId));
+      if (cancelled) continue;
+      items.push({
+        id,
+        title: exception.summary ?? title,
+        body: eventBody(exception, exception.startDate, exception.endDate),
+      });
+    } catch (error) {
+      items.push({ id, title: exception.summary ?? title, problem: reasonOf(error) });
+    }
+  }
+  const recurrence = parseRecurrence({ rules, exdates, rdates });
+  if (isRecurrenceProblem(recurrence)) return refused(messages.seriesRefused(recurrence));
+  if (!recurrence) return [{ id: uid, title, body }, ...items];
+  const start = String(body.start_date);
+  const end = String(body.end_date);
+  const problem = check.run(recurrence, {
+    start: allDay ? `${start} 00:00:00` : start,
+    end: allDay ? `${end} 23:59:59` : end,
+    allDay,
+    zone: zone ?? 'UTC',
+  });
+  if (problem === OUTSIDE) return [];
+  if (problem) return refused(messages.seriesRefused(problem));
+  return [{ id: uid, title, body: { ...body, recurrence } }, ...items];
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -46,16 +46,17 @@ describe('importer reasons in en, hu and ro', () => {
     );
   });
 
-  it('a series cut short, and a protected record imported as private', () => {
-    const cut = messages.icsTruncated('d@x', 'Daily', messages.icsCutSteps(20_000), null);
-    expect(said(cut, t.en)).toBe(
-      'd@x "Daily": series cut short, its recurrence rule took more than 20000 steps; occurrences after its start (UTC) were not imported',
+  it('a series refused with the reason of the strict rule reader, and a protected record imported as private', () => {
+    const why = { key: 'recurrence.freq_unsupported', args: { value: 'HOURLY' } };
+    const refused = messages.seriesRefused(why);
+    expect(said(refused, t.en)).toBe(
+      'not imported, since its recurrence cannot be kept as a series: recurrence rule FREQ=HOURLY is not supported; use DAILY, WEEKLY, MONTHLY or YEARLY.',
     );
-    expect(said(cut, t.hu)).toBe(
-      'd@x „Daily”: a sorozat megszakadt, mert az ismétlődési szabálya több mint 20000 lépést igényelt; a kezdete (UTC szerint) után kezdődő előfordulásai nem lettek importálva',
+    expect(said(refused, t.hu)).toMatch(
+      /^nem lett importálva, mert az ismétlődése nem őrizhető meg sorozatként: .*FREQ=HOURLY/,
     );
-    expect(said(cut, t.ro)).toBe(
-      'd@x „Daily”: serie întreruptă, regula de recurență a depășit 20000 de pași; aparițiile de după începutul seriei (în UTC) nu au fost importate',
+    expect(said(refused, t.ro)).toMatch(
+      /^nu a fost importat, deoarece recurența nu poate fi păstrată ca serie: .*FREQ=HOURLY/,
     );
     expect(said(messages.protectedPrivate, t.hu)).toMatch(/^a forrásban jelszóval védett/);
     expect(said(messages.protectedPrivate, t.ro)).toMatch(/^protejată cu parolă la sursă/);

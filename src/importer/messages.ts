@@ -59,20 +59,9 @@ export const messages = {
   noVcalendar: () => message('cli.source.no_vcalendar'),
   noUid: () => message('cli.source.no_uid'),
   unreadable: () => message('cli.source.unreadable'),
-  icsCutSteps: (steps: number) => message('cli.source.ics_cut_steps', { count: steps }),
-  icsCutTime: (ms: number) => message('cli.source.ics_cut_time', { seconds: ms / 1000 }),
   icsCutFile: (ms: number) => message('cli.source.ics_cut_file', { seconds: ms / 1000 }),
-  icsTruncated: (uid: string, title: string, why: Reason, after: string | null) =>
-    message(title ? 'cli.source.ics_truncated' : 'cli.source.ics_truncated_untitled', {
-      uid,
-      title,
-      why,
-      after: after ?? message('cli.source.its_start'),
-    }),
-  icsNotExpanded: (why: Reason, after: string | null) =>
-    after
-      ? message('cli.source.ics_not_expanded_after', { why, after })
-      : message('cli.source.ics_not_expanded', { why }),
+  seriesRefused: (why: Reason) => message('cli.source.series_refused', { why }),
+  icsSeriesNotImported: () => message('cli.source.ics_series_not_imported'),
   fileTooLarge: (path: string, limitBytes: number) =>
     message('cli.source.file_too_large', { path, mb: megabytes(limitBytes) }),
   protectedSkipped: (withCredentials: boolean) =>
