@@ -62,6 +62,7 @@ export const messages = {
   icsCutFile: (ms: number) => message('cli.source.ics_cut_file', { seconds: ms / 1000 }),
   seriesRefused: (why: Reason) => message('cli.source.series_refused', { why }),
   icsSeriesNotImported: () => message('cli.source.ics_series_not_imported'),
+  tooManySeries: (max: number) => message('cli.source.too_many_series', { count: max }),
   fileTooLarge: (path: string, limitBytes: number) =>
     message('cli.source.file_too_large', { path, mb: megabytes(limitBytes) }),
   protectedSkipped: (withCredentials: boolean) =>

@@ -39,6 +39,8 @@ import {
 } from './record-mapping.js';
 import { messages, type Reason } from './messages.js';
 import { cliMessages, type Message, type Translate } from '../config/messages.js';
+import { isRecurrenceProblem, type Recurrence } from '../common/recurrence/rules.js';
+import { MAX_SERIES, SeriesCollector, seriesRecurrence } from './tec-series.js';
 import {
   discover,
   mapLimit,
@@ -84,9 +86,10 @@ export interface KindCounts {
 export interface ImportSummary {
   source: string;
   counts: Record<MapKind, KindCounts>;
-  skipped: Array<{ kind: MapKind; sourceId: number; title: string; reason: Reason }>;
+  /** The source id, or for a series the key of its occurrences (`{language}:{url}`). */
+  skipped: Array<{ kind: MapKind; sourceId: number | string; title: string; reason: Reason }>;
   /** Records imported otherwise than the source shows them, and why. */
-  notes: Array<{ kind: MapKind; sourceId: number; title: string; note: Reason }>;
+  notes: Array<{ kind: MapKind; sourceId: number | string; title: string; note: Reason }>;
   requests: number;
   retries: number;
 }
@@ -200,9 +203,27 @@ export class TecImporter {
         // A category whose parent has not come yet waits for the end of the list.
         const waiting: SourceRecord[] = [];
         const imported = new Set<number>();
+        // Occurrences of a Pro site's recurring events come back as one series each (CONTRACT §9).
+        const series = new SeriesCollector();
         await this.eachPage(source, collection, options, async (records) => {
           progress.more(records.length);
           for (const record of records) {
+            const language =
+              typeof record.language === 'string' ? record.language : this.config.defaultLanguage;
+            const taken = kind === 'event' ? series.add(record, language) : 'other';
+            if (taken === 'full') {
+              summary.counts.event.skipped++;
+              summary.skipped.push({
+                kind,
+                sourceId: record.id,
+                title: titleOf(record),
+                reason: messages.tooManySeries(MAX_SERIES),
+              });
+            }
+            if (taken !== 'other') {
+              progress.tick();
+              continue;
+            }
             const parent = kind === 'category' ? Number(record.parent ?? 0) : 0;
             if (parent && !imported.has(parent) && !map.get('category', parent)) {
               waiting.push(record);
@@ -216,6 +237,10 @@ export class TecImporter {
         for (const record of order(kind, waiting)) {
           await this.importOne(kind, record, run);
           progress.tick();
+        }
+        for (const one of series.all()) {
+          const recurrence = seriesRecurrence(one);
+          await this.importOne(kind, one.first, run, { key: one.key, recurrence });
         }
         progress.finish();
       }
@@ -312,6 +337,10 @@ export class TecImporter {
     }
   }
 
+  /**
+   * Imports one record; with `series`, the occurrences of one event as one series: keyed on
+   * `series.key`, written from its first occurrence with `series.recurrence`.
+   */
   private async importOne(
     kind: MapKind,
     listed: SourceRecord,
@@ -323,15 +352,21 @@ export class TecImporter {
       source: TecSource;
       withCredentials: boolean;
     },
+    series?: { key: string; recurrence: ReturnType<typeof seriesRecurrence> },
   ): Promise<void> {
     let record = listed;
     const { map, options, summary } = run;
     const counts = summary.counts[kind];
     const title = titleOf(record);
+    const mapKey = series?.key ?? record.id;
     const skip = (reason: Reason) => {
       counts.skipped++;
-      summary.skipped.push({ kind, sourceId: record.id, title, reason });
+      summary.skipped.push({ kind, sourceId: mapKey, title, reason });
     };
+    if (series && isRecurrenceProblem(series.recurrence)) {
+      return skip(messages.seriesRefused(series.recurrence));
+    }
+    const recurrence = series?.recurrence as Recurrence | null | undefined;
     if (options.since && kind !== 'category' && kind !== 'tag') {
       const modified = typeof record.modified_utc === 'string' ? record.modified_utc : '';
       if (modified && modified < wallClockUtc(options.since)) {
@@ -350,13 +385,13 @@ export class TecImporter {
       }
       record = { ...opened, language: opened.language ?? record.language };
       makePrivate = true;
-      summary.notes.push({ kind, sourceId: record.id, title, note: messages.protectedPrivate });
+      summary.notes.push({ kind, sourceId: mapKey, title, note: messages.protectedPrivate });
     }
     const language = record.language ?? this.config.defaultLanguage;
     if (!isLanguage(language)) {
       return skip(messages.languageNotOurs(language));
     }
-    const existing = map.get(kind, record.id);
+    const existing = map.get(kind, mapKey);
     const ref = (refKind: MapKind, sourceId: number): number => {
       const row = map.get(refKind, sourceId);
       if (row) return row.localId;
@@ -368,27 +403,30 @@ export class TecImporter {
       input = inputFor(kind, record, ref);
       if (!options.trustHtml) input = filterSourceHtml(kind, input);
       if (makePrivate) input.status = 'private';
+      if (recurrence) input.recurrence = recurrence;
     } catch (error) {
       if (error instanceof MalformedRecord || error instanceof Unresolved) return skip(error);
       throw error;
     }
     const digest = digestOf({ kind, language, input });
     try {
-      const outcome = await map.apply(kind, record.id, digest, {
+      const outcome = await map.apply(kind, mapKey, digest, {
         dryRun: options.dryRun,
         print: options.print,
         wouldDo: (row) =>
           (options.t ?? ENGLISH)(`cli.import.${row ? 'would_update' : 'would_create'}.${kind}`, {
             local: row?.localId ?? '',
-            id: record.id,
+            id: mapKey,
             title,
           }),
         write: (localId) => {
-          const translationOf = existing
-            ? undefined
-            : translationIds(record)
-                .map((id) => map.get(kind, id)?.localId)
-                .find((id) => id !== undefined);
+          // A series is one record of many source ids: its translations are not linked.
+          const translationOf =
+            existing || series
+              ? undefined
+              : translationIds(record)
+                  .map((id) => map.get(kind, id)?.localId)
+                  .find((id) => id !== undefined);
           const body = {
             ...input,
             ...(existing ? { language } : {}),
