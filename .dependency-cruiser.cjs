@@ -64,6 +64,17 @@ module.exports = {
       to: { path: '^src/(events|venues|organizers|terms|linked|feeds|public|importer|health)/' },
     },
     {
+      name: 'database-not-to-resources',
+      severity: 'error',
+      comment:
+        'The database layer opens connections, runs migrations and carries writes for every ' +
+        'resource; the entities are listed beside the application module (src/entities.ts).',
+      from: { path: '^src/database/' },
+      to: {
+        path: '^src/(events|venues|organizers|terms|linked|auth|webhooks|feeds|public|importer|docs|cli|bench|health)/',
+      },
+    },
+    {
       name: 'nothing-to-cli',
       severity: 'error',
       comment: 'The command line is an entry point, like main.ts: nothing imports it.',

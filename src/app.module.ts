@@ -12,6 +12,7 @@ import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { isPermanentDatabaseError } from './config/startup.js';
 import { dataSourceOptions } from './database/data-source.js';
+import { entities } from './entities.js';
 import {
   DatabaseAvailabilityInterceptor,
   DatabaseAvailableGuard,
@@ -46,6 +47,7 @@ const FEATURES = [
     inject: [APP_CONFIG],
     useFactory: (config: AppConfig) => ({
       ...dataSourceOptions(config),
+      entities,
       retryAttempts: config.databaseRetries,
       retryDelay: 2000,
       // A missing database or a refused login will not appear by waiting: say so at once.

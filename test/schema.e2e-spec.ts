@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/config.js';
 import { dataSourceOptions } from '../src/database/data-source.js';
+import { entities } from '../src/entities.js';
 import { resetDatabase, testDatabaseUrl } from './helpers/database.js';
 
 /** Migrations alone build the schema the entities describe, on the test database's engine. */
@@ -9,7 +10,7 @@ describe('schema', () => {
   beforeAll(async () => {
     await resetDatabase();
     const config = loadConfig({ DATABASE_URL: testDatabaseUrl() });
-    ds = new DataSource({ ...dataSourceOptions({ ...config, migrationsRun: false }) });
+    ds = new DataSource({ ...dataSourceOptions({ ...config, migrationsRun: false }), entities });
     await ds.initialize();
   });
   afterAll(() => ds?.destroy());

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source.js';
+import { entities } from '../src/entities.js';
 import { loadConfig } from '../src/config/config.js';
 import { basic } from './helpers/auth.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
@@ -111,7 +112,7 @@ describe('webhooks across processes (e2e)', () => {
   /** A connection of the test's own, to look at and hold the webhook tables. */
   async function database(): Promise<DataSource> {
     const config = loadConfig({ DATABASE_URL: url });
-    db = new DataSource({ ...dataSourceOptions({ ...config, migrationsRun: false }) });
+    db = new DataSource({ ...dataSourceOptions({ ...config, migrationsRun: false }), entities });
     await db.initialize();
     return db;
   }

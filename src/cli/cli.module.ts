@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/config.js';
 import { ConfigModule } from '../config/config.module.js';
 import { PostsModule } from '../common/posts/posts.module.js';
 import { dataSourceOptions } from '../database/data-source.js';
+import { entities } from '../entities.js';
 import { WritesModule } from '../database/writes.module.js';
 import { CacheModule } from '../cache/cache.module.js';
 import { SharedGeneration } from '../cache/shared-generation.js';
@@ -33,7 +34,7 @@ export class CliModule {
       module: CliModule,
       imports: [
         ConfigModule.withValue(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config), retryAttempts: 0 }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config), entities, retryAttempts: 0 }),
         ...COMMON,
         ...features,
       ],

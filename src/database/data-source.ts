@@ -2,16 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config.js';
-import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 import { ensureMathFunctions, type SqliteConnection } from './sqlite-math.js';
 
-/** The options shared by the app, the CLI, the migration script and the tests. */
+/**
+ * The options shared by the app, the CLI, the migration script and the tests, without entities:
+ * those that map rows add them (`entities` in src/entities.ts); migrations need none.
+ */
 export function dataSourceOptions(
   config: Pick<AppConfig, 'database' | 'migrationsRun'> & Partial<Pick<AppConfig, 'replicas'>>,
 ): DataSourceOptions {
   const common = {
-    entities,
     migrations,
     synchronize: false,
     migrationsRun: config.migrationsRun,
