@@ -1,14 +1,14 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from './users/user.entity.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
 import { LoginThrottle, THROTTLE_STORES } from './login-throttle.js';
 import { SharedThrottleStores } from './redis-throttle-store.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity])],
+  imports: [MetricsModule, TypeOrmModule.forFeature([UserEntity])],
   providers: [
     UsersRepository,
     UsersService,

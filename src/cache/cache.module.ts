@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { Caches } from './caches.js';
 import { RecordCache } from './record-cache.js';
 import { ResponseCache } from './response-cache.js';
@@ -9,10 +9,9 @@ const PROVIDERS = [WriteVersion, Caches, RecordCache, ResponseCache];
 /**
  * The read caches and the write version that drops them (docs/caches.md), for every module of
  * the app and the CLI: the payloads of single records (RecordCache) and the factory of the
- * repositories' list caches (Caches). Global like the configuration: every resource module and
- * the writes use it, and none may hold a cache of its own. The answers to anonymous reads
+ * repositories' list caches (Caches). Every resource module and the writes import it, and none
+ * may hold a cache of its own. The answers to anonymous reads
  * (ResponseCache) are served by ResponseCacheInterceptor, which the app installs.
  */
-@Global()
 @Module({ providers: PROVIDERS, exports: PROVIDERS })
 export class CacheModule {}

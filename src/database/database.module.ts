@@ -1,19 +1,18 @@
-import {
-  Global,
-  Module,
-  RequestMethod,
-  type MiddlewareConsumer,
-  type NestModule,
-} from '@nestjs/common';
+import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { DatabaseMonitor } from './database-monitor.js';
 import { ReplicaRouter, RequestRouteMiddleware } from './replica-router.js';
 import { ScheduledPublications } from './scheduled-publications.js';
 import { SharedGeneration } from '../cache/shared-generation.js';
+import { CacheModule } from '../cache/cache.module.js';
+import { WritesModule } from './writes.module.js';
 
 const PROVIDERS = [DatabaseMonitor, ScheduledPublications, SharedGeneration, ReplicaRouter];
 
-@Global()
-@Module({ providers: PROVIDERS, exports: PROVIDERS })
+@Module({
+  imports: [WritesModule, CacheModule],
+  providers: PROVIDERS,
+  exports: PROVIDERS,
+})
 export class DatabaseModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // Every request gets its routing context (DATABASE_REPLICA_URLS), after the body is read.

@@ -10,9 +10,20 @@ import { EventQueryResolver } from './event-query.resolver.js';
 import { EventPresenter } from './event.presenter.js';
 import { SeriesHorizon } from './series-horizon.js';
 import { SeriesReads } from './series-reads.js';
+import { WritesModule } from '../database/writes.module.js';
+import { AuthModule } from '../auth/auth.module.js';
+import { CacheModule } from '../cache/cache.module.js';
 
 @Module({
-  imports: [PostsModule, VenuesModule, OrganizersModule, TermsModule],
+  imports: [
+    CacheModule,
+    AuthModule,
+    WritesModule,
+    PostsModule,
+    VenuesModule,
+    OrganizersModule,
+    TermsModule,
+  ],
   controllers: [EventsController],
   providers: [
     EventsService,

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
+import { WritesModule } from '../database/writes.module.js';
 import { EventsModule } from '../events/events.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
@@ -11,7 +14,15 @@ import { TecImporter } from './tec-importer.js';
  * the command line only.
  */
 @Module({
-  imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
+  imports: [
+    AuthModule,
+    WritesModule,
+    MetricsModule,
+    EventsModule,
+    VenuesModule,
+    OrganizersModule,
+    TermsModule,
+  ],
   providers: [TecImporter, IcsImporter],
   exports: [TecImporter, IcsImporter],
 })

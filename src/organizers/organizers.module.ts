@@ -9,11 +9,14 @@ import {
   OrganizerQueries,
   OrganizerWrites,
 } from './organizers.service.js';
+import { WritesModule } from '../database/writes.module.js';
+import { CacheModule } from '../cache/cache.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 
 /** Organizers (INTERFACE §2.3, §4.4). Exports OrganizerEventLinks for the events
  * module, OrganizerQueries for the public pages and OrganizerWrites for the importer. */
 @Module({
-  imports: [PostsModule],
+  imports: [AuthModule, CacheModule, WritesModule, PostsModule],
   controllers: [OrganizersController],
   providers: linkedProviders(ORGANIZER_DEFINITION, {
     repository: OrganizersRepository,

@@ -8,6 +8,8 @@ import { TermsRepository } from './terms.repository.js';
 import { EventTermLinks } from './event-term-links.js';
 import { TermQueries } from './term-queries.js';
 import { TermWrites } from './term-writes.js';
+import { WritesModule } from '../database/writes.module.js';
+import { CacheModule } from '../cache/cache.module.js';
 
 /**
  * Event categories and tags (INTERFACE §2.4, §2.5, §4.5, §4.6). Exports EventTermLinks for the
@@ -16,7 +18,7 @@ import { TermWrites } from './term-writes.js';
  * to terms (`event_terms`) belong to the events module; this module only reads them (counts).
  */
 @Module({
-  imports: [PostsModule, TypeOrmModule.forFeature([TermEntity])],
+  imports: [CacheModule, WritesModule, PostsModule, TypeOrmModule.forFeature([TermEntity])],
   controllers: [CategoriesController, TagsController],
   providers: [TermsRepository, TermQueries, TermWrites, EventTermLinks],
   exports: [TermQueries, TermWrites, EventTermLinks],

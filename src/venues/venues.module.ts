@@ -4,11 +4,14 @@ import { VenuesController } from './venues.controller.js';
 import { linkedProviders } from '../linked/linked-providers.js';
 import { VenuesRepository } from './venues.repository.js';
 import { VENUE_DEFINITION, VenueEventLinks, VenueQueries, VenueWrites } from './venues.service.js';
+import { WritesModule } from '../database/writes.module.js';
+import { CacheModule } from '../cache/cache.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 
 /** Venues (INTERFACE §2.2, §4.3). Exports VenueEventLinks for the events
  * module, VenueQueries for the public pages and VenueWrites for the importer. */
 @Module({
-  imports: [PostsModule],
+  imports: [AuthModule, CacheModule, WritesModule, PostsModule],
   controllers: [VenuesController],
   providers: linkedProviders(VENUE_DEFINITION, {
     repository: VenuesRepository,

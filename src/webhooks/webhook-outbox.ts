@@ -1,7 +1,8 @@
-import { Global, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
 import { WebhooksRepository } from './webhooks.repository.js';
+import { WritesModule } from '../database/writes.module.js';
 
 /**
  * The outbox side of webhooks: every write's changes are added to `webhook_outbox` inside the
@@ -35,8 +36,8 @@ export class WebhookOutbox implements OnModuleInit, OnModuleDestroy {
   }
 }
 
-@Global()
 @Module({
+  imports: [WritesModule],
   providers: [WebhooksRepository, WebhookOutbox],
   exports: [WebhooksRepository, WebhookOutbox],
 })

@@ -7,13 +7,24 @@ import { RecordPayloads } from './record-payloads.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { OwnNamespaceOnly, WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
+import { WebhookOutboxModule } from './webhook-outbox.js';
+import { WritesModule } from '../database/writes.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
 
 /**
  * Webhooks (CONTRACT "Webhooks"): the subscription routes and the dispatcher. The outbox that
  * every write feeds is WebhookOutboxModule, which the CLI loads too.
  */
 @Module({
-  imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
+  imports: [
+    MetricsModule,
+    WritesModule,
+    WebhookOutboxModule,
+    EventsModule,
+    VenuesModule,
+    OrganizersModule,
+    TermsModule,
+  ],
   controllers: [WebhooksController],
   providers: [WebhooksService, WebhookDispatcher, RecordPayloads, OwnNamespaceOnly],
   exports: [WebhookDispatcher],

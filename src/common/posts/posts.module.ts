@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PostStore } from './post-store.js';
 import { TranslationStore } from './translation-store.js';
 import { TrashPurger } from './purge-trash.js';
+import { WritesModule } from '../../database/writes.module.js';
 
 /**
  * What events, venues and organizers share in the database: the post id sequence, slugs and
@@ -9,6 +10,7 @@ import { TrashPurger } from './purge-trash.js';
  * purge of the trash. Imported by each module that uses them.
  */
 @Module({
+  imports: [WritesModule],
   providers: [PostStore, TranslationStore, TrashPurger],
   exports: [PostStore, TranslationStore, TrashPurger],
 })
