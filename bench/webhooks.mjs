@@ -14,7 +14,7 @@
 // a backlog never spills into the next round's measure.
 import autocannon from 'autocannon';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +28,7 @@ import {
   seed,
   startServer,
   stopServer,
+  summarizeProfile,
   waitHealthy,
 } from './lib.mjs';
 
@@ -102,14 +103,18 @@ export async function webhookCreates({
   rounds = 2,
   connections = 10,
   smoke = false,
+  profile = false,
   log = console.log,
 }) {
   const receiver = await startReceiver();
   const origin = `http://127.0.0.1:${port}`;
-  const server = startServer(url, port, {
-    WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-    WEBHOOK_TIMEOUT: '5s',
-  });
+  const profileDir = profile ? mkdtempSync(join(tmpdir(), 'cal-hooks-prof-')) : null;
+  const server = startServer(
+    url,
+    port,
+    { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_TIMEOUT: '5s' },
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
   const load = (label, seconds = duration) => {
     const opts = smoke ? { amount: 2 * connections, timeout: 120 } : { duration: seconds };
     return autocannon({
@@ -193,6 +198,22 @@ export async function webhookCreates({
   } finally {
     await stopServer(server);
     await receiver.stop();
+    if (profileDir) {
+      // The whole run's profile (warm-up, rounds without and with, drains): where the server's
+      // CPU went, by part of the stack and by function.
+      const file = join(
+        profileDir,
+        readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile')),
+      );
+      const summary = summarizeProfile(file, 40);
+      log(`profile ${file}: busy ${Math.round(summary.busyMs)} ms`);
+      for (const [part, ms] of summary.parts) {
+        log(`${part.padEnd(34)} ${((100 * ms) / summary.busyMs).toFixed(1).padStart(5)} %`);
+      }
+      for (const f of summary.top) {
+        log(`${((100 * f.ms) / summary.busyMs).toFixed(1).padStart(5)} %  ${f.name}`);
+      }
+    }
   }
 }
 
@@ -221,12 +242,14 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     port: 'P',
     connections: 'N',
     sqlite: null,
+    profile: null,
     help: null,
   };
   const args = parseArgs(process.argv.slice(2), OPTIONS);
   if (args.help) {
     console.log(
-      'Usage: node bench/webhooks.mjs [--duration S (10)] [--rounds N (2)] [--port P (3936)] [--connections N (10)] [--sqlite]\n' +
+      'Usage: node bench/webhooks.mjs [--duration S (10)] [--rounds N (2)] [--port P (3936)] [--connections N (10)] [--sqlite] [--profile]\n' +
+        '--profile runs the server under node --cpu-prof and prints where its CPU went.\n' +
         'BENCH_DATABASE_URL as for npm run bench (default mariadb://root@127.0.0.1:3306/cal_bench, dropped and recreated).',
     );
     process.exit(0);
@@ -246,6 +269,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     duration: Number(args.duration ?? 10),
     rounds: Number(args.rounds ?? 2),
     connections: Number(args.connections ?? 10),
+    profile: !!args.profile,
   });
   if (result.errors) {
     console.log(`ERRORS: ${result.errors} creates failed`);

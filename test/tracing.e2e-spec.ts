@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { isMysql, resetDatabase } from './helpers/database.js';
+import { isMysql, resetDatabase, testDatabaseUrl, withDatabaseSuffix } from './helpers/database.js';
 import { cli } from './helpers/programs.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './helpers/otlp-receiver.js';
 import {
@@ -213,6 +213,103 @@ describe('tracing (e2e)', () => {
       },
     });
   });
+
+  it(
+    'links every attempt of a delivery to the trace of the write it announces, a retry after a restart too',
+    async () => {
+      // A server of its own on a database of its own: it is stopped between the two attempts.
+      const url = isMysql() ? withDatabaseSuffix(testDatabaseUrl(), '_links') : tempSqliteUrl();
+      await resetDatabase(url);
+      const receiver = await new WebhookReceiver().start();
+      // The first attempt fails; its retry, due 5 s later, is sent by the next server.
+      receiver.answer = (n) => (n === 1 ? 503 : 200);
+      const env = {
+        DATABASE_URL: url,
+        HOST: '127.0.0.1',
+        ADMIN_LOGIN: ADMIN.login,
+        ADMIN_PASSWORD: ADMIN.password,
+        WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+        WEBHOOK_POLL: '50ms',
+        WEBHOOK_RETRY_SCHEDULE: '5s',
+        SHUTDOWN_DELAY_MS: '0',
+        ...otel(),
+      };
+      const firstPort = await freePort();
+      const first = await startServer({ ...env, PORT: String(firstPort) });
+      let second: Awaited<ReturnType<typeof startServer>> | undefined;
+      try {
+        const origin = `http://127.0.0.1:${firstPort}`;
+        const subscription = await fetch(`${origin}${API}/webhooks`, {
+          method: 'POST',
+          headers: { authorization: basic, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: receiver.url, events: ['event.created'] }),
+        });
+        expect(subscription.status).toBe(201);
+        receiver.secret = ((await subscription.json()) as { secret: string }).secret;
+        const traceId = hex(16);
+        const created = await fetch(`${origin}${API}/events`, {
+          method: 'POST',
+          headers: {
+            authorization: basic,
+            'content-type': 'application/json',
+            traceparent: `00-${traceId}-${hex(8)}-01`,
+          },
+          body: JSON.stringify({
+            title: 'Linked',
+            start_date: '2030-01-01 10:00:00',
+            end_date: '2030-01-01 12:00:00',
+          }),
+        });
+        expect(created.status).toBe(201);
+        await until(() => receiver.requests.length === 1, ARRIVAL_MS, 'the first attempt');
+        // Stopped before the retry is due: the spans it holds are sent as it stops.
+        await stop(first.child);
+        expect(receiver.requests).toHaveLength(1);
+        second = await startServer({ ...env, PORT: String(await freePort()) });
+        await until(() => receiver.received.length === 1, ARRIVAL_MS, 'the retry');
+
+        const request = (
+          await spansOf(traceId, (s) => s.some((span) => span.kind === SPAN_KIND.server))
+        ).find((span) => span.kind === SPAN_KIND.server)!;
+        expect(request).toMatchObject({ kind: SPAN_KIND.server, name: `POST ${API}/events` });
+        const attempts = () =>
+          collector.spans.filter(
+            (s) =>
+              s.kind === SPAN_KIND.client &&
+              s.attributes['url.full'] === receiver.url &&
+              s.links.some((l) => l.traceId === traceId && l.spanId === request.spanId),
+          );
+        await until(() => attempts().length === 2, ARRIVAL_MS, 'the spans of both attempts');
+        const [failed, retried] = attempts().sort(
+          (a, b) =>
+            Number(a.attributes['cal.webhook.attempt']) -
+            Number(b.attributes['cal.webhook.attempt']),
+        );
+        expect(failed.attributes).toMatchObject({
+          'cal.webhook.attempt': 1,
+          'http.response.status_code': 503,
+        });
+        expect(retried.attributes).toMatchObject({
+          'cal.webhook.attempt': 2,
+          'cal.webhook.delivery_id': failed.attributes['cal.webhook.delivery_id'],
+          'http.response.status_code': 200,
+        });
+        // Each attempt is a trace of its own, which the receiver continues; the link leads back.
+        for (const span of [failed, retried]) {
+          expect(span.traceId).not.toBe(traceId);
+          expect(span.parentSpanId).toBe('');
+        }
+        expect(String(receiver.received[0].headers.traceparent)).toContain(
+          `-${retried.traceId}-${retried.spanId}-`,
+        );
+      } finally {
+        await stop(first.child);
+        await stop(second?.child);
+        await receiver.stop();
+      }
+    },
+    3 * PROCESS_DEADLINE_MS,
+  );
 
   it(
     "traces an import command: one trace with the source's requests (traceparent passed on) and the statements",

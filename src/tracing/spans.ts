@@ -1,5 +1,6 @@
 import {
   context,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -83,6 +84,27 @@ export async function inRootSpan<T>(name: string, run: () => Promise<T>): Promis
   }
 }
 
+/**
+ * The W3C `traceparent` of the active span (the request or command being served), to be kept with
+ * work that is done later on its behalf (a webhook message); null with tracing off or outside
+ * any trace. Kept also for a request the sampler left out: its log lines carry that trace id.
+ */
+export function activeTraceparent(): string | null {
+  if (!tracer) return null;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? null;
+}
+
+/**
+ * Runs `work` outside whatever operation is being traced: background work that an operation
+ * only woke (the webhook dispatcher, woken by a commit) is not part of it, and its statements
+ * and requests must not be counted as the operation's children.
+ */
+export function untraced<T>(work: () => T): T {
+  return tracer ? context.with(ROOT_CONTEXT, work) : work();
+}
+
 /** An outgoing HTTP request being traced: the headers that pass its context on, and its end. */
 export interface ClientSpan {
   /** `traceparent` (and `tracestate`) to send with the request. */
@@ -93,11 +115,20 @@ export interface ClientSpan {
 /**
  * A client span for an HTTP request this process sends by node:http (a webhook delivery; fetch,
  * the importer's, is traced by the undici instrumentation), under the active span or as a root
- * of its own (deliveries run on a timer, not in a request).
+ * of its own (deliveries run on a timer, not in a request). `origin`, the `traceparent` of the
+ * operation the request is sent for (kept since, maybe across a restart), becomes a span link:
+ * a retry hours later is a trace of its own that leads back to the write that caused it.
  */
-export function startClientSpan(method: string, url: URL): ClientSpan | null {
+export function startClientSpan(
+  method: string,
+  url: URL,
+  origin?: { traceparent: string | null; attributes?: Attributes },
+): ClientSpan | null {
   if (!tracer) return null;
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const linked = origin?.traceparent
+    ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent: origin.traceparent }))
+    : undefined;
   const span = tracer.startSpan(method, {
     kind: SpanKind.CLIENT,
     attributes: {
@@ -106,7 +137,9 @@ export function startClientSpan(method: string, url: URL): ClientSpan | null {
       'url.full': `${url.protocol}//${url.host}${url.pathname}`,
       'server.address': url.hostname,
       'server.port': port,
+      ...origin?.attributes,
     },
+    links: linked && isSpanContextValid(linked) ? [{ context: linked }] : [],
   });
   const headers: Record<string, string> = {};
   propagation.inject(trace.setSpan(context.active(), span), headers);

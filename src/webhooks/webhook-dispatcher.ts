@@ -7,18 +7,23 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
+import { untraced } from '../tracing/spans.js';
 import { subscriptionFailure } from './failure-reasons.js';
 import { eventTypeOf, isPublicChange, wants } from './event-types.js';
 import { RecordPayloads, type Audience } from './record-payloads.js';
+import { Subscriptions, bodyOf } from './messages.js';
 import { send, type AttemptResult } from './sender.js';
 import { systemResolver, type Resolver } from './target-policy.js';
 import {
   WebhooksRepository,
+  type AttemptOutcome,
   type DeliveryRow,
   type NewDelivery,
   type OutboxRow,
@@ -28,9 +33,22 @@ import {
 /** Outbox entries fanned out per batch, and batches per pass (the rest waits for the next). */
 const FANOUT_BATCH = 100;
 const FANOUT_BATCHES = 10;
-/** Deliveries claimed per round, all sent at once. */
-const DELIVERY_BATCH = 16;
+/**
+ * Deliveries claimed per round, all sent at once (over at most 16 connections per receiver,
+ * sender.ts), and rounds per pass: a round's statements (find, claim, read, store) are shared by
+ * its deliveries.
+ */
+const DELIVERY_BATCH = 48;
 const DELIVERY_ROUNDS = 20;
+/**
+ * While this process answers requests, a delivery pass sends one round, and the next starts no
+ * sooner than BUSY_PAUSE_FACTOR times as long as it took (within the bounds below): sending takes
+ * at most a tenth of a busy process's time and never slows the writes that caused it; what waits
+ * is sent once the requests stop.
+ */
+const BUSY_PAUSE_FACTOR = 9;
+const BUSY_PAUSE_MIN_MS = 50;
+const BUSY_PAUSE_MAX_MS = 2000;
 /** How long the fan-out lease lasts when its holder dies mid-pass. */
 const FANOUT_LEASE_MS = 30_000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -44,12 +62,15 @@ export type AttemptListener = (subscriptionId: number, result: AttemptResult) =>
 /**
  * Delivers the outbox (webhook-outbox.ts) by the Standard Webhooks specification, in every server
  * process, off the write path: woken after each commit of this process and every WEBHOOK_POLL
- * for the commits of others (other workers, servers, the CLI).
+ * for the commits of others (other workers, servers, the CLI). Two loops: the fan-out runs right
+ * after each commit (so a payload shows its record as the change left it, as far as possible),
+ * the delivery after each fan-out and when a retry is due, yielding to requests (BUSY_PAUSE_*).
  *
  * 1. **Fan-out** (one process at a time, by the `fanout` row of `webhook_leases`): each outbox
  *    entry becomes one delivery per subscription that wants it (event type, language, public or
- *    private), with its body rendered once per audience; the entries are marked dispatched in the
- *    same transaction as their deliveries are written, only if no one else marked them first.
+ *    private), with its record rendered once per audience and language, whatever the number of
+ *    subscriptions; the entries are marked dispatched in the same transaction as their deliveries
+ *    are written, only if no one else marked them first.
  * 2. **Delivery** (every process): a due delivery is leased by a conditional UPDATE (the lease
  *    outlives the request's timeout), sent, and its outcome stored; only the earliest pending
  *    delivery of a record per subscription is due, so a record's changes arrive in order. A
@@ -65,10 +86,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly owner = `${hostname().slice(0, 20)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly attemptListeners = new Set<AttemptListener>();
   private unsubscribe: (() => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  /** Fan-out: after each commit, at once (commits meanwhile share the next pass), and every poll. */
+  private readonly fanout = new Loop(() => this.fanOutPass());
+  /** Delivery: after each fan-out and when a retry is due, yielding to requests. */
+  private readonly delivery = new Loop(() => this.deliveryPass());
+  /** The HTTP requests this process is answering (none in a process without a server). */
+  private inFlight = 0;
   private lastPrune = 0;
   private failingLogged = false;
   private readonly attempts: Counter<'outcome'>;
@@ -80,6 +103,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly writes: Writes,
     private readonly repository: WebhooksRepository,
     private readonly payloads: RecordPayloads,
+    private readonly adapterHost: HttpAdapterHost,
     metrics: Metrics,
   ) {
     this.attempts = metrics.counter(
@@ -90,24 +114,35 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationBootstrap(): void {
-    this.stopped = false;
+    // Requests come first: a delivery pass tells from this count whether to yield to them.
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as HttpServer | undefined;
+    server?.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+      this.inFlight++;
+      res.once('close', () => this.inFlight--);
+    });
+    this.fanout.start();
+    this.delivery.start();
     this.unsubscribe = this.writes.onCommit(() => this.wake());
-    this.wake();
+    // What earlier processes left: entries to fan out, deliveries leased by a dead one, retries.
+    this.fanout.wake();
+    this.delivery.wake();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
-    // The pass in flight finishes if it can; one stuck on a database that no longer answers is
+    // The passes in flight finish if they can; one stuck on a database that no longer answers is
     // left behind, since its leases expire and another process (or the next start) takes over.
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
       timer.unref();
     });
-    await Promise.race([this.running, waited]);
+    await Promise.race([Promise.all([this.fanout.stop(), this.delivery.stop()]), waited]);
     clearTimeout(timer);
+  }
+
+  private get stopped(): boolean {
+    return this.fanout.stopped;
   }
 
   /** Calls `listener` after every attempt; returns the unsubscribe function. */
@@ -116,47 +151,69 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     return () => this.attemptListeners.delete(listener);
   }
 
-  /** Runs a pass soon (now, or right after the one running). */
+  /** Fans out soon (now, or right after the pass running), and delivers what that gives. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.pass().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        setImmediate(() => this.wake());
-      }
-    });
+    this.fanout.wake();
   }
 
-  private async pass(): Promise<void> {
-    let wait = this.config.webhooks.pollMs;
-    try {
+  /**
+   * Announces the scheduled posts gone live and fans out the outbox: each record's payload is
+   * rendered as soon as possible after its change, whatever the load (a message carries the
+   * record as it is when the message is prepared). Then wakes the delivery.
+   */
+  private async fanOutPass(): Promise<number> {
+    const wait = await this.guarded(async () => {
       await this.announceScheduled();
-      await this.fanOut();
-      const more = await this.deliverDue();
-      if (more) wait = 0;
-      else {
-        const next = await this.repository.nextDue();
-        if (next !== null) wait = Math.max(0, Math.min(wait, next - Date.now()));
-      }
+      const fanned = await this.fanOut(FANOUT_BATCHES, new Subscriptions(this.repository));
+      if (fanned.worked) this.delivery.wake();
+      return fanned.more ? 0 : this.config.webhooks.pollMs;
+    });
+    return wait ?? this.config.webhooks.pollMs;
+  }
+
+  /** Sends what is due; answers how long until the next is. */
+  private async deliveryPass(): Promise<number> {
+    const started = performance.now();
+    const busy = this.inFlight > 0;
+    let worked = false;
+    const wait = await this.guarded(async () => {
+      const sent = await this.deliverDue(
+        busy ? 1 : DELIVERY_ROUNDS,
+        new Subscriptions(this.repository),
+      );
+      worked = sent.worked;
+      const poll = this.config.webhooks.pollMs;
+      if (sent.more) return 0;
+      const due = await this.repository.nextDue();
+      let next = due === null ? poll : Math.max(0, Math.min(poll, due - Date.now()));
+      // Due, and yet nothing was sent: it is leased by another process, or waits for an earlier
+      // change of its record. The next poll looks again (instead of a pass every tick).
+      if (next === 0 && !sent.worked) next = poll;
       await this.pruneNow();
+      return next;
+    });
+    // Requests were waiting: the next pass leaves them nine times the time this one took.
+    const took = performance.now() - started;
+    this.delivery.notBefore =
+      busy && worked
+        ? Date.now() +
+          Math.min(BUSY_PAUSE_MAX_MS, Math.max(BUSY_PAUSE_MIN_MS, took * BUSY_PAUSE_FACTOR))
+        : 0;
+    return wait ?? this.config.webhooks.pollMs;
+  }
+
+  /** Runs `work`; when the database is away or busy, says so once and answers undefined. */
+  private async guarded<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const result = await work();
       this.failingLogged = false;
+      return result;
     } catch (error) {
-      // The database is away or busy: try again at the next poll, and say so once.
       if (!this.failingLogged) {
         this.logger.warn(`webhook dispatch paused: ${(error as Error).message}`);
         this.failingLogged = true;
       }
-    }
-    if (!this.stopped) {
-      this.timer = setTimeout(() => this.wake(), wait);
-      this.timer.unref();
+      return undefined;
     }
   }
 
@@ -179,29 +236,43 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   // ------------------------------------------------------------------------------ fan-out
 
-  private async fanOut(): Promise<void> {
-    for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped; batch++) {
-      const now = Date.now();
-      // A cheap look first: most passes find nothing, and need no lease for it.
-      const entries = await this.repository.pendingOutbox(FANOUT_BATCH);
-      if (!entries.length) return;
-      if (!(await this.repository.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
-        return;
-      }
-      try {
-        // Read again under the lease: the previous holder may have dispatched them.
-        const leased = await this.repository.pendingOutbox(FANOUT_BATCH);
-        const subscriptions = (await this.repository.listSubscriptions()).filter((s) => s.active);
-        const deliveries = await this.deliveriesOf(leased, subscriptions);
-        await this.repository.dispatch(
-          leased.map((e) => e.id),
+  /**
+   * Turns up to `batches` batches of outbox entries into deliveries, under the fan-out lease
+   * (renewed per batch, released at the end). `worked`: deliveries were written; `more`: a full
+   * batch was the last.
+   */
+  private async fanOut(
+    batches: number,
+    subscriptions: Subscriptions,
+  ): Promise<{ worked: boolean; more: boolean }> {
+    let leased = false;
+    let worked = false;
+    try {
+      for (let batch = 0; batch < batches && !this.stopped; batch++) {
+        // A look first: most passes of an idle process find nothing, and need no lease for it.
+        // The entries read before the lease was taken may be another holder's work of the
+        // moment: dispatch() then writes nothing (it marks only what nobody marked), and the
+        // next batch reads them again under the lease.
+        const entries = await this.repository.pendingOutbox(FANOUT_BATCH);
+        if (!entries.length) return { worked, more: false };
+        const now = Date.now();
+        if (!(await this.repository.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
+          return { worked, more: false };
+        }
+        leased = true;
+        const active = (await subscriptions.all()).filter((s) => s.active);
+        const deliveries = await this.deliveriesOf(entries, active);
+        const written = await this.repository.dispatch(
+          entries.map((e) => e.id),
           deliveries,
           Date.now(),
         );
-        if (leased.length < FANOUT_BATCH) return;
-      } finally {
-        await this.repository.releaseLease('fanout', this.owner);
+        worked ||= written && deliveries.length > 0;
+        if (entries.length < FANOUT_BATCH) return { worked, more: false };
       }
+      return { worked, more: leased };
+    } finally {
+      if (leased) await this.repository.releaseLease('fanout', this.owner);
     }
   }
 
@@ -211,10 +282,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   ): Promise<NewDelivery[]> {
     const deliveries: NewDelivery[] = [];
     if (!subscriptions.length) return deliveries;
+    const languages = await this.repository.languagesOf(entries.filter((e) => e.language === null));
+    // Each record's payload is rendered once per reader and language, whatever the number of
+    // its entries in the batch and of the subscriptions hearing of them.
+    const records = new Map<string, Promise<string | undefined>>();
     for (const entry of entries) {
       const type = eventTypeOf(entry);
-      const language =
-        entry.language ?? (await this.repository.languageOf(entry.kind, entry.recordId));
+      const language = entry.language ?? languages.get(`${entry.kind}:${entry.recordId}`) ?? null;
       const isPublic = isPublicChange(entry);
       const bodies = new Map<Audience, string>();
       for (const subscription of subscriptions) {
@@ -224,7 +298,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         if (audience === 'public' && !isPublic) continue;
         let body = bodies.get(audience);
         if (body === undefined) {
-          body = await this.body(entry, type, language, audience);
+          const key = `${entry.kind}:${entry.recordId}:${language}:${audience}`;
+          let record = records.get(key);
+          if (record === undefined && entry.action !== 'deleted') {
+            record = this.recordJson(entry, language, audience);
+            records.set(key, record);
+          }
+          body = bodyOf(entry, type, language, await record);
           bodies.set(audience, body);
         }
         deliveries.push({
@@ -234,69 +314,58 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           recordKey: `${entry.kind}:${entry.recordId}`,
           type,
           payload: body,
+          traceparent: entry.traceparent,
         });
       }
     }
     return deliveries;
   }
 
-  /** The body of a message (CONTRACT "Webhooks"); `record` is absent when the reader may not read it. */
-  private async body(
+  /** A record's payload as JSON, or undefined when the reader may not read it. */
+  private async recordJson(
     entry: OutboxRow,
-    type: string,
     language: string | null,
     audience: Audience,
-  ): Promise<string> {
-    const record =
-      entry.action === 'deleted'
-        ? undefined
-        : await this.payloads.render(entry.kind, entry.recordId, language, audience);
-    return JSON.stringify({
-      type,
-      timestamp: new Date(entry.createdAt).toISOString(),
-      data: {
-        id: entry.recordId,
-        kind: entry.kind,
-        language,
-        ...(record === undefined ? {} : { record }),
-      },
-    });
+  ): Promise<string | undefined> {
+    const record = await this.payloads.render(entry.kind, entry.recordId, language, audience);
+    return record === undefined ? undefined : JSON.stringify(record);
   }
 
   // ----------------------------------------------------------------------------- delivery
 
-  /** Sends what is due; true when a full batch was sent (more may be waiting). */
-  private async deliverDue(): Promise<boolean> {
-    const subscriptions = new Map<number, SubscriptionRow | null>();
-    for (let round = 0; round < DELIVERY_ROUNDS && !this.stopped; round++) {
+  /**
+   * Sends what is due, in up to `rounds` rounds. `worked`: something was sent; `more`: the last
+   * round was full (more may be waiting).
+   */
+  private async deliverDue(
+    rounds: number,
+    subscriptions: Subscriptions,
+  ): Promise<{ worked: boolean; more: boolean }> {
+    let worked = false;
+    for (let round = 0; round < rounds && !this.stopped; round++) {
       const ids = await this.repository.dueDeliveries(Date.now(), DELIVERY_BATCH);
-      if (!ids.length) return false;
+      if (!ids.length) return { worked, more: false };
       const now = Date.now();
       // The lease outlives the longest request, so only a dead holder loses it.
       const lease = now + this.config.webhooks.timeoutMs + 5000;
       const claimed = await this.repository.claimDeliveries(ids, this.owner, now, lease);
-      for (const delivery of claimed) {
-        if (!subscriptions.has(delivery.subscriptionId)) {
-          const found = await this.repository.findSubscription(delivery.subscriptionId);
-          subscriptions.set(delivery.subscriptionId, found);
-        }
-      }
+      worked ||= claimed.length > 0;
+      const byId = await subscriptions.byId();
       const outcomes = await Promise.all(
-        claimed.map((delivery) => this.attempt(delivery, subscriptions)),
+        claimed.map((delivery) => this.attempt(delivery, byId.get(delivery.subscriptionId))),
       );
-      await this.store(claimed, outcomes, subscriptions);
-      if (ids.length < DELIVERY_BATCH) return false;
+      await this.store(claimed, outcomes, byId);
+      if (ids.length < DELIVERY_BATCH) return { worked, more: false };
     }
-    return true;
+    return { worked, more: worked };
   }
 
   /** Sends one claimed delivery; null when its subscription is gone. */
   private async attempt(
     delivery: DeliveryRow,
-    subscriptions: Map<number, SubscriptionRow | null>,
+    subscription: SubscriptionRow | undefined,
   ): Promise<AttemptResult | null> {
     const { webhooks } = this.config;
-    const subscription = subscriptions.get(delivery.subscriptionId);
     if (!subscription) return null;
     const now = Date.now();
     const secrets = [subscription.secret];
@@ -315,23 +384,33 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         timeoutMs: webhooks.timeoutMs,
         userAgent: USER_AGENT,
         resolve: this.resolver,
+        trace: {
+          traceparent: delivery.traceparent,
+          attributes: {
+            'cal.webhook.delivery_id': delivery.id,
+            'cal.webhook.attempt': delivery.attempts + 1,
+          },
+        },
       },
     );
   }
 
   /**
-   * Stores what a round's attempts came to: the deliveries that succeeded in one statement, the
-   * others one by one (their next attempt or their failure), then each subscription's state.
+   * Stores what a round's attempts came to, one statement per kind of outcome (delivered, to be
+   * tried again, failed), then each subscription's state. A kind whose rows were not all this
+   * process's any more (it stalled past their lease, and another process took them over) is
+   * left to that process: neither counted nor marked here.
    */
   private async store(
     claimed: DeliveryRow[],
     outcomes: Array<AttemptResult | null>,
-    subscriptions: Map<number, SubscriptionRow | null>,
+    subscriptions: ReadonlyMap<number, SubscriptionRow>,
   ): Promise<void> {
     const finishedAt = Date.now();
     const delivered: Array<{ id: number; responseStatus: number | null; durationMs: number }> = [];
-    const succeeded = new Set<number>();
-    const failed = new Map<number, { delivery: DeliveryRow; result: AttemptResult }>();
+    const reached = new Set<number>();
+    const retried: Array<{ delivery: DeliveryRow; outcome: AttemptOutcome }> = [];
+    const given: Array<{ delivery: DeliveryRow; outcome: AttemptOutcome }> = [];
     for (const [i, delivery] of claimed.entries()) {
       const result = outcomes[i];
       if (!result) continue;
@@ -341,30 +420,43 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           responseStatus: result.responseStatus,
           durationMs: result.durationMs,
         });
-        succeeded.add(delivery.subscriptionId);
-        this.attempts.inc({ outcome: 'delivered' });
+        reached.add(delivery.subscriptionId);
         continue;
       }
-      const attempts = delivery.attempts + 1;
-      const retryIn = this.config.webhooks.retrySchedule[attempts - 1];
-      const status = result.retry && retryIn !== undefined ? 'pending' : 'failed';
-      const stored = await this.repository.finishAttempt(
-        delivery.id,
-        this.owner,
-        {
-          status,
-          nextAttemptAt: status === 'pending' ? finishedAt + retryIn : delivery.nextAttemptAt,
-          responseStatus: result.responseStatus,
-          error: result.error,
-          durationMs: result.durationMs,
-        },
-        finishedAt,
-      );
-      if (!stored) continue;
-      this.attempts.inc({ outcome: status === 'pending' ? 'retry' : status });
-      if (status === 'failed') failed.set(delivery.subscriptionId, { delivery, result });
+      const retryIn = this.config.webhooks.retrySchedule[delivery.attempts];
+      const again = result.retry && retryIn !== undefined;
+      const outcome: AttemptOutcome = {
+        status: again ? 'pending' : 'failed',
+        nextAttemptAt: again ? finishedAt + retryIn : delivery.nextAttemptAt,
+        responseStatus: result.responseStatus,
+        error: result.error,
+        durationMs: result.durationMs,
+      };
+      if (again) retried.push({ delivery, outcome });
+      else given.push({ delivery, outcome });
     }
-    await this.repository.finishDelivered(delivered, this.owner, finishedAt);
+    const storedAll = async (
+      rows: ReadonlyArray<{ delivery: DeliveryRow; outcome: AttemptOutcome }>,
+    ) =>
+      (await this.repository.finishAttempts(
+        rows.map((r) => ({ id: r.delivery.id, ...r.outcome })),
+        this.owner,
+        finishedAt,
+      )) === rows.length;
+    let succeeded = new Set<number>();
+    const stored = await this.repository.finishDelivered(delivered, this.owner, finishedAt);
+    if (stored === delivered.length) {
+      this.attempts.inc({ outcome: 'delivered' }, delivered.length);
+      succeeded = reached;
+    }
+    if (retried.length && (await storedAll(retried))) {
+      this.attempts.inc({ outcome: 'retry' }, retried.length);
+    }
+    const failed = new Map<number, { delivery: DeliveryRow; outcome: AttemptOutcome }>();
+    if (given.length && (await storedAll(given))) {
+      this.attempts.inc({ outcome: 'failed' }, given.length);
+      for (const g of given) failed.set(g.delivery.subscriptionId, g);
+    }
     for (const id of succeeded) {
       // Only a failing subscription has anything to clear: no statement otherwise.
       const subscription = subscriptions.get(id);
@@ -373,12 +465,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         subscription.failingSince = null;
       }
     }
-    for (const [id, { delivery, result }] of failed) {
+    for (const [id, { delivery, outcome }] of failed) {
       const reason = subscriptionFailure({
         delivery: delivery.id,
         type: delivery.type,
         attempts: delivery.attempts + 1,
-        error: result.error,
+        error: outcome.error,
       });
       await this.repository.markFailing(id, reason, finishedAt);
       const subscription = subscriptions.get(id);
@@ -396,5 +488,63 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
     await this.repository.prune(now - this.config.webhooks.retentionMs);
+  }
+}
+
+/**
+ * One of the dispatcher's loops: a pass at a time, woken to run now (or right after the pass
+ * running) and planned again by what the pass answers (how long to wait), never before
+ * `notBefore`. Each pass runs outside the trace of the request whose commit woke it: it works
+ * for other writes too.
+ */
+class Loop {
+  stopped = true;
+  /** No pass starts before this (a busy process's pause). */
+  notBefore = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(private readonly pass: () => Promise<number>) {}
+
+  start(): void {
+    this.stopped = false;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else if (this.notBefore <= Date.now()) {
+      clearTimeout(this.timer);
+      this.run();
+    } else this.plan(this.notBefore);
+  }
+
+  /** Starts the next pass at `at`, unless one is planned sooner. */
+  private plan(at: number): void {
+    if (this.stopped || (this.timer && this.timerAt <= at)) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.run(), Math.max(0, at - Date.now()));
+    this.timer.unref();
+  }
+
+  private run(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    if (this.stopped || this.running) return;
+    this.running = untraced(() => this.pass()).then((wait) => {
+      this.running = undefined;
+      const next = this.again ? 0 : wait;
+      this.again = false;
+      this.plan(Math.max(Date.now() + next, this.notBefore));
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
+import { activeTraceparent } from '../tracing/spans.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WritesModule } from '../database/writes.module.js';
 
@@ -27,7 +28,10 @@ export class WebhookOutbox implements OnModuleInit, OnModuleDestroy {
     this.stop = this.writes.journal(async (manager, entries) => {
       // Scheduled posts are kept track of also when quiet: their going live is announced later.
       await this.repository.schedule(manager, entries, nowUtcSql());
-      if (!this.quiet) await this.repository.appendOutbox(manager, entries, Date.now());
+      // The write's trace goes with its changes: their deliveries' spans link to it.
+      if (!this.quiet) {
+        await this.repository.appendOutbox(manager, entries, Date.now(), activeTraceparent());
+      }
     });
   }
 

@@ -51,6 +51,8 @@ export interface OutboxRow {
   previousStatus: string | null;
   language: string | null;
   createdAt: number;
+  /** The W3C `traceparent` of the operation whose write added it (tracing on), else null. */
+  traceparent: string | null;
 }
 
 type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -71,6 +73,8 @@ export interface DeliveryRow {
   durationMs: number | null;
   createdAt: number;
   finishedAt: number | null;
+  /** Its outbox entry's `traceparent`: every attempt's span links to it. */
+  traceparent: string | null;
 }
 
 export interface NewDelivery {
@@ -80,6 +84,7 @@ export interface NewDelivery {
   recordKey: string;
   type: string;
   payload: string;
+  traceparent: string | null;
 }
 
 /** What an attempt left: the delivery's new state. */
@@ -129,6 +134,7 @@ function toDelivery(r: Row): DeliveryRow {
     durationMs: num(r.duration_ms),
     createdAt: Number(r.created_at),
     finishedAt: num(r.finished_at),
+    traceparent: (r.traceparent as string | null | undefined) ?? null,
   };
 }
 
@@ -272,22 +278,27 @@ export class WebhooksRepository {
 
   // ------------------------------------------------------------------------------ outbox
 
-  /** Inside the write's transaction (Writes.journal): one statement per chunk of changes. */
+  /**
+   * Inside the write's transaction (Writes.journal): one statement per chunk of changes, with the
+   * `traceparent` of the operation writing them (null without tracing).
+   */
   async appendOutbox(
     manager: EntityManager,
     entries: readonly JournalEntry[],
     now: number,
+    traceparent: string | null,
   ): Promise<void> {
     for (let i = 0; i < entries.length; i += CHUNK) {
       const chunk = entries.slice(i, i + CHUNK);
       const params: unknown[] = [];
       for (const e of chunk) {
         params.push(e.kind, e.id, e.action, e.status, e.previousStatus, e.language, now);
+        params.push(traceparent);
       }
       await manager.query(
         `INSERT INTO webhook_outbox
-           (kind, record_id, action, status, previous_status, language, created_at)
-         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+           (kind, record_id, action, status, previous_status, language, created_at, traceparent)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         params,
       );
     }
@@ -306,21 +317,41 @@ export class WebhooksRepository {
       previousStatus: (r.previous_status as string | null) ?? null,
       language: (r.language as string | null) ?? null,
       createdAt: Number(r.created_at),
+      traceparent: (r.traceparent as string | null) ?? null,
     }));
   }
 
-  /** The content language of a record that still exists (null when it is gone). */
-  async languageOf(kind: RecordKind, id: number): Promise<string | null> {
-    const table =
-      kind === 'event'
-        ? 'events'
-        : kind === 'venue'
-          ? 'venues'
-          : kind === 'organizer'
-            ? 'organizers'
-            : 'terms';
-    const [row] = await this.select(`SELECT language FROM ${table} WHERE id = ?`, [id]);
-    return (row?.language as string | undefined) ?? null;
+  /**
+   * The content languages of the records of `entries` that still exist, by `kind:id` (a record
+   * gone has none): one statement per table.
+   */
+  async languagesOf(
+    entries: ReadonlyArray<Pick<OutboxRow, 'kind' | 'recordId'>>,
+  ): Promise<Map<string, string>> {
+    const languages = new Map<string, string>();
+    const tables = new Map<string, Map<number, RecordKind>>();
+    for (const { kind, recordId } of entries) {
+      const table = POST_TABLES.get(kind) ?? 'terms';
+      if (!tables.has(table)) tables.set(table, new Map());
+      tables.get(table)!.set(recordId, kind);
+    }
+    for (const [table, ids] of tables) {
+      const list = [...ids.keys()];
+      for (let i = 0; i < list.length; i += CHUNK) {
+        const chunk = list.slice(i, i + CHUNK);
+        const rows = await this.select(
+          `SELECT id, language FROM ${table} WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+          chunk,
+        );
+        for (const r of rows) {
+          const kind = ids.get(Number(r.id));
+          if (kind && typeof r.language === 'string') {
+            languages.set(`${kind}:${Number(r.id)}`, r.language);
+          }
+        }
+      }
+    }
+    return languages;
   }
 
   /**
@@ -336,12 +367,12 @@ export class WebhooksRepository {
           const params: unknown[] = [];
           for (const d of chunk) {
             params.push(d.subscriptionId, d.outboxId, d.messageId, d.recordKey, d.type, d.payload);
-            params.push('pending', 0, now, now);
+            params.push('pending', 0, now, now, d.traceparent);
           }
           await this.execute(
             `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key,
-               type, payload, status, attempts, next_attempt_at, created_at)
-             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+               type, payload, status, attempts, next_attempt_at, created_at, traceparent)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
             params,
             manager,
           );
@@ -563,48 +594,68 @@ export class WebhooksRepository {
 
   /**
    * Stores the outcome of deliveries that succeeded, in one statement, for those whose lease is
-   * still this process's.
+   * still this process's; answers how many were stored.
    */
   async finishDelivered(
     done: ReadonlyArray<{ id: number; responseStatus: number | null; durationMs: number }>,
     owner: string,
     now: number,
-  ): Promise<void> {
-    if (!done.length) return;
+  ): Promise<number> {
+    if (!done.length) return 0;
     const cases = (column: 'responseStatus' | 'durationMs') => ({
       sql: `CASE id ${done.map(() => 'WHEN ? THEN ?').join(' ')} END`,
       params: done.flatMap((d) => [d.id, d[column]]),
     });
     const status = cases('responseStatus');
     const duration = cases('durationMs');
-    await this.execute(
+    const { affected } = await this.execute(
       `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
          response_status = ${status.sql}, duration_ms = ${duration.sql}, error = NULL,
          finished_at = ?, lease_owner = NULL, lease_until = NULL
        WHERE id IN (${done.map(() => '?').join(', ')}) AND lease_owner = ?`,
       [...status.params, ...duration.params, now, ...done.map((d) => d.id), owner],
     );
+    return affected;
   }
 
-  /** Stores an attempt's outcome, if the lease is still this process's. */
-  async finishAttempt(id: number, owner: string, outcome: AttemptOutcome, now: number) {
+  /**
+   * Stores the outcomes of failed attempts of one status (`pending`: tried again later, or
+   * `failed`), in one statement, for the deliveries whose lease is still this process's; answers
+   * how many were stored.
+   */
+  async finishAttempts(
+    outcomes: ReadonlyArray<AttemptOutcome & { id: number }>,
+    owner: string,
+    now: number,
+  ): Promise<number> {
+    if (!outcomes.length) return 0;
+    const [{ status }] = outcomes;
+    if (outcomes.some((o) => o.status !== status)) throw new Error('one status per statement');
+    const cases = (value: (o: AttemptOutcome) => unknown) => ({
+      sql: `CASE id ${outcomes.map(() => 'WHEN ? THEN ?').join(' ')} END`,
+      params: outcomes.flatMap((o) => [o.id, value(o)]),
+    });
+    const next = cases((o) => o.nextAttemptAt);
+    const response = cases((o) => o.responseStatus);
+    const error = cases((o) => o.error?.slice(0, 500) ?? null);
+    const duration = cases((o) => o.durationMs);
     const { affected } = await this.execute(
-      `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?,
-         response_status = ?, error = ?, duration_ms = ?, finished_at = ?,
-         lease_owner = NULL, lease_until = NULL
-       WHERE id = ? AND lease_owner = ?`,
+      `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1,
+         next_attempt_at = ${next.sql}, response_status = ${response.sql}, error = ${error.sql},
+         duration_ms = ${duration.sql}, finished_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE id IN (${outcomes.map(() => '?').join(', ')}) AND lease_owner = ?`,
       [
-        outcome.status,
-        outcome.nextAttemptAt,
-        outcome.responseStatus,
-        outcome.error?.slice(0, 500) ?? null,
-        outcome.durationMs,
-        outcome.status === 'pending' ? null : now,
-        id,
+        status,
+        ...next.params,
+        ...response.params,
+        ...error.params,
+        ...duration.params,
+        status === 'pending' ? null : now,
+        ...outcomes.map((o) => o.id),
         owner,
       ],
     );
-    return affected === 1;
+    return affected;
   }
 
   async listDeliveries(
@@ -632,12 +683,15 @@ export class WebhooksRepository {
     return row ? toDelivery(row) : null;
   }
 
-  /** A replay: the same message (id, type, body) sent again as a new delivery. */
+  /**
+   * A replay: the same message (id, type, body) sent again as a new delivery, its attempts linked
+   * to the trace of the write it announces.
+   */
   async replay(delivery: DeliveryRow, now: number): Promise<number> {
     const { insertId } = await this.execute(
       `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
-         payload, status, attempts, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+         payload, status, attempts, next_attempt_at, created_at, traceparent)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       [
         delivery.subscriptionId,
         delivery.outboxId,
@@ -647,6 +701,7 @@ export class WebhooksRepository {
         delivery.payload,
         now,
         now,
+        delivery.traceparent,
       ],
     );
     return insertId;

@@ -19,6 +19,8 @@ export interface ReceivedSpan {
   attributes: Record<string, string | number | boolean | undefined>;
   status: { code?: number; message?: string };
   resource: Record<string, string | number | boolean | undefined>;
+  /** The spans it links to (span links, not its parent). */
+  links: Array<{ traceId: string; spanId: string }>;
 }
 
 export const SPAN_KIND = { internal: 1, server: 2, client: 3 } as const;
@@ -40,9 +42,10 @@ interface Export {
     resource?: { attributes?: Array<{ key: string; value: AnyValue }> };
     scopeSpans?: Array<{
       spans?: Array<
-        Omit<ReceivedSpan, 'attributes' | 'resource' | 'kind'> & {
+        Omit<ReceivedSpan, 'attributes' | 'resource' | 'kind' | 'links'> & {
           kind?: number;
           attributes?: Array<{ key: string; value: AnyValue }>;
+          links?: Array<{ traceId: string; spanId: string }>;
         }
       >;
     }>;
@@ -85,6 +88,7 @@ export class OtlpReceiver {
                 attributes: plain(s.attributes),
                 status: s.status ?? {},
                 resource,
+                links: (s.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
               });
             }
           }

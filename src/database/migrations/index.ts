@@ -16,6 +16,7 @@ import { Recurrence1765200000000 } from './1765200000000-recurrence.js';
 import { SeriesLinks1765300000000 } from './1765300000000-series-links.js';
 import { WriteChanges1765400000000 } from './1765400000000-write-changes.js';
 import { SeriesHorizonLease1765500000000 } from './1765500000000-series-horizon-lease.js';
+import { WebhookTraceContext1765600000000 } from './1765600000000-webhook-trace-context.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   SeriesLinks1765300000000,
   WriteChanges1765400000000,
   SeriesHorizonLease1765500000000,
+  WebhookTraceContext1765600000000,
 ];
