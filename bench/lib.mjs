@@ -142,6 +142,7 @@ async function openDb(url) {
         'terms',
         'event_terms',
         'event_organizers',
+        'event_occurrences',
       ]) {
         await conn.query(`ANALYZE TABLE ${t}`);
       }
@@ -383,6 +384,141 @@ export async function seed(url, counts) {
   await db.analyze();
   await db.close();
   return { probe, geo, firstEvent: events[0][0], firstEventSlug: events[0][4], lastId: id };
+}
+
+/** The weekly series of the recurring calendar: one per hundred single events (1,000 at scale 1). */
+export const seriesCount = (counts) => Math.max(10, Math.round(counts.events / 100));
+/** Weeks of each series: two years. */
+export const SERIES_WEEKS = 104;
+
+/**
+ * The recurring calendar (CONTRACT §9) beside the seeded one (ids after `lastId`): `seriesCount(counts)` weekly
+ * recurring events of two years each (from about a year back, as the single events spread),
+ * materialized as the app does (one `event_occurrences` row per occurrence, the series complete),
+ * in Hungarian, so that `/hu/` lists them alone while the default list stays the single events;
+ * each with a venue (90%), 1-2 organizers, 1-3 categories and 0-3 tags (Hungarian copies of the
+ * seeded terms), as the single events have. Returns how many series and occurrences it wrote.
+ */
+export async function seedSeries(url, counts, lastId) {
+  const db = await openDb(url);
+  const rnd = mulberry32(34);
+  const now = Date.now();
+  const published = sql(new Date(now - 86400000 * 400));
+  const termCount = counts.categories + counts.tags;
+  const terms = [];
+  for (let c = 1; c <= counts.categories; c++)
+    terms.push([termCount + c, 'cal_events_cat', `Kategória ${c}`, `kategoria-${c}`, '', 0, 'hu']);
+  for (let t = 1; t <= counts.tags; t++)
+    terms.push([
+      termCount + counts.categories + t,
+      'post_tag',
+      `Címke ${t}`,
+      `cimke-${t}`,
+      '',
+      0,
+      'hu',
+    ]);
+  const recurrence = JSON.stringify({
+    rules: [`FREQ=WEEKLY;COUNT=${SERIES_WEEKS}`],
+    exdates: [],
+    rdates: [],
+  });
+  const postIds = [];
+  const events = [];
+  const occurrences = [];
+  const eventTerms = [];
+  const eventOrganizers = [];
+  const total = seriesCount(counts);
+  for (let n = 0; n < total; n++) {
+    const id = lastId + 1 + n;
+    postIds.push([id, 'event']);
+    const start = new Date(now + Math.round((rnd() * 7 - 365) * 86400000));
+    start.setUTCMinutes(0, 0, 0);
+    const hours = 1 + Math.floor(rnd() * 4);
+    const venue = rnd() < 0.9 ? 1 + Math.floor(rnd() * counts.venues) : null;
+    const title = `${WORDS[n % WORDS.length]} sorozat ${n}`;
+    events.push([
+      ...[id, 1, 'publish', title, `sorozat-${n}`, `Heti alkalom: ${title}.`, '', ''],
+      ...[published, published, published, published, null, 'hu'],
+      ...[sql(start), sql(new Date(start.getTime() + hours * 3600000))],
+      ...[sql(start), sql(new Date(start.getTime() + hours * 3600000)), 'UTC', 0, '["10"]'],
+      ...['', '', null, 0, 0, 0, 0, 0, venue, 0, recurrence, '9999-12-31 23:59:59'],
+    ]);
+    for (let w = 0; w < SERIES_WEEKS; w++) {
+      const at = new Date(start.getTime() + w * 7 * 86400000);
+      const end = sql(new Date(at.getTime() + hours * 3600000));
+      occurrences.push([id, sql(at), end, sql(at), end, 1]);
+    }
+    const cats = new Set(
+      Array.from(
+        { length: 1 + Math.floor(rnd() * 3) },
+        () => termCount + 1 + Math.floor(rnd() * counts.categories),
+      ),
+    );
+    const tags = new Set(
+      Array.from(
+        { length: Math.floor(rnd() * 4) },
+        () => termCount + counts.categories + 1 + Math.floor(rnd() * counts.tags),
+      ),
+    );
+    for (const t of [...cats, ...tags]) eventTerms.push([id, t, 'publish', published, 'hu']);
+    const first = counts.venues + 1;
+    const orgs = new Set(
+      Array.from({ length: 1 + Math.floor(rnd() * 2) }, () =>
+        Math.floor(first + rnd() * counts.organizers),
+      ),
+    );
+    [...orgs].forEach((o, i) => eventOrganizers.push([id, o, i]));
+  }
+  await db.many('post_ids', ['id', 'kind'], postIds);
+  await db.many(
+    'terms',
+    ['id', 'taxonomy', 'name', 'slug', 'description', 'parent', 'language'],
+    terms,
+  );
+  await db.many(
+    'events',
+    [
+      ...POST_COLUMNS,
+      'start_date',
+      'end_date',
+      'start_utc',
+      'end_utc',
+      'timezone',
+      'all_day',
+      'cost',
+      'currency_symbol',
+      'currency_position',
+      'website',
+      'show_map',
+      'show_map_link',
+      'hide_from_listings',
+      'sticky',
+      'featured',
+      'venue_id',
+      'post_parent',
+      'recurrence',
+      'occurrences_until',
+    ],
+    events,
+  );
+  await db.many(
+    'event_occurrences',
+    ['event_id', 'start_date', 'end_date', 'start_utc', 'end_utc', 'day_index'],
+    occurrences,
+  );
+  await db.many(
+    'event_terms',
+    ['event_id', 'term_id', 'event_status', 'event_date_utc', 'event_language'],
+    eventTerms,
+  );
+  await db.many('event_organizers', ['event_id', 'organizer_id', 'position'], eventOrganizers);
+  await db.query(
+    "UPDATE terms SET published_count = (SELECT COUNT(*) FROM event_terms et WHERE et.term_id = terms.id AND et.event_language = terms.language AND et.event_status = 'publish') WHERE language = 'hu'",
+  );
+  await db.analyze();
+  await db.close();
+  return { series: total, occurrences: occurrences.length, lastId: lastId + total };
 }
 
 export function startServer(url, port, extraEnv = {}, nodeFlags = []) {

@@ -42,6 +42,7 @@ import {
   resetDatabase,
   rssMb,
   seed,
+  seedSeries,
   startServer,
   stopServer,
   useBuild,
@@ -129,8 +130,13 @@ console.log(`database ${URL_.split(':')[0]}, scale ${SCALE}: ${JSON.stringify(co
 await resetDatabase(URL_);
 migrate(URL_);
 let t0 = Date.now();
-const { probe, geo, firstEvent, firstEventSlug } = await seed(URL_, counts);
-console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+const { probe, geo, firstEvent, firstEventSlug, lastId } = await seed(URL_, counts);
+// Recurring events (CONTRACT §9): weekly series in Hungarian beside the single events (the /hu/ lists show them alone).
+const recurring = await seedSeries(URL_, counts, lastId);
+console.log(
+  `seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s (and ${recurring.series} series, ${recurring.occurrences} occurrences)`,
+);
+const SERIES_LIST = `events: ${recurring.series.toLocaleString('en')} weekly series (${recurring.occurrences.toLocaleString('en')} occurrences), default list`;
 
 const auth = createEditor(URL_);
 const NOTES_MARKER =
@@ -186,6 +192,9 @@ try {
       `/cal/events/v1/events?categories=${probe.category}&venue=${probe.venue}&start_date=${probe.from}&end_date=%2B2%20years&search=${probe.word}`,
       'list',
     ],
+    // Recurring events: the list of occurrences against the list of single events (the default list).
+    [SERIES_LIST, '/hu/cal/events/v1/events', 'list'],
+    ['events: the same series shown once (series=once)', '/hu/cal/events/v1/events?series=once'],
     ['event by id', `/cal/events/v1/events/${firstEvent}`, 'record'],
     ['event by slug', `/cal/events/v1/events/by-slug/${firstEventSlug}`, 'record'],
     ['venues list', '/cal/events/v1/venues', 'record'],
@@ -523,6 +532,11 @@ const lines = [
   `The geofenced list keeps the events whose venue lies within 25 miles of ${geo.lat}, ${geo.lng} (one venue's coordinates; ` +
     `${counts.venues.toLocaleString('en')} venues spread over Europe, 95% with coordinates): ${geo.total} events in the default window. ` +
     'It takes the venues of a bounding box from IDX_venues_geo, then the exact great-circle test, in the same number of queries as the default list.',
+  '',
+  recurringLine(
+    results[1],
+    results.find((r) => r.name === SERIES_LIST),
+  ),
   ...webhookLines(hooks),
   ...workerLines,
   ...overheadSection,
@@ -552,6 +566,17 @@ if (SMOKE) {
 } else if (missed.length) {
   for (const m of missed) console.log(`MISSED TARGET: ${m}`);
   process.exitCode = 1;
+}
+
+/** The recurring events' scenario: the list of occurrences against the default list of single events. */
+function recurringLine(singles, series) {
+  const share = (a, b) => (a && b ? (a.rps / b.rps).toFixed(2) : '–');
+  return (
+    `Recurring events: ${recurring.series.toLocaleString('en')} weekly series of two years in Hungarian ` +
+    `(${recurring.occurrences.toLocaleString('en')} occurrences in event_occurrences, /hu/ lists them alone) list at ` +
+    `${share(series, singles)} (served), ${share(series.computed, singles.computed)} (computed) and ` +
+    `${share(series.cold, singles.cold)} (cold) of the rate of the default list of ${counts.events.toLocaleString('en')} single events.`
+  );
 }
 
 async function warmUp(url) {

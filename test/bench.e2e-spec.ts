@@ -50,7 +50,14 @@ describe('npm run bench', () => {
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^database sqlite, scale 0\.002/);
-      for (const scenario of ['events: default list', 'event by slug', 'tags list', 'create'])
+      for (const scenario of [
+        'events: default list',
+        'event by slug',
+        'tags list',
+        'create',
+        'events: 10 weekly series (1,040 occurrences), default list',
+        'events: the same series shown once (series=once)',
+      ])
         expect(result.stdout).toContain(`${scenario}:`);
       expect(result.stdout).toMatch(/creates with 3 subscriptions: \d+ req\/s/);
       // Metrics and tracing on and off are compared on three servers.
