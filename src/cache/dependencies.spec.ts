@@ -17,6 +17,14 @@ describe('dependencies', () => {
     );
   });
 
+  it("drops what shows term counts when an event's status moved", () => {
+    const change = [{ kind: 'event', id: 4, action: 'updated' }];
+    expect(writeTags(change, new Set(), true)).toEqual(
+      expect.arrayContaining(['term-shape', 'term-counts']),
+    );
+    expect(writeTags(change, new Set())).not.toContain('term-shape');
+  });
+
   it('says "anything" for a write that names nothing, or touched anything', () => {
     expect(writeTags([], new Set())).toBeUndefined();
     expect(

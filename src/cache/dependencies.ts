@@ -9,7 +9,8 @@ import type { Tags } from './write-version.js';
  *   one record, its row and its links.
  * - `events`, `venues`, `organizers`, `terms`: the membership and order of the lists of a kind.
  * - `term-counts`: some term's count of published events (term lists show and sort by them).
- * - `term-shape`: some term's name, slug or parent (an embedded term shows its ancestors' slugs).
+ * - `term-shape`: what an embedded term shows beyond its own tag: its ancestors' slugs (a term's
+ *   name, slug or parent changed), a count moved by an event's status (see writeTags).
  * - `group:<table>`: a record of `table` that is in a translation group changed (the others of
  *   its group show it among their translations when their reader may read it).
  */
@@ -94,15 +95,22 @@ interface NamedChange {
  * What a committed write may have altered: each record it names, the lists of its kind and the
  * translation groups of its kind; a venue or an organizer trashed or deleted also leaves the
  * events that used it (their links are removed); a term written changes what embeds it and the
- * term lists; plus whatever its work `touch`ed. A write that names nothing may have altered
- * anything (undefined).
+ * term lists; plus whatever its work `touch`ed. An event whose status moved (`statusMoved`:
+ * published, trashed, out of a schedule whose date passed) may move its terms' counts without a
+ * recount naming them: what shows counts is dropped. A write that names nothing may have
+ * altered anything (undefined).
  */
 export function writeTags(
   changes: readonly NamedChange[],
   touched: ReadonlySet<string>,
+  statusMoved = false,
 ): Tags | undefined {
   if (touched.has(ANYTHING) || (!changes.length && !touched.size)) return undefined;
   const tags = new Set(touched);
+  if (statusMoved) {
+    tags.add('term-shape');
+    tags.add('term-counts');
+  }
   for (const { kind, id, action } of changes) {
     tags.add(recordTag(kind, id));
     tags.add(listTag(kind));

@@ -146,7 +146,7 @@ export class Writes {
       return answer;
     });
     const named = [...changes.values()].map(({ change }) => change);
-    this.versions.bump('write', writeTags(named, touched));
+    this.versions.bump('write', writeTags(named, touched, statusMoved(changes.values())));
     if (changes.size) {
       this.publish(named);
       const earliest = earliestScheduled([...changes.values()]);
@@ -260,6 +260,16 @@ interface Named {
   change: RecordChange;
   record?: Readonly<PublicationState>;
   detail?: ChangeDetail;
+}
+
+/** Whether an event's status as readers saw it differs from the one the write left. */
+function statusMoved(changes: Iterable<Named>): boolean {
+  for (const { change, record, detail } of changes) {
+    if (change.kind !== 'event' || detail?.previousStatus === undefined) continue;
+    const now = change.action === 'trashed' ? 'trash' : record?.status;
+    if (detail.previousStatus !== now) return true;
+  }
+  return false;
 }
 
 function journalEntry({ change, record, detail }: Named): JournalEntry {
