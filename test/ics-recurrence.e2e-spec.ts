@@ -236,6 +236,55 @@ describe('recurring events in the iCalendar feeds (e2e)', () => {
     expect(occurrence.startDate.toString()).toBe(second.start_date.slice(0, 10));
   });
 
+  it("names a changed occurrence in its series' calendar with RECURRENCE-ID", async () => {
+    const pottery = await create({
+      title: 'Pottery',
+      start_date: '2031-05-07 18:00:00',
+      end_date: '2031-05-07 20:00:00',
+      timezone: 'Europe/Budapest',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=4'] },
+    });
+    const [, second] = await rows(pottery.id);
+    const moved = await http()
+      .post(`${BASE}/events/${OCCURRENCE_ID_BASE + second.id}`)
+      .set('Authorization', users.editor.header)
+      .send({
+        _tec_update_type: 'single',
+        title: 'Pottery, moved',
+        start_date: '2031-05-15 17:00:00',
+        end_date: '2031-05-15 19:00:00',
+      })
+      .expect(200);
+    const ics = await http().get(`${BASE}/events/${pottery.id}.ics`).expect(200);
+    const unfolded = ics.text.replace(/\r\n /g, '');
+    expect(unfolded).toContain('RECURRENCE-ID;TZID=Europe/Budapest:20310514T180000\r\n');
+    // The series names that instance rather than excluding it.
+    expect(unfolded).not.toContain('EXDATE');
+    const [master, override] = parse(ics.text);
+    expect([master.uid, override.uid]).toEqual([uid(pottery.id), uid(pottery.id)]);
+    master.relateException(override);
+    const seen = [];
+    const iterator = master.iterator();
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      const details = master.getOccurrenceDetails(next);
+      seen.push([wall(details.startDate), details.item.summary]);
+    }
+    expect(seen).toEqual([
+      ['2031-05-07 18:00:00', 'Pottery'],
+      ['2031-05-15 17:00:00', 'Pottery, moved'],
+      ['2031-05-21 18:00:00', 'Pottery'],
+      ['2031-05-28 18:00:00', 'Pottery'],
+    ]);
+    // The list's feed keeps it as an event of its own, and the series excludes its start.
+    const list = await http()
+      .get(`${BASE}/events.ics?start_date=2031-05-01&end_date=2031-05-31`)
+      .expect(200);
+    expect(parse(list.text).map((e) => e.uid)).toEqual([uid(pottery.id), uid(moved.body.id)]);
+    expect(list.text.replace(/\r\n /g, '')).toContain(
+      'EXDATE;TZID=Europe/Budapest:20310514T180000',
+    );
+  });
+
   it('is the same under the plugin namespace, whose payloads carry no recurrence', async () => {
     const ours = await http().get(`${BASE}/events.ics?${WIDE}`).expect(200);
     const theirs = await http().get(`/wp-json/tribe/events/v1/events.ics?${WIDE}`).expect(200);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { In, type DataSource } from 'typeorm';
+import { In, IsNull, Not, type DataSource } from 'typeorm';
 import type { Recurrence } from '../common/recurrence/rules.js';
 import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { isProvisionalId, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
@@ -87,6 +87,24 @@ export class SeriesReads {
       }
     }
     return out;
+  }
+
+  /**
+   * The events split off series `seriesId` as one changed occurrence each (`_tec_update_type`
+   * single: no recurrence of their own), with the local start each replaces; at most `limit`,
+   * in one query.
+   */
+  async changedOccurrences(
+    seriesId: number,
+    limit: number,
+  ): Promise<Array<{ id: number; seriesStart: string }>> {
+    const rows = await this.ds.getRepository(EventEntity).find({
+      select: { id: true, seriesStart: true },
+      where: { seriesId, recurrence: IsNull(), seriesStart: Not(IsNull()) },
+      order: { seriesStart: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => ({ id: row.id, seriesStart: row.seriesStart! }));
   }
 
   /**

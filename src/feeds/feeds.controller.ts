@@ -15,7 +15,8 @@ import { SeriesReads } from '../events/series-reads.js';
 import { calendarAnswer, lastModifiedOf } from './calendar-response.js';
 import { FeedEventQuery, FeedListQuery } from './dto/feed.query.js';
 import { EventSource } from './event-source.js';
-import { CalendarWriter } from './ics.js';
+import { CalendarWriter, icsZone } from './ics.js';
+import { recurrenceIdLine } from './ics-series.js';
 import { SeriesFeed, type FeedEntry } from './series-feed.js';
 
 const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
@@ -87,8 +88,38 @@ export class FeedsController {
           [event],
           await this.seriesReads.ofEvents([event.id]),
         );
+    // A series' own calendar carries its changed occurrences the reader may see, each as a
+    // VEVENT of the series' UID with RECURRENCE-ID (CONTRACT §7); the series then does not
+    // exclude their starts.
+    const series = entries[0]?.series;
+    const changed = series ? await this.changedOccurrences(entries[0].event.id, ctx) : [];
+    if (series) series.changed = new Set(changed.map((c) => c.start));
     for (const entry of entries) writer.add(entry.event, entry.series);
+    if (series) {
+      const zone = series.allDay ? undefined : icsZone(series.zone);
+      for (const { event: one, start } of changed) {
+        const line = recurrenceIdLine(series, start, zone ? `;TZID=${zone}` : '');
+        writer.add(one, undefined, { seriesId: entries[0].event.id, line });
+      }
+    }
     return calendarAnswer(res, writer.finish().bytes, `${slug}.ics`, lastModifiedOf(writer));
+  }
+
+  /**
+   * The events split off series `seriesId` as changed occurrences that `ctx`'s reader may see
+   * (read as a list of those ids: one list query), each with the local start it replaces; at most
+   * a page of MAX_PER_PAGE.
+   */
+  private async changedOccurrences(seriesId: number, ctx: RequestContext) {
+    const rows = await this.seriesReads.changedOccurrences(seriesId, ctx.config.maxPerPage);
+    if (!rows.length) return [];
+    const query = { include: rows.map((r) => r.id), page: 1, per_page: rows.length };
+    const list = await this.events.list(query, ctx, new Set(Object.keys(query)));
+    const startOf = new Map(rows.map((r) => [r.id, r.seriesStart]));
+    return list.items.flatMap((event) => {
+      const start = startOf.get(event.id);
+      return start === undefined ? [] : [{ event, start }];
+    });
   }
 
   private writer(ctx: RequestContext): CalendarWriter {

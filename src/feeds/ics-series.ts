@@ -9,6 +9,19 @@ export interface IcsSeries {
   allDay: boolean;
   /** The zone of the wall clocks (an IANA name, or UTC). */
   zone: string;
+  /**
+   * Local starts of occurrences written in the same calendar as VEVENTs of their own
+   * (RECURRENCE-ID): the series' exclusion of each is left out, so that it names that instance.
+   */
+  changed?: ReadonlySet<string>;
+}
+
+/** `RECURRENCE-ID` of a changed occurrence that started at local `start` in `series`. */
+export function recurrenceIdLine(series: IcsSeries, start: string, tzid: string): string {
+  if (series.allDay) return `RECURRENCE-ID;VALUE=DATE:${compactDate(start)}\r\n`;
+  return tzid
+    ? `RECURRENCE-ID${tzid}:${compactDateTime(start)}\r\n`
+    : `RECURRENCE-ID:${compactDateTime(start)}Z\r\n`;
 }
 
 const compactDate = (sql: string) => sql.slice(0, 10).replaceAll('-', '');
@@ -55,9 +68,13 @@ export function recurrenceLines(series: IcsSeries, tzid: string): string {
   const param = series.allDay ? ';VALUE=DATE' : tzid;
   let out = '';
   for (const rule of recurrence.rules) out += `RRULE:${icsRule(rule, series)}\r\n`;
+  const changed = series.changed ?? new Set<string>();
   const exdates = recurrence.exdates.filter(
     // An excluded time of an all-day series names an occurrence only at midnight.
-    (d) => !series.allDay || d.length === 10 || d.endsWith(' 00:00:00'),
+    (d) =>
+      (!series.allDay || d.length === 10 || d.endsWith(' 00:00:00')) &&
+      !changed.has(d) &&
+      !changed.has(`${d} 00:00:00`),
   );
   if (exdates.length) {
     out += `EXDATE${param}:${[...new Set(exdates.map(value))].join(',')}\r\n`;

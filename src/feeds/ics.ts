@@ -23,6 +23,13 @@ export interface CalendarOptions {
   maxBytes?: number;
 }
 
+/** A changed occurrence written beside its series: the series' id (its UID) and RECURRENCE-ID. */
+export interface ChangedOccurrence {
+  seriesId: number;
+  /** The RECURRENCE-ID line (recurrenceIdLine). */
+  line: string;
+}
+
 export interface Calendar {
   /** The iCalendar text, as UTF-8. */
   bytes: Buffer;
@@ -128,21 +135,23 @@ export class CalendarWriter {
    * `series` (CONTRACT §9), its VEVENT carries the series' rules (RRULE, EXDATE, RDATE); `event` is
    * then the series' own payload (its id, its first dates).
    */
-  add(event: TecEvent, series?: IcsSeries): boolean {
+  add(event: TecEvent, series?: IcsSeries, changed?: ChangedOccurrence): boolean {
     if (this.full) return false;
     const zone = event.all_day ? undefined : icsZone(event.timezone);
     const timezone =
       zone === undefined || this.timezones.has(zone) ? undefined : foldLines(vtimezone(zone));
-    const entry = series
-      ? foldLines(
-          vevent(
-            event,
-            zone,
-            this.options.uidDomain,
-            recurrenceLines(series, zone ? `;TZID=${zone}` : ''),
-          ),
-        )
-      : foldedVevent(event, zone, this.options.uidDomain);
+    const entry = changed
+      ? foldLines(vevent(event, zone, this.options.uidDomain, changed.line, changed.seriesId))
+      : series
+        ? foldLines(
+            vevent(
+              event,
+              zone,
+              this.options.uidDomain,
+              recurrenceLines(series, zone ? `;TZID=${zone}` : ''),
+            ),
+          )
+        : foldedVevent(event, zone, this.options.uidDomain);
     const size = entry.length + (timezone?.length ?? 0);
     if (this.bytes + size > this.maxBytes) {
       this.full = true;
@@ -187,12 +196,21 @@ function foldedVevent(event: TecEvent, zone: string | undefined, uidDomain: stri
   return entry;
 }
 
-/** One VEVENT, unfolded, with CRLF line ends; `rules` are its recurrence lines, if any. */
-function vevent(event: TecEvent, zone: string | undefined, uidDomain: string, rules = ''): string {
+/**
+ * One VEVENT, unfolded, with CRLF line ends; `rules` are its recurrence lines (or its
+ * RECURRENCE-ID), if any; `uidId` the id its UID names (the series' for a changed occurrence).
+ */
+function vevent(
+  event: TecEvent,
+  zone: string | undefined,
+  uidDomain: string,
+  rules = '',
+  uidId = event.id,
+): string {
   const text = (value: unknown) => icsText(withoutForbiddenCharacters(plainText(value)));
   const modified = utc(event.modified_utc);
   const created = utc(event.date_utc);
-  let out = `BEGIN:VEVENT\r\nUID:event-${event.id}@${uidDomain}\r\nSEQUENCE:0\r\n`;
+  let out = `BEGIN:VEVENT\r\nUID:event-${uidId}@${uidDomain}\r\nSEQUENCE:0\r\n`;
   out += `DTSTAMP:${modified ?? created ?? '19700101T000000Z'}\r\n`;
   if (event.all_day) {
     const first = day(event.start_date);
