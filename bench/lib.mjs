@@ -437,12 +437,14 @@ export async function seedSeries(url, counts, lastId) {
     const hours = 1 + Math.floor(rnd() * 4);
     const venue = rnd() < 0.9 ? 1 + Math.floor(rnd() * counts.venues) : null;
     const title = `${WORDS[n % WORDS.length]} sorozat ${n}`;
+    const seriesEnd = sql(new Date(start.getTime() + hours * 3600000));
+    // prettier-ignore
     events.push([
-      ...[id, 1, 'publish', title, `sorozat-${n}`, `Heti alkalom: ${title}.`, '', ''],
-      ...[published, published, published, published, null, 'hu'],
-      ...[sql(start), sql(new Date(start.getTime() + hours * 3600000))],
-      ...[sql(start), sql(new Date(start.getTime() + hours * 3600000)), 'UTC', 0, '["10"]'],
-      ...['', '', null, 0, 0, 0, 0, 0, venue, 0, recurrence, '9999-12-31 23:59:59'],
+      id, 1, 'publish', title, `sorozat-${n}`, `Heti alkalom: ${title}.`, '', '',
+      published, published, published, published, null, 'hu',
+      sql(start), seriesEnd,
+      sql(start), seriesEnd, 'UTC', 0, '["10"]',
+      '', '', null, 0, 0, 0, 0, 0, venue, 0, recurrence, '9999-12-31 23:59:59',
     ]);
     for (let w = 0; w < SERIES_WEEKS; w++) {
       const at = new Date(start.getTime() + w * 7 * 86400000);
