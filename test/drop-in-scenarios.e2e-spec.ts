@@ -49,10 +49,18 @@ describe('the same scenarios under cal/events/v1 and tribe/events/v1 (e2e)', () 
     return s.body ? req.send(s.body) : req;
   };
 
-  /** An event as the plugin's namespace shows it: without the series (CONTRACT §9). */
+  /**
+   * An event as the plugin's namespace shows it: without the series and the count that
+   * `series=once` adds (CONTRACT §9).
+   */
   const withoutSeries = (event: unknown): unknown => {
-    if (!event || typeof event !== 'object' || !('recurrence' in event)) return event;
-    const { recurrence: _series, ...rest } = event as Record<string, unknown>;
+    if (!event || typeof event !== 'object') return event;
+    if (!('recurrence' in event) && !('occurrences_remaining' in event)) return event;
+    const {
+      recurrence: _series,
+      occurrences_remaining: _remaining,
+      ...rest
+    } = event as Record<string, unknown>;
     return rest;
   };
 

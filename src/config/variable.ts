@@ -142,10 +142,12 @@ export function integer(bounds: {
   digits?: number;
   message: string;
 }): Type<number> {
-  const digits = bounds.digits ? new RegExp(`^\\d{1,${bounds.digits}}$`) : /^\d+$/;
+  // Digits only, and at most `digits` of them: a length check, not a pattern built at run time.
+  const maxDigits = bounds.digits ?? Infinity;
   return (text, c) => {
     const n = Number(text);
-    if (!digits.test(text) || n < (bounds.min ?? 0) || (bounds.max !== undefined && n > bounds.max))
+    const whole = /^\d+$/.test(text) && text.length <= maxDigits;
+    if (!whole || n < (bounds.min ?? 0) || (bounds.max !== undefined && n > bounds.max))
       c.fail(
         bounds.message,
         bounds.max === undefined ? { value: c.shown } : { max: bounds.max, value: c.shown },
