@@ -107,16 +107,14 @@ export function stop(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
-/** A TCP port nobody listens on right now. */
+/**
+ * A TCP port nobody listens on right now, drawn below the kernel's ephemeral range like
+ * freePortRun's: a port the kernel handed out (listen on 0) can be handed out again at once as the
+ * local end of another test's outgoing connection (a second suite running beside this one took
+ * one that way before the server it was meant for could listen on it).
+ */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  return freePortRun(1);
 }
 
 /** Whether `port` can be listened on at 127.0.0.1 now. */
@@ -130,9 +128,9 @@ function portIsFree(port: number): Promise<boolean> {
 
 /**
  * `count` consecutive free ports, for a program that takes a first port and uses the next ones.
- * They are drawn below the kernel's ephemeral range (32768 and up), where freePort's ports and
- * the connections of other tests come from, so that another test cannot take the second or third
- * one while the program starts.
+ * They are drawn below the kernel's ephemeral range (32768 and up), where the connections of
+ * other tests take their local ports, so that another test cannot take the second or third one
+ * while the program starts.
  */
 export async function freePortRun(count: number): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
