@@ -4,8 +4,6 @@ import type { AppConfig } from './config/config.js';
 import { startupSummary } from './config/startup.js';
 import { serveThrottleStores, ThrottleStoreHost } from './auth/cluster-throttle-store.js';
 
-/** A worker stopping after SIGTERM is killed once this has passed. */
-const DRAIN_MS = 5_000;
 /** A worker that dies sooner than this after starting is replaced only after this long. */
 const CRASH_LOOP_MS = 1_000;
 
@@ -25,7 +23,7 @@ export function reportListening(): void {
  * start-up line is printed once every worker listens. A worker that dies is replaced (after a
  * pause when it died young, so a crash loop does not spin). SIGTERM or SIGINT stops them all:
  * each fails its readiness, keeps accepting for SHUTDOWN_DELAY_MS, drains its requests in flight
- * (main.ts), and any left SHUTDOWN_DELAY_MS + DRAIN_MS after the signal is killed.
+ * (main.ts), and any left SHUTDOWN_DELAY_MS + SHUTDOWN_DRAIN_MS after the signal is killed.
  */
 export function runPrimary(config: AppConfig): void {
   let stopping = false;
@@ -79,7 +77,7 @@ export function runPrimary(config: AppConfig): void {
     setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
       process.exit(0);
-    }, config.shutdownDelayMs + DRAIN_MS).unref();
+    }, config.shutdownDelayMs + config.shutdownDrainMs).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

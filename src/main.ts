@@ -46,7 +46,7 @@ async function bootstrap(config: AppConfig) {
   );
   configureApp(app, { logger });
   await app.listen(config.port, config.host);
-  stopOnSignals(app, config, tracing);
+  stopOnSignals(app, config, tracing, logger);
   // Under WORKERS > 1 the primary prints the start-up line once every worker listens.
   if (isClusterWorker()) reportListening();
   else console.log(startupSummary(config));
@@ -55,12 +55,14 @@ async function bootstrap(config: AppConfig) {
 /**
  * SIGTERM or SIGINT: readiness fails at once (/health/ready answers 503) while the server still
  * accepts for SHUTDOWN_DELAY_MS, so that load balancers stop sending; then it stops accepting,
- * answers the requests in flight, closes the application (database, timers) and exits.
+ * answers the requests in flight, closes the application (database, timers) and exits. Requests
+ * still in flight SHUTDOWN_DRAIN_MS later are cut off: a stop always ends.
  */
 function stopOnSignals(
   app: import('@nestjs/platform-express').NestExpressApplication,
   config: AppConfig,
   tracing: import('./tracing/tracing.js').Tracing | null,
+  logger: import('pino').Logger,
 ): void {
   let stopping = false;
   const stop = async () => {
@@ -69,6 +71,13 @@ function stopOnSignals(
     const { Drain } = await import('./health/drain.js');
     app.get(Drain).start();
     await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+    setTimeout(() => {
+      logger.warn(
+        { context: 'Shutdown', drainMs: config.shutdownDrainMs },
+        'requests still in flight after SHUTDOWN_DRAIN_MS; exiting without them',
+      );
+      process.exit(0);
+    }, config.shutdownDrainMs).unref();
     const server: import('node:http').Server = app.getHttpServer();
     await new Promise((resolve) => {
       server.close(resolve);

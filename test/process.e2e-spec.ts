@@ -229,6 +229,39 @@ describe('probes and stopping (SIGTERM)', () => {
     },
     3 * PROCESS_DEADLINE_MS,
   );
+
+  it(
+    'cuts off a request still in flight SHUTDOWN_DRAIN_MS after the delay, says so, and exits',
+    async () => {
+      const port = await freePort();
+      const { child, output } = await startServer({
+        DATABASE_URL: tempSqliteUrl(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_REQUESTS: 'false',
+        SHUTDOWN_DELAY_MS: '0',
+        SHUTDOWN_DRAIN_MS: '500',
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      try {
+        // Half a body that is never finished: the request stays in flight for good.
+        const body = JSON.stringify({ title: 'never done', start_date: '2030-01-01 10:00:00' });
+        const inFlight = sendInTwoParts(port, '/cal/events/v1/events', body);
+        await inFlight.headersSent;
+        const outcome = inFlight.status.then(
+          (status) => `answered ${status}`,
+          () => 'cut off',
+        );
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        expect(await outcome).toBe('cut off');
+        expect(output().stdout).toContain('SHUTDOWN_DRAIN_MS');
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    3 * PROCESS_DEADLINE_MS,
+  );
 });
 
 /** A POST whose headers and first half of the body go now, the rest on `finish()`. */

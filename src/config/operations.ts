@@ -4,6 +4,7 @@ import {
   METRICS_TOKEN,
   OPERATIONS,
   SHUTDOWN_DELAY_MS,
+  SHUTDOWN_DRAIN_MS,
   tracing,
 } from './schema.js';
 import { Reader } from './variable.js';
@@ -28,6 +29,11 @@ export interface OperationsConfig {
    * answers 503, so that load balancers stop sending before it stops listening.
    */
   shutdownDelayMs: number;
+  /**
+   * SHUTDOWN_DRAIN_MS: after that delay, how long the requests in flight may take before the
+   * process exits (a worker is killed) regardless.
+   */
+  shutdownDrainMs: number;
 }
 
 /** The operator's settings, from `env` or from the reader of the whole configuration. */
@@ -48,5 +54,6 @@ export function parseOperations(
           },
     tracing: tracing(read),
     shutdownDelayMs: read.get(SHUTDOWN_DELAY_MS),
+    shutdownDrainMs: read.get(SHUTDOWN_DRAIN_MS),
   };
 }

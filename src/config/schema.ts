@@ -268,6 +268,16 @@ export const SHUTDOWN_DELAY_MS = variable(
   { default: '0', quote: 'raw' },
 );
 
+/**
+ * After SHUTDOWN_DELAY_MS, how long the requests in flight may take before the process goes
+ * anyway: a stop must end, however slow a client or a query.
+ */
+export const SHUTDOWN_DRAIN_MS = variable(
+  'SHUTDOWN_DRAIN_MS',
+  integer({ max: 600_000, digits: 6, message: 'config.milliseconds' }),
+  { default: '5000', quote: 'raw' },
+);
+
 // Webhooks (CONTRACT §8).
 
 export const WEBHOOK_ALLOWED_TARGETS = variable('WEBHOOK_ALLOWED_TARGETS', parseAllowedTargets, {
@@ -320,6 +330,7 @@ export const OPERATIONS: readonly Variable<unknown>[] = [
   OTEL_TRACES_SAMPLER,
   OTEL_TRACES_SAMPLER_ARG,
   SHUTDOWN_DELAY_MS,
+  SHUTDOWN_DRAIN_MS,
 ];
 
 /** Every variable, in the order they are read. */
