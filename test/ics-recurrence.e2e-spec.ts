@@ -275,14 +275,132 @@ describe('recurring events in the iCalendar feeds (e2e)', () => {
       ['2031-05-21 18:00:00', 'Pottery'],
       ['2031-05-28 18:00:00', 'Pottery'],
     ]);
-    // The list's feed keeps it as an event of its own, and the series excludes its start.
+    // The list's feed holding both writes it the same way.
     const list = await http()
       .get(`${BASE}/events.ics?start_date=2031-05-01&end_date=2031-05-31`)
       .expect(200);
-    expect(parse(list.text).map((e) => e.uid)).toEqual([uid(pottery.id), uid(moved.body.id)]);
+    expect(parse(list.text).map((e) => e.uid)).toEqual([uid(pottery.id), uid(pottery.id)]);
     expect(list.text.replace(/\r\n /g, '')).toContain(
-      'EXDATE;TZID=Europe/Budapest:20310514T180000',
+      'RECURRENCE-ID;TZID=Europe/Budapest:20310514T180000\r\n',
     );
+    expect(list.text).not.toContain('EXDATE');
+    // A feed holding the change without its series keeps it an event of its own.
+    const alone = await http()
+      .get(`${BASE}/events.ics?start_date=2031-05-15&end_date=2031-05-16`)
+      .expect(200);
+    expect(parse(alone.text).map((e) => e.uid)).toEqual([uid(moved.body.id)]);
+    expect(alone.text).not.toContain('RECURRENCE-ID');
+    // One VEVENT per occurrence keeps every item its own UID, as the plugin's Pro add-on.
+    const each = await http()
+      .get(`${BASE}/events.ics?start_date=2031-05-01&end_date=2031-05-31&occurrences=1`)
+      .expect(200);
+    expect(parse(each.text).map((e) => e.uid)).toContain(uid(moved.body.id));
+    expect(each.text).not.toContain('RECURRENCE-ID');
+  });
+
+  it("expands the list's feed with its changed occurrences to the occurrences the list shows", async () => {
+    const word = 'Zebrafeed';
+    const edit = (id: number, body: Record<string, unknown>) =>
+      http()
+        .post(`${BASE}/events/${id}`)
+        .set('Authorization', users.editor.header)
+        .send({ _tec_update_type: 'single', ...body })
+        .expect(200);
+    const provisional = async (eventId: number) =>
+      (await rows(eventId)).map((r) => OCCURRENCE_ID_BASE + r.id);
+    // Timed, in a zone, across the autumn change: one occurrence moved and renamed, one only
+    // renamed, one cancelled.
+    const weekly = await create({
+      title: `${word} weekly`,
+      start_date: '2033-10-04 19:00:00',
+      end_date: '2033-10-04 21:00:00',
+      timezone: 'Europe/Budapest',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=6'] },
+    });
+    let ids = await provisional(weekly.id);
+    await edit(ids[1], {
+      title: `${word} weekly, moved`,
+      start_date: '2033-10-12 18:00:00',
+      end_date: '2033-10-12 20:30:00',
+    });
+    await edit(ids[3], { title: `${word} weekly, renamed` });
+    await http()
+      .delete(`${BASE}/events/${ids[4]}`)
+      .set('Authorization', users.editor.header)
+      .expect(200);
+    // All day, the first occurrence itself changed, another moved to another day.
+    const monthly = await create({
+      title: `${word} monthly`,
+      all_day: true,
+      start_date: '2033-01-31 00:00:00',
+      end_date: '2033-01-31 23:59:59',
+      timezone: 'America/New_York',
+      recurrence: { rules: ['FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=4'] },
+    });
+    ids = await provisional(monthly.id);
+    await edit(ids[0], { title: `${word} monthly, first` });
+    await edit(ids[2], {
+      title: `${word} monthly, moved`,
+      start_date: '2033-03-30 00:00:00',
+      end_date: '2033-03-30 23:59:59',
+    });
+    // In UTC; and an added date changed, which stays an event of its own.
+    const daily = await create({
+      title: `${word} daily`,
+      start_date: '2033-06-01 23:30:00',
+      end_date: '2033-06-02 00:30:00',
+      timezone: 'UTC',
+      recurrence: { rules: ['FREQ=DAILY;COUNT=4'], rdates: ['2033-06-10 08:00:00'] },
+    });
+    ids = await provisional(daily.id);
+    await edit(ids[2], { title: `${word} daily, third` });
+    const added = await edit(ids[4], { title: `${word} daily, added` });
+
+    const window = `start_date=2033-01-01&end_date=2033-12-31&search=${word}`;
+    const list = await http().get(`${BASE}/events?${window}&per_page=50`).expect(200);
+    const items = list.body.events as Tec[];
+    const listed = items
+      .map((e) => `${e.start_date} ${e.end_date} ${e.all_day ? '' : e.utc_start_date} ${e.title}`)
+      .sort();
+    for (const query of [window, `${window}&per_page=50`]) {
+      const ics = await http().get(`${BASE}/events.ics?${query}`).expect(200);
+      const events = parse(ics.text);
+      const masters = events.filter((e) => !e.isRecurrenceException());
+      for (const change of events.filter((e) => e.isRecurrenceException())) {
+        const master = masters.find((m) => m.uid === change.uid);
+        expect(master).toBeDefined();
+        master!.relateException(change);
+      }
+      const seen: string[] = [];
+      for (const master of masters) {
+        const iterator = master.iterator();
+        for (let next = iterator.next(); next; next = iterator.next()) {
+          const { startDate, endDate, item } = master.getOccurrenceDetails(next);
+          if (startDate.isDate) {
+            const last = new Date(Date.UTC(endDate.year, endDate.month - 1, endDate.day - 1));
+            const end = `${last.toISOString().slice(0, 10)} 23:59:59`;
+            seen.push(`${startDate.toString()} 00:00:00 ${end}  ${item.summary}`);
+          } else {
+            const utc = utcSql(startDate.toJSDate());
+            seen.push(`${wall(startDate)} ${wall(endDate)} ${utc} ${item.summary}`);
+          }
+        }
+      }
+      expect(seen.sort()).toEqual(listed);
+      // Series written once each, their changes under their UIDs but the added date's.
+      const uids = new Set(events.map((e) => e.uid));
+      expect([...uids].sort()).toEqual(
+        [weekly.id, monthly.id, daily.id, added.body.id].map(uid).sort(),
+      );
+      const unfolded = ics.text.replace(/\r\n /g, '');
+      expect(unfolded).toContain('RECURRENCE-ID;TZID=Europe/Budapest:20331011T190000\r\n');
+      expect(unfolded).toContain('RECURRENCE-ID;VALUE=DATE:20330131\r\n');
+      expect(unfolded).toContain('RECURRENCE-ID:20330603T233000Z\r\n');
+      // Only the cancelled occurrence is excluded (and the changed added date).
+      expect(unfolded).toContain('EXDATE;TZID=Europe/Budapest:20331101T190000\r\n');
+      expect(unfolded).toContain('EXDATE:20330610T080000Z\r\n');
+      expect(unfolded).not.toContain('EXDATE;VALUE=DATE');
+    }
   });
 
   it('is the same under the plugin namespace, whose payloads carry no recurrence', async () => {

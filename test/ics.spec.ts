@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
-import { buildCalendar } from '../src/feeds/ics.js';
+import { buildCalendar, CalendarWriter } from '../src/feeds/ics.js';
+import type { IcsSeries } from '../src/feeds/ics-series.js';
 import { foldLines } from '../src/feeds/ics-lines.js';
 import type { TecEvent } from '../src/common/payload/tec-payload.js';
 import { embeddedCategory, tecEvent } from './helpers/tec-event.js';
@@ -128,4 +129,50 @@ describe('buildCalendar', () => {
     }
     expect(best).toBeLessThan(3.2);
   }, 120_000);
+});
+
+describe('CalendarWriter: changed occurrences', () => {
+  const series: IcsSeries = {
+    recurrence: {
+      rules: ['FREQ=WEEKLY;COUNT=4'],
+      exdates: ['2030-05-08 10:00:00', '2030-05-15 10:00:00'],
+      rdates: [],
+    },
+    start: '2030-05-01 10:00:00',
+    allDay: false,
+    zone: 'Europe/Budapest',
+  };
+  const change = event(7, { start_date: '2030-05-08 11:00:00', end_date: '2030-05-08 13:00:00' });
+  const changed = { seriesId: 1, start: '2030-05-08 10:00:00', series };
+  const write = (withSeries: boolean, changeFirst: boolean, maxBytes?: number) => {
+    const writer = new CalendarWriter({ ...OPTIONS, maxBytes });
+    const added = changeFirst
+      ? [writer.add(change, undefined, changed), withSeries && writer.add(event(1), series)]
+      : [withSeries && writer.add(event(1), series), writer.add(change, undefined, changed)];
+    return { added, text: writer.finish().bytes.toString('utf8') };
+  };
+
+  it('names a change as an instance of its series in either order, only beside it', () => {
+    for (const changeFirst of [false, true]) {
+      const { text } = write(true, changeFirst);
+      expect(text.match(/UID:event-1@cal.test/g)).toHaveLength(2);
+      expect(text).toContain('RECURRENCE-ID;TZID=Europe/Budapest:20300508T100000\r\n');
+      // The other exclusion stays.
+      expect(text).toContain('EXDATE;TZID=Europe/Budapest:20300515T100000\r\n');
+    }
+    const { text } = write(false, false);
+    expect(text).toContain('UID:event-7@cal.test');
+    expect(text).not.toContain('RECURRENCE-ID');
+  });
+
+  it('stays within its bytes when it names the change', () => {
+    const whole = write(true, false).text.length;
+    // Room for the series and the change at their largest forms, not a byte more.
+    for (let maxBytes = whole - 40; maxBytes < whole + 200; maxBytes += 7) {
+      const out = new CalendarWriter({ ...OPTIONS, maxBytes });
+      out.add(event(1), series);
+      out.add(change, undefined, changed);
+      expect(out.finish().bytes.length).toBeLessThanOrEqual(maxBytes);
+    }
+  });
 });

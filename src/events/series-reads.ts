@@ -19,6 +19,13 @@ export interface SeriesFacts {
   recurrence: Recurrence;
 }
 
+/** An event split off a series as one changed occurrence, with the series it left. */
+export interface ChangedFacts {
+  /** The local start of the series' occurrence it replaces. */
+  start: string;
+  series: SeriesFacts;
+}
+
 /** Ids per query at most (bound parameters of one IN list). */
 const CHUNK = 500;
 
@@ -85,6 +92,36 @@ export class SeriesReads {
           recurrence,
         });
       }
+    }
+    return out;
+  }
+
+  /**
+   * Of the real ids `ids`, the events split off a series as one changed occurrence each
+   * (`_tec_update_type` single: no recurrence of their own) whose series still recurs, by id:
+   * the start each replaces and the series. Two queries at most per chunk of ids.
+   */
+  async changedOf(ids: readonly number[]): Promise<Map<number, ChangedFacts>> {
+    const unique = [...new Set(ids.filter((id) => !isProvisionalId(id)))];
+    const links = new Map<number, { seriesId: number; start: string }>();
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows = await this.ds.getRepository(EventEntity).find({
+        select: { id: true, seriesId: true, seriesStart: true },
+        where: {
+          id: In(unique.slice(i, i + CHUNK)),
+          seriesId: Not(IsNull()),
+          seriesStart: Not(IsNull()),
+          recurrence: IsNull(),
+        },
+      });
+      for (const row of rows)
+        links.set(row.id, { seriesId: row.seriesId!, start: row.seriesStart! });
+    }
+    const series = await this.ofEvents([...new Set([...links.values()].map((l) => l.seriesId))]);
+    const out = new Map<number, ChangedFacts>();
+    for (const [id, { seriesId, start }] of links) {
+      const facts = series.get(seriesId);
+      if (facts) out.set(id, { start, series: facts });
     }
     return out;
   }

@@ -15,8 +15,7 @@ import { SeriesReads } from '../events/series-reads.js';
 import { calendarAnswer, lastModifiedOf } from './calendar-response.js';
 import { FeedEventQuery, FeedListQuery } from './dto/feed.query.js';
 import { EventSource } from './event-source.js';
-import { CalendarWriter, icsZone } from './ics.js';
-import { recurrenceIdLine } from './ics-series.js';
+import { CalendarWriter } from './ics.js';
 import { SeriesFeed, type FeedEntry } from './series-feed.js';
 
 const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as const;
@@ -43,8 +42,10 @@ export class FeedsController {
   /**
    * Every event of the query up to MAX_FEED_EVENTS and MAX_FEED_BYTES, or one page of it with
    * `page`/`per_page`; X-TEC-Total says how many the query matches (CONTRACT §7). A series is one
-   * VEVENT with its rules, unless `occurrences` asks for one VEVENT per occurrence: the
-   * series of each page's occurrences are read with the page (one query more per page).
+   * VEVENT with its rules, and an event that replaced one of its occurrences an instance of it
+   * when both are in the feed, unless `occurrences` asks for one VEVENT per occurrence: the
+   * series of each page's occurrences and changed occurrences are read with the page (at most
+   * three queries more per page).
    */
   @Endpoint('GET', 'events.ics', { summary: doc('feeds.list') })
   async list(
@@ -60,8 +61,14 @@ export class FeedsController {
     const series = occurrences ? undefined : new SeriesFeed(ctx.config.siteTimezone);
     const feed = await this.source.feed(listQuery, ctx, present, async (events) => {
       if (!series) return events.every((event) => writer.add(event));
-      const facts = await this.seriesReads.ofOccurrences(events.map((event) => event.id));
-      return series.take(events, facts).every((entry) => writer.add(entry.event, entry.series));
+      const ids = events.map((event) => event.id);
+      const [facts, changed] = await Promise.all([
+        this.seriesReads.ofOccurrences(ids),
+        this.seriesReads.changedOf(ids),
+      ]);
+      return series
+        .take(events, facts, changed)
+        .every((entry) => writer.add(entry.event, entry.series, entry.changed));
     });
     res.setHeader('X-TEC-Total', String(feed.total));
     if (feed.totalPages !== undefined) res.setHeader('X-TEC-TotalPages', String(feed.totalPages));
@@ -93,14 +100,9 @@ export class FeedsController {
     // exclude their starts.
     const series = entries[0]?.series;
     const changed = series ? await this.changedOccurrences(entries[0].event.id, ctx) : [];
-    if (series) series.changed = new Set(changed.map((c) => c.start));
     for (const entry of entries) writer.add(entry.event, entry.series);
-    if (series) {
-      const zone = series.allDay ? undefined : icsZone(series.zone);
-      for (const { event: one, start } of changed) {
-        const line = recurrenceIdLine(series, start, zone ? `;TZID=${zone}` : '');
-        writer.add(one, undefined, { seriesId: entries[0].event.id, line });
-      }
+    for (const { event: one, start } of changed) {
+      writer.add(one, undefined, { seriesId: entries[0].event.id, start, series: series! });
     }
     return calendarAnswer(res, writer.finish().bytes, `${slug}.ics`, lastModifiedOf(writer));
   }

@@ -16,6 +16,25 @@ export interface IcsSeries {
   changed?: ReadonlySet<string>;
 }
 
+/**
+ * Whether a changed occurrence that replaced the local start `start` can be written as an
+ * instance of `series` (RECURRENCE-ID): the series excludes exactly that occurrence (the exclusion
+ * `_tec_update_type` single left), so that dropping the exclusion brings back the one instance
+ * of the rules the changed VEVENT names. An exclusion of the whole day of a timed series also
+ * excludes other occurrences of that day, and an added date of that day is left out of RDATE
+ * while excluded: the change then stays an event of its own (and the series' lines only get
+ * shorter when their changes are written as instances).
+ */
+export function excludesChange(series: IcsSeries, start: string): boolean {
+  const { exdates, rdates } = series.recurrence;
+  const day = start.slice(0, 10);
+  if (rdates.some((d) => d.startsWith(day))) return false;
+  if (series.allDay) {
+    return start.endsWith(' 00:00:00') && (exdates.includes(day) || exdates.includes(start));
+  }
+  return exdates.includes(start) && !exdates.includes(day);
+}
+
 /** `RECURRENCE-ID` of a changed occurrence that started at local `start` in `series`. */
 export function recurrenceIdLine(series: IcsSeries, start: string, tzid: string): string {
   if (series.allDay) return `RECURRENCE-ID;VALUE=DATE:${compactDate(start)}\r\n`;

@@ -3,7 +3,7 @@ import { IANAZone } from 'luxon';
 import type { TecEvent, TecVenue } from '../common/payload/tec-payload.js';
 import { withoutForbiddenCharacters } from '../common/text/index.js';
 import { foldLines, icsText } from './ics-lines.js';
-import { recurrenceLines, type IcsSeries } from './ics-series.js';
+import { excludesChange, recurrenceIdLine, recurrenceLines, type IcsSeries } from './ics-series.js';
 import { plainText } from './plain-text.js';
 
 /**
@@ -23,11 +23,18 @@ export interface CalendarOptions {
   maxBytes?: number;
 }
 
-/** A changed occurrence written beside its series: the series' id (its UID) and RECURRENCE-ID. */
+/**
+ * An event that replaced one occurrence of a series (`_tec_update_type` single): written with the
+ * series' UID and RECURRENCE-ID when the same calendar holds the series, else as an event of its
+ * own (CONTRACT §7).
+ */
 export interface ChangedOccurrence {
+  /** The series' event id (its UID). */
   seriesId: number;
-  /** The RECURRENCE-ID line (recurrenceIdLine). */
-  line: string;
+  /** The local start of the series' occurrence it replaced. */
+  start: string;
+  /** The series as its own VEVENT writes it. */
+  series: IcsSeries;
 }
 
 export interface Calendar {
@@ -112,6 +119,16 @@ export class CalendarWriter {
   private readonly tail = Buffer.from('END:VCALENDAR\r\n');
   private readonly timezones = new Map<string, Buffer>();
   private readonly entries: Buffer[] = [];
+  /** The series written, by event id, and where: written again at the end without the
+   * exclusions of their changed occurrences written beside them. */
+  private readonly seriesAt = new Map<
+    number,
+    { index: number; event: TecEvent; zone: string | undefined; series: IcsSeries }
+  >();
+  /** Changed occurrences written, with their VEVENT as an instance of their series. */
+  private readonly changes: Array<{ index: number; change: ChangedOccurrence; linked: Buffer }> =
+    [];
+  /** Bytes taken: each entry counted at its largest form, so that the final one fits too. */
   private bytes: number;
   private full = false;
   /** How many events it holds. */
@@ -133,31 +150,40 @@ export class CalendarWriter {
   /**
    * Adds `event` if it fits; false (now and for every later event) once one did not. With
    * `series` (CONTRACT §9), its VEVENT carries the series' rules (RRULE, EXDATE, RDATE); `event` is
-   * then the series' own payload (its id, its first dates).
+   * then the series' own payload (its id, its first dates). With `changed`, `event` replaced an
+   * occurrence of that series: it becomes an instance of the series (its UID, RECURRENCE-ID, the
+   * series then not excluding it) if the calendar holds the series when finished, whichever of
+   * the two came first; it stays an event of its own otherwise. Either form is counted at the
+   * larger of its sizes, and a series at its size with every exclusion.
    */
   add(event: TecEvent, series?: IcsSeries, changed?: ChangedOccurrence): boolean {
     if (this.full) return false;
     const zone = event.all_day ? undefined : icsZone(event.timezone);
     const timezone =
       zone === undefined || this.timezones.has(zone) ? undefined : foldLines(vtimezone(zone));
-    const entry = changed
-      ? foldLines(vevent(event, zone, this.options.uidDomain, changed.line, changed.seriesId))
-      : series
+    const entry = series
+      ? this.seriesVevent(event, zone, { ...series, changed: undefined })
+      : foldedVevent(event, zone, this.options.uidDomain);
+    const linked =
+      changed && excludesChange(changed.series, changed.start)
         ? foldLines(
             vevent(
               event,
               zone,
               this.options.uidDomain,
-              recurrenceLines(series, zone ? `;TZID=${zone}` : ''),
+              recurrenceIdLine(changed.series, changed.start, tzidOf(seriesZone(changed.series))),
+              changed.seriesId,
             ),
           )
-        : foldedVevent(event, zone, this.options.uidDomain);
-    const size = entry.length + (timezone?.length ?? 0);
+        : undefined;
+    const size = Math.max(entry.length, linked?.length ?? 0) + (timezone?.length ?? 0);
     if (this.bytes + size > this.maxBytes) {
       this.full = true;
       return false;
     }
     this.bytes += size;
+    if (series) this.seriesAt.set(event.id, { index: this.entries.length, event, zone, series });
+    if (linked) this.changes.push({ index: this.entries.length, change: changed!, linked });
     this.entries.push(entry);
     if (timezone) this.timezones.set(zone!, timezone);
     this.count++;
@@ -167,10 +193,43 @@ export class CalendarWriter {
 
   /** The calendar of the events added. */
   finish(): Calendar {
-    const parts = [this.head, ...this.timezones.values(), ...this.entries, this.tail];
-    return { bytes: Buffer.concat(parts, this.bytes), count: this.count };
+    const entries = [...this.entries];
+    const changedStarts = new Map<number, Set<string>>();
+    for (const { index, change, linked } of this.changes) {
+      const written = this.seriesAt.get(change.seriesId);
+      // The series as written must name the instance as the change does (the feed reads its
+      // pages one after another: a write between them may have changed the series).
+      if (
+        !written ||
+        written.series.allDay !== change.series.allDay ||
+        seriesZone(written.series) !== seriesZone(change.series) ||
+        !excludesChange(written.series, change.start)
+      ) {
+        continue;
+      }
+      entries[index] = linked;
+      const starts = changedStarts.get(change.seriesId) ?? new Set<string>();
+      changedStarts.set(change.seriesId, starts.add(change.start));
+    }
+    for (const [id, changed] of changedStarts) {
+      const { index, event, zone, series } = this.seriesAt.get(id)!;
+      entries[index] = this.seriesVevent(event, zone, { ...series, changed });
+    }
+    const parts = [this.head, ...this.timezones.values(), ...entries, this.tail];
+    return { bytes: Buffer.concat(parts), count: this.count };
+  }
+
+  private seriesVevent(event: TecEvent, zone: string | undefined, series: IcsSeries): Buffer {
+    const lines = recurrenceLines(series, tzidOf(zone));
+    return foldLines(vevent(event, zone, this.options.uidDomain, lines));
   }
 }
+
+/** `;TZID=…` of a zone with a VTIMEZONE, '' for UTC (or dates). */
+const tzidOf = (zone: string | undefined) => (zone ? `;TZID=${zone}` : '');
+
+/** The VTIMEZONE zone of a series' timed DTSTART (none for dates and UTC). */
+const seriesZone = (series: IcsSeries) => (series.allDay ? undefined : icsZone(series.zone));
 
 /** The calendar of `events`: the first ones, as many as fit in `maxBytes`. */
 export function buildCalendar(events: readonly TecEvent[], options: CalendarOptions): Calendar {
