@@ -1,7 +1,40 @@
 // The import rules of our architecture (see CONTRIBUTING.md), checked by `npm run depcheck` in CI.
+
+/**
+ * The floors of the application, ground first. A folder imports folders of lower floors only
+ * (and nothing of the top: public, health, cli, bench, the files beside app.module.ts), so that
+ * infrastructure never learns of what is built on it and every arrow of the picture points down.
+ * Folders on one floor do not import each other (no-circular and the rules below keep it so).
+ */
+const FLOORS = [
+  ['config'],
+  ['common'],
+  ['metrics'],
+  ['cache'],
+  ['database'],
+  ['tracing', 'auth', 'docs'],
+  ['posts'],
+  ['linked', 'terms'],
+  ['venues', 'organizers'],
+  ['events'],
+  ['feeds', 'webhooks', 'importer'],
+];
+const TOP = ['public', 'health', 'cli', 'bench'];
+
+const floorRules = FLOORS.map((floor, i) => ({
+  name: `floor-${floor.join('-')}`,
+  severity: 'error',
+  comment: `${floor.join(', ')} may import only what stands below: an upward import is a seam missing.`,
+  from: { path: `^src/(${floor.join('|')})/` },
+  to: {
+    path: `^src/((${[...FLOORS.slice(i + 1).flat(), ...TOP].join('|')})/|[^/]+$)`,
+  },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...floorRules,
     {
       name: 'no-circular',
       severity: 'error',

@@ -36,7 +36,7 @@ import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { MetricsEndpoint } from './metrics/metrics-endpoint.service.js';
-import { DatabaseMetrics } from './metrics/database-metrics.js';
+import { DatabaseMetrics } from './database/database-metrics.js';
 import { QueryTracing } from './tracing/query-tracing.js';
 import { WebhookOutboxModule } from './webhooks/webhook-outbox.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { WORKER_FLAG } from './common/cluster-worker.js';
 import { createLogger } from './common/http/request-logger.js';
 import type { AppConfig } from './config/config.js';
 import { startupSummary } from './config/startup.js';
@@ -6,11 +7,6 @@ import { serveThrottleStores, ThrottleStoreHost } from './auth/cluster-throttle-
 
 /** A worker that dies sooner than this after starting is replaced only after this long. */
 const CRASH_LOOP_MS = 1_000;
-
-/** Set in the environment of the workers: `ready` sends the primary a message instead of printing. */
-const WORKER_FLAG = 'CAL_CLUSTER_WORKER';
-
-export const isClusterWorker = () => cluster.isWorker && process.env[WORKER_FLAG] === '1';
 
 /** In a worker: tells the primary that this worker listens. */
 export function reportListening(): void {

@@ -1,6 +1,6 @@
 import { UserEntity } from './auth/users/user.entity.js';
-import { ImageEntity } from './common/posts/image.entity.js';
-import { PostIdEntity } from './common/posts/post-id.entity.js';
+import { ImageEntity } from './posts/image.entity.js';
+import { PostIdEntity } from './posts/post-id.entity.js';
 import { eventsEntities } from './events/entities.js';
 import { organizersEntities } from './organizers/entities.js';
 import { termsEntities } from './terms/entities.js';

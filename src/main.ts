@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
-import { isClusterWorker, reportListening, runPrimary } from './cluster.js';
+import { reportListening, runPrimary } from './cluster.js';
+import { isClusterWorker } from './common/cluster-worker.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { errorText, messagesFor } from './config/messages.js';
 import { describeStartupError, prepareSqliteDirectory, startupSummary } from './config/startup.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { GENERATION_CHECK_MS } from '../src/cache/shared-generation.js';
+import { GENERATION_CHECK_MS } from '../src/database/shared-generation.js';
 import { WriteVersion } from '../src/cache/write-version.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';

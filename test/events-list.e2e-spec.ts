@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { TrashPurger } from '../src/common/posts/purge-trash.js';
+import { TrashPurger } from '../src/posts/purge-trash.js';
 import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';

@@ -5,7 +5,7 @@ import { IsDefined, IsInt, IsOptional, IsString, MinLength } from 'class-validat
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Auth } from '../src/auth/auth.decorator.js';
-import type { Actor } from '../src/auth/actor.js';
+import type { Actor } from '../src/common/actor.js';
 import { canManageTerms } from '../src/auth/post-policy.js';
 import { forbidden } from '../src/common/errors/api-error.js';
 import { ToInteger } from '../src/common/http/transforms.js';

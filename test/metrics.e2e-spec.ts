@@ -71,7 +71,7 @@ describe('metrics (e2e)', () => {
       // The pools' and replicas' metrics exist only on MySQL/MariaDB (with replicas): those are
       // checked against their definitions.
       const databaseOnly = readFileSync(
-        join(__dirname, '..', 'src', 'metrics', 'database-metrics.ts'),
+        join(__dirname, '..', 'src', 'database', 'database-metrics.ts'),
         'utf8',
       );
       const missing = [...used].filter(

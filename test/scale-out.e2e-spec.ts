@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { GENERATION_CHANNEL, GENERATION_CHECK_MS } from '../src/cache/shared-generation.js';
+import { GENERATION_CHANNEL, GENERATION_CHECK_MS } from '../src/database/shared-generation.js';
 import { basic } from './helpers/auth.js';
 import {
   connectTestDatabase,

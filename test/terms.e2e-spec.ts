@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { PostIdEntity } from '../src/common/posts/post-id.entity.js';
+import { PostIdEntity } from '../src/posts/post-id.entity.js';
 import { Writes } from '../src/database/writes.js';
 import { EventsRepository } from '../src/events/events.repository.js';
 import { coldCaches, ownQueries } from './helpers/query-counter.js';

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { TrashPurger } from '../src/common/posts/purge-trash.js';
+import { TrashPurger } from '../src/posts/purge-trash.js';
 import { Metrics } from '../src/metrics/metrics.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
 import { systemResolver } from '../src/webhooks/target-policy.js';

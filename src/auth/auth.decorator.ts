@@ -1,10 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
-import { ANONYMOUS, type Actor } from './actor.js';
-
-export interface AuthRequest extends Request {
-  actor?: Actor;
-}
+import { ANONYMOUS, type Actor, type AuthRequest } from '../common/actor.js';
 
 /** The caller of this request (`ANONYMOUS` without credentials). */
 export const Auth = createParamDecorator(

@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { ANONYMOUS } from './actor.js';
-import type { AuthRequest } from './auth.decorator.js';
+import { ANONYMOUS, type AuthRequest } from '../common/actor.js';
 import { DatabaseMonitor } from '../database/database-monitor.js';
 import { LoginThrottle } from './login-throttle.js';
 import { UsersService } from './users/users.service.js';

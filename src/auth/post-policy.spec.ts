@@ -1,4 +1,4 @@
-import type { Actor } from './actor.js';
+import type { Actor } from '../common/actor.js';
 import {
   canCreatePosts,
   canEdit,
@@ -8,7 +8,7 @@ import {
   mayAttributeTo,
   unpublishedScope,
 } from './post-policy.js';
-import type { Role } from './users/roles.js';
+import type { Role } from '../common/roles.js';
 
 const as = (role: Role, id = 10): Actor => ({ user: { id, login: role, role } });
 const anon: Actor = { user: null };

@@ -1,5 +1,5 @@
-import type { Actor } from './actor.js';
-import type { Role } from './users/roles.js';
+import type { Actor } from '../common/actor.js';
+import type { Role } from '../common/roles.js';
 
 /** WordPress's post statuses that records here take (CONTRACT §3). */
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;

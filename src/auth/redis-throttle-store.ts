@@ -5,7 +5,7 @@ import { createRedis, describeRedisError } from '../database/redis.js';
 import type { ThrottleStores } from './login-throttle.js';
 import { MemoryThrottleStore, type Counter, type ThrottleStore } from './throttle-store.js';
 import { ClusterThrottleStore, ThrottleChannel } from './cluster-throttle-store.js';
-import { isClusterWorker } from '../cluster.js';
+import { isClusterWorker } from '../common/cluster-worker.js';
 
 /** INCR, the expiry set by the first hit only (a fixed window), and the time left: one round trip. */
 const INCREMENT = `

@@ -1,10 +1,18 @@
 import { Module } from '@nestjs/common';
+import { KeptJson } from '../common/http/json-body.js';
 import { Caches } from './caches.js';
 import { RecordCache } from './record-cache.js';
 import { ResponseCache } from './response-cache.js';
 import { WriteVersion } from './write-version.js';
 
-const PROVIDERS = [WriteVersion, Caches, RecordCache, ResponseCache];
+const PROVIDERS = [
+  WriteVersion,
+  Caches,
+  RecordCache,
+  ResponseCache,
+  // The encoded payloads that answers splice in (JsonBody).
+  { provide: KeptJson, useExisting: RecordCache },
+];
 
 /**
  * The read caches and the write version that drops them (docs/caches.md), for every module of

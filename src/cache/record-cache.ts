@@ -1,3 +1,4 @@
+import type { KeptJson } from '../common/http/json-body.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { collecting, dependsOn, recordTag } from './dependencies.js';
@@ -37,7 +38,7 @@ function rowMemory(row: object): number {
  * Cached payloads and rows are shared: nobody may change one after it is returned.
  */
 @Injectable()
-export class RecordCache {
+export class RecordCache implements KeptJson {
   private readonly entries: VersionedCache<object> | null;
   /** Rows a single record's read found (row), by kind and key. */
   private readonly rows: VersionedCache<object> | null;

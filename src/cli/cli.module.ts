@@ -3,12 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
 import type { AppConfig } from '../config/config.js';
 import { ConfigModule } from '../config/config.module.js';
-import { PostsModule } from '../common/posts/posts.module.js';
+import { PostsModule } from '../posts/posts.module.js';
 import { dataSourceOptions } from '../database/data-source.js';
 import { entities } from '../entities.js';
 import { WritesModule } from '../database/writes.module.js';
 import { CacheModule } from '../cache/cache.module.js';
-import { SharedGeneration } from '../cache/shared-generation.js';
+import { SharedGeneration } from '../database/shared-generation.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 import { QueryTracing } from '../tracing/query-tracing.js';
 

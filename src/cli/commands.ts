@@ -1,7 +1,7 @@
 import { MIN_PASSWORD_LENGTH } from '../config/passwords.js';
-import { ROLES } from '../auth/users/roles.js';
+import { ROLES } from '../common/roles.js';
 import type { PublicUser, UsersService } from '../auth/users/users.service.js';
-import type { TrashPurger } from '../common/posts/purge-trash.js';
+import type { TrashPurger } from '../posts/purge-trash.js';
 import { nowUtcSql } from '../database/utc-sql.js';
 import type { IcsImporter, IcsSummary } from '../importer/ics-importer.js';
 import type { ImportSummary, TecImporter } from '../importer/tec-importer.js';

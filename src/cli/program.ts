@@ -69,7 +69,7 @@ async function execute(
       import('@nestjs/core'),
       import('./cli.module.js'),
       import('../auth/users/users.service.js'),
-      import('../common/posts/purge-trash.js'),
+      import('../posts/purge-trash.js'),
       import('../webhooks/webhook-outbox.js'),
     ]);
   // The import commands need the messages and the resource services; the others start without.

@@ -11,7 +11,7 @@ import type { Request } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { DatabaseMonitor, databaseUnavailable } from './database-monitor.js';
 import { ReplicaRouter } from './replica-router.js';
-import { SharedGeneration } from '../cache/shared-generation.js';
+import { SharedGeneration } from './shared-generation.js';
 
 const WITHOUT_DATABASE = 'cal:without-database';
 

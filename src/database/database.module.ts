@@ -2,7 +2,7 @@ import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from 
 import { DatabaseMonitor } from './database-monitor.js';
 import { ReplicaRouter, RequestRouteMiddleware } from './replica-router.js';
 import { ScheduledPublications } from './scheduled-publications.js';
-import { SharedGeneration } from '../cache/shared-generation.js';
+import { SharedGeneration } from './shared-generation.js';
 import { CacheModule } from '../cache/cache.module.js';
 import { WritesModule } from './writes.module.js';
 

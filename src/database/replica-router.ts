@@ -12,7 +12,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { SideConnection } from './side-connection.js';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { SharedGeneration } from '../cache/shared-generation.js';
+import { SharedGeneration } from './shared-generation.js';
 
 /** Each replica's generation is read this often. */
 const POLL_MS = 50;

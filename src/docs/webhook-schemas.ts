@@ -1,6 +1,6 @@
 import { resourceDoc } from '../common/i18n/doc-key.js';
 import { LANGUAGES } from '../config/config.js';
-import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { EVENT_TYPES } from './webhook-event-types.js';
 import type { Schema } from './schema.js';
 
 /** `webhooks.doc.<key>` in i18n/<lang>/webhooks.json. */

@@ -3,8 +3,8 @@ import { ApiError, invalidParams, t, type Text } from '../common/errors/api-erro
 import type { RequestContext } from '../common/http/request-context.js';
 import { isTruthy, toBoolean } from '../common/http/transforms.js';
 import { pageOf, type Page } from '../common/pagination/paginate.js';
-import { PostStore } from '../common/posts/post-store.js';
-import { listStatuses, statusEcho } from '../common/posts/post-status.js';
+import { PostStore } from '../posts/post-store.js';
+import { listStatuses, statusEcho } from '../posts/post-status.js';
 import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
 import { VenueEventLinks } from '../venues/venues.service.js';

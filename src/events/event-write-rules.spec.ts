@@ -1,4 +1,4 @@
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../common/actor.js';
 import { contentFilter } from '../common/text/index.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import {

@@ -1,7 +1,7 @@
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../common/actor.js';
 import type { parseCostInput } from '../common/cost/cost.js';
 import { eventWallClock, localToUtc, utcToLocal } from '../common/dates/index.js';
-import { resolveWriteStatus } from '../common/posts/post-status.js';
+import { resolveWriteStatus } from '../posts/post-status.js';
 import type { ContentFilter } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
-import { PostColumns } from '../common/posts/post-columns.js';
+import { PostColumns } from '../posts/post-columns.js';
 import { DateTimeColumn, FlagColumn } from '../database/columns.js';
 import { webUrlColumn } from '../common/http/web-url.js';
 

@@ -8,12 +8,13 @@ import { formatCost, type CurrencyPosition } from '../common/cost/cost.js';
 import { globalId } from '../common/http/links.js';
 import { publicUrl } from '../common/http/public-url.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { imageObject } from '../common/posts/image.js';
-import { effectiveStatus } from '../common/posts/post-status.js';
-import { redactProtected } from '../common/posts/redact.js';
+import { imageObject } from '../posts/image.js';
+import { effectiveStatus } from '../posts/post-status.js';
+import { redactProtected } from '../posts/redact.js';
 import { escapeHtml, renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
-import { jsonLdHead } from '../common/posts/json-ld.js';
-import { translationFields, type Translations } from '../common/posts/translations.js';
+import { jsonLdHead } from '../posts/json-ld.js';
+import type { Translations } from '../common/payload/tec-payload.js';
+import { translationFields } from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import type {
   JsonLd,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
 import { canEdit, canRead } from '../auth/post-policy.js';
-import { effectiveStatus } from '../common/posts/post-status.js';
+import { effectiveStatus } from '../posts/post-status.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { TranslationStore } from '../common/posts/translation-store.js';
-import { EVENT_TRANSLATIONS } from '../common/posts/translations.js';
+import { TranslationStore } from '../posts/translation-store.js';
+import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../cache/record-cache.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';

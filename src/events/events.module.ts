@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PostsModule } from '../common/posts/posts.module.js';
+import { PostsModule } from '../posts/posts.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, In, type SelectQueryBuilder } from 'typeorm';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
-import type { PostKind } from '../common/posts/post-id.entity.js';
-import { PostStore } from '../common/posts/post-store.js';
-import { applyPostVisibility } from '../common/posts/visibility.js';
+import type { PostKind } from '../posts/post-id.entity.js';
+import { PostStore } from '../posts/post-store.js';
+import { applyPostVisibility } from '../posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
 import { insertRows } from '../database/plain-insert.js';
 import { Caches } from '../cache/caches.js';

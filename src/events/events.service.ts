@@ -25,15 +25,15 @@ import { isWebUrl } from '../common/http/web-url.js';
 import { contentFilter } from '../common/text/index.js';
 import { buildArchive, type Archive } from '../common/pagination/paginate.js';
 import type { TecEvent } from '../common/payload/tec-payload.js';
-import { effectiveStatus } from '../common/posts/post-status.js';
-import { PostStore } from '../common/posts/post-store.js';
-import { TranslationStore } from '../common/posts/translation-store.js';
+import { effectiveStatus } from '../posts/post-status.js';
+import { PostStore } from '../posts/post-store.js';
+import { TranslationStore } from '../posts/translation-store.js';
 import {
   EVENT_TRANSLATIONS,
   languageTakenReason,
   translationsForbidden,
   type TranslationViewer,
-} from '../common/posts/translations.js';
+} from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import { Writes, type WriteScope } from '../database/writes.js';

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { WithoutDatabase } from '../database/database-availability.js';
 import { ReplicaRouter } from '../database/replica-router.js';
-import { SharedGeneration } from '../cache/shared-generation.js';
+import { SharedGeneration } from '../database/shared-generation.js';
 import { SharedThrottleStores } from '../auth/redis-throttle-store.js';
 import { Drain } from './drain.js';
 

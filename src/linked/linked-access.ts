@@ -1,10 +1,10 @@
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../common/actor.js';
 import { canRead } from '../auth/post-policy.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { PostColumns } from '../common/posts/post-columns.js';
+import type { PostColumns } from '../posts/post-columns.js';
 import type { PostStatus } from '../auth/post-policy.js';
-import { effectiveStatus } from '../common/posts/post-status.js';
-import type { TranslationViewer } from '../common/posts/translations.js';
+import { effectiveStatus } from '../posts/post-status.js';
+import type { TranslationViewer } from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 
 /** WordPress gives drafts and pending posts no slug (and no UTC date) until they are published. */

@@ -1,6 +1,6 @@
 import type { Language } from '../config/config.js';
-import type { PostColumns } from '../common/posts/post-columns.js';
-import type { WritableStatus } from '../common/posts/post-status.js';
+import type { PostColumns } from '../posts/post-columns.js';
+import type { WritableStatus } from '../posts/post-status.js';
 import type { LinkedKind } from './linked-kind.js';
 import type { MapContext, MapOptions } from './linked-mapper.js';
 

@@ -4,7 +4,7 @@ import { dependsOn, recordTag } from '../cache/dependencies.js';
 import { ApiError, invalidParam } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { nestedLimitError } from '../common/http/validation.js';
-import type { PostColumns } from '../common/posts/post-columns.js';
+import type { PostColumns } from '../posts/post-columns.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { WriteScope } from '../database/writes.js';
 import { readableBy } from './linked-access.js';

@@ -2,7 +2,7 @@ import {
   ORGANIZER_TRANSLATIONS,
   VENUE_TRANSLATIONS,
   type TranslationScope,
-} from '../common/posts/translations.js';
+} from '../posts/translations.js';
 
 /**
  * What distinguishes venues from organizers for the shared code (TEC: Linked_Post_Base.php gets

@@ -1,7 +1,7 @@
 import { isEmptyValue, omitEmpty, postUrl } from './linked-mapper.js';
-import { imageObject } from '../common/posts/image.js';
-import { jsonLdDescription } from '../common/posts/json-ld.js';
-import { redactProtected } from '../common/posts/redact.js';
+import { imageObject } from '../posts/image.js';
+import { jsonLdDescription } from '../posts/json-ld.js';
+import { redactProtected } from '../posts/redact.js';
 import { ORGANIZER_KIND, VENUE_KIND } from './linked-kind.js';
 
 describe('linked mapper helpers', () => {

@@ -1,12 +1,12 @@
 import { ZERO_DATE } from '../common/dates/index.js';
 import { globalId } from '../common/http/links.js';
 import { publicUrl } from '../common/http/public-url.js';
-import type { PostColumns } from '../common/posts/post-columns.js';
-import { effectiveStatus } from '../common/posts/post-status.js';
+import type { PostColumns } from '../posts/post-columns.js';
+import { effectiveStatus } from '../posts/post-status.js';
 import { renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
 import type { LinkedKind } from './linked-kind.js';
-import { imageObject } from '../common/posts/image.js';
-import type { Translations } from '../common/posts/translations.js';
+import { imageObject } from '../posts/image.js';
+import type { Translations } from '../common/payload/tec-payload.js';
 
 /** What the pure mappers need to know besides the record. */
 export interface MapContext {

@@ -1,7 +1,7 @@
 import type { Provider, Type } from '@nestjs/common';
 import { UsersService } from '../auth/users/users.service.js';
-import { TranslationStore } from '../common/posts/translation-store.js';
-import type { PostColumns } from '../common/posts/post-columns.js';
+import { TranslationStore } from '../posts/translation-store.js';
+import type { PostColumns } from '../posts/post-columns.js';
 import { RecordCache } from '../cache/record-cache.js';
 import { Writes } from '../database/writes.js';
 import type { LinkedDefinition, LinkedWriteFields } from './linked-definition.js';

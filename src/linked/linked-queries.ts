@@ -3,10 +3,10 @@ import { ApiError, invalidParams, t, type Text } from '../common/errors/api-erro
 import { invalidParam } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
-import type { PostColumns } from '../common/posts/post-columns.js';
-import { listStatuses, statusEcho } from '../common/posts/post-status.js';
-import type { TranslationStore } from '../common/posts/translation-store.js';
-import type { Translations } from '../common/posts/translations.js';
+import type { PostColumns } from '../posts/post-columns.js';
+import { listStatuses, statusEcho } from '../posts/post-status.js';
+import type { TranslationStore } from '../posts/translation-store.js';
+import type { Translations } from '../common/payload/tec-payload.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { RecordCache } from '../cache/record-cache.js';
 import { readableBy } from './linked-access.js';

@@ -4,8 +4,8 @@ import { toInteger } from '../common/http/transforms.js';
 import { DATE_CONTEXT, dateReason, URL_REASON } from '../common/http/validators.js';
 import { isWebUrl } from '../common/http/web-url.js';
 import { typeMessage } from '../common/http/validation.js';
-import { isWritableStatus } from '../common/posts/post-status.js';
-import { imageIdOf } from '../common/posts/image-ids.js';
+import { isWritableStatus } from '../posts/post-status.js';
+import { imageIdOf } from '../posts/image-ids.js';
 
 /**
  * Field checks of the venue and organizer write routes (BEHAVIOR §7.4.1, §7.5, §1.3). Each is one

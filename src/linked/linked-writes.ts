@@ -17,14 +17,10 @@ import {
   type Text,
 } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { PostColumns } from '../common/posts/post-columns.js';
-import {
-  effectiveStatus,
-  isWritableStatus,
-  resolveWriteStatus,
-} from '../common/posts/post-status.js';
-import type { TranslationStore } from '../common/posts/translation-store.js';
-import { languageTakenReason, translationsForbidden } from '../common/posts/translations.js';
+import type { PostColumns } from '../posts/post-columns.js';
+import { effectiveStatus, isWritableStatus, resolveWriteStatus } from '../posts/post-status.js';
+import type { TranslationStore } from '../posts/translation-store.js';
+import { languageTakenReason, translationsForbidden } from '../posts/translations.js';
 import { contentFilter } from '../common/text/index.js';
 import { nowUtcSql } from '../database/columns.js';
 import { isUniqueViolation } from '../database/unique-violation.js';

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { AggregatorRegistry } from 'prom-client';
-import { isClusterWorker } from '../cluster.js';
+import { isClusterWorker } from '../common/cluster-worker.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { closeServer, portOf, serveMetrics } from './metrics-endpoint.js';
 import { Metrics } from './metrics.js';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { PostColumns } from '../common/posts/post-columns.js';
+import { PostColumns } from '../posts/post-columns.js';
 import { webUrlColumn } from '../common/http/web-url.js';
 
 /** An organizer (TEC `tribe_organizer` post plus its `_Organizer*` meta), table `organizers`. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PostsModule } from '../common/posts/posts.module.js';
+import { PostsModule } from '../posts/posts.module.js';
 import { OrganizersController } from './organizers.controller.js';
 import { linkedProviders } from '../linked/linked-providers.js';
 import { OrganizersRepository } from './organizers.repository.js';

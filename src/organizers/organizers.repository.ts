@@ -5,7 +5,7 @@ import {
   type ObjectLiteral,
   type SelectQueryBuilder,
 } from 'typeorm';
-import { PostStore } from '../common/posts/post-store.js';
+import { PostStore } from '../posts/post-store.js';
 import { Caches } from '../cache/caches.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
 import { OrganizerEntity } from './organizer.entity.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { invalidParam, invalidParams, t, type Text } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { buildArchive, pageOf, type Archive } from '../common/pagination/paginate.js';
-import { TranslationStore } from '../common/posts/translation-store.js';
+import { TranslationStore } from '../posts/translation-store.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../cache/record-cache.js';

@@ -1,6 +1,6 @@
 import type { Language } from '../config/config.js';
 import { sanitizeTitle, termName } from '../common/text/index.js';
-import { termTranslations, type TranslationScope } from '../common/posts/translations.js';
+import { termTranslations, type TranslationScope } from '../posts/translations.js';
 import type { TermEntity } from './term.entity.js';
 import { TAXONOMIES, type Taxonomy } from './taxonomy.js';
 

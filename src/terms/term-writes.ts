@@ -10,8 +10,8 @@ import {
   type Text,
 } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { TranslationStore } from '../common/posts/translation-store.js';
-import { languageTakenReason } from '../common/posts/translations.js';
+import { TranslationStore } from '../posts/translation-store.js';
+import { languageTakenReason } from '../posts/translations.js';
 import { basicInlineHtml, sanitizeTitle, termName } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
 import { isUniqueViolation } from '../database/unique-violation.js';

@@ -1,5 +1,6 @@
 import type { Language } from '../config/config.js';
-import { translationFields, type Translations } from '../common/posts/translations.js';
+import type { Translations } from '../common/payload/tec-payload.js';
+import { translationFields } from '../posts/translations.js';
 import { TAXONOMIES, taxonomyOf, type Taxonomy } from './taxonomy.js';
 import { publicUrl } from '../common/http/public-url.js';
 import type { TecEmbeddedTerm, TecTerm, TecTermUrls } from '../common/payload/tec-payload.js';

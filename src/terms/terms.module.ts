@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PostsModule } from '../common/posts/posts.module.js';
+import { PostsModule } from '../posts/posts.module.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesController } from './categories.controller.js';
 import { TagsController } from './tags.controller.js';

@@ -8,7 +8,7 @@ import type {
   QueryRunner,
 } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { statementKind } from '../metrics/database-metrics.js';
+import { statementKind } from '../database/database-metrics.js';
 import { SpanKind, SpanStatusCode, startChildSpan, tracingEnabled, type Span } from './spans.js';
 
 /** The longest statement text recorded on a span (a long IN list is cut, not dropped). */

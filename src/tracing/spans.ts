@@ -25,20 +25,6 @@ export function useTracer(next: Tracer | null): void {
 
 export const tracingEnabled = (): boolean => tracer !== null;
 
-/** The trace and span of the active context, as log lines carry them (OpenTelemetry's names). */
-export interface TraceIds {
-  trace_id: string;
-  span_id: string;
-}
-
-export function activeTraceIds(): TraceIds | null {
-  if (!tracer) return null;
-  const span = trace.getSpan(context.active());
-  if (!span) return null;
-  const { traceId, spanId } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId };
-}
-
 /**
  * A child of the active span, or null: what is done outside any traced operation (the timers
  * of background work) makes no trace of its own, and what a request the sampler left out does

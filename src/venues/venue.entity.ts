@@ -1,6 +1,6 @@
 import { Column, Entity, Index } from 'typeorm';
 import { FlagColumn } from '../database/columns.js';
-import { PostColumns } from '../common/posts/post-columns.js';
+import { PostColumns } from '../posts/post-columns.js';
 import { webUrlColumn } from '../common/http/web-url.js';
 
 /** A venue (TEC `tribe_venue` post plus its `_Venue*` meta), table `venues` of the initial migration. */

@@ -6,9 +6,9 @@ import {
   type MapOptions,
 } from '../linked/linked-mapper.js';
 import type { TecVenue } from '../common/payload/tec-payload.js';
-import { jsonLdHead } from '../common/posts/json-ld.js';
-import { redactProtected } from '../common/posts/redact.js';
-import { translationFields } from '../common/posts/translations.js';
+import { jsonLdHead } from '../posts/json-ld.js';
+import { redactProtected } from '../posts/redact.js';
+import { translationFields } from '../posts/translations.js';
 import { VENUE_KIND } from '../linked/linked-kind.js';
 import type { VenueEntity } from './venue.entity.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PostsModule } from '../common/posts/posts.module.js';
+import { PostsModule } from '../posts/posts.module.js';
 import { VenuesController } from './venues.controller.js';
 import { linkedProviders } from '../linked/linked-providers.js';
 import { VenuesRepository } from './venues.repository.js';

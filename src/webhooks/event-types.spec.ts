@@ -1,4 +1,5 @@
-import { EVENT_TYPES, eventTypeOf, isEventType, isPublicChange, wants } from './event-types.js';
+import { EVENT_TYPES } from '../docs/webhook-event-types.js';
+import { eventTypeOf, isEventType, isPublicChange, wants } from './event-types.js';
 
 describe('webhook event types', () => {
   it('names every kind × action and the wildcard', () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ANONYMOUS, type Actor } from '../auth/actor.js';
+import { ANONYMOUS, type Actor } from '../common/actor.js';
 import { NAMESPACE } from '../common/http/links.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { I18nService } from 'nestjs-i18n';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../common/actor.js';
 import { ApiError, forbidden, invalidParams, t } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig, type Language } from '../config/config.js';
 import type { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './dto/webhook.dto.js';

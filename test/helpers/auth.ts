@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { UsersService } from '../../src/auth/users/users.service.js';
-import { ROLES, type Role } from '../../src/auth/users/roles.js';
+import { ROLES, type Role } from '../../src/common/roles.js';
 
 export type Credentials = { id: number; login: string; header: string };
 export type RoleUsers = Record<Role, Credentials>;

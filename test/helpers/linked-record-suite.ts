@@ -11,9 +11,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import type { Actor } from '../../src/auth/actor.js';
+import type { Actor } from '../../src/common/actor.js';
 import type { RequestContext } from '../../src/common/http/request-context.js';
-import { PostStore } from '../../src/common/posts/post-store.js';
+import { PostStore } from '../../src/posts/post-store.js';
 import { APP_CONFIG, type Language } from '../../src/config/config.js';
 import { createRoleUsers, type Credentials, type RoleUsers } from './auth.js';
 import { closeApp, createTestApp } from './create-test-app.js';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { Role } from './roles.js';
+import type { Role } from '../../common/roles.js';
 import { DateTimeColumn } from '../../database/columns.js';
 
 @Entity('users')

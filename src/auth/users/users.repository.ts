@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { nowUtcSql } from '../../database/columns.js';
-import type { Role } from './roles.js';
+import type { Role } from '../../common/roles.js';
 import { UserEntity } from './user.entity.js';
 
 /** What a new user row holds (the id and creation time are the table's). */

@@ -10,7 +10,7 @@ import {
   passwordLength,
   verifyPassword,
 } from '../password.js';
-import { isRole, ROLES, type Role } from './roles.js';
+import { isRole, ROLES, type Role } from '../../common/roles.js';
 import { LocalizedError } from '../../config/messages.js';
 import type { UserEntity } from './user.entity.js';
 import { UsersRepository } from './users.repository.js';

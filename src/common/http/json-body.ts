@@ -1,13 +1,21 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Response } from 'express';
 import { map, type Observable } from 'rxjs';
-import { RecordCache } from '../../cache/record-cache.js';
 
 /**
  * How deep the envelope of an answer goes before its records: a list's object, its array, the
  * records. Below that, JSON.stringify writes everything at once.
  */
 const ENVELOPE_DEPTH = 2;
+
+/**
+ * Where JsonBody finds the bytes of a payload kept already encoded (the record cache provides
+ * it): JsonBody knows no cache, only this question.
+ */
+export abstract class KeptJson {
+  /** The UTF-8 JSON of `payload` as it was kept, or undefined for a payload not kept. */
+  abstract jsonOf(payload: object): Buffer | undefined;
+}
 
 /**
  * Serializes answers to the UTF-8 bytes of what JSON.stringify would write, but splices in the
@@ -19,7 +27,7 @@ const ENVELOPE_DEPTH = 2;
  */
 @Injectable()
 export class JsonBody {
-  constructor(private readonly records: RecordCache) {}
+  constructor(private readonly records: KeptJson) {}
 
   /**
    * The UTF-8 bytes of `value`'s JSON as the pieces they are made of: the kept payloads' own

@@ -6,8 +6,7 @@ import {
   type PipeTransform,
 } from '@nestjs/common';
 import type { Request } from 'express';
-import { ANONYMOUS, type Actor } from '../../auth/actor.js';
-import type { AuthRequest } from '../../auth/auth.decorator.js';
+import { ANONYMOUS, type Actor, type AuthRequest } from '../actor.js';
 import { APP_CONFIG, type AppConfig, type Language } from '../../config/config.js';
 import { languageOf } from '../i18n/language.js';
 import { restBase } from './links.js';

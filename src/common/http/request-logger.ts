@@ -2,10 +2,27 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { context, trace as otelTrace } from '@opentelemetry/api';
 import { pino, stdTimeFunctions, type Logger, type LoggerOptions } from 'pino';
-import { activeTraceIds, type TraceIds } from '../../tracing/spans.js';
 
 export type LogSink = (line: string) => void;
+
+/** The trace and span of the active context, as log lines carry them (OpenTelemetry's names). */
+export interface TraceIds {
+  trace_id: string;
+  span_id: string;
+}
+
+/**
+ * The ids of the active span, or null. Without the SDK (tracing off) the API has no context
+ * manager, so there is never an active span and this costs one lookup.
+ */
+function activeTraceIds(): TraceIds | null {
+  const span = otelTrace.getSpan(context.active());
+  if (!span) return null;
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Query parameter names (or parts of nested names) whose values never reach the log. */

@@ -1,8 +1,20 @@
 import type { Language } from '../../config/config.js';
 import type { CostDetails } from '../cost/cost.js';
 import type { DateDetails } from '../dates/date-details.js';
-import type { ImageObject } from '../posts/image.js';
-import type { Translations } from '../posts/translations.js';
+
+/**
+ * The image object of BEHAVIOR §4.6 for a URL-only image (CONTRACT §6: there is no media library,
+ * the URL is stored as given): `id` is the image record of the URL (images.ts), shared by every
+ * record that names the same URL.
+ */
+export interface ImageObject {
+  url: string;
+  id: number;
+  extension: string;
+}
+
+/** Language → id of the record in that language, e.g. `{ "en": 12, "hu": 40 }`. */
+export type Translations = Partial<Record<Language, number>>;
 
 /**
  * The records the API answers, as TypeScript types. The schema list (src/docs/schemas.ts) is

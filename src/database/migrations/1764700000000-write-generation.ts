@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
  * One row counting committed writes, so that several server processes on one database learn of
- * each other's writes and drop their cached answers (cache/shared-generation.ts).
+ * each other's writes and drop their cached answers (database/shared-generation.ts).
  */
 export class WriteGeneration1764700000000 implements MigrationInterface {
   name = 'WriteGeneration1764700000000';

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
  * What each write generation may have altered (its tags), so that the other server processes on
- * the database drop only the cached answers that depend on it (cache/shared-generation.ts). The
+ * the database drop only the cached answers that depend on it (database/shared-generation.ts). The
  * process that stored a row (`source`) skips it; old rows are pruned.
  */
 export class WriteChanges1765400000000 implements MigrationInterface {

@@ -14,8 +14,8 @@ import {
   MaxChars,
   MaxItems,
 } from '../../common/http/validators.js';
-import { WRITABLE_STATUSES, type WritableStatus } from '../../common/posts/post-status.js';
-import { IsTranslationOf, TRANSLATION_OF_DOC } from '../../common/posts/translation-fields.js';
+import { WRITABLE_STATUSES, type WritableStatus } from '../../posts/post-status.js';
+import { IsTranslationOf, TRANSLATION_OF_DOC } from '../../posts/translation-fields.js';
 import { RECURRENCE_LIMITS } from '../../common/recurrence/rules.js';
 
 const d = resourceDoc('events');

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import type { Language } from '../../config/config.js';
-import { IsContentLanguage, LANGUAGE_DOC } from '../../common/posts/translation-fields.js';
+import { IsContentLanguage, LANGUAGE_DOC } from '../../posts/translation-fields.js';
 import { IsIn, IsOptional } from 'class-validator';
 import { CreateEventDto } from './create-event.dto.js';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { LIMITS } from '../../common/http/limits.js';
-import { TRANSLATION_OF_DOC } from '../../common/posts/translation-fields.js';
+import { TRANSLATION_OF_DOC } from '../../posts/translation-fields.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
 import type { Taxonomy } from '../taxonomy.js';
 

@@ -9,7 +9,7 @@ import {
   IsContentLanguage,
   IsTranslationOf,
   LANGUAGE_DOC,
-} from '../../common/posts/translation-fields.js';
+} from '../../posts/translation-fields.js';
 import { DocumentProperties, writeDocs } from './term-docs.js';
 
 /**

@@ -3,13 +3,13 @@ import { IsDefined, IsOptional } from 'class-validator';
 import { LIMITS } from '../../common/http/limits.js';
 import { MISSING } from '../../common/http/validation.js';
 import { MaxChars } from '../../common/http/validators.js';
-import type { WritableStatus } from '../../common/posts/post-status.js';
+import type { WritableStatus } from '../../posts/post-status.js';
 import {
   IsContentLanguage,
   IsTranslationOf,
   LANGUAGE_DOC,
   TRANSLATION_OF_DOC,
-} from '../../common/posts/translation-fields.js';
+} from '../../posts/translation-fields.js';
 import type { Language } from '../../config/config.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
 import {

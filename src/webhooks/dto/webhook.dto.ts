@@ -17,7 +17,8 @@ import { IsStringType, MaxChars, MaxItems } from '../../common/http/validators.j
 import { MISSING, typeMessage } from '../../common/http/validation.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
 import { LANGUAGES, type Language } from '../../config/config.js';
-import { EVENT_TYPES, isEventType } from '../event-types.js';
+import { EVENT_TYPES } from '../../docs/webhook-event-types.js';
+import { isEventType } from '../event-types.js';
 
 /** `webhooks.doc.<key>` in i18n/<lang>/webhooks.json. */
 export const webhookDoc = resourceDoc('webhooks');

@@ -9,8 +9,8 @@ import type {
   QueryRunner,
 } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { ReplicaRouter } from '../database/replica-router.js';
-import { Metrics } from './metrics.js';
+import { ReplicaRouter } from './replica-router.js';
+import { Metrics } from '../metrics/metrics.js';
 
 /** The first word of a statement, as the `kind` label: a handful of values, never the SQL. */
 export function statementKind(sql: string): string {

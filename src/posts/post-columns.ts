@@ -1,8 +1,8 @@
 import { Column, PrimaryColumn } from 'typeorm';
-import { DateTimeColumn } from '../../database/columns.js';
-import type { Language } from '../../config/config.js';
-import type { PostStatus } from '../../auth/post-policy.js';
-import { webUrlColumn } from '../http/web-url.js';
+import { DateTimeColumn } from '../database/columns.js';
+import type { Language } from '../config/config.js';
+import type { PostStatus } from '../auth/post-policy.js';
+import { webUrlColumn } from '../common/http/web-url.js';
 
 /**
  * Columns every post (event, venue, organizer) has, like WordPress `wp_posts`. Ids come from the

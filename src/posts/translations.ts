@@ -1,9 +1,10 @@
-import type { Actor } from '../../auth/actor.js';
-import { canRead } from '../../auth/post-policy.js';
-import type { Language } from '../../config/config.js';
-import { ApiError, t, type Text } from '../errors/api-error.js';
-import type { PostStatus } from '../../auth/post-policy.js';
+import type { Actor } from '../common/actor.js';
+import { canRead } from '../auth/post-policy.js';
+import type { Language } from '../config/config.js';
+import { ApiError, t, type Text } from '../common/errors/api-error.js';
+import type { PostStatus } from '../auth/post-policy.js';
 import { effectiveStatus } from './post-status.js';
+import type { Translations } from '../common/payload/tec-payload.js';
 
 /**
  * Linked translations (CONTRACT §5), shared by events, venues, organizers, categories and tags.
@@ -24,9 +25,6 @@ import { effectiveStatus } from './post-status.js';
  * answer tells of a hidden translation (a hidden member is one the caller may not edit either,
  * so the write is refused all the same). Terms are managed by editors only.
  */
-
-/** Language → id of the record in that language, e.g. `{ "en": 12, "hu": 40 }`. */
-export type Translations = Partial<Record<Language, number>>;
 
 /** Where the records of one kind live. Group members are always of the same kind. */
 export interface TranslationScope {

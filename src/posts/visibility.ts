@@ -1,7 +1,7 @@
 import type { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
-import type { Actor } from '../../auth/actor.js';
-import { unpublishedScope } from '../../auth/post-policy.js';
-import type { PostStatus } from '../../auth/post-policy.js';
+import type { Actor } from '../common/actor.js';
+import { unpublishedScope } from '../auth/post-policy.js';
+import type { PostStatus } from '../auth/post-policy.js';
 
 /**
  * Restricts a post query to `statuses` and to what `actor` may see (CONTRACT §2): editors see

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Language } from '../../config/config.js';
-import { Writes, type PostRecordKind } from '../../database/writes.js';
+import type { Language } from '../config/config.js';
+import { Writes, type PostRecordKind } from '../database/writes.js';
 import { TranslationStore } from './translation-store.js';
 import {
   EVENT_TRANSLATIONS,

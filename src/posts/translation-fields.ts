@@ -1,10 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
-import { LANGUAGES } from '../../config/config.js';
-import { resourceDoc } from '../i18n/doc-key.js';
-import { ToInteger } from '../http/transforms.js';
-import { typeMessage } from '../http/validation.js';
+import { LANGUAGES } from '../config/config.js';
+import { resourceDoc } from '../common/i18n/doc-key.js';
+import { ToInteger } from '../common/http/transforms.js';
+import { typeMessage } from '../common/http/validation.js';
 
 /**
  * The two write fields of linked translations (CONTRACT §5), the same on all five resources:

@@ -1,5 +1,5 @@
-import type { Actor } from '../../auth/actor.js';
-import { canPublish, POST_STATUSES, type PostStatus } from '../../auth/post-policy.js';
+import type { Actor } from '../common/actor.js';
+import { canPublish, POST_STATUSES, type PostStatus } from '../auth/post-policy.js';
 
 /** Statuses a client may request on a write (CONTRACT §3: `trash` only comes from DELETE). */
 export const WRITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;

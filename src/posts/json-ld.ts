@@ -1,5 +1,5 @@
 import type { PostColumns } from './post-columns.js';
-import { excerptWords, renderContent, renderExcerpt, renderTitle } from '../text/index.js';
+import { excerptWords, renderContent, renderExcerpt, renderTitle } from '../common/text/index.js';
 
 /**
  * JSON-LD `description` (TEC JSON_LD Abstract): the excerpt, or the first 55 words of the

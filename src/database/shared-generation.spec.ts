@@ -6,7 +6,7 @@ import BetterSqlite from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config.js';
 import { SharedGeneration } from './shared-generation.js';
-import { WriteVersion } from './write-version.js';
+import { WriteVersion } from '../cache/write-version.js';
 
 interface Connection {
   exec(sql: string): void;

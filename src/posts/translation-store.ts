@@ -1,12 +1,13 @@
+import type { Translations } from '../common/payload/tec-payload.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { canEdit, isEditor } from '../../auth/post-policy.js';
-import { dependsOn, groupTag, recordTag, touch } from '../../cache/dependencies.js';
-import { LANGUAGES, type Language } from '../../config/config.js';
-import { invalidParam, type Text } from '../errors/api-error.js';
+import { canEdit, isEditor } from '../auth/post-policy.js';
+import { dependsOn, groupTag, recordTag, touch } from '../cache/dependencies.js';
+import { LANGUAGES, type Language } from '../config/config.js';
+import { invalidParam, type Text } from '../common/errors/api-error.js';
 import { ANY_STATUSES } from './post-status.js';
-import { isUniqueViolation } from '../../database/unique-violation.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
 import {
   access,
   languageTakenReason,
@@ -17,7 +18,6 @@ import {
   type Member,
   type MemberRow,
   type Translatable,
-  type Translations,
   type TranslationScope,
   type TranslationViewer,
 } from './translations.js';

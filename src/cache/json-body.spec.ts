@@ -1,6 +1,6 @@
-import { RecordCache } from '../../cache/record-cache.js';
-import { WriteVersion } from '../../cache/write-version.js';
-import { JsonBody } from './json-body.js';
+import { RecordCache } from './record-cache.js';
+import { WriteVersion } from './write-version.js';
+import { JsonBody } from '../common/http/json-body.js';
 
 describe('JsonBody', () => {
   const records = new RecordCache({ recordCacheMb: 1 }, new WriteVersion());

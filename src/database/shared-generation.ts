@@ -11,10 +11,10 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { createRedis, describeRedisError } from '../database/redis.js';
-import { SideConnection } from '../database/side-connection.js';
-import { ANYTHING } from './dependencies.js';
-import { WriteVersion, type BumpOrigin, type Tags } from './write-version.js';
+import { createRedis, describeRedisError } from './redis.js';
+import { SideConnection } from './side-connection.js';
+import { ANYTHING } from '../cache/dependencies.js';
+import { WriteVersion, type BumpOrigin, type Tags } from '../cache/write-version.js';
 
 /** A request uses the generation checked at most this long before it started. */
 export const GENERATION_CHECK_MS = 50;

@@ -8,10 +8,10 @@ import {
   type ObjectLiteral,
   type Repository,
 } from 'typeorm';
-import type { Language } from '../../config/config.js';
-import { escapeLike, LIKE_ESCAPE } from '../../database/like.js';
-import { isUniqueViolation } from '../../database/unique-violation.js';
-import { sanitizeTitle, uniqueSlug } from '../text/slug.js';
+import type { Language } from '../config/config.js';
+import { escapeLike, LIKE_ESCAPE } from '../database/like.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
+import { sanitizeTitle, uniqueSlug } from '../common/text/slug.js';
 import { ImageEntity } from './image.entity.js';
 import { imageIdOf } from './image-ids.js';
 import { PostIdEntity, type PostKind } from './post-id.entity.js';

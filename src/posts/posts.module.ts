@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PostStore } from './post-store.js';
 import { TranslationStore } from './translation-store.js';
 import { TrashPurger } from './purge-trash.js';
-import { WritesModule } from '../../database/writes.module.js';
+import { WritesModule } from '../database/writes.module.js';
 
 /**
  * What events, venues and organizers share in the database: the post id sequence, slugs and

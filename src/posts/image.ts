@@ -1,14 +1,6 @@
-/**
- * The image object of BEHAVIOR §4.6 for a URL-only image (CONTRACT §6: there is no media library,
- * the URL is stored as given): `id` is the image record of the URL (images.ts), shared by every
- * record that names the same URL.
- */
-export interface ImageObject {
-  url: string;
-  id: number;
-  extension: string;
-}
+import type { ImageObject } from '../common/payload/tec-payload.js';
 
+/** The image object of BEHAVIOR §4.6 for a URL-only image (see ImageObject). */
 export function imageObject(imageId: number | null, url: string | null): ImageObject | null {
   if (!url || imageId === null) return null;
   let path = url;
