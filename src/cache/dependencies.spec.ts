@@ -1,10 +1,20 @@
-import { collecting, dependsOn, touch, touching, writeTags } from './dependencies.js';
+import {
+  collecting,
+  dependsOn,
+  overlaps,
+  parseWindow,
+  touch,
+  touching,
+  windowTag,
+  writeTags,
+} from './dependencies.js';
+import { WriteVersion } from './write-version.js';
 
 describe('dependencies', () => {
   it('names what a write may have altered: its records, their lists and groups, what it touched', () => {
     const touched = new Set(['term:9', 'term-counts']);
     expect(new Set(writeTags([{ kind: 'event', id: 4, action: 'updated' }], touched))).toEqual(
-      new Set(['event:4', 'events', 'group:events', 'term:9', 'term-counts']),
+      new Set(['event:4', 'events', 'events@|||', 'group:events', 'term:9', 'term-counts']),
     );
     // A trashed venue leaves the events that used it; a renamed one does not.
     expect(writeTags([{ kind: 'venue', id: 2, action: 'trashed' }], new Set())).toContain('events');
@@ -55,5 +65,57 @@ describe('dependencies', () => {
       touch('term:2', 'term-counts');
     });
     expect(into).toEqual(new Set(['term:2', 'term-counts']));
+  });
+
+  it('drops an events list only for a write of an event listed in its window, before or after', () => {
+    const versions = new WriteVersion();
+    const q1 = [
+      windowTag('events', { startFrom: '2030-01-01 00:00:00', endTo: '2030-03-31 23:59:59' }),
+    ];
+    const search = [...q1, windowTag('events-text', parseWindow(q1[0])!.window)];
+    const write = (dates: Array<[string, string]>, moved: 'all' | 'text' | 'none') =>
+      versions.bump(
+        'write',
+        writeTags(
+          [{ kind: 'event', id: 1, action: 'updated', listed: { dates, moved } }],
+          new Set(),
+        ),
+      );
+    const read = versions.current();
+    write([['2030-05-01 10:00:00', '2030-05-01 12:00:00']], 'all');
+    expect(versions.fresh(read, q1)).toBe(true);
+    // Its text only: searches of the window go, the rest stays.
+    write([['2030-02-01 10:00:00', '2030-02-01 12:00:00']], 'text');
+    expect(versions.fresh(read, q1)).toBe(true);
+    expect(versions.fresh(read, search)).toBe(false);
+    // Moved into the window from outside it.
+    write(
+      [
+        ['2030-05-01 10:00:00', '2030-05-01 12:00:00'],
+        ['2030-03-01 10:00:00', '2030-03-01 12:00:00'],
+      ],
+      'all',
+    );
+    expect(versions.fresh(read, q1)).toBe(false);
+    // An event that cannot say where it is listed moves every list.
+    const later = versions.current();
+    versions.bump('write', writeTags([{ kind: 'event', id: 2, action: 'deleted' }], new Set()));
+    expect(versions.fresh(later, q1)).toBe(false);
+  });
+
+  it('tells overlapping windows, open bounds meeting everything', () => {
+    expect(
+      overlaps({ startFrom: 'b', startTo: 'b', endFrom: 'c', endTo: 'c' }, { startFrom: 'a' }),
+    ).toBe(true);
+    expect(
+      overlaps({ startFrom: 'b', startTo: 'b', endFrom: 'c', endTo: 'c' }, { endTo: 'b' }),
+    ).toBe(false);
+    expect(overlaps({}, { startFrom: 'z', endTo: 'a' })).toBe(true);
+    // Spaces and commas never reach a tag (tags travel comma-separated, in one line).
+    expect(windowTag('events', { startFrom: '2030-01-01 00:00:00' })).not.toMatch(/[ ,]/);
+    expect(parseWindow(windowTag('events', { endTo: '2030-01-01 00:00:00' }))).toEqual({
+      name: 'events',
+      window: { endTo: '2030-01-01 00:00:00' },
+    });
   });
 });

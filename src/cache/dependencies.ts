@@ -8,6 +8,8 @@ import type { Tags } from './write-version.js';
  * - `event:<id>`, `venue:<id>`, `organizer:<id>`, `term:<id>` (categories and tags share ids):
  *   one record, its row and its links.
  * - `events`, `venues`, `organizers`, `terms`: the membership and order of the lists of a kind.
+ * - `events@<window>`: the membership and order of the events lists whose date window overlaps
+ *   `window` (windowTag); `events-text@<window>`: the same for searches (an event's text changed).
  * - `term-counts`: some term's count of published events (term lists show and sort by them).
  * - `term-shape`: what an embedded term shows beyond its own tag: its ancestors' slugs (a term's
  *   name, slug or parent changed), a count moved by an event's status (see writeTags).
@@ -84,18 +86,92 @@ export function touching<T>(into: Set<string>, work: () => Promise<T>): Promise<
   return touches.run(into, work);
 }
 
+/**
+ * The dates an event list covers, as the list's filters compare them with each listed event's
+ * (or occurrence's) local start and end: `start` within [startFrom, startTo] and `end` within
+ * [endFrom, endTo], each bound closed (a strict filter counts its bound too) and absent when
+ * open. The date strings compare as the database compares the columns (text).
+ */
+export interface EventWindow {
+  startFrom?: string;
+  startTo?: string;
+  endFrom?: string;
+  endTo?: string;
+}
+
+/** The two kinds of windowed tags: any listed field, or the text that searches read. */
+export type WindowedTag = 'events' | 'events-text';
+
+const BOUNDS = ['startFrom', 'startTo', 'endFrom', 'endTo'] as const;
+
+/**
+ * The tag of a window: `events@<startFrom>|<startTo>|<endFrom>|<endTo>`, each bound escaped (no
+ * space or comma: tags travel comma-separated in one line between processes).
+ */
+export function windowTag(name: WindowedTag, window: EventWindow): string {
+  return `${name}@${BOUNDS.map((b) => encodeURIComponent(window[b] ?? '')).join('|')}`;
+}
+
+/** The window of a windowed tag (`name@...`), or undefined when the tag is none. */
+export function parseWindow(tag: string): { name: string; window: EventWindow } | undefined {
+  const at = tag.indexOf('@');
+  if (at < 0) return undefined;
+  const parts = tag.slice(at + 1).split('|');
+  if (parts.length !== BOUNDS.length) return undefined;
+  const window: EventWindow = {};
+  BOUNDS.forEach((bound, i) => {
+    if (parts[i]) window[bound] = decodeURIComponent(parts[i]);
+  });
+  return { name: tag.slice(0, at), window };
+}
+
+/** Whether some start and end lie within both windows (an open bound meets everything). */
+export function overlaps(a: EventWindow, b: EventWindow): boolean {
+  const meet = (lo1?: string, hi1?: string, lo2?: string, hi2?: string) =>
+    (lo1 === undefined || hi2 === undefined || lo1 <= hi2) &&
+    (lo2 === undefined || hi1 === undefined || lo2 <= hi1);
+  return (
+    meet(a.startFrom, a.startTo, b.startFrom, b.startTo) &&
+    meet(a.endFrom, a.endTo, b.endFrom, b.endTo)
+  );
+}
+
+/**
+ * Where an event write can move the events lists: the local start and end the event had in
+ * lists before the write and has after it (one pair when they did not move, none for what no
+ * list held), and what of what lists read changed: `all` (dates, status, visibility, language,
+ * links, flags, order: membership or order may move), `text` (title, excerpt, description:
+ * only searches may move) or `none`. A list whose window holds none of the pairs cannot change.
+ * Only a single event can say it: a recurring one is listed by its occurrences.
+ */
+export interface ListedChange {
+  dates: ReadonlyArray<readonly [start: string, end: string]>;
+  moved: 'all' | 'text' | 'none';
+}
+
 /** A change a write names (Writes' RecordChange). */
 interface NamedChange {
   kind: string;
   id: number;
   action: string;
+  /** For an event: where it can move lists (undefined: anywhere). */
+  listed?: ListedChange;
 }
+
+/** The write tag of an event listed from `start` to `end`. */
+const at = (name: WindowedTag, start: string, end: string) =>
+  windowTag(name, { startFrom: start, startTo: start, endFrom: end, endTo: end });
+
+/** What moves every events list (an event change that cannot say where it is listed). */
+const EVERY_EVENTS_LIST = windowTag('events', {});
 
 /**
  * What a committed write may have altered: each record it names, the lists of its kind and the
  * translation groups of its kind; a venue or an organizer trashed or deleted also leaves the
  * events that used it (their links are removed); a term written changes what embeds it and the
- * term lists; plus whatever its work `touch`ed. An event whose status moved (`statusMoved`:
+ * term lists; plus whatever its work `touch`ed. An event write moves the events lists whose
+ * windows hold its dates before or after (ListedChange; every list when it cannot say). An
+ * event whose status moved (`statusMoved`:
  * published, trashed, out of a schedule whose date passed) may move its terms' counts without a
  * recount naming them: what shows counts is dropped. A write that names nothing may have
  * altered anything (undefined).
@@ -111,8 +187,15 @@ export function writeTags(
     tags.add('term-shape');
     tags.add('term-counts');
   }
-  for (const { kind, id, action } of changes) {
+  for (const { kind, id, action, listed } of changes) {
     tags.add(recordTag(kind, id));
+    if (kind === 'event') {
+      if (!listed) tags.add(EVERY_EVENTS_LIST);
+      else if (listed.moved !== 'none') {
+        const name = listed.moved === 'text' ? 'events-text' : 'events';
+        for (const [start, end] of listed.dates) tags.add(at(name, start, end));
+      }
+    }
     tags.add(listTag(kind));
     tags.add(groupTag(kind));
     if (kind === 'category' || kind === 'tag') {
@@ -122,8 +205,10 @@ export function writeTags(
     if (
       (kind === 'venue' || kind === 'organizer') &&
       (action === 'trashed' || action === 'deleted')
-    )
+    ) {
       tags.add('events');
+      tags.add(EVERY_EVENTS_LIST);
+    }
   }
   return [...tags];
 }

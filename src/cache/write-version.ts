@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { overlaps, parseWindow, type EventWindow } from './dependencies.js';
 
 /**
  * Why the version moved: `write` (a write committed here, which other processes must hear of),
@@ -15,6 +16,16 @@ export type Tags = readonly string[];
 
 /** Beyond this many remembered tags, the oldest are forgotten by treating them all as changed. */
 const MAX_TAGS = 100_000;
+/** Windowed changes remembered; the older half is forgotten beyond (what read before: changed). */
+const MAX_WINDOWS = 20_000;
+/** Windows of read tags kept parsed. */
+const MAX_PARSED = 10_000;
+
+interface WindowChange {
+  version: number;
+  name: string;
+  window: EventWindow;
+}
 
 /**
  * This process's write version: a counter moved after every committed write (Writes), when a
@@ -32,6 +43,14 @@ export class WriteVersion {
   private everything = 0;
   /** The last version at which each tag changed (only tags changed since `everything`). */
   private readonly changed = new Map<string, number>();
+  /**
+   * The windowed tags changed (`events@...`, dependencies.ts windowTag), in version order: a read
+   * tag `events@<window>` changed when one of them of its name overlaps its window.
+   */
+  private windows: WindowChange[] = [];
+  /** The last version whose windowed changes were forgotten. */
+  private windowsForgotten = 0;
+  private readonly parsed = new Map<string, ReturnType<typeof parseWindow>>();
   /** The last answer of `fresh` for a set of tags, and at which version it was given. */
   private readonly checked = new WeakMap<Tags, { at: number; readAt: number; fresh: boolean }>();
   private readonly listeners = new Set<(origin: BumpOrigin, tags: Tags | undefined) => void>();
@@ -46,8 +65,18 @@ export class WriteVersion {
     if (!tags || tags.length + this.changed.size > MAX_TAGS) {
       this.everything = this.value;
       this.changed.clear();
+      // What was read before now is stale anyway: only later changes are looked at.
+      this.windows = [];
     } else {
-      for (const tag of tags) this.changed.set(tag, this.value);
+      for (const tag of tags) {
+        const windowed = tag.includes('@') ? parseWindow(tag) : undefined;
+        if (windowed) this.windows.push({ version: this.value, ...windowed });
+        else this.changed.set(tag, this.value);
+      }
+      if (this.windows.length > MAX_WINDOWS) {
+        const forgotten = this.windows.splice(0, MAX_WINDOWS / 2);
+        this.windowsForgotten = forgotten[forgotten.length - 1].version;
+      }
     }
     for (const listener of this.listeners) listener(origin, tags);
   }
@@ -59,18 +88,42 @@ export class WriteVersion {
   fresh(readAt: number, tags: Tags | undefined): boolean {
     if (readAt === this.value) return true;
     if (!tags || this.everything > readAt) return false;
-    // An entry's tags are looked up once per version: its next hits reuse the answer.
+    // An entry's tags are looked up once per version: its next hits reuse the answer, and a
+    // later version looks only at what changed since the last look.
     const known = this.checked.get(tags);
-    if (known && known.at === this.value && known.readAt === readAt) return known.fresh;
+    let since = readAt;
+    if (known && known.readAt === readAt) {
+      if (known.at === this.value || !known.fresh) return known.fresh;
+      since = known.at;
+    }
     let fresh = true;
     for (const tag of tags) {
-      if ((this.changed.get(tag) ?? 0) > readAt) {
+      if (
+        tag.includes('@') ? this.windowChanged(tag, since) : (this.changed.get(tag) ?? 0) > since
+      ) {
         fresh = false;
         break;
       }
     }
     this.checked.set(tags, { at: this.value, readAt, fresh });
     return fresh;
+  }
+
+  /** Whether a windowed change after version `since` overlaps the window of the read tag `tag`. */
+  private windowChanged(tag: string, since: number): boolean {
+    if (this.windowsForgotten > since) return true;
+    let read = this.parsed.get(tag);
+    if (read === undefined) {
+      if (this.parsed.size >= MAX_PARSED) this.parsed.clear();
+      this.parsed.set(tag, (read = parseWindow(tag)));
+    }
+    // A tag that names no window is a plain one.
+    if (!read) return (this.changed.get(tag) ?? 0) > since;
+    for (let i = this.windows.length - 1; i >= 0 && this.windows[i].version > since; i--) {
+      const change = this.windows[i];
+      if (change.name === read.name && overlaps(change.window, read.window)) return true;
+    }
+    return false;
   }
 
   /** Calls `listener` after every bump; returns the unsubscribe function. */

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
-import { touching, writeTags } from '../cache/dependencies.js';
+import { touching, writeTags, type ListedChange } from '../cache/dependencies.js';
 import { WriteVersion } from '../cache/write-version.js';
 
 /** The records a write can change, by the names the API gives their kinds. */
@@ -32,6 +32,8 @@ export interface RecordChange {
 interface ChangeDetail {
   previousStatus?: string;
   language?: string;
+  /** An event's: where it can move the events lists (without it: anywhere). */
+  listed?: ListedChange;
 }
 
 /** A change as the write's own transaction sees it, just before the commit (Writes.journal). */
@@ -146,7 +148,11 @@ export class Writes {
       return answer;
     });
     const named = [...changes.values()].map(({ change }) => change);
-    this.versions.bump('write', writeTags(named, touched, statusMoved(changes.values())));
+    const tagged = [...changes.values()].map(({ change, detail }) => ({
+      ...change,
+      listed: detail?.listed,
+    }));
+    this.versions.bump('write', writeTags(tagged, touched, statusMoved(changes.values())));
     if (changes.size) {
       this.publish(named);
       const earliest = earliestScheduled([...changes.values()]);

@@ -10,7 +10,7 @@ import { applyPostVisibility } from '../posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
 import { insertRows } from '../database/plain-insert.js';
 import { Caches } from '../cache/caches.js';
-import { dependsOn } from '../cache/dependencies.js';
+import { dependsOn, windowTag, type EventWindow } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import {
@@ -37,11 +37,24 @@ export interface TermLinkState {
  * term leaves its events).
  */
 function listTags(f: EventFilters): string[] {
-  const tags = ['events'];
+  // The dates the list holds, as its filters compare them (closed bounds: a strict one too).
+  const window: EventWindow = {
+    startFrom: latest(f.startDate, f.startsAfter),
+    startTo: f.startsBefore,
+    endFrom: f.endsAfter,
+    endTo: earliest(f.endDate, f.endsBefore),
+  };
+  const tags = [windowTag('events', window)];
+  // A search also reads each event's text.
+  if (f.search) tags.push(windowTag('events-text', window));
   if (f.hasGeo || f.geofence) tags.push('venues');
   if (f.categoryIds || f.tagIds) tags.push('terms');
   return tags;
 }
+
+const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a > b ? a : b);
+const earliest = (a?: string, b?: string) =>
+  a === undefined ? b : b === undefined || a < b ? a : b;
 
 /** Every query and write on `events`, `event_organizers` and `event_terms`. */
 @Injectable()
@@ -281,6 +294,16 @@ export class EventsRepository {
 
   findById(id: number, manager?: EntityManager): Promise<EventEntity | null> {
     return this.repo(manager).findOneBy({ id });
+  }
+
+  /**
+   * The event `id`, its row locked for the rest of the caller's transaction on MySQL/MariaDB
+   * (SQLite has one writer at a time): a concurrent update waits for this one's commit.
+   */
+  findForUpdate(id: number, manager: EntityManager): Promise<EventEntity | null> {
+    const type = this.ds.options.type;
+    if (type !== 'mysql' && type !== 'mariadb') return this.findById(id, manager);
+    return this.repo(manager).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
   /** The events `ids` that exist, in no particular order: one query. */

@@ -47,6 +47,7 @@ import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { EventEntity } from './event.entity.js';
+import type { ListedChange } from '../cache/dependencies.js';
 import { EventQueryResolver } from './event-query.resolver.js';
 import {
   applyCost,
@@ -296,7 +297,9 @@ export class EventsService {
       event.id = id;
       await this.events.insert(manager, event, slugBase(event, dto.slug));
       if (series) await replaceOccurrences(manager, id, series.occurrences);
-      scope.changed('event', id, 'created', event);
+      scope.changed('event', id, 'created', event, {
+        listed: series ? undefined : { dates: [[event.startDate, event.endDate]], moved: 'all' },
+      });
       if (dto.translation_of !== undefined) {
         event.translationGroup = await this.translations.join(
           manager,
@@ -415,8 +418,10 @@ export class EventsService {
     clock: WriteClock,
   ): Promise<{ event: EventEntity; links: WrittenLinks }> {
     const { manager } = scope;
-    // Re-read inside the transaction so that concurrent updates never mix.
-    const event = (await this.events.findById(id, manager))!;
+    // Re-read inside the transaction, the row locked until the commit, so that concurrent
+    // updates never mix and what it was before this write is what the lists held.
+    const event = (await this.events.findForUpdate(id, manager))!;
+    const was: Readonly<EventEntity> = { ...event };
     const before: LinkState = {
       status: event.status,
       dateUtc: event.dateUtc,
@@ -457,6 +462,7 @@ export class EventsService {
     // As readers saw it: a scheduled event whose date has passed was published already.
     scope.changed('event', event.id, 'updated', event, {
       previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
+      listed: listedChange(was, event, plan),
     });
     const base = slugBase(event, dto.slug ?? movedSlug);
     if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
@@ -742,4 +748,64 @@ export class EventsService {
     if (kind && kind !== 'event') throw notAnEvent();
     return null;
   }
+}
+
+/** Columns that no list filters or orders by (BEHAVIOR §5.2): their change moves no list. */
+const UNLISTED: ReadonlySet<string> = new Set([
+  'slug',
+  'modified',
+  'modifiedUtc',
+  'imageUrl',
+  'imageId',
+  'translationGroup',
+  'startUtc',
+  'endUtc',
+  'timezone',
+  'allDay',
+  'cost',
+  'currencySymbol',
+  'currencyPosition',
+  'website',
+  'showMap',
+  'showMapLink',
+  'sticky',
+  'seriesId',
+  'seriesStart',
+]);
+/** Columns that only searches read. */
+const SEARCHED: ReadonlySet<string> = new Set(['title', 'excerpt', 'description']);
+
+/**
+ * Where an update of a single event can move the events lists (docs/caches.md): its dates before
+ * and after, and whether a column the lists read changed (any column not known to be unread
+ * counts), or only the searched text, or neither. A recurring event (before or after) is listed
+ * by its occurrences: undefined, every list.
+ */
+function listedChange(
+  was: Readonly<EventEntity>,
+  event: EventEntity,
+  plan: Pick<WritePlan, 'organizerPlan' | 'categoryItems' | 'tagItems'>,
+): ListedChange | undefined {
+  const recurring = (e: Readonly<EventEntity>) =>
+    e.recurrence !== null || e.occurrencesUntil !== null;
+  if (recurring(was) || recurring(event)) return undefined;
+  const dates: Array<[string, string]> = [[was.startDate, was.endDate]];
+  if (event.startDate !== was.startDate || event.endDate !== was.endDate)
+    dates.push([event.startDate, event.endDate]);
+  let moved: ListedChange['moved'] =
+    plan.organizerPlan || plan.categoryItems || plan.tagItems ? 'all' : 'none';
+  const before = was as unknown as Record<string, unknown>;
+  const after = event as unknown as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (moved === 'all') break;
+    if (UNLISTED.has(key) || sameValue(before[key], after[key])) continue;
+    moved = SEARCHED.has(key) ? 'text' : 'all';
+  }
+  return { dates, moved };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
