@@ -279,8 +279,11 @@ export class EventsRepository {
   }
 
   /** The first occurrence of a recurring event (by start), or null when it has none. */
-  async firstOccurrence(eventId: number): Promise<StoredOccurrence | null> {
-    const row = await this.ds.manager.findOne(OccurrenceEntity, {
+  async firstOccurrence(
+    eventId: number,
+    manager?: EntityManager,
+  ): Promise<StoredOccurrence | null> {
+    const row = await (manager ?? this.ds.manager).findOne(OccurrenceEntity, {
       where: { eventId },
       order: { startDate: 'ASC' },
     });

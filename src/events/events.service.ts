@@ -314,7 +314,15 @@ export class EventsService {
       written = { event, links: writtenLinks(scope, event.venueId, links) };
       return id;
     });
-    return this.presenter.presentWritten(written!.event, written!.links, ctx, dto.password);
+    const payload = await this.presenter.presentWritten(
+      written!.event,
+      written!.links,
+      ctx,
+      dto.password,
+    );
+    // As a read of the new id shows it: a series at its first occurrence (the first of its day).
+    const first = series?.occurrences[0];
+    return first ? atFirstOccurrence(payload, { ...first, id: 0, dayIndex: 1 }, ctx) : payload;
   }
 
   async update(id: number, dto: UpdateEventDto, ctx: RequestContext) {
@@ -400,11 +408,22 @@ export class EventsService {
     const clock = clockOf(ctx);
     // The answer is built from the row as the committed attempt wrote it, not read back.
     let written: { event: EventEntity; links: WrittenLinks } | undefined;
+    let first: StoredOccurrence | null = null;
     await this.writes.run(async (scope) => {
       const id = split ? await this.splitOff(scope, existing.id, split, ctx, clock) : existing.id;
       written = await this.writeUpdate(scope, id, dto, plan, ctx, html, clock);
+      // As a read of the id shows it right after: a series at its first occurrence.
+      first = written.event.recurrence
+        ? await this.events.firstOccurrence(id, scope.manager)
+        : null;
     });
-    return this.presenter.presentWritten(written!.event, written!.links, ctx, dto.password);
+    const payload = await this.presenter.presentWritten(
+      written!.event,
+      written!.links,
+      ctx,
+      dto.password,
+    );
+    return first ? atFirstOccurrence(payload, first, ctx) : payload;
   }
 
   /** The update of the event `id` in the write's transaction; answers the row as written. */
@@ -734,10 +753,11 @@ export class EventsService {
 
   // ---------------------------------------------------------------- mapping
 
+  /** The event `id` as a write answers it: as a read shows it, `json_ld` aside. */
   private async written(id: number, password: unknown, ctx: RequestContext) {
     const event = (await this.events.findById(id))!;
     const [item] = await this.presenter.present([event], ctx, { jsonLd: false, password });
-    return item;
+    return this.atFirst(event, item, ctx);
   }
 
   /** The event `id`: one query when it exists; the id's kind tells the error otherwise. */
