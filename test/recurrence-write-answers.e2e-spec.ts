@@ -39,14 +39,12 @@ describe('recurring events: write answers show what a read shows (e2e)', () => {
     expect(written).toEqual(shown);
     return read;
   };
-  const occurrences = async (eventId: number) =>
-    (
-      (await app
-        .get(DataSource)
-        .query('SELECT id FROM event_occurrences WHERE event_id = ? ORDER BY start_date', [
-          eventId,
-        ])) as Array<{ id: number }>
-    ).map((r) => PROVISIONAL + Number(r.id));
+  const occurrences = async (eventId: number) => {
+    const rows: Array<{ id: number | string }> = await app
+      .get(DataSource)
+      .query('SELECT id FROM event_occurrences WHERE event_id = ? ORDER BY start_date', [eventId]);
+    return rows.map((r) => PROVISIONAL + Number(r.id));
+  };
 
   beforeAll(async () => {
     app = await createTestApp();
