@@ -48,7 +48,7 @@ export interface JournalEntry extends RecordChange {
 
 /**
  * Called inside every write's transaction, after its work, with what it changed: what it writes
- * commits or rolls back with the write (the webhooks' outbox).
+ * commits or rolls back with the write (the webhooks' outbox; events leaving a trashed venue).
  */
 export type JournalHook = (
   manager: EntityManager,

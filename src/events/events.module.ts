@@ -4,6 +4,7 @@ import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventsController } from './events.controller.js';
+import { LinkedRemoval } from './linked-removal.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { EventQueryResolver } from './event-query.resolver.js';
@@ -28,6 +29,7 @@ import { CacheModule } from '../cache/cache.module.js';
   providers: [
     EventsService,
     EventsRepository,
+    LinkedRemoval,
     EventQueryResolver,
     EventPresenter,
     SeriesReads,

@@ -473,6 +473,18 @@ export class EventsRepository {
     }
   }
 
+  /** The events of venues `ids` lose their venue (the venues went to the trash). */
+  async unlinkVenues(manager: EntityManager, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    await this.repo(manager).update({ venueId: In(ids) }, { venueId: null });
+  }
+
+  /** The events of organizers `ids` lose them (the organizers went to the trash). */
+  async unlinkOrganizers(manager: EntityManager, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    await manager.delete(EventOrganizerEntity, { organizerId: In(ids) });
+  }
+
   async existingEventIds(ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const rows = await this.repo().find({ where: { id: In(ids) }, select: { id: true } });

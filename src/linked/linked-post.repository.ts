@@ -79,9 +79,6 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
    */
   protected abstract linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void;
 
-  /** Removes every link from events to record `id` (trash, BEHAVIOR §7.4.4 / §7.5). */
-  abstract unlinkFromEvents(manager: EntityManager, id: number): Promise<void>;
-
   protected repo(manager?: EntityManager): Repository<E> {
     return (manager ?? this.dataSource.manager).getRepository(this.entity);
   }

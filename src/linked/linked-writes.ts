@@ -133,8 +133,9 @@ export class LinkedWrites<
     return this.trash(await this.queries.mustFindBySlug(slug, ctx), ctx, unlock);
   }
   /**
-   * BEHAVIOR §7.4.4: DELETE moves to trash (the slug is kept, D10) and unlinks the record from
-   * every event (D13), in one transaction; a second DELETE is 410.
+   * BEHAVIOR §7.4.4: DELETE moves to trash (the slug is kept, D10), in one transaction with
+   * unlinking the record from every event (D13), which the events module does when the write
+   * names a trashed venue or organizer (events/linked-removal.ts); a second DELETE is 410.
    */
   private async trash(record: E, ctx: RequestContext, unlock: Unlock) {
     // WordPress checks delete rights of a trashed post against its status before the trash, which
@@ -152,7 +153,6 @@ export class LinkedWrites<
       record.status = 'trash';
       this.touch(record, ctx);
       await this.repository.save(manager, record);
-      await this.repository.unlinkFromEvents(manager, record.id);
       // A trashed record is no translation any more; its translations stay linked (CONTRACT §5).
       await this.translations.leave(manager, this.def.kind.translations, record);
     });

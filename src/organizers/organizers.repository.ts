@@ -1,10 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  DataSource,
-  type EntityManager,
-  type ObjectLiteral,
-  type SelectQueryBuilder,
-} from 'typeorm';
+import { DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import { PostStore } from '../posts/post-store.js';
 import { Caches } from '../cache/caches.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
@@ -33,10 +28,5 @@ export class OrganizersRepository extends LinkedPostRepository<OrganizerEntity> 
 
   protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {
     sub.innerJoin('event_organizers', 'eo', 'eo.event_id = e.id').where('eo.organizer_id = o.id');
-  }
-
-  /** BEHAVIOR §7.5: a trashed organizer leaves every event's `organizer` list. */
-  async unlinkFromEvents(manager: EntityManager, id: number): Promise<void> {
-    await manager.query('DELETE FROM event_organizers WHERE organizer_id = ?', [id]);
   }
 }

@@ -1,10 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  DataSource,
-  type EntityManager,
-  type ObjectLiteral,
-  type SelectQueryBuilder,
-} from 'typeorm';
+import { DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import { PostStore } from '../posts/post-store.js';
 import { Caches } from '../cache/caches.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
@@ -37,10 +32,5 @@ export class VenuesRepository extends LinkedPostRepository<VenueEntity> {
 
   protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {
     sub.where('e.venue_id = v.id');
-  }
-
-  /** BEHAVIOR §7.4.4 (D13): every event using the venue loses it. */
-  async unlinkFromEvents(manager: EntityManager, id: number): Promise<void> {
-    await manager.query('UPDATE events SET venue_id = NULL WHERE venue_id = ?', [id]);
   }
 }
