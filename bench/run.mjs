@@ -416,7 +416,7 @@ const overheadSection = overheadRuns.flatMap((run, i) => [
   ...overheadLines(
     run,
     i === 0
-      ? `Metrics and tracing (issue 37: metrics with tracing off cost at most ${(OVERHEAD_TARGET * 100).toFixed(0)} % of the throughput), ` +
+      ? `Metrics and tracing (target: metrics with tracing off cost at most ${(OVERHEAD_TARGET * 100).toFixed(0)} % of the throughput), ` +
           'three servers of this build on the same data: none, METRICS_PORT set, METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT set ' +
           '(every request sampled, spans sent to a local OTLP/HTTP sink that drops them). Served:'
       : 'Computed (RESPONSE_CACHE_TTL_MS=0):',
@@ -522,7 +522,7 @@ const lines = [
     : []),
   `RSS after the run: served ${rss.served} MB, computed ${rss.computed} MB, cold ${rss.cold} MB (target < ${COMPUTED_TARGETS.rssMb} MB).`,
   '',
-  `Targets: default list as served ≥ ${LIST_TARGET.toFixed(2)} of the ceiling → ${ratio(results[1])}; computed (issue 17): event lists ` +
+  `Targets: default list as served ≥ ${LIST_TARGET.toFixed(2)} of the ceiling → ${ratio(results[1])}; computed: event lists ` +
     `≥ ${COMPUTED_TARGETS.list.ratio.toFixed(2)} with p99 ≤ ${COMPUTED_TARGETS.list.p99} ms, single events and the other lists ≥ ${COMPUTED_TARGETS.record.ratio.toFixed(2)}, ` +
     `create ≥ ${COMPUTED_TARGETS.create.rps} req/s with p99 ≤ ${COMPUTED_TARGETS.create.p99} ms; deep page (${page1000.name.replace('events: ', '')}) p99 within ${DEEP_TARGET}× of page 1 → served ` +
     `${deepServed.toFixed(2)}×, computed ${deepComputed.toFixed(2)}×. ` +
