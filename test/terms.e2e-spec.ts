@@ -5,7 +5,7 @@ import { PostIdEntity } from '../src/posts/post-id.entity.js';
 import { Writes } from '../src/database/writes.js';
 import { EventsRepository } from '../src/events/events.repository.js';
 import { coldCaches, ownQueries } from './helpers/query-counter.js';
-import { TermsRepository } from '../src/terms/terms.repository.js';
+import { EventTermsRepository } from '../src/terms/event-terms.repository.js';
 import { EventTermLinks } from '../src/terms/event-term-links.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
@@ -72,7 +72,7 @@ describe('categories and tags (e2e)', () => {
     // taken again, as the app's own event writes keep them.
     if (/event_terms/.test(sql)) {
       const terms: Array<{ id: number | string }> = await ds.query('SELECT id FROM terms');
-      await app.get(TermsRepository).recountPublished(
+      await app.get(EventTermsRepository).recountPublished(
         ds.manager,
         terms.map((t) => Number(t.id)),
       );

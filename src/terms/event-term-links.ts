@@ -11,6 +11,8 @@ import type { WriteScope } from '../database/writes.js';
 import { normalizeWriteItems } from './term-items.js';
 import { MAX_NAME_LENGTH, matchRef, refsOf, type TermRef } from './term-refs.js';
 import { toEmbeddedTerm, type TecEmbeddedTerm } from './term.mapper.js';
+import { EventTermsRepository } from './event-terms.repository.js';
+import { TermRefsRepository } from './term-refs.repository.js';
 import { TermsRepository } from './terms.repository.js';
 import { TAXONOMIES, type Taxonomy } from './taxonomy.js';
 
@@ -29,6 +31,8 @@ export interface EventTerms {
 export class EventTermLinks {
   constructor(
     private readonly repo: TermsRepository,
+    private readonly eventTerms: EventTermsRepository,
+    private readonly refs: TermRefsRepository,
     caches: Caches,
   ) {
     this.resolvedFilters = caches.untilChanged('term_filters', 1_000);
@@ -49,7 +53,7 @@ export class EventTermLinks {
     const result = new Map<number, EventTerms>(
       eventIds.map((id) => [id, { categories: [], tags: [] }]),
     );
-    const rows = await this.repo.termsOfEvents([...new Set(eventIds)], nowUtcSql(), {
+    const rows = await this.eventTerms.termsOfEvents([...new Set(eventIds)], nowUtcSql(), {
       countHere: opts.justWritten,
     });
     for (const { eventId, term } of rows) {
@@ -72,11 +76,11 @@ export class EventTermLinks {
     event: { status: string; language: string },
   ): Promise<void> {
     if (event.status !== 'publish') return Promise.resolve();
-    return this.repo.addPublished(manager, termIds, event.language);
+    return this.eventTerms.addPublished(manager, termIds, event.language);
   }
 
   linksChanged(manager: EntityManager, termIds: number[]): Promise<void> {
-    return this.repo.recountPublished(manager, termIds);
+    return this.eventTerms.recountPublished(manager, termIds);
   }
 
   /**
@@ -102,7 +106,7 @@ export class EventTermLinks {
   ): Promise<number[][]> {
     const named = this.namedLists(lists);
     const found = named.length
-      ? await this.repo.findRefsOfTaxonomies(named, language, scope.manager)
+      ? await this.refs.findRefsOfTaxonomies(named, language, scope.manager)
       : [];
     return this.idsOfLists(lists, found, language, scope);
   }
@@ -122,7 +126,7 @@ export class EventTermLinks {
   ): Promise<{ ids: number[][]; terms?: EventTerms }> {
     const named = this.namedLists(lists);
     const records = named.length
-      ? await this.repo.findRefRecords(named, event.language, scope.manager, nowUtcSql())
+      ? await this.refs.findRefRecords(named, event.language, scope.manager, nowUtcSql())
       : [];
     const byId = [...records].sort((a, b) => a.id - b.id);
     const ids = await this.idsOfLists(lists, byId, event.language, scope);
@@ -249,7 +253,7 @@ export class EventTermLinks {
     language: Language,
   ): Promise<number[] | null> {
     const info = TAXONOMIES[taxonomy];
-    const found = await this.repo.findRefs(info.wpName, refsOf(items), language);
+    const found = await this.refs.findRefs(info.wpName, refsOf(items), language);
     const ids: number[] = [];
     for (const item of items) {
       const text = String(item);
@@ -261,6 +265,6 @@ export class EventTermLinks {
       else if (!matchRef(found, text, language)) return null;
     }
     const unique = [...new Set(ids)];
-    return info.hierarchical ? this.repo.withDescendants(unique) : unique;
+    return info.hierarchical ? this.eventTerms.withDescendants(unique) : unique;
   }
 }

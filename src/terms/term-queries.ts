@@ -11,6 +11,7 @@ import { idsOf, isDescending, parseOrderBy, type TermListFilters } from './term-
 import { matchRef, refsOf, scopeOf } from './term-refs.js';
 import type { TermEntity } from './term.entity.js';
 import { toTecTerm, type TecTerm, type TermRecord } from './term.mapper.js';
+import { TermRefsRepository } from './term-refs.repository.js';
 import { TermsRepository } from './terms.repository.js';
 import { TAXONOMIES, taxonomyOf, type Taxonomy } from './taxonomy.js';
 
@@ -27,6 +28,7 @@ export type ListTermsInput = ListTermsQuery & Partial<Pick<ListCategoriesQuery, 
 export class TermQueries {
   constructor(
     private readonly repo: TermsRepository,
+    private readonly refs: TermRefsRepository,
     private readonly translations: TranslationStore,
     private readonly cache: RecordCache,
   ) {}
@@ -157,7 +159,7 @@ export class TermQueries {
     items: Array<number | string>,
     language: Language,
   ): Promise<boolean> {
-    const found = await this.repo.findRefs(TAXONOMIES[taxonomy].wpName, refsOf(items), language);
+    const found = await this.refs.findRefs(TAXONOMIES[taxonomy].wpName, refsOf(items), language);
     return items.every((item) =>
       typeof item === 'number'
         ? found.some((term) => term.id === item)

@@ -43,7 +43,7 @@ export class TermEntity {
 
   /**
    * Its links to events of its language with status `publish`, kept by the writes of links
-   * (TermsRepository.addPublished, recountPublished); never written through the entity.
+   * (EventTermsRepository.addPublished, recountPublished); never written through the entity.
    */
   @Column({
     name: 'published_count',

@@ -4,6 +4,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesController } from './categories.controller.js';
 import { TagsController } from './tags.controller.js';
 import { TermEntity } from './term.entity.js';
+import { EventTermsRepository } from './event-terms.repository.js';
+import { TermRefsRepository } from './term-refs.repository.js';
 import { TermsRepository } from './terms.repository.js';
 import { EventTermLinks } from './event-term-links.js';
 import { TermQueries } from './term-queries.js';
@@ -20,7 +22,14 @@ import { CacheModule } from '../cache/cache.module.js';
 @Module({
   imports: [CacheModule, WritesModule, PostsModule, TypeOrmModule.forFeature([TermEntity])],
   controllers: [CategoriesController, TagsController],
-  providers: [TermsRepository, TermQueries, TermWrites, EventTermLinks],
+  providers: [
+    TermsRepository,
+    TermRefsRepository,
+    EventTermsRepository,
+    TermQueries,
+    TermWrites,
+    EventTermLinks,
+  ],
   exports: [TermQueries, TermWrites, EventTermLinks],
 })
 export class TermsModule {}
