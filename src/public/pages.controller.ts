@@ -12,7 +12,9 @@ import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
 import { newestModified } from '../feeds/calendar-response.js';
 import { VIEWS_DIR } from '../config/paths.js';
-import { PagesService, upcoming, type PageResult } from './pages.service.js';
+import { EventPages } from './event-pages.js';
+import { ListPages, upcoming } from './list-pages.js';
+import { PageFrame, type PageResult } from './page-frame.js';
 import { buildRss } from './rss.js';
 import { Views } from './views.js';
 
@@ -60,7 +62,9 @@ function typedPassword(req: Request): string | undefined {
 @Controller()
 export class PagesController {
   constructor(
-    private readonly pages: PagesService,
+    private readonly eventPages: EventPages,
+    private readonly lists: ListPages,
+    private readonly frame: PageFrame,
     private readonly events: EventsService,
     private readonly views: Views,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -83,7 +87,7 @@ export class PagesController {
     if (query.rest_route !== undefined) throw noRoute();
     // `/?post_type=cal_events&p=ID`: the `url` of an event without a public address.
     if (query.p !== undefined) return answer(res, await this.eventById(req, undefined));
-    return answer(res, await this.pages.homePage(pageParam(req), this.ctx(req)));
+    return answer(res, await this.lists.homePage(pageParam(req), this.ctx(req)));
   }
 
   /** The password form of `/?post_type=cal_events&p=ID` posts back to that address. */
@@ -101,19 +105,19 @@ export class PagesController {
     const query = req.query as Record<string, unknown>;
     const id = typeof query.p === 'string' && /^\d{1,15}$/.test(query.p) ? Number(query.p) : 0;
     return id > 0 && (query.post_type === undefined || query.post_type === 'cal_events')
-      ? this.pages.eventById(id, password, this.ctx(req))
-      : this.pages.notFound(this.ctx(req));
+      ? this.eventPages.eventById(id, password, this.ctx(req))
+      : this.frame.notFound(this.ctx(req));
   }
 
   @Get('event/:slug')
   async event(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
-    return answer(res, await this.pages.eventPage(rawSlug(req, 2), undefined, this.ctx(req)));
+    return answer(res, await this.eventPages.eventPage(rawSlug(req, 2), undefined, this.ctx(req)));
   }
 
   @Post('event/:slug')
   async unlock(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const password = typedPassword(req) ?? '';
-    return answer(res, await this.pages.eventPage(rawSlug(req, 2), password, this.ctx(req)));
+    return answer(res, await this.eventPages.eventPage(rawSlug(req, 2), password, this.ctx(req)));
   }
 
   @Get('event/:slug/:day')
@@ -157,19 +161,19 @@ export class PagesController {
     const ctx = this.ctx(req);
     const n = index === undefined || index === '' ? 1 : Number(index);
     if (!/^\d{4}-\d\d-\d\d$/.test(day ?? '') || !/^(\d{1,3})?$/.test(index ?? '') || n < 1) {
-      return Promise.resolve(this.pages.notFound(ctx));
+      return Promise.resolve(this.frame.notFound(ctx));
     }
     // `/1/` is not an address Pro gives: the first of a day has none.
     if (index !== undefined && index !== '' && n === 1) {
-      return Promise.resolve(this.pages.notFound(ctx));
+      return Promise.resolve(this.frame.notFound(ctx));
     }
-    return this.pages.occurrencePage(rawSlug(req, 2), day, n, password, ctx);
+    return this.eventPages.occurrencePage(rawSlug(req, 2), day, n, password, ctx);
   }
 
   @Get('venue/:slug')
   async venue(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const slug = rawSlug(req, 2);
-    return answer(res, await this.pages.linkedPage('venue', slug, pageParam(req), this.ctx(req)));
+    return answer(res, await this.lists.linkedPage('venue', slug, pageParam(req), this.ctx(req)));
   }
 
   @Get('organizer/:slug')
@@ -180,7 +184,7 @@ export class PagesController {
     const slug = rawSlug(req, 2);
     return answer(
       res,
-      await this.pages.linkedPage('organizer', slug, pageParam(req), this.ctx(req)),
+      await this.lists.linkedPage('organizer', slug, pageParam(req), this.ctx(req)),
     );
   }
 
@@ -192,7 +196,7 @@ export class PagesController {
   @Get('tag/:slug')
   async tag(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Rendered> {
     const slug = rawSlug(req, 2);
-    return answer(res, await this.pages.termPage('tag', [slug], pageParam(req), this.ctx(req)));
+    return answer(res, await this.lists.termPage('tag', [slug], pageParam(req), this.ctx(req)));
   }
 
   @Get('events/category/*path')
@@ -203,14 +207,14 @@ export class PagesController {
     // The path is split once: each segment looked up in the whole path again was quadratic.
     const parts = req.path.split('/').slice(3).filter(Boolean);
     if (parts.length > MAX_CATEGORY_DEPTH + 1)
-      return answer(res, this.pages.notFound(this.ctx(req)));
+      return answer(res, this.frame.notFound(this.ctx(req)));
     const segments = parts.map(slugOf);
     if (segments.length > 1 && segments[segments.length - 1] === 'feed') {
       return this.rss('category', segments.slice(0, -1), req, res);
     }
     return answer(
       res,
-      await this.pages.termPage('category', segments, pageParam(req), this.ctx(req)),
+      await this.lists.termPage('category', segments, pageParam(req), this.ctx(req)),
     );
   }
 
@@ -228,25 +232,25 @@ export class PagesController {
   ): Promise<Rendered> {
     const ctx = this.ctx(req);
     const query = { ...upcoming(), page: 1, per_page: ctx.config.maxPerPage } as ListEventsQuery;
-    let title = this.views.t(ctx.language, 'rss_title', { site: this.pages.siteName() });
-    let link = this.pages.siteUrl(ctx.language);
+    let title = this.views.t(ctx.language, 'rss_title', { site: this.frame.siteName() });
+    let link = this.frame.siteUrl(ctx.language);
     if (taxonomy) {
-      const term = await this.pages.findTerm(taxonomy, segments, ctx);
-      if (!term) return answer(res, this.pages.notFound(ctx));
+      const term = await this.lists.findTerm(taxonomy, segments, ctx);
+      if (!term) return answer(res, this.frame.notFound(ctx));
       if (taxonomy === 'category') query.categories = [term.id];
       else query.tags = [term.id];
       title = this.views.t(ctx.language, 'rss_title_of', {
-        site: this.pages.siteName(),
+        site: this.frame.siteName(),
         name: term.name,
       });
-      link = this.pages.localize(term.url, ctx.language);
+      link = this.frame.localize(term.url, ctx.language);
     }
     const archive = await this.events.list(query, ctx, new Set(Object.keys(query)));
     const events = archive.items;
     const rss = buildRss(events, {
       title,
       link,
-      self: this.pages.siteUrl(
+      self: this.frame.siteUrl(
         ctx.language,
         taxonomy === 'category'
           ? `/events/category/${segments.join('/')}/feed/`
@@ -257,7 +261,7 @@ export class PagesController {
       description: this.views.t(ctx.language, 'home_intro'),
       language: ctx.language,
       allDayLabel: this.views.t(ctx.language, 'all_day'),
-      localize: (url, language) => this.pages.localize(url, language),
+      localize: (url, language) => this.frame.localize(url, language),
     });
     const lastModified = newestModified(events.slice(0, rss.count));
     if (lastModified) res.setHeader('Last-Modified', lastModified);

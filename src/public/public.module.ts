@@ -4,14 +4,16 @@ import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { PagesController } from './pages.controller.js';
-import { PagesService } from './pages.service.js';
+import { EventPages } from './event-pages.js';
+import { ListPages } from './list-pages.js';
+import { PageFrame } from './page-frame.js';
 import { Views } from './views.js';
 
 /** Public pages, the home page and the RSS feeds (CONTRACT §7). */
 @Module({
   imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
   controllers: [PagesController],
-  providers: [PagesService, Views],
+  providers: [PageFrame, EventPages, ListPages, Views],
 })
 export class PublicModule {}
 
