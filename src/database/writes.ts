@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { touching, writeTags, type ListedChange } from '../cache/dependencies.js';
+import { transaction } from './transaction.js';
 import { WriteVersion } from '../cache/write-version.js';
 
 /** The records a write can change, by the names the API gives their kinds. */
@@ -98,7 +99,8 @@ const ATTEMPTS = 5;
  * The one door for writes of the resource modules. A unit of work runs in one transaction:
  * MySQL/MariaDB run it in READ COMMITTED, so that each statement sees what concurrent writers
  * have committed (unique slugs, the duplicate-venue rule) and gap locks do not turn parallel
- * creates into deadlocks; SQLite serializes writers anyway. A transaction chosen as a deadlock
+ * creates into deadlocks; on SQLite the process's transactions run one after another (its one
+ * connection cannot hold two). A transaction chosen as a deadlock
  * victim is run again from the start. After the commit the write version moves, with what the
  * write may have altered (writeTags: the records it names and what its work touched; the read
  * caches drop what depends on them), and the listeners hear which records changed: they run
@@ -215,7 +217,7 @@ export class Writes {
         const result = await touching(touched, () =>
           mysql
             ? this.onReadCommittedConnection((runner) => runner.manager.transaction(withRider))
-            : this.ds.transaction(withRider),
+            : transaction(this.ds, withRider),
         );
         if (rider) rider.done = true;
         return result;

@@ -39,8 +39,6 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger('SeriesHorizon');
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
-  /** The extensions of this process on SQLite, one after another (extend). */
-  private queue: Promise<unknown> = Promise.resolve();
   /** Now, for the timer's passes (tests give their own). */
   clock: () => Date = () => new Date();
 
@@ -124,19 +122,8 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
     return extended;
   }
 
-  /**
-   * Extends one series to its horizon at `now`; false when there was nothing to do. On SQLite
-   * (one process; its driver's single connection cannot open two transactions at once) this
-   * process's extensions run one after another.
-   */
-  private extend(id: number, now: Date): Promise<boolean> {
-    if (this.ds.options.type !== 'better-sqlite3') return this.extendOne(id, now);
-    const next = this.queue.then(() => this.extendOne(id, now));
-    this.queue = next.catch(() => false);
-    return next;
-  }
-
-  private async extendOne(id: number, now: Date): Promise<boolean> {
+  /** Extends one series to its horizon at `now`; false when there was nothing to do. */
+  private async extend(id: number, now: Date): Promise<boolean> {
     const zone = this.config.siteTimezone;
     try {
       // Read first: a series with nothing to add costs no transaction (nor a cache flush).

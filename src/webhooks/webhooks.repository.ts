@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { transaction } from '../database/transaction.js';
 import type { JournalEntry, RecordKind } from '../database/writes.js';
 import type { ChangeAction } from '../database/writes.js';
 
@@ -253,7 +254,7 @@ export class WebhooksRepository {
   }
 
   async deleteSubscription(id: number): Promise<void> {
-    await this.ds.transaction(async (manager) => {
+    await transaction(this.ds, async (manager) => {
       await this.execute('DELETE FROM webhook_deliveries WHERE subscription_id = ?', [id], manager);
       await this.execute('DELETE FROM webhook_subscriptions WHERE id = ?', [id], manager);
     });
@@ -361,7 +362,7 @@ export class WebhooksRepository {
   async dispatch(outboxIds: number[], deliveries: NewDelivery[], now: number): Promise<boolean> {
     if (!outboxIds.length) return true;
     try {
-      await this.ds.transaction(async (manager) => {
+      await transaction(this.ds, async (manager) => {
         for (let i = 0; i < deliveries.length; i += CHUNK) {
           const chunk = deliveries.slice(i, i + CHUNK);
           const params: unknown[] = [];
@@ -465,7 +466,7 @@ export class WebhooksRepository {
    * announced once. Answers how many were announced.
    */
   async announceScheduled(due: readonly ScheduledRow[]): Promise<number> {
-    return this.ds.transaction(async (manager) => {
+    return transaction(this.ds, async (manager) => {
       const taken: ScheduledRow[] = [];
       for (const row of due) {
         const { affected } = await this.execute(
