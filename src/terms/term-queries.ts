@@ -1,3 +1,4 @@
+import { PostStore } from '../posts/post-store.js';
 import { Injectable } from '@nestjs/common';
 import { invalidParam, invalidParams, t, type Text } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
@@ -31,6 +32,7 @@ export class TermQueries {
     private readonly refs: TermRefsRepository,
     private readonly translations: TranslationStore,
     private readonly cache: RecordCache,
+    private readonly posts: PostStore,
   ) {}
 
   /** `GET /categories`, `GET /tags` (BEHAVIOR §5.4). */
@@ -57,7 +59,7 @@ export class TermQueries {
     }
     for (const name of ['post', 'event'] as const) {
       const id = query[name];
-      if (id !== undefined && !(await this.repo.eventExists(id))) {
+      if (id !== undefined && (await this.posts.kindOf(id)) !== 'event') {
         invalid[name] = t('validation.invalid');
       }
     }

@@ -193,19 +193,6 @@ export class TermsRepository {
       .findOne({ where: { taxonomy: wpTaxonomy, language, slug } });
   }
 
-  /** Does an event (any status) with this id exist? */
-  async eventExists(id: number): Promise<boolean> {
-    if (!Number.isSafeInteger(id) || id < 1) return false;
-    const row = await this.manager
-      .createQueryBuilder()
-      .select('e.id', 'id')
-      .from('events', 'e')
-      .where('e.id = :id', { id })
-      .limit(1)
-      .getRawOne<{ id: number | string }>();
-    return Boolean(row);
-  }
-
   /** `ids` and all their ancestors as `id → { parent, slug }`, in one recursive query. */
   async chains(
     ids: number[],
