@@ -95,6 +95,37 @@ export class RecordCache implements KeptJson {
     return row;
   }
 
+  /**
+   * `row` for many records of one kind at once: the kept ones as they are, the others read by
+   * `load` (given the missing keys; one call for all) and kept. Answers the rows found, in no
+   * particular order.
+   */
+  async rowsOf<T extends { id: number }>(
+    kind: string,
+    ids: readonly number[],
+    load: (missing: number[]) => Promise<T[]>,
+  ): Promise<Array<Readonly<T>>> {
+    const rows = this.rows;
+    if (!rows) return ids.length ? load([...ids]) : [];
+    const found: Array<Readonly<T>> = [];
+    const missing: number[] = [];
+    for (const id of new Set(ids)) {
+      const hit = rows.get(`${kind}:${id}`) as T | undefined;
+      if (hit) found.push(hit);
+      else missing.push(id);
+    }
+    if (!missing.length) return found;
+    const version = rows.version();
+    const now = Date.now();
+    for (const row of await load(missing)) {
+      const tags = rowTags(kind, row);
+      dependsOn(tags);
+      rows.set(`${kind}:${row.id}`, version, Object.freeze(row), now, tags);
+      found.push(row);
+    }
+    return found;
+  }
+
   /** The version to give `payloads` for rows about to be read: take it before reading them. */
   version(): number {
     return this.versions.current();

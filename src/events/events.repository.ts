@@ -290,6 +290,21 @@ export class EventsRepository {
     return row && toStored(row);
   }
 
+  /** `firstOccurrence` of each of the events `ids` that has one, by event: one query. */
+  async firstOccurrences(ids: readonly number[]): Promise<Map<number, StoredOccurrence>> {
+    if (!ids.length) return new Map();
+    // An event's start dates are unique (IDX_occurrences_event): one row per event.
+    const rows = await this.ds
+      .getRepository(OccurrenceEntity)
+      .createQueryBuilder('o')
+      .where('o.eventId IN (:...ids)', { ids: [...new Set(ids)] })
+      .andWhere(
+        'o.start_date = (SELECT MIN(f.start_date) FROM event_occurrences f WHERE f.event_id = o.event_id)',
+      )
+      .getMany();
+    return new Map(rows.map((row) => [row.eventId, toStored(row)]));
+  }
+
   /** How many occurrences an event has (caller's transaction). */
   countOccurrences(manager: EntityManager, eventId: number): Promise<number> {
     return manager.countBy(OccurrenceEntity, { eventId });

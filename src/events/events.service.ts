@@ -221,6 +221,51 @@ export class EventsService {
   }
 
   /**
+   * The events `ids` as `get` answers each to `ctx`'s reader without a password, by id; those
+   * that reader may not read by id (missing, trashed, not readable, password-protected) are left
+   * out. A fixed number of queries whatever the number of ids: the rows the RecordCache does not
+   * keep in one, the payloads it does not keep built together, the first occurrences of the
+   * recurring ones in one.
+   */
+  async getMany(ids: readonly number[], ctx: RequestContext): Promise<Map<number, TecEvent>> {
+    const out = new Map<number, TecEvent>();
+    // An occurrence's provisional id names no row of its own: read one by one, as by `get`.
+    for (const id of ids.filter(isProvisionalId)) {
+      try {
+        out.set(id, await this.get(id, undefined, ctx));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+      }
+    }
+    const readAt = this.recordCache.version();
+    const rows = await this.recordCache.rowsOf(
+      'event',
+      ids.filter((id) => !isProvisionalId(id)),
+      (missing) => this.events.findByIds(missing),
+    );
+    const nowUtc = nowUtcSql();
+    // The checks of `readable`, in its order.
+    const readable = rows.filter((event) => {
+      const status = effectiveStatus(event, nowUtc);
+      return (
+        status !== 'trash' &&
+        canRead(ctx.actor, { authorId: event.authorId, status }) &&
+        isUnlocked(event, undefined, ctx)
+      );
+    });
+    if (!readable.length) return out;
+    const [payloads, firsts] = await Promise.all([
+      this.presenter.present(readable, ctx, { jsonLd: true, password: undefined, readAt }),
+      this.events.firstOccurrences(readable.filter((e) => e.recurrence).map((e) => e.id)),
+    ]);
+    readable.forEach((event, i) => {
+      const first = event.recurrence ? firsts.get(event.id) : undefined;
+      out.set(event.id, first ? atFirstOccurrence(payloads[i], first, ctx) : payloads[i]);
+    });
+    return out;
+  }
+
+  /**
    * BEHAVIOR §15: the real id (or slug) of a recurring event answers the event with its first
    * occurrence's dates and dated url (its own id kept); one query more, for recurring events only.
    */

@@ -131,40 +131,58 @@ export class LinkedQueries<
     jsonLd: boolean,
     readAt?: number,
   ): Promise<P[]> {
-    const user = ctx.actor.user;
-    // What a payload depends on besides the rows: who asks (translations, unlocking), with
-    // which password or context, and json_ld.
-    const variant = JSON.stringify([
-      ctx.language,
-      user ? `${user.id}:${user.role}` : '',
-      unlock.password ?? null,
-      unlock.edit,
-      jsonLd,
-    ]);
-    const build = async (missing: E[]) => {
-      const nowUtc = nowUtcSql();
-      const translations = await this.translationsOf(missing, ctx, nowUtc);
-      return new Map(
-        missing.map((r) => [
-          r.id,
-          this.present(r, ctx, unlock, jsonLd, nowUtc, translations.get(r.id)),
-        ]),
-      );
-    };
     // A page of a list gives ids: rows are read only for the payloads not cached (one query).
-    return this.cache.page(
+    return this.cache.page<E, P>(
       this.def.kind.kind,
       records,
-      variant,
+      variantOf(ctx, unlock, jsonLd),
       readAt,
-      // Read after the page's ids: a record whose visibility changed in between is left out.
-      async (ids) => {
-        const nowUtc = nowUtcSql();
-        return (await this.repository.findByIds(ids)).filter((r) =>
-          readableBy(ctx.actor, r, nowUtc),
-        );
-      },
-      build,
+      (ids) => this.readableRows(ids, ctx),
+      (missing) => this.build(missing, ctx, unlock, jsonLd),
+    );
+  }
+  /**
+   * `getById` of each of `ids` for one reader, by id: those the reader may not read (missing,
+   * of another kind, not readable) are left out. The payloads the RecordCache keeps as they
+   * are, the others read and built together: a fixed number of queries, whatever the number.
+   */
+  async getMany(
+    ids: readonly number[],
+    ctx: RequestContext,
+    unlock: Unlock,
+  ): Promise<Map<number, P>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Map();
+    const readAt = this.cache.version();
+    const payloads = await this.cache.payloads(
+      this.def.kind.kind,
+      unique,
+      variantOf(ctx, unlock, true),
+      readAt,
+      async (missing) => this.build(await this.readableRows(missing, ctx), ctx, unlock, true),
+    );
+    const out = new Map<number, P>();
+    unique.forEach((id, i) => {
+      const payload = payloads[i];
+      if (payload !== undefined) out.set(id, payload);
+    });
+    return out;
+  }
+  /** The records `ids` that exist and the reader may read, read now (one query). */
+  private async readableRows(ids: number[], ctx: RequestContext): Promise<E[]> {
+    // Read after a page's ids: a record whose visibility changed in between is left out.
+    const nowUtc = nowUtcSql();
+    return (await this.repository.findByIds(ids)).filter((r) => readableBy(ctx.actor, r, nowUtc));
+  }
+  /** The payloads of `records`, with their translations (one query). */
+  private async build(records: E[], ctx: RequestContext, unlock: Unlock, jsonLd: boolean) {
+    const nowUtc = nowUtcSql();
+    const translations = await this.translationsOf(records, ctx, nowUtc);
+    return new Map(
+      records.map((r) => [
+        r.id,
+        this.present(r, ctx, unlock, jsonLd, nowUtc, translations.get(r.id)),
+      ]),
     );
   }
   /** The translations of a page of records that the caller may read, in one query. */
@@ -196,4 +214,19 @@ export class LinkedQueries<
   private async isEvent(id: number): Promise<boolean> {
     return this.repository.isEvent(id);
   }
+}
+
+/**
+ * What a payload depends on besides the rows: the language, who asks (translations, unlocking),
+ * with which password or context, and json_ld.
+ */
+function variantOf(ctx: RequestContext, unlock: Unlock, jsonLd: boolean): string {
+  const user = ctx.actor.user;
+  return JSON.stringify([
+    ctx.language,
+    user ? `${user.id}:${user.role}` : '',
+    unlock.password ?? null,
+    unlock.edit,
+    jsonLd,
+  ]);
 }

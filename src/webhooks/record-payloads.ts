@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ANONYMOUS, type Actor } from '../common/actor.js';
 import { NAMESPACE } from '../common/http/links.js';
 import type { RequestContext } from '../common/http/request-context.js';
+import { RecordCache } from '../cache/record-cache.js';
 import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';
 import type { RecordKind } from '../database/writes.js';
 import { EventsService } from '../events/events.service.js';
@@ -34,39 +35,64 @@ export class RecordPayloads {
     private readonly venues: VenueQueries,
     private readonly organizers: OrganizerQueries,
     private readonly terms: TermQueries,
+    private readonly cache: RecordCache,
   ) {}
 
-  async render(
+  /**
+   * The payloads of the records `ids` of one kind, by id, for one reader and language: those
+   * the reader may not read are left out. One read of each kind's presenter for all of them (the
+   * RecordCache's payloads reused), so a batch costs a fixed number of queries whatever its size.
+   */
+  async renderMany(
     kind: RecordKind,
-    id: number,
+    ids: readonly number[],
     language: string | null,
     audience: Audience,
-  ): Promise<object | undefined> {
+  ): Promise<Map<number, object>> {
+    if (!ids.length) return new Map();
+    const ctx = this.contextOf(language, audience);
+    const unlock = { edit: audience === 'private' };
+    switch (kind) {
+      case 'event':
+        return this.events.getMany(ids, ctx);
+      case 'venue':
+        return this.venues.getMany(ids, ctx, unlock);
+      case 'organizer':
+        return this.organizers.getMany(ids, ctx, unlock);
+      default:
+        return this.terms.getMany(kind, ids, ctx);
+    }
+  }
+
+  /**
+   * `renderMany`'s payloads as JSON: a payload the RecordCache keeps was serialized when kept,
+   * the others are serialized here, once each.
+   */
+  async renderJson(
+    kind: RecordKind,
+    ids: readonly number[],
+    language: string | null,
+    audience: Audience,
+  ): Promise<Map<number, string>> {
+    const json = new Map<number, string>();
+    for (const [id, payload] of await this.renderMany(kind, ids, language, audience)) {
+      json.set(id, this.cache.jsonOf(payload)?.toString() ?? JSON.stringify(payload));
+    }
+    return json;
+  }
+
+  /** The context of a request by the reader of `audience` in `language` (the default if none). */
+  private contextOf(language: string | null, audience: Audience): RequestContext {
     const lang: Language = isLanguage(language) ? language : this.config.defaultLanguage;
     const prefix = lang === this.config.defaultLanguage ? '' : `/${lang}`;
-    const ctx: RequestContext = {
+    return {
       actor: audience === 'private' ? WEBHOOK_ADMIN : ANONYMOUS,
       language: lang,
       restBase: `${this.config.siteUrl}${this.config.basePath}${prefix}/${NAMESPACE}`,
       siteUrl: this.config.siteUrl,
       config: this.config,
-      query: {},
+      // An administrator reads with context=edit: a password-protected post is open to it.
+      query: audience === 'private' ? { context: 'edit' } : {},
     };
-    const unlock = { edit: audience === 'private' };
-    try {
-      switch (kind) {
-        case 'event':
-          return await this.events.get(id, undefined, ctx);
-        case 'venue':
-          return await this.venues.getById(id, ctx, unlock);
-        case 'organizer':
-          return await this.organizers.getById(id, ctx, unlock);
-        default:
-          return await this.terms.get(kind, id, ctx);
-      }
-    } catch {
-      // Not readable by this reader (401, 403, 404, 410): announced without its payload.
-      return undefined;
-    }
   }
 }

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import { failureCode } from './failure-reasons.js';
 import { addressAllowed, hostAllowed, systemResolver, type Resolver } from './target-policy.js';
@@ -36,8 +36,6 @@ export interface AttemptResult {
  * SHA-256: each create with three subscriptions signs six messages of a few KB.
  */
 export function signedHeaders(message: Message, at: Date): Record<string, string> {
-  // The key is the base64 after `whsec_`.
-  const keyOf = (secret: string) => Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const timestamp = String(Math.floor(at.getTime() / 1000));
   const signed = `${message.id}.${timestamp}.${message.body}`;
   const signature = message.secrets
@@ -48,6 +46,26 @@ export function signedHeaders(message: Message, at: Date): Record<string, string
     'webhook-timestamp': timestamp,
     'webhook-signature': signature,
   };
+}
+
+/**
+ * The signing key of each secret, made once: given a key object, createHmac takes it as it is,
+ * where a key given as bytes costs more than the HMAC of a message of a few KB. As many are
+ * kept as there can be secrets in use (two for each of at most 100 subscriptions); a secret
+ * rotated away falls out as new ones come.
+ */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 256;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
+    // The key is the base64 after `whsec_`.
+    key = createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'));
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 class Refused extends Error {}

@@ -12,7 +12,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
-import { Writes } from '../database/writes.js';
+import { Writes, type RecordKind } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
 import { untraced } from '../tracing/spans.js';
 import { subscriptionFailure } from './failure-reasons.js';
@@ -49,6 +49,14 @@ const DELIVERY_ROUNDS = 20;
 const BUSY_PAUSE_FACTOR = 9;
 const BUSY_PAUSE_MIN_MS = 50;
 const BUSY_PAUSE_MAX_MS = 2000;
+/**
+ * While this process answers other requests than the one whose commit woke it, a fan-out pass
+ * is followed by the same pause, within these bounds: the commits of that time share the next
+ * pass (its statements are the same for one entry as for a hundred), and a payload is rendered
+ * at most this long after its change.
+ */
+const FANOUT_PAUSE_MIN_MS = 50;
+const FANOUT_PAUSE_MAX_MS = 500;
 /** How long the fan-out lease lasts when its holder dies mid-pass. */
 const FANOUT_LEASE_MS = 30_000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -93,6 +101,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   /** The HTTP requests this process is answering (none in a process without a server). */
   private inFlight = 0;
   private lastPrune = 0;
+  /** When the fan-out looks for scheduled posts gone live next. */
+  private scheduledLookAt = 0;
   private failingLogged = false;
   private readonly attempts: Counter<'outcome'>;
   /** The resolver deliveries connect through (replaced in tests to stand for a DNS answer). */
@@ -162,12 +172,23 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    * record as it is when the message is prepared). Then wakes the delivery.
    */
   private async fanOutPass(): Promise<number> {
+    const started = performance.now();
+    // The request whose commit woke this pass is still in flight: others make the process busy.
+    const busy = this.inFlight > 1;
+    let worked = false;
     const wait = await this.guarded(async () => {
       await this.announceScheduled();
       const fanned = await this.fanOut(FANOUT_BATCHES, new Subscriptions(this.repository));
+      worked = fanned.found;
       if (fanned.worked) this.delivery.wake();
       return fanned.more ? 0 : this.config.webhooks.pollMs;
     });
+    const took = performance.now() - started;
+    this.fanout.notBefore =
+      busy && worked
+        ? Date.now() +
+          Math.min(FANOUT_PAUSE_MAX_MS, Math.max(FANOUT_PAUSE_MIN_MS, took * BUSY_PAUSE_FACTOR))
+        : 0;
     return wait ?? this.config.webhooks.pollMs;
   }
 
@@ -226,12 +247,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    * one process announces it, whichever of several passes first.
    */
   private async announceScheduled(): Promise<void> {
+    // The clock moves posts live, not the commits that wake most passes: one look per poll.
+    if (Date.now() < this.scheduledLookAt) return;
+    this.scheduledLookAt = Date.now() + this.config.webhooks.pollMs;
     for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped; batch++) {
       const due = await this.repository.dueScheduled(nowUtcSql(), FANOUT_BATCH);
       if (!due.length) return;
       await this.repository.announceScheduled(due);
       if (due.length < FANOUT_BATCH) return;
     }
+    // More are due than a pass takes: the next pass looks again.
+    this.scheduledLookAt = 0;
   }
 
   // ------------------------------------------------------------------------------ fan-out
@@ -239,14 +265,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   /**
    * Turns up to `batches` batches of outbox entries into deliveries, under the fan-out lease
    * (renewed per batch, released at the end). `worked`: deliveries were written; `more`: a full
-   * batch was the last.
+   * batch was the last; `found`: there were entries.
    */
   private async fanOut(
     batches: number,
     subscriptions: Subscriptions,
-  ): Promise<{ worked: boolean; more: boolean }> {
+  ): Promise<{ worked: boolean; more: boolean; found: boolean }> {
     let leased = false;
     let worked = false;
+    let found = false;
     try {
       for (let batch = 0; batch < batches && !this.stopped; batch++) {
         // A look first: most passes of an idle process find nothing, and need no lease for it.
@@ -254,10 +281,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         // moment: dispatch() then writes nothing (it marks only what nobody marked), and the
         // next batch reads them again under the lease.
         const entries = await this.repository.pendingOutbox(FANOUT_BATCH);
-        if (!entries.length) return { worked, more: false };
+        if (!entries.length) return { worked, more: false, found };
+        found = true;
         const now = Date.now();
         if (!(await this.repository.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
-          return { worked, more: false };
+          return { worked, more: false, found };
         }
         leased = true;
         const active = (await subscriptions.all()).filter((s) => s.active);
@@ -268,9 +296,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           Date.now(),
         );
         worked ||= written && deliveries.length > 0;
-        if (entries.length < FANOUT_BATCH) return { worked, more: false };
+        if (entries.length < FANOUT_BATCH) return { worked, more: false, found };
       }
-      return { worked, more: leased };
+      return { worked, more: leased, found };
     } finally {
       if (leased) await this.repository.releaseLease('fanout', this.owner);
     }
@@ -280,31 +308,54 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     entries: OutboxRow[],
     subscriptions: SubscriptionRow[],
   ): Promise<NewDelivery[]> {
-    const deliveries: NewDelivery[] = [];
-    if (!subscriptions.length) return deliveries;
+    if (!subscriptions.length) return [];
     const languages = await this.repository.languagesOf(entries.filter((e) => e.language === null));
-    // Each record's payload is rendered once per reader and language, whatever the number of
-    // its entries in the batch and of the subscriptions hearing of them.
-    const records = new Map<string, Promise<string | undefined>>();
-    for (const entry of entries) {
+    // Who hears of each entry, and as which reader: then the records each reader needs, rendered
+    // per kind, language and reader in one read of the kind's presenter (whatever the number
+    // of records, of their entries in the batch and of the subscriptions hearing of them).
+    const plans = entries.map((entry) => {
       const type = eventTypeOf(entry);
       const language = entry.language ?? languages.get(`${entry.kind}:${entry.recordId}`) ?? null;
       const isPublic = isPublicChange(entry);
-      const bodies = new Map<Audience, string>();
+      const hearers: Array<{ subscription: SubscriptionRow; audience: Audience }> = [];
       for (const subscription of subscriptions) {
         if (!wants(subscription.events, type)) continue;
         if (subscription.language && subscription.language !== language) continue;
         const audience: Audience = subscription.includePrivate ? 'private' : 'public';
         if (audience === 'public' && !isPublic) continue;
+        hearers.push({ subscription, audience });
+      }
+      return { entry, type, language, hearers };
+    });
+    const wanted = new Map<
+      string,
+      { kind: RecordKind; language: string | null; audience: Audience; ids: Set<number> }
+    >();
+    for (const { entry, language, hearers } of plans) {
+      if (entry.action === 'deleted') continue;
+      for (const { audience } of hearers) {
+        const group = `${entry.kind}:${language}:${audience}`;
+        let wants = wanted.get(group);
+        if (!wants)
+          wanted.set(group, (wants = { kind: entry.kind, language, audience, ids: new Set() }));
+        wants.ids.add(entry.recordId);
+      }
+    }
+    const records = new Map<string, ReadonlyMap<number, string>>();
+    for (const [group, { kind, language, audience, ids }] of wanted) {
+      records.set(group, await this.payloads.renderJson(kind, [...ids], language, audience));
+    }
+    const deliveries: NewDelivery[] = [];
+    for (const { entry, type, language, hearers } of plans) {
+      const bodies = new Map<Audience, string>();
+      for (const { subscription, audience } of hearers) {
         let body = bodies.get(audience);
         if (body === undefined) {
-          const key = `${entry.kind}:${entry.recordId}:${language}:${audience}`;
-          let record = records.get(key);
-          if (record === undefined && entry.action !== 'deleted') {
-            record = this.recordJson(entry, language, audience);
-            records.set(key, record);
-          }
-          body = bodyOf(entry, type, language, await record);
+          const record =
+            entry.action === 'deleted'
+              ? undefined
+              : records.get(`${entry.kind}:${language}:${audience}`)?.get(entry.recordId);
+          body = bodyOf(entry, type, language, record);
           bodies.set(audience, body);
         }
         deliveries.push({
@@ -319,16 +370,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       }
     }
     return deliveries;
-  }
-
-  /** A record's payload as JSON, or undefined when the reader may not read it. */
-  private async recordJson(
-    entry: OutboxRow,
-    language: string | null,
-    audience: Audience,
-  ): Promise<string | undefined> {
-    const record = await this.payloads.render(entry.kind, entry.recordId, language, audience);
-    return record === undefined ? undefined : JSON.stringify(record);
   }
 
   // ----------------------------------------------------------------------------- delivery

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CacheModule } from '../cache/cache.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
@@ -17,6 +18,7 @@ import { MetricsModule } from '../metrics/metrics.module.js';
  */
 @Module({
   imports: [
+    CacheModule,
     MetricsModule,
     WritesModule,
     WebhookOutboxModule,
