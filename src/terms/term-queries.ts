@@ -117,7 +117,7 @@ export class TermQueries {
     const readAt = this.cache.version();
     const wpName = TAXONOMIES[taxonomy].wpName;
     const terms = await this.present(unique, ctx, readAt);
-    return new Map(terms.filter((t) => t.taxonomy === wpName).map((t) => [t.id, t]));
+    return new Map(terms.filter((term) => term.taxonomy === wpName).map((term) => [term.id, term]));
   }
 
   /** `id` must be an existing term of the kind, else 400 `rest_invalid_param` (not a 404). */

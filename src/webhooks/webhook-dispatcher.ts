@@ -72,12 +72,13 @@ export type AttemptListener = (subscriptionId: number, result: AttemptResult) =>
  * process, off the write path: woken after each commit of this process and every WEBHOOK_POLL
  * for the commits of others (other workers, servers, the CLI). Two loops: the fan-out runs right
  * after each commit (so a payload shows its record as the change left it, as far as possible),
+ * or soon after while other requests run (FANOUT_PAUSE_*, so that their commits share a pass),
  * the delivery after each fan-out and when a retry is due, yielding to requests (BUSY_PAUSE_*).
  *
  * 1. **Fan-out** (one process at a time, by the `fanout` row of `webhook_leases`): each outbox
  *    entry becomes one delivery per subscription that wants it (event type, language, public or
- *    private), with its record rendered once per audience and language, whatever the number of
- *    subscriptions; the entries are marked dispatched in the same transaction as their deliveries
+ *    private); a batch's records are rendered together, one presenter read per kind, audience
+ *    and language, whatever the number of records, entries and subscriptions; the entries are marked dispatched in the same transaction as their deliveries
  *    are written, only if no one else marked them first.
  * 2. **Delivery** (every process): a due delivery is leased by a conditional UPDATE (the lease
  *    outlives the request's timeout), sent, and its outcome stored; only the earliest pending
@@ -335,10 +336,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       if (entry.action === 'deleted') continue;
       for (const { audience } of hearers) {
         const group = `${entry.kind}:${language}:${audience}`;
-        let wants = wanted.get(group);
-        if (!wants)
-          wanted.set(group, (wants = { kind: entry.kind, language, audience, ids: new Set() }));
-        wants.ids.add(entry.recordId);
+        let needs = wanted.get(group);
+        if (!needs) {
+          needs = { kind: entry.kind, language, audience, ids: new Set() };
+          wanted.set(group, needs);
+        }
+        needs.ids.add(entry.recordId);
       }
     }
     const records = new Map<string, ReadonlyMap<number, string>>();
