@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, IsNull, Not, type DataSource } from 'typeorm';
 import type { Recurrence } from '../common/recurrence/rules.js';
+import { dependsOn, recordTag } from '../cache/dependencies.js';
 import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { isProvisionalId, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
 
@@ -51,6 +52,8 @@ export class SeriesReads {
       });
       for (const row of rows) links.set(OCCURRENCE_ID_BASE + row.id, row.eventId);
     }
+    // An occurrence belongs to its event for good: only a write naming the event (its series
+    // written again) replaces its occurrences. Its facts are the event's row (ofEvents).
     const series = await this.ofEvents([...new Set(links.values())]);
     const out = new Map<number, SeriesFacts>();
     for (const [id, eventId] of links) {
@@ -64,6 +67,8 @@ export class SeriesReads {
   async ofEvents(ids: readonly number[]): Promise<Map<number, SeriesFacts>> {
     const out = new Map<number, SeriesFacts>();
     const unique = [...new Set(ids)];
+    // What the cached answer that shows them depends on: each event's row.
+    dependsOn(unique.map((id) => recordTag('event', id)));
     for (let i = 0; i < unique.length; i += CHUNK) {
       const rows = await this.ds.getRepository(EventEntity).find({
         select: {
@@ -103,6 +108,8 @@ export class SeriesReads {
    */
   async changedOf(ids: readonly number[]): Promise<Map<number, ChangedFacts>> {
     const unique = [...new Set(ids.filter((id) => !isProvisionalId(id)))];
+    // Each event's own row says whether it was split off a series (and its series' row, ofEvents).
+    dependsOn(unique.map((id) => recordTag('event', id)));
     const links = new Map<number, { seriesId: number; start: string }>();
     for (let i = 0; i < unique.length; i += CHUNK) {
       const rows = await this.ds.getRepository(EventEntity).find({
@@ -135,6 +142,8 @@ export class SeriesReads {
     seriesId: number,
     limit: number,
   ): Promise<Array<{ id: number; seriesStart: string }>> {
+    // Which events were split off it is a question about every event: any event write.
+    dependsOn(['events']);
     const rows = await this.ds.getRepository(EventEntity).find({
       select: { id: true, seriesStart: true },
       where: { seriesId, recurrence: IsNull(), seriesStart: Not(IsNull()) },
@@ -150,6 +159,8 @@ export class SeriesReads {
    * `/event/{slug}/{day}/{index}/` names (BEHAVIOR §15).
    */
   async occurrenceOn(eventId: number, day: string, index: number): Promise<number | undefined> {
+    // The event's occurrences change only with a write naming it.
+    dependsOn([recordTag('event', eventId)]);
     const rows = await this.ds
       .getRepository(OccurrenceEntity)
       .createQueryBuilder('o')

@@ -28,7 +28,8 @@ const ID = { name: 'id', type: 'integer', description: doc('feeds.id') } as cons
 @ApiTags('events')
 @ApiBasicAuth('basic')
 @ApiProduces('text/calendar')
-@CachedReads()
+// Tracked: each feed depends on the lists and records it shows (EventsService, SeriesReads).
+@CachedReads({ tracked: true })
 @Controller(NAMESPACE)
 export class FeedsController {
   constructor(
