@@ -202,6 +202,80 @@ describe('import:ics', () => {
     expect(rule.stdout).toContain('Total: 0 created, 1 updated, 2 unchanged, 1 skipped.');
   }, 120_000);
 
+  it('replaces the events an earlier version made of a series, one per occurrence', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cal-ics-merge-'));
+    const uid = 'merge-series@example.com';
+    const calendar = (vevents: string[]) =>
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//test//EN',
+        ...vevents,
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+    const vevent = (lines: string[]) => ['BEGIN:VEVENT', ...lines, 'END:VEVENT'].join('\r\n');
+    // What an earlier version left: each occurrence an event keyed `{UID}@{UTC start}`.
+    const days = ['03', '10', '17', '24'];
+    // One address for both (the map is per source).
+    const file = join(dir, 'choir.ics');
+    writeFileSync(
+      file,
+      calendar(
+        days.map((day) =>
+          vevent([
+            `UID:${uid}@2027-06-${day} 17:00:00`,
+            `DTSTART;TZID=Europe/Budapest:202706${day}T190000`,
+            `DTEND;TZID=Europe/Budapest:202706${day}T210000`,
+            'SUMMARY:Merged choir',
+          ]),
+        ),
+      ),
+    );
+    expect((await importFile(file)).stdout).toContain('Total: 4 created, 0 updated');
+    // The source as this version reads it: one series, its second occurrence moved.
+    writeFileSync(
+      file,
+      calendar([
+        vevent([
+          `UID:${uid}`,
+          'DTSTART;TZID=Europe/Budapest:20270603T190000',
+          'DTEND;TZID=Europe/Budapest:20270603T210000',
+          'RRULE:FREQ=WEEKLY;COUNT=4',
+          'SUMMARY:Merged choir',
+        ]),
+        vevent([
+          `UID:${uid}`,
+          'RECURRENCE-ID;TZID=Europe/Budapest:20270610T190000',
+          'DTSTART;TZID=Europe/Budapest:20270611T180000',
+          'DTEND;TZID=Europe/Budapest:20270611T200000',
+          'SUMMARY:Merged choir, moved',
+        ]),
+      ]),
+    );
+    const merged = await importFile(file);
+    // The series is new; the moved occurrence keeps its event; the other three go.
+    expect(merged.stdout).toContain('Total: 1 created, 1 updated, 0 unchanged, 0 skipped.');
+    expect(merged.stdout).toContain(
+      '3 events imported earlier as occurrences of series now imported whole moved to the trash.',
+    );
+    const again = await importFile(file);
+    expect(again.stdout).toContain('Total: 0 created, 0 updated, 2 unchanged, 0 skipped.');
+    expect(again.stdout).not.toContain('trash');
+    const listed = (
+      await request(app!.getHttpServer())
+        .get(`${BASE}/events?per_page=50&start_date=2027-06-01&end_date=2027-06-30&search=Merged`)
+        .set('Authorization', auth)
+        .expect(200)
+    ).body.events as Json[];
+    expect(listed.map((e) => [e.start_date, e.title])).toEqual([
+      ['2027-06-03 19:00:00', 'Merged choir'],
+      ['2027-06-11 18:00:00', 'Merged choir, moved'],
+      ['2027-06-17 19:00:00', 'Merged choir'],
+      ['2027-06-24 19:00:00', 'Merged choir'],
+    ]);
+  }, 120_000);
+
   it('reads a feed by URL, and refuses what is not iCalendar', async () => {
     const body = readFileSync(join(FIXTURES, 'apple.ics'));
     const server: Server = createServer((req, res) => {

@@ -441,6 +441,7 @@ function icsSummaryLines(summary: IcsSummary, dryRun: boolean, t: Translate): st
     lines.push(`  ${labels.get(kind)}${t('cli.import.counts_linked', { ...l })}`);
   }
   lines.push(t('cli.import.total_ics', { counts: counted(c, t) }));
+  if (summary.merged) lines.push(t('cli.import.merged_occurrences', { count: summary.merged }));
   if (summary.skipped.length) {
     lines.push(t('cli.import.skipped'));
     for (const s of summary.skipped) lines.push(skippedLine(s, t));

@@ -47,6 +47,11 @@ export interface IcsSummary {
   /** What the events' LOCATION, ORGANIZER and CATEGORIES created or updated here. */
   linked: Record<'venue' | 'organizer' | 'category', LinkedCounts>;
   skipped: Array<{ sourceId: string; title: string; reason: Reason }>;
+  /**
+   * Events an earlier version imported one per occurrence of a series this run wrote as one,
+   * moved to the trash.
+   */
+  merged: number;
 }
 
 /**
@@ -81,6 +86,7 @@ export class IcsImporter {
         category: { created: 0, updated: 0 },
       },
       skipped: [],
+      merged: 0,
     };
     const progress = options.progress ?? new Progress(process.stderr, false);
     progress.start('events', items.length);
@@ -92,6 +98,7 @@ export class IcsImporter {
         await this.importOne(item, map, ctx, options, summary);
         progress.tick();
       }
+      if (!options.dryRun) summary.merged = await this.mergeOccurrences(items, map, ctx);
     } finally {
       unsubscribe();
     }
@@ -133,6 +140,30 @@ export class IcsImporter {
         messages.cannotRead(path, (error as NodeJS.ErrnoException).code ?? String(error)),
       );
     }
+  }
+
+  /**
+   * A series written here replaces the events an earlier version made of its occurrences, one
+   * each (keyed `{UID}@{UTC start}`, as changed occurrences still are): those the source no longer
+   * lists as a changed occurrence go to the trash and leave the map. Answers how many.
+   */
+  private async mergeOccurrences(
+    items: readonly IcsItem[],
+    map: ImportMap,
+    ctx: ReturnType<TecImporter['contextFor']>,
+  ): Promise<number> {
+    const listed = new Set(items.map((item) => item.id));
+    let merged = 0;
+    for (const item of items) {
+      if (!item.body?.recurrence || !map.get('event', item.id)) continue;
+      for (const { sourceId, localId } of map.rowsUnder('event', `${item.id}@`)) {
+        if (listed.has(sourceId)) continue;
+        await this.tec.trashEvent(localId, ctx);
+        await map.forget('event', sourceId);
+        merged++;
+      }
+    }
+    return merged;
   }
 
   private async importOne(

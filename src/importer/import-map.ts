@@ -50,6 +50,17 @@ export class ImportMap {
     return this.rows.get(`${kind}:${key(String(sourceId))}`);
   }
 
+  /** The rows of `kind` whose source id starts with `prefix` (ids kept whole, not hashed). */
+  rowsUnder(kind: MapKind, prefix: string): Array<{ sourceId: string; localId: number }> {
+    const head = `${kind}:${prefix}`;
+    const out: Array<{ sourceId: string; localId: number }> = [];
+    for (const [k, row] of this.rows) {
+      if (k.startsWith(head))
+        out.push({ sourceId: k.slice(kind.length + 1), localId: row.localId });
+    }
+    return out;
+  }
+
   /** Inside the record's own transaction (Writes.alongNextWrite). */
   private async write(
     manager: EntityManager,

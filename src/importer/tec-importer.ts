@@ -443,6 +443,16 @@ export class TecImporter {
   }
 
   /** Validates as the API's body pipe does, then calls the service; answers the local id. */
+  /** Moves the event `id` to the trash as `ctx`'s actor; one gone or trashed already is left. */
+  async trashEvent(id: number, ctx: RequestContext): Promise<void> {
+    try {
+      await this.events.remove(id, ctx);
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 410)) return;
+      throw error;
+    }
+  }
+
   writeRecord(
     kind: MapKind,
     localId: number | undefined,
