@@ -11,7 +11,15 @@ import {
 } from './helpers/database.js';
 import { redisAnswers } from './helpers/redis.js';
 import { needs } from './helpers/services.js';
-import { assertBuilt, CLI, freePort, run, startServer, stop } from './helpers/spawn.js';
+import {
+  assertBuilt,
+  CLI,
+  freePort,
+  PROCESS_DEADLINE_MS,
+  run,
+  startServer,
+  stop,
+} from './helpers/spawn.js';
 
 const BASE = '/cal/events/v1';
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01&per_page=50';
@@ -272,7 +280,8 @@ onMysql(
       redis = await redisAnswers();
       servers.push(await serve({})); // runs the migrations alone
       servers.push(await serve({}));
-    });
+      // Two servers start one after the other: each may take its whole deadline when loaded.
+    }, 2 * PROCESS_DEADLINE_MS);
     afterAll(async () => {
       await Promise.all(servers.map((s) => stop(s.child)));
     });

@@ -5,7 +5,14 @@ import { basic } from './helpers/auth.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './helpers/database.js';
 import { redisAnswers } from './helpers/redis.js';
 import { needs } from './helpers/services.js';
-import { assertBuilt, freePort, startServer, stop, tempSqliteUrl } from './helpers/spawn.js';
+import {
+  assertBuilt,
+  freePort,
+  PROCESS_DEADLINE_MS,
+  startServer,
+  stop,
+  tempSqliteUrl,
+} from './helpers/spawn.js';
 
 const ADMIN = { login: 'admin', password: 'shared-throttle-passphrase' };
 
@@ -45,7 +52,8 @@ describe('login throttle shared through Redis', () => {
     await serve({ REDIS_URL: 'redis://127.0.0.1:6379' });
     await serve({ REDIS_URL: 'redis://127.0.0.1:6379' });
     await serve({}); // no Redis: counts alone
-  });
+    // Three servers start one after the other: each may take its whole deadline when loaded.
+  }, 3 * PROCESS_DEADLINE_MS);
   afterAll(() => Promise.all(servers.map((s) => stop(s.child))));
 
   const address = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 255)}`;
