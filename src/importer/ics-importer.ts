@@ -13,7 +13,8 @@ import { Writes, type RecordChange } from '../database/writes.js';
 import { messages, type Reason } from './messages.js';
 import { cliMessages, type Translate } from '../config/messages.js';
 import { Progress } from './progress.js';
-import { TecImporter, type KindCounts } from './tec-importer.js';
+import { ImportWriter } from './import-writer.js';
+import type { KindCounts } from './tec-importer.js';
 
 /** The importers' lines in English, when no language is given (tests, other callers). */
 const ENGLISH = cliMessages('en').t;
@@ -65,13 +66,13 @@ export class IcsImporter {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly tec: TecImporter,
+    private readonly writer: ImportWriter,
     private readonly writes: Writes,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
   async run(address: string, options: IcsOptions): Promise<IcsSummary> {
-    const actor = await this.tec.actorFor(options.author);
+    const actor = await this.writer.actorFor(options.author);
     const http = options.http ?? new HttpClient();
     const { text, key } = await this.load(address, http);
     const { items } = readIcs(text, options, undefined, address);
@@ -90,7 +91,7 @@ export class IcsImporter {
     };
     const progress = options.progress ?? new Progress(process.stderr, false);
     progress.start('events', items.length);
-    const ctx = this.tec.contextFor(actor, this.config.defaultLanguage);
+    const ctx = this.writer.contextFor(actor, this.config.defaultLanguage);
     const linked = new LinkedCounter();
     const unsubscribe = this.writes.onCommit((changes) => linked.add(changes));
     try {
@@ -150,7 +151,7 @@ export class IcsImporter {
   private async mergeOccurrences(
     items: readonly IcsItem[],
     map: ImportMap,
-    ctx: ReturnType<TecImporter['contextFor']>,
+    ctx: ReturnType<ImportWriter['contextFor']>,
   ): Promise<number> {
     const listed = new Set(items.map((item) => item.id));
     let merged = 0;
@@ -158,7 +159,7 @@ export class IcsImporter {
       if (!item.body?.recurrence || !map.get('event', item.id)) continue;
       for (const { sourceId, localId } of map.rowsUnder('event', `${item.id}@`)) {
         if (listed.has(sourceId)) continue;
-        await this.tec.trashEvent(localId, ctx);
+        await this.writer.trashEvent(localId, ctx);
         await map.forget('event', sourceId);
         merged++;
       }
@@ -169,7 +170,7 @@ export class IcsImporter {
   private async importOne(
     item: IcsItem,
     map: ImportMap,
-    ctx: ReturnType<TecImporter['contextFor']>,
+    ctx: ReturnType<ImportWriter['contextFor']>,
     options: IcsOptions,
     summary: IcsSummary,
   ) {
@@ -190,11 +191,11 @@ export class IcsImporter {
             id: item.id,
             title: item.title,
           }),
-        write: (localId) => this.tec.writeRecord('event', localId, item.body!, ctx),
+        write: (localId) => this.writer.write('event', localId, item.body!, ctx),
       });
       counts[outcome]++;
     } catch (error) {
-      if (error instanceof ApiError) return skip(this.tec.describe(error));
+      if (error instanceof ApiError) return skip(this.writer.describe(error));
       throw error;
     }
   }

@@ -7,6 +7,7 @@ import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { IcsImporter } from './ics-importer.js';
+import { ImportWriter } from './import-writer.js';
 import { TecImporter } from './tec-importer.js';
 
 /**
@@ -23,7 +24,7 @@ import { TecImporter } from './tec-importer.js';
     OrganizersModule,
     TermsModule,
   ],
-  providers: [TecImporter, IcsImporter],
+  providers: [ImportWriter, TecImporter, IcsImporter],
   exports: [TecImporter, IcsImporter],
 })
 export class ImporterModule {}

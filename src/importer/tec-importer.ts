@@ -1,29 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Metrics } from '../metrics/metrics.js';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { I18nService } from 'nestjs-i18n';
 import type { DataSource } from 'typeorm';
-import { UsersService } from '../auth/users/users.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { createValidationPipe } from '../common/http/validation.js';
-import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';
-import { CreateEventDto } from '../events/dto/create-event.dto.js';
-import { UpdateEventDto } from '../events/dto/update-event.dto.js';
-import { EventsService } from '../events/events.service.js';
-import { CreateOrganizerDto, UpdateOrganizerDto } from '../organizers/dto/organizer-fields.dto.js';
-import { OrganizerWrites } from '../organizers/organizers.service.js';
-import {
-  CreateCategoryDto,
-  CreateTagDto,
-  UpdateCategoryDto,
-  UpdateTagDto,
-} from '../terms/dto/write-term.dto.js';
-import { TermWrites } from '../terms/term-writes.js';
-import { CreateVenueDto, UpdateVenueDto } from '../venues/dto/venue-fields.dto.js';
-import { VenueWrites } from '../venues/venues.service.js';
+import { APP_CONFIG, isLanguage, type AppConfig } from '../config/config.js';
 import { basicAuthorization, HttpClient, SourceError } from './http-client.js';
 import { digestOf, ImportMap, type MapKind } from './import-map.js';
+import { ImportWriter, unknownKind } from './import-writer.js';
 import { Writes } from '../database/writes.js';
 import { Progress } from './progress.js';
 import {
@@ -38,15 +22,14 @@ import {
   venueInput,
 } from './record-mapping.js';
 import { messages, type Reason } from './messages.js';
-import { cliMessages, type Message, type Translate } from '../config/messages.js';
+import { cliMessages, type Translate } from '../config/messages.js';
 import { isRecurrenceProblem, type Recurrence } from '../common/recurrence/rules.js';
+import { eachPage } from './tec-paging.js';
 import { MAX_SERIES, SeriesCollector, seriesRecurrence } from './tec-series.js';
 import {
   discover,
-  mapLimit,
   trimSlashes,
   type Collection,
-  type ListPage,
   type SourceRecord,
   type TecSource,
 } from './tec-source.js';
@@ -102,12 +85,6 @@ const KINDS: Array<{ kind: MapKind; collection: Collection }> = [
   { kind: 'event', collection: 'events' },
 ];
 
-/** The events list shows only upcoming events unless told otherwise (BEHAVIOR §5.2.3). */
-const EVENT_WINDOW = { start_date: '1900-01-01', end_date: '2999-12-31' };
-const PER_PAGE = 50;
-/** Pages of one list in one language at most (500,000 records): beyond, the source is refused. */
-const MAX_PAGES = 10_000;
-
 /** The origin of an http(s) address, or null (discovery reports what is wrong with it). */
 function originOf(address: string): string | null {
   try {
@@ -128,42 +105,16 @@ const wallClockUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ')
  */
 @Injectable()
 export class TecImporter {
-  private readonly pipe = createValidationPipe();
-
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly users: UsersService,
-    private readonly events: EventsService,
-    private readonly venues: VenueWrites,
-    private readonly organizers: OrganizerWrites,
-    private readonly terms: TermWrites,
-    private readonly i18n: I18nService,
+    private readonly writer: ImportWriter,
     private readonly writes: Writes,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
-  /** The local user records are written as. */
-  async actorFor(login: string) {
-    const user = (await this.users.list()).find((u) => u.login === login);
-    if (!user) throw new SourceError(messages.noLocalUser(login));
-    if (user.role === 'subscriber') throw new SourceError(messages.subscriberAuthor(login));
-    return { user: { id: user.id, login: user.login, role: user.role } };
-  }
-
-  contextFor(actor: RequestContext['actor'], language: Language): RequestContext {
-    return {
-      actor,
-      language,
-      restBase: `${this.config.siteUrl}${this.config.basePath}/cal/events/v1`,
-      siteUrl: this.config.siteUrl,
-      config: this.config,
-      query: {},
-    };
-  }
-
   async run(address: string, options: ImportOptions): Promise<ImportSummary> {
-    const actor = await this.actorFor(options.author);
+    const actor = await this.writer.actorFor(options.author);
     const credentials =
       options.user !== undefined && options.password !== undefined
         ? basicAuthorization(options.user, options.password)
@@ -205,7 +156,7 @@ export class TecImporter {
         const imported = new Set<number>();
         // Occurrences of a Pro site's recurring events come back as one series each (CONTRACT §9).
         const series = new SeriesCollector();
-        await this.eachPage(source, collection, options, async (records) => {
+        await eachPage(source, collection, options, async (records) => {
           progress.more(records.length);
           for (const record of records) {
             const language =
@@ -252,89 +203,6 @@ export class TecImporter {
     summary.retries = http.retries;
     this.metrics?.countImport('tec', summary.counts, http);
     return summary;
-  }
-
-  /**
-   * Hands every record of a collection to `onPage`, one page at a time, in every language the
-   * source lists separately, each record once. What the source claims is believed only as far as
-   * pages really come: numbered paging (a `total_pages`) ends at an empty page or one shorter
-   * than those before, link paging at an empty page or no `next_rest_url`; a next link already
-   * read is a cycle, a page with nothing new means the source does not page, and a listing
-   * longer than MAX_PAGES is refused. Only the ids seen are kept, never the pages.
-   */
-  private async eachPage(
-    source: TecSource,
-    collection: Collection,
-    options: ImportOptions,
-    onPage: (records: SourceRecord[]) => Promise<void>,
-  ): Promise<void> {
-    const languages = source.languages.length ? source.languages : [undefined];
-    const handed = new Set<number>();
-    for (const language of languages) {
-      const params: Record<string, string | number> = {
-        per_page: PER_PAGE,
-        page: 1,
-        ...(collection === 'events' ? EVENT_WINDOW : {}),
-        // Term lists hide unused terms unless told otherwise (BEHAVIOR §5.5).
-        ...(collection === 'categories' || collection === 'tags' ? { hide_empty: 0 } : {}),
-        ...(language ? { i18n_language: language } : {}),
-      };
-      const listed = new Set<number>();
-      const read = new Set<string>();
-      let pages = 0;
-      let pageSize = 0;
-      /** Takes one page; answers whether paging goes on after it. */
-      const take = async (url: string, page: ListPage): Promise<boolean> => {
-        if (++pages > MAX_PAGES)
-          throw new SourceError(messages.tooManyPages(collection, MAX_PAGES));
-        if (!page.records.length) return false;
-        const fresh = page.records.filter((r) => !listed.has(r.id));
-        if (!fresh.length) throw new SourceError(messages.pagingRepeats(url, collection));
-        for (const record of fresh) listed.add(record.id);
-        const records = fresh.filter((r) => !handed.has(r.id));
-        for (const record of records) {
-          handed.add(record.id);
-          // Remember the list's language for sources whose records do not carry one.
-          if (language && record.language === undefined) record.language = language;
-        }
-        await onPage(records);
-        const full = page.records.length >= pageSize;
-        pageSize = Math.max(pageSize, page.records.length);
-        return full;
-      };
-      const firstUrl = source.url(collection, params);
-      read.add(digestOf(firstUrl));
-      const first = await source.page(firstUrl, collection);
-      if (!(await take(firstUrl, first))) continue;
-      if (first.totalPages !== null) {
-        // Numbered pages, `concurrency` at a time, as far as full pages come.
-        const concurrency = options.concurrency ?? 4;
-        let last = 1;
-        while (last < first.totalPages) {
-          const batch = Array.from(
-            { length: Math.min(concurrency, first.totalPages - last) },
-            (_, i) => last + 1 + i,
-          );
-          const urls = batch.map((page) => source.url(collection, { ...params, page }));
-          const answers = await mapLimit(urls, concurrency, (url) => source.page(url, collection));
-          let goOn = true;
-          for (let i = 0; i < answers.length && goOn; i++) goOn = await take(urls[i], answers[i]);
-          if (!goOn) break;
-          last += batch.length;
-        }
-      } else {
-        // No totals: follow next_rest_url, one page after the other.
-        for (let next = first.next; next;) {
-          const seen = digestOf(next);
-          if (read.has(seen)) throw new SourceError(messages.pagingCycle(next, collection));
-          read.add(seen);
-          const page = await source.page(next, collection);
-          // A short page with a next link still goes on: some sources filter within a page.
-          if (!(await take(next, page)) && !page.records.length) break;
-          next = page.next;
-        }
-      }
-    }
   }
 
   /**
@@ -432,87 +300,19 @@ export class TecImporter {
             ...(existing ? { language } : {}),
             ...(translationOf !== undefined ? { translation_of: translationOf } : {}),
           };
-          return this.write(kind, localId, body, this.contextFor(run.actor, language));
+          return this.writer.write(
+            kind,
+            localId,
+            body,
+            this.writer.contextFor(run.actor, language),
+          );
         },
       });
       counts[outcome]++;
     } catch (error) {
-      if (error instanceof ApiError) return skip(this.describe(error));
+      if (error instanceof ApiError) return skip(this.writer.describe(error));
       throw error;
     }
-  }
-
-  /** Validates as the API's body pipe does, then calls the service; answers the local id. */
-  /** Moves the event `id` to the trash as `ctx`'s actor; one gone or trashed already is left. */
-  async trashEvent(id: number, ctx: RequestContext): Promise<void> {
-    try {
-      await this.events.remove(id, ctx);
-    } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 410)) return;
-      throw error;
-    }
-  }
-
-  writeRecord(
-    kind: MapKind,
-    localId: number | undefined,
-    body: Record<string, unknown>,
-    ctx: RequestContext,
-  ): Promise<number | undefined> {
-    return this.write(kind, localId, body, ctx);
-  }
-
-  private async write(
-    kind: MapKind,
-    localId: number | undefined,
-    body: Record<string, unknown>,
-    ctx: RequestContext,
-  ): Promise<number | undefined> {
-    const validate = async <T>(metatype: new () => T): Promise<T> =>
-      (await this.pipe.transform(structuredClone(body), {
-        type: 'body',
-        metatype: metatype as never,
-      })) as T;
-    const idOf = (payload: unknown) => (payload as { id?: number }).id;
-    switch (kind) {
-      case 'category':
-        return localId === undefined
-          ? idOf(await this.terms.create('category', await validate(CreateCategoryDto), ctx))
-          : idOf(
-              await this.terms.update('category', localId, await validate(UpdateCategoryDto), ctx),
-            );
-      case 'tag':
-        return localId === undefined
-          ? idOf(await this.terms.create('tag', await validate(CreateTagDto), ctx))
-          : idOf(await this.terms.update('tag', localId, await validate(UpdateTagDto), ctx));
-      case 'venue':
-        return localId === undefined
-          ? idOf(await this.venues.create(await validate(CreateVenueDto), ctx))
-          : idOf(await this.venues.updateById(localId, await validate(UpdateVenueDto), ctx));
-      case 'organizer':
-        return localId === undefined
-          ? idOf(await this.organizers.create(await validate(CreateOrganizerDto), ctx))
-          : idOf(
-              await this.organizers.updateById(localId, await validate(UpdateOrganizerDto), ctx),
-            );
-      case 'event':
-        return localId === undefined
-          ? idOf(await this.events.create(await validate(CreateEventDto), ctx))
-          : idOf(await this.events.update(localId, await validate(UpdateEventDto), ctx));
-      default:
-        return unknownKind(kind);
-    }
-  }
-
-  /**
-   * An API error as one line: its message and, for a 400, each parameter's reason, from the
-   * `errors` and `validation` catalogues, in the language the CLI shows it in.
-   */
-  describe(error: ApiError): Message {
-    const params = Object.entries(error.data.params ?? {}).map(([name, reason]) =>
-      messages.param(name, reason),
-    );
-    return messages.apiRefusal(error.code, error.status, error.text, params);
   }
 }
 
@@ -535,11 +335,6 @@ function inputFor(
     default:
       return unknownKind(kind);
   }
-}
-
-/** The compiler proves every kind handled; this names one that a cast let through. */
-function unknownKind(kind: never): never {
-  throw new Error(`unknown record kind ${JSON.stringify(kind)}`);
 }
 
 const collectionOf = (kind: MapKind): Collection => KINDS.find((k) => k.kind === kind)!.collection;
