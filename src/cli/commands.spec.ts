@@ -1,4 +1,4 @@
-import { parseAge, parseCommandLine, parseSince, UsageError } from './commands.js';
+import { parseAge, parseCommandLine, parseSince, UsageError } from './command-line.js';
 import { cliMessages } from '../config/messages.js';
 
 const parse = (line: string) => parseCommandLine(line ? line.split(' ') : [], cliMessages('en').t);

@@ -4,15 +4,13 @@ import { describeStartupError, prepareSqliteDirectory } from '../config/startup.
 import { errorText, messagesFor, type Translate } from '../config/messages.js';
 import {
   commandHelp,
-  CommandError,
-  isImportCommand,
   parseCommandLine,
-  runCommand,
   synopsis,
   usage,
   UsageError,
   type ParsedCommand,
-} from './commands.js';
+} from './command-line.js';
+import { CommandError, isImportCommand, runCommand } from './commands.js';
 
 /**
  * `npm run cli -- <command>`, given its arguments, environment and output; resolves to the exit
