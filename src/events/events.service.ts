@@ -72,6 +72,7 @@ import {
   isProvisionalId,
   materialize,
   OCCURRENCE_ID_BASE,
+  recurrenceOf,
   replaceOccurrences,
   SERIES_COMPLETE,
   splitSeries,
@@ -305,6 +306,12 @@ export class EventsService {
   async create(dto: CreateEventDto, ctx: RequestContext) {
     const plan = await this.validate(dto, ctx);
     const clock = clockOf(ctx);
+    // CONTRACT §9: a translation of a series is a series of the same rules, unless it says
+    // otherwise (`recurrence`, `{}` for none).
+    if (plan.recurrence === undefined && dto.translation_of !== undefined) {
+      const source = await this.events.findById(dto.translation_of);
+      if (source) plan.recurrence = recurrenceOf(source) ?? undefined;
+    }
     // A series over a bound is a 400, before the permission check like every
     // validation; its occurrences are those the event's own dates give.
     let series: ReturnType<typeof expandEvent> | undefined;
