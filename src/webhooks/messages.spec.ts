@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { bodyOf, Subscriptions } from './messages.js';
 import { signedHeaders } from './sender.js';
-import type { SubscriptionRow } from './webhooks.repository.js';
+import type { SubscriptionRow } from './subscriptions.repository.js';
 
 describe('webhook messages', () => {
   const entry = { recordId: 42, kind: 'event' as const, createdAt: Date.UTC(2031, 4, 1, 10) };

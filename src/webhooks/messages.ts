@@ -1,4 +1,5 @@
-import type { OutboxRow, SubscriptionRow, WebhooksRepository } from './webhooks.repository.js';
+import type { OutboxRow } from './outbox.repository.js';
+import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';
 
 /**
  * The body of a message (CONTRACT "Webhooks"), byte for byte what
@@ -26,7 +27,7 @@ export class Subscriptions {
   private rows: Promise<SubscriptionRow[]> | undefined;
   private map: Map<number, SubscriptionRow> | undefined;
 
-  constructor(private readonly repository: Pick<WebhooksRepository, 'listSubscriptions'>) {}
+  constructor(private readonly repository: Pick<SubscriptionsRepository, 'listSubscriptions'>) {}
 
   all(): Promise<SubscriptionRow[]> {
     this.rows ??= this.repository.listSubscriptions();

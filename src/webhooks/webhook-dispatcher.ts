@@ -22,13 +22,13 @@ import { Subscriptions, bodyOf } from './messages.js';
 import { send, type AttemptResult } from './sender.js';
 import { systemResolver, type Resolver } from './target-policy.js';
 import {
-  WebhooksRepository,
+  DeliveriesRepository,
   type AttemptOutcome,
   type DeliveryRow,
-  type NewDelivery,
-  type OutboxRow,
-  type SubscriptionRow,
-} from './webhooks.repository.js';
+} from './deliveries.repository.js';
+import { OutboxRepository, type NewDelivery, type OutboxRow } from './outbox.repository.js';
+import { ScheduleRepository } from './schedule.repository.js';
+import { SubscriptionsRepository, type SubscriptionRow } from './subscriptions.repository.js';
 
 /** Outbox entries fanned out per batch, and batches per pass (the rest waits for the next). */
 const FANOUT_BATCH = 100;
@@ -112,7 +112,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writes: Writes,
-    private readonly repository: WebhooksRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly schedule: ScheduleRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly subscriptionRows: SubscriptionsRepository,
     private readonly payloads: RecordPayloads,
     private readonly adapterHost: HttpAdapterHost,
     metrics: Metrics,
@@ -179,7 +182,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     let worked = false;
     const wait = await this.guarded(async () => {
       await this.announceScheduled();
-      const fanned = await this.fanOut(FANOUT_BATCHES, new Subscriptions(this.repository));
+      const fanned = await this.fanOut(FANOUT_BATCHES, new Subscriptions(this.subscriptionRows));
       worked = fanned.found;
       if (fanned.worked) this.delivery.wake();
       return fanned.more ? 0 : this.config.webhooks.pollMs;
@@ -201,12 +204,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const wait = await this.guarded(async () => {
       const sent = await this.deliverDue(
         busy ? 1 : DELIVERY_ROUNDS,
-        new Subscriptions(this.repository),
+        new Subscriptions(this.subscriptionRows),
       );
       worked = sent.worked;
       const poll = this.config.webhooks.pollMs;
       if (sent.more) return 0;
-      const due = await this.repository.nextDue();
+      const due = await this.deliveries.nextDue();
       let next = due === null ? poll : Math.max(0, Math.min(poll, due - Date.now()));
       // Due, and yet nothing was sent: it is leased by another process, or waits for an earlier
       // change of its record. The next poll looks again (instead of a pass every tick).
@@ -252,9 +255,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (Date.now() < this.scheduledLookAt) return;
     this.scheduledLookAt = Date.now() + this.config.webhooks.pollMs;
     for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped; batch++) {
-      const due = await this.repository.dueScheduled(nowUtcSql(), FANOUT_BATCH);
+      const due = await this.schedule.dueScheduled(nowUtcSql(), FANOUT_BATCH);
       if (!due.length) return;
-      await this.repository.announceScheduled(due);
+      await this.schedule.announceScheduled(due);
       if (due.length < FANOUT_BATCH) return;
     }
     // More are due than a pass takes: the next pass looks again.
@@ -281,17 +284,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         // The entries read before the lease was taken may be another holder's work of the
         // moment: dispatch() then writes nothing (it marks only what nobody marked), and the
         // next batch reads them again under the lease.
-        const entries = await this.repository.pendingOutbox(FANOUT_BATCH);
+        const entries = await this.outbox.pendingOutbox(FANOUT_BATCH);
         if (!entries.length) return { worked, more: false, found };
         found = true;
         const now = Date.now();
-        if (!(await this.repository.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
+        if (!(await this.outbox.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
           return { worked, more: false, found };
         }
         leased = true;
         const active = (await subscriptions.all()).filter((s) => s.active);
         const deliveries = await this.deliveriesOf(entries, active);
-        const written = await this.repository.dispatch(
+        const written = await this.outbox.dispatch(
           entries.map((e) => e.id),
           deliveries,
           Date.now(),
@@ -301,7 +304,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       }
       return { worked, more: leased, found };
     } finally {
-      if (leased) await this.repository.releaseLease('fanout', this.owner);
+      if (leased) await this.outbox.releaseLease('fanout', this.owner);
     }
   }
 
@@ -310,7 +313,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     subscriptions: SubscriptionRow[],
   ): Promise<NewDelivery[]> {
     if (!subscriptions.length) return [];
-    const languages = await this.repository.languagesOf(entries.filter((e) => e.language === null));
+    const languages = await this.outbox.languagesOf(entries.filter((e) => e.language === null));
     // Who hears of each entry, and as which reader: then the records each reader needs, rendered
     // per kind, language and reader in one read of the kind's presenter (whatever the number
     // of records, of their entries in the batch and of the subscriptions hearing of them).
@@ -387,12 +390,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   ): Promise<{ worked: boolean; more: boolean }> {
     let worked = false;
     for (let round = 0; round < rounds && !this.stopped; round++) {
-      const ids = await this.repository.dueDeliveries(Date.now(), DELIVERY_BATCH);
+      const ids = await this.deliveries.dueDeliveries(Date.now(), DELIVERY_BATCH);
       if (!ids.length) return { worked, more: false };
       const now = Date.now();
       // The lease outlives the longest request, so only a dead holder loses it.
       const lease = now + this.config.webhooks.timeoutMs + 5000;
-      const claimed = await this.repository.claimDeliveries(ids, this.owner, now, lease);
+      const claimed = await this.deliveries.claimDeliveries(ids, this.owner, now, lease);
       worked ||= claimed.length > 0;
       const byId = await subscriptions.byId();
       const outcomes = await Promise.all(
@@ -482,13 +485,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const storedAll = async (
       rows: ReadonlyArray<{ delivery: DeliveryRow; outcome: AttemptOutcome }>,
     ) =>
-      (await this.repository.finishAttempts(
+      (await this.deliveries.finishAttempts(
         rows.map((r) => ({ id: r.delivery.id, ...r.outcome })),
         this.owner,
         finishedAt,
       )) === rows.length;
     let succeeded = new Set<number>();
-    const stored = await this.repository.finishDelivered(delivered, this.owner, finishedAt);
+    const stored = await this.deliveries.finishDelivered(delivered, this.owner, finishedAt);
     if (stored === delivered.length) {
       this.attempts.inc({ outcome: 'delivered' }, delivered.length);
       succeeded = reached;
@@ -505,7 +508,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       // Only a failing subscription has anything to clear: no statement otherwise.
       const subscription = subscriptions.get(id);
       if (subscription && subscription.failingSince !== null && !failed.has(id)) {
-        await this.repository.clearFailing(id);
+        await this.subscriptionRows.clearFailing(id);
         subscription.failingSince = null;
       }
     }
@@ -516,7 +519,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         attempts: delivery.attempts + 1,
         error: outcome.error,
       });
-      await this.repository.markFailing(id, reason, finishedAt);
+      await this.subscriptionRows.markFailing(id, reason, finishedAt);
       const subscription = subscriptions.get(id);
       if (subscription) subscription.failingSince ??= finishedAt;
     }
@@ -531,7 +534,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const now = Date.now();
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    await this.repository.prune(now - this.config.webhooks.retentionMs);
+    await this.deliveries.prune(now - this.config.webhooks.retentionMs);
   }
 }
 

@@ -2,7 +2,8 @@ import { Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
 import { activeTraceparent } from '../tracing/spans.js';
-import { WebhooksRepository } from './webhooks.repository.js';
+import { OutboxRepository } from './outbox.repository.js';
+import { ScheduleRepository } from './schedule.repository.js';
 import { WritesModule } from '../database/writes.module.js';
 
 /**
@@ -21,16 +22,17 @@ export class WebhookOutbox implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly writes: Writes,
-    private readonly repository: WebhooksRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly schedule: ScheduleRepository,
   ) {}
 
   onModuleInit(): void {
     this.stop = this.writes.journal(async (manager, entries) => {
       // Scheduled posts are kept track of also when quiet: their going live is announced later.
-      await this.repository.schedule(manager, entries, nowUtcSql());
+      await this.schedule.schedule(manager, entries, nowUtcSql());
       // The write's trace goes with its changes: their deliveries' spans link to it.
       if (!this.quiet) {
-        await this.repository.appendOutbox(manager, entries, Date.now(), activeTraceparent());
+        await this.outbox.appendOutbox(manager, entries, Date.now(), activeTraceparent());
       }
     });
   }
@@ -42,7 +44,7 @@ export class WebhookOutbox implements OnModuleInit, OnModuleDestroy {
 
 @Module({
   imports: [WritesModule],
-  providers: [WebhooksRepository, WebhookOutbox],
-  exports: [WebhooksRepository, WebhookOutbox],
+  providers: [OutboxRepository, ScheduleRepository, WebhookOutbox],
+  exports: [OutboxRepository, ScheduleRepository, WebhookOutbox],
 })
 export class WebhookOutboxModule {}

@@ -4,7 +4,9 @@ import { EventsModule } from '../events/events.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
 import { RecordPayloads } from './record-payloads.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { OwnNamespaceOnly, WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -28,7 +30,14 @@ import { MetricsModule } from '../metrics/metrics.module.js';
     TermsModule,
   ],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookDispatcher, RecordPayloads, OwnNamespaceOnly],
+  providers: [
+    WebhooksService,
+    WebhookDispatcher,
+    RecordPayloads,
+    OwnNamespaceOnly,
+    SubscriptionsRepository,
+    DeliveriesRepository,
+  ],
   exports: [WebhookDispatcher],
 })
 export class WebhooksModule {}

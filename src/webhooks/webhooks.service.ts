@@ -7,12 +7,12 @@ import { APP_CONFIG, type AppConfig, type Language } from '../config/config.js';
 import type { CreateWebhookDto, ListDeliveriesQuery, UpdateWebhookDto } from './dto/webhook.dto.js';
 import { failureText, subscriptionFailureText, type Translate } from './failure-reasons.js';
 import { checkTarget, type Resolver, systemResolver } from './target-policy.js';
+import { DeliveriesRepository, type DeliveryRow } from './deliveries.repository.js';
 import {
-  WebhooksRepository,
-  type DeliveryRow,
+  SubscriptionsRepository,
   type SubscriptionFields,
   type SubscriptionRow,
-} from './webhooks.repository.js';
+} from './subscriptions.repository.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 
 /** Subscriptions a site may have: each change costs one delivery per subscription. */
@@ -76,7 +76,8 @@ export class WebhooksService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly repository: WebhooksRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly deliveryLog: DeliveriesRepository,
     private readonly dispatcher: WebhookDispatcher,
     private readonly i18n: I18nService,
   ) {}
@@ -91,17 +92,17 @@ export class WebhooksService {
       active: dto.active ?? true,
     };
     await this.checkUrl(fields.url);
-    if ((await this.repository.countSubscriptions()) >= MAX_SUBSCRIPTIONS) {
+    if ((await this.subscriptions.countSubscriptions()) >= MAX_SUBSCRIPTIONS) {
       throw invalidParams({ url: t('webhooks.reason.too_many', { max: MAX_SUBSCRIPTIONS }) });
     }
     const secret = newSecret();
-    const id = await this.repository.createSubscription(fields, secret, Date.now());
-    return { ...this.view((await this.repository.findSubscription(id))!, lang), secret };
+    const id = await this.subscriptions.createSubscription(fields, secret, Date.now());
+    return { ...this.view((await this.subscriptions.findSubscription(id))!, lang), secret };
   }
 
   async list(actor: Actor, lang: Language): Promise<{ webhooks: WebhookView[]; total: number }> {
     this.authorize(actor);
-    const webhooks = (await this.repository.listSubscriptions()).map((w) => this.view(w, lang));
+    const webhooks = (await this.subscriptions.listSubscriptions()).map((w) => this.view(w, lang));
     return { webhooks, total: webhooks.length };
   }
 
@@ -126,16 +127,16 @@ export class WebhooksService {
       active: dto.active ?? current.active,
     };
     if (dto.url !== undefined) await this.checkUrl(fields.url);
-    await this.repository.updateSubscription(id, fields, Date.now());
+    await this.subscriptions.updateSubscription(id, fields, Date.now());
     // A subscription made active again may have deliveries waiting.
     this.dispatcher.wake();
-    return this.view((await this.repository.findSubscription(id)) ?? current, lang);
+    return this.view((await this.subscriptions.findSubscription(id)) ?? current, lang);
   }
 
   async remove(id: number, actor: Actor, lang: Language): Promise<WebhookView> {
     this.authorize(actor);
     const current = await this.mustFind(id);
-    await this.repository.deleteSubscription(id);
+    await this.subscriptions.deleteSubscription(id);
     return this.view(current, lang);
   }
 
@@ -146,9 +147,9 @@ export class WebhooksService {
     const now = Date.now();
     const secret = newSecret();
     const until = now + this.config.webhooks.secretGraceMs;
-    await this.repository.rotateSecret(id, secret, until, now);
+    await this.subscriptions.rotateSecret(id, secret, until, now);
     return {
-      ...this.view((await this.repository.findSubscription(id))!, lang),
+      ...this.view((await this.subscriptions.findSubscription(id))!, lang),
       secret,
       previous_secret_expires: new Date(until).toISOString(),
     };
@@ -159,7 +160,11 @@ export class WebhooksService {
     await this.mustFind(id);
     const perPage = query.per_page ?? 20;
     const page = query.page ?? 1;
-    const { rows, total } = await this.repository.listDeliveries(id, perPage, (page - 1) * perPage);
+    const { rows, total } = await this.deliveryLog.listDeliveries(
+      id,
+      perPage,
+      (page - 1) * perPage,
+    );
     return {
       deliveries: rows.map((d) => this.deliveryView(d, lang)),
       total,
@@ -176,11 +181,11 @@ export class WebhooksService {
   ): Promise<DeliveryView> {
     this.authorize(actor);
     await this.mustFind(id);
-    const delivery = await this.repository.findDelivery(id, deliveryId);
+    const delivery = await this.deliveryLog.findDelivery(id, deliveryId);
     if (!delivery) throw new ApiError('webhook-delivery-not-found', 404);
-    const replayId = await this.repository.replay(delivery, Date.now());
+    const replayId = await this.deliveryLog.replay(delivery, Date.now());
     this.dispatcher.wake();
-    return this.deliveryView((await this.repository.findDeliveryLog(replayId))!, lang);
+    return this.deliveryView((await this.deliveryLog.findDeliveryLog(replayId))!, lang);
   }
 
   /** Administrators only (CONTRACT §2: 401 without credentials, 403 with a lesser role). */
@@ -189,7 +194,7 @@ export class WebhooksService {
   }
 
   private async mustFind(id: number): Promise<SubscriptionRow> {
-    const found = await this.repository.findSubscription(id);
+    const found = await this.subscriptions.findSubscription(id);
     if (!found) throw notFound();
     return found;
   }

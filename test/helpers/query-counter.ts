@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ScheduledPublications } from '../../src/database/scheduled-publications.js';
 import { WriteVersion } from '../../src/cache/write-version.js';
-import { WEBHOOK_STATEMENT } from '../../src/webhooks/webhooks.repository.js';
+import { WEBHOOK_STATEMENT } from '../../src/webhooks/webhook-sql.js';
 
 /**
  * Runs `work` and returns how many SQL statements the app sent meanwhile (their text goes to

@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { transaction } from '../database/transaction.js';
+import type { ChangeAction, JournalEntry, RecordKind } from '../database/writes.js';
+import { CHUNK, POST_TABLES, execute, select } from './webhook-sql.js';
+
+/** One outbox entry: a change some write committed. */
+export interface OutboxRow {
+  id: number;
+  kind: RecordKind;
+  recordId: number;
+  action: ChangeAction;
+  status: string | null;
+  previousStatus: string | null;
+  language: string | null;
+  createdAt: number;
+  /** The W3C `traceparent` of the operation whose write added it (tracing on), else null. */
+  traceparent: string | null;
+}
+
+export interface NewDelivery {
+  subscriptionId: number;
+  outboxId: number;
+  messageId: string;
+  recordKey: string;
+  type: string;
+  payload: string;
+  traceparent: string | null;
+}
+
+class AlreadyDispatched extends Error {}
+
+/**
+ * The outbox (`webhook_outbox`) and its fan-out: the changes the writes add, read back in order,
+ * and turned into deliveries under the fan-out lease (`webhook_leases`).
+ */
+@Injectable()
+export class OutboxRepository {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  /**
+   * Inside the write's transaction (Writes.journal): one statement per chunk of changes, with the
+   * `traceparent` of the operation writing them (null without tracing).
+   */
+  async appendOutbox(
+    manager: EntityManager,
+    entries: readonly JournalEntry[],
+    now: number,
+    traceparent: string | null,
+  ): Promise<void> {
+    for (let i = 0; i < entries.length; i += CHUNK) {
+      const chunk = entries.slice(i, i + CHUNK);
+      const params: unknown[] = [];
+      for (const e of chunk) {
+        params.push(e.kind, e.id, e.action, e.status, e.previousStatus, e.language, now);
+        params.push(traceparent);
+      }
+      await manager.query(
+        `INSERT INTO webhook_outbox
+           (kind, record_id, action, status, previous_status, language, created_at, traceparent)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        params,
+      );
+    }
+  }
+
+  async pendingOutbox(limit: number): Promise<OutboxRow[]> {
+    const rows = await select(
+      this.ds,
+      `SELECT * FROM webhook_outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT ${Math.trunc(limit)}`,
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind as RecordKind,
+      recordId: Number(r.record_id),
+      action: r.action as ChangeAction,
+      status: (r.status as string | null) ?? null,
+      previousStatus: (r.previous_status as string | null) ?? null,
+      language: (r.language as string | null) ?? null,
+      createdAt: Number(r.created_at),
+      traceparent: (r.traceparent as string | null) ?? null,
+    }));
+  }
+
+  /**
+   * The content languages of the records of `entries` that still exist, by `kind:id` (a record
+   * gone has none): one statement per table.
+   */
+  async languagesOf(
+    entries: ReadonlyArray<Pick<OutboxRow, 'kind' | 'recordId'>>,
+  ): Promise<Map<string, string>> {
+    const languages = new Map<string, string>();
+    const tables = new Map<string, Map<number, RecordKind>>();
+    for (const { kind, recordId } of entries) {
+      const table = POST_TABLES.get(kind) ?? 'terms';
+      if (!tables.has(table)) tables.set(table, new Map());
+      tables.get(table)!.set(recordId, kind);
+    }
+    for (const [table, ids] of tables) {
+      const list = [...ids.keys()];
+      for (let i = 0; i < list.length; i += CHUNK) {
+        const chunk = list.slice(i, i + CHUNK);
+        const rows = await select(
+          this.ds,
+          `SELECT id, language FROM ${table} WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+          chunk,
+        );
+        for (const r of rows) {
+          const kind = ids.get(Number(r.id));
+          if (kind && typeof r.language === 'string') {
+            languages.set(`${kind}:${Number(r.id)}`, r.language);
+          }
+        }
+      }
+    }
+    return languages;
+  }
+
+  /**
+   * Records the deliveries of `outboxIds` and marks them dispatched, in one transaction, only if
+   * no other process dispatched one of them meanwhile (then nothing is written: false).
+   */
+  async dispatch(outboxIds: number[], deliveries: NewDelivery[], now: number): Promise<boolean> {
+    if (!outboxIds.length) return true;
+    try {
+      await transaction(this.ds, async (manager) => {
+        for (let i = 0; i < deliveries.length; i += CHUNK) {
+          const chunk = deliveries.slice(i, i + CHUNK);
+          const params: unknown[] = [];
+          for (const d of chunk) {
+            params.push(d.subscriptionId, d.outboxId, d.messageId, d.recordKey, d.type, d.payload);
+            params.push('pending', 0, now, now, d.traceparent);
+          }
+          await execute(
+            this.ds,
+            `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key,
+               type, payload, status, attempts, next_attempt_at, created_at, traceparent)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            params,
+            manager,
+          );
+        }
+        const { affected } = await execute(
+          this.ds,
+          `UPDATE webhook_outbox SET dispatched_at = ?
+           WHERE id IN (${outboxIds.map(() => '?').join(', ')}) AND dispatched_at IS NULL`,
+          [now, ...outboxIds],
+          manager,
+        );
+        // Another process dispatched some of them meanwhile (its lease ran out while this one
+        // worked): this pass's deliveries go with the rollback.
+        if (affected !== outboxIds.length) throw new AlreadyDispatched();
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof AlreadyDispatched) return false;
+      throw error;
+    }
+  }
+
+  // ------------------------------------------------------------------------------ leases
+
+  /** Takes (or keeps) the named lease until `until`; false when another holder's is current. */
+  async takeLease(name: string, owner: string, now: number, until: number): Promise<boolean> {
+    const { affected } = await execute(
+      this.ds,
+      `UPDATE webhook_leases SET owner = ?, lease_until = ?
+       WHERE name = ? AND (lease_until < ? OR owner = ?)`,
+      [owner, until, name, now, owner],
+    );
+    return affected === 1;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await execute(
+      this.ds,
+      'UPDATE webhook_leases SET lease_until = 0 WHERE name = ? AND owner = ?',
+      [name, owner],
+    );
+  }
+}
