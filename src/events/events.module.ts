@@ -9,6 +9,9 @@ import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { EventQueryResolver } from './event-query.resolver.js';
 import { EventPresenter } from './event.presenter.js';
+import { EventReads } from './event-reads.js';
+import { EventWritePlanner } from './event-write-plan.js';
+import { SeriesWrites } from './series-writes.js';
 import { SeriesHorizon } from './series-horizon.js';
 import { SeriesReads } from './series-reads.js';
 import { WritesModule } from '../database/writes.module.js';
@@ -32,6 +35,9 @@ import { CacheModule } from '../cache/cache.module.js';
     LinkedRemoval,
     EventQueryResolver,
     EventPresenter,
+    EventReads,
+    EventWritePlanner,
+    SeriesWrites,
     SeriesReads,
     SeriesHorizon,
   ],

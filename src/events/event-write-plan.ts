@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import { canUpload } from '../auth/post-policy.js';
+import { UsersService } from '../auth/users/users.service.js';
+import { parseCostInput } from '../common/cost/cost.js';
+import { invalidParams, t, type Text } from '../common/errors/api-error.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { URL_REASON } from '../common/http/validators.js';
+import { isWebUrl } from '../common/http/web-url.js';
+import {
+  isRecurrenceProblem,
+  parseRecurrence,
+  type Recurrence,
+} from '../common/recurrence/rules.js';
+import { nowUtcSql } from '../database/columns.js';
+import type { WriteScope } from '../database/writes.js';
+import type { OrganizerEntity } from '../organizers/organizer.entity.js';
+import { OrganizerEventLinks } from '../organizers/organizers.service.js';
+import { PostStore } from '../posts/post-store.js';
+import { TranslationStore } from '../posts/translation-store.js';
+import { EVENT_TRANSLATIONS, type TranslationViewer } from '../posts/translations.js';
+import { EventTermLinks } from '../terms/event-term-links.js';
+import { TAXONOMIES, type Taxonomy } from '../terms/taxonomy.js';
+import type { VenueEntity } from '../venues/venue.entity.js';
+import { VenueEventLinks } from '../venues/venues.service.js';
+import type { CreateEventDto } from './dto/create-event.dto.js';
+import type { UpdateEventDto } from './dto/update-event.dto.js';
+import type { EventEntity } from './event.entity.js';
+import type { ParsedCost, WriteClock } from './event-write-rules.js';
+import type { WrittenLinks } from './event.presenter.js';
+import { EventsRepository } from './events.repository.js';
+
+type Plan = Awaited<ReturnType<VenueEventLinks['planReferences']>>;
+
+/** Validated write input: everything checked before anything is written. */
+export interface WritePlan {
+  dto: CreateEventDto | UpdateEventDto;
+  venuePlan?: Plan;
+  organizerPlan?: Plan;
+  categoryItems?: Array<number | string>;
+  tagItems?: Array<number | string>;
+  cost?: ParsedCost;
+  /** The series the write sets (null: removes), when it carries `recurrence`. */
+  recurrence?: Recurrence | null;
+}
+
+/** The reader a write's translation checks see. */
+export const viewerOf = (ctx: RequestContext): TranslationViewer => ({
+  actor: ctx.actor,
+  nowUtc: nowUtcSql(),
+});
+/** The state an event's term links copy (status, publication date, language). */
+export type LinkState = Pick<EventEntity, 'status' | 'dateUtc' | 'language'>;
+
+/** The venue and organizers a write left, as it left them (those it wrote itself). */
+export function writtenLinks(
+  scope: WriteScope,
+  venueId: number | null,
+  { organizerIds, terms }: Pick<WrittenLinks, 'organizerIds' | 'terms'>,
+): WrittenLinks {
+  const venue = venueId === null ? undefined : scope.written('venue', venueId);
+  const organizers = (organizerIds ?? []).flatMap((id) => scope.written('organizer', id) ?? []);
+  return {
+    venues: venue ? [venue as VenueEntity] : [],
+    organizers: organizers as OrganizerEntity[],
+    organizerIds,
+    terms,
+  };
+}
+
+/** Who writes, in which zone, when: what the write rules date a write by. */
+export const clockOf = (ctx: RequestContext, now = new Date()): WriteClock => ({
+  actor: ctx.actor,
+  siteZone: ctx.config.siteTimezone,
+  now,
+});
+
+/**
+ * What every event write does around its row: the request checked whole before any permission
+ * check or write (a WritePlan), then, in the write's transaction, the venue put into the row and
+ * the organizers, terms and the terms' state copies written beside it.
+ */
+@Injectable()
+export class EventWritePlanner {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly translations: TranslationStore,
+    private readonly posts: PostStore,
+    private readonly users: UsersService,
+    private readonly venues: VenueEventLinks,
+    private readonly organizers: OrganizerEventLinks,
+    private readonly terms: EventTermLinks,
+  ) {}
+
+  /** Everything a write is checked against, before any permission check or write (§1.1). */
+  async validate(
+    dto: CreateEventDto | UpdateEventDto,
+    ctx: RequestContext,
+    occurrence = false,
+  ): Promise<WritePlan> {
+    const errors: Record<string, Text> = {};
+    const invalid = t('validation.invalid');
+    if (dto.author !== undefined && !(await this.users.exists(dto.author))) errors.author = invalid;
+    // CONTRACT §6: the id of an image record links that image (its URL).
+    dto.image = await this.posts.imageInput(dto.image);
+    if (dto.image !== undefined && dto.image !== '' && dto.image !== null) {
+      // CONTRACT §6: a URL only (no media library), and only for roles that may upload.
+      if (!isWebUrl(dto.image)) {
+        errors.image =
+          typeof dto.image === 'string' && !/^\d+$/.test(dto.image)
+            ? t(URL_REASON, { name: 'image' })
+            : invalid;
+      } else if (!canUpload(ctx.actor)) errors.image = invalid;
+    }
+    const plan: WritePlan = { dto };
+    if (dto.recurrence !== undefined) {
+      const recurrence = parseRecurrence(dto.recurrence);
+      if (isRecurrenceProblem(recurrence)) errors.recurrence = recurrence;
+      else plan.recurrence = recurrence;
+    }
+    // CONTRACT §9: `single` and `upcoming` apply to an occurrence (its provisional id); a single
+    // occurrence made an event of its own takes no series.
+    const updateType = (dto as UpdateEventDto)._tec_update_type;
+    if (updateType && updateType !== 'all' && !occurrence) {
+      errors._tec_update_type = t('recurrence.not_an_occurrence', { value: updateType });
+    } else if (updateType === 'single' && plan.recurrence) {
+      errors.recurrence = t('recurrence.single_takes_none');
+    }
+    if (dto.cost !== undefined) {
+      const cost = parseCostInput(dto.cost);
+      if (cost) plan.cost = cost;
+      else errors.cost = invalid;
+    }
+    // Only the create DTO declares it (the pipe strips it from updates).
+    const translationOf = (dto as CreateEventDto).translation_of;
+    if (translationOf !== undefined) {
+      const problem = await this.translations.translationOfProblem(
+        EVENT_TRANSLATIONS,
+        translationOf,
+        ctx.language,
+        viewerOf(ctx),
+      );
+      if (problem) errors.translation_of = problem;
+    }
+    if (Object.keys(errors).length) throw invalidParams(errors);
+    if (dto.categories !== undefined)
+      plan.categoryItems = this.terms.validateWriteItems('categories', dto.categories);
+    if (dto.tags !== undefined) plan.tagItems = this.terms.validateWriteItems('tags', dto.tags);
+    if (dto.venue !== undefined) plan.venuePlan = await this.venues.planReferences(dto.venue, ctx);
+    if (dto.organizer !== undefined)
+      plan.organizerPlan = await this.organizers.planReferences(dto.organizer, ctx);
+    return plan;
+  }
+
+  /** The venue (linked or created inline) goes into the row itself: before it is written. */
+  async applyVenue(event: EventEntity, plan: WritePlan, ctx: RequestContext, scope: WriteScope) {
+    if (!plan.venuePlan) return;
+    const [venueId] = await this.venues.applyPlan(plan.venuePlan, ctx, scope);
+    event.venueId = venueId ?? null;
+  }
+
+  /**
+   * Organizers, terms and the terms' state copies, in the write's transaction (row written):
+   * a new event's links (no `before`) are written with its state; an updated event's links
+   * follow what changed since `before`. Answers the event's organizers when it knows them (set
+   * now, or none for a new event), and a new event's embedded terms when it knows them
+   * (EventTermLinks.resolveListsForNewEvent).
+   */
+  async applyLinks(
+    event: EventEntity,
+    plan: WritePlan,
+    ctx: RequestContext,
+    scope: WriteScope,
+    before?: LinkState,
+  ): Promise<Pick<WrittenLinks, 'organizerIds' | 'terms'>> {
+    const { manager } = scope;
+    const created = !before;
+    let organizerIds: number[] | undefined = created ? [] : undefined;
+    if (plan.organizerPlan) {
+      organizerIds = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
+      await this.events.setOrganizers(event.id, organizerIds, manager, created);
+    }
+    const lists: Array<[Taxonomy, Array<number | string>]> = [];
+    if (plan.categoryItems) lists.push(['category', plan.categoryItems]);
+    if (plan.tagItems) lists.push(['tag', plan.tagItems]);
+    if (!before) {
+      const { ids, terms } = await this.terms.resolveListsForNewEvent(lists, event, scope, ctx);
+      // A created event's links of both taxonomies go in one statement.
+      await this.events.addTerms(manager, event, ids.flat());
+      await this.terms.linksCreated(manager, ids.flat(), event);
+      return { organizerIds, terms };
+    }
+    const resolved = await this.terms.resolveListsForWrite(lists, event.language, scope);
+    const moved = before.status !== event.status || before.language !== event.language;
+    // The links copy the event's state; terms count the links of published events: when the
+    // event was or is published and its links or their state change, the counts of the terms
+    // it carried and carries are taken again.
+    const recount =
+      (before.status === 'publish' || event.status === 'publish') && (moved || lists.length > 0);
+    const carried = recount ? await this.events.termIdsOf(manager, event.id) : [];
+    for (const [i, [taxonomy]] of lists.entries()) {
+      await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, resolved[i]);
+    }
+    if (moved || before.dateUtc !== event.dateUtc || lists.length) {
+      await this.events.syncTermLinks(manager, event);
+    }
+    if (recount) await this.terms.linksChanged(manager, [...carried, ...resolved.flat()]);
+    return { organizerIds };
+  }
+}
