@@ -1,0 +1,382 @@
+import { Brackets, type DataSource, type SelectQueryBuilder } from 'typeorm';
+import type { Actor } from '../common/actor.js';
+import type { Language } from '../config/config.js';
+import { applyPostVisibility } from '../posts/visibility.js';
+import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
+import { windowTag, type EventWindow } from '../cache/dependencies.js';
+import { EventEntity, OccurrenceEntity } from './event.entity.js';
+import { OCCURRENCE_ID_BASE } from './event-series.js';
+import type { EventFilters } from './event-filters.js';
+import { boundingBox, haversineLimit, type Geofence } from './geofence.js';
+
+/*
+ * The events list as SQL (BEHAVIOR §5.2, CONTRACT §9): the filters as conditions on single events
+ * and on the occurrences of recurring ones, the union of both sides in archive order, a page
+ * sought from a remembered start, and the union's rows as list items. No statement runs here:
+ * EventsRepository.list runs what these build.
+ */
+
+/**
+ * What a list of events depends on besides its events and their links (docs/caches.md): the
+ * venues' coordinates for the geographic filters, the terms for the term filters (a deleted
+ * term leaves its events).
+ */
+export function listTags(f: EventFilters): string[] {
+  // The dates the list holds, as its filters compare them (closed bounds: a strict one too).
+  const window: EventWindow = {
+    startFrom: latest(f.startDate, f.startsAfter),
+    startTo: f.startsBefore,
+    endFrom: f.endsAfter,
+    endTo: earliest(f.endDate, f.endsBefore),
+  };
+  const tags = [windowTag('events', window)];
+  // A search also reads each event's text.
+  if (f.search) tags.push(windowTag('events-text', window));
+  if (f.hasGeo || f.geofence) tags.push('venues');
+  if (f.categoryIds || f.tagIds) tags.push('terms');
+  return tags;
+}
+
+const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a > b ? a : b);
+const earliest = (a?: string, b?: string) =>
+  a === undefined ? b : b === undefined || a < b ? a : b;
+
+/** Occurrences of recurring events under the list's filters (dates apply to the occurrence). */
+export function occurrencesQuery(
+  ds: DataSource,
+  f: EventFilters,
+  actor: Actor,
+  language: Language,
+  nowUtc: string,
+): SelectQueryBuilder<EventEntity> {
+  const qb = listQuery(ds, f, actor, language, nowUtc, 'o');
+  // `series=once`: an occurrence is listed when it is its event's first one under the list's
+  // dates (a look-up of IDX_occurrences_event per row; the event's own filters hold for all).
+  if (f.seriesOnce) {
+    qb.andWhere(
+      `o.start_date = (SELECT MIN(o2.start_date) FROM event_occurrences o2 WHERE ${occurrenceConditions('o2', f)})`,
+    );
+  }
+  return qb;
+}
+
+/** The list's filters on single events (`e`) or on occurrences (`o`, their dates the occurrence's). */
+export function listQuery(
+  ds: DataSource,
+  f: EventFilters,
+  actor: Actor,
+  language: Language,
+  nowUtc: string,
+  dates: 'e' | 'o',
+): SelectQueryBuilder<EventEntity> {
+  const qb =
+    dates === 'e'
+      ? ds.getRepository(EventEntity).createQueryBuilder('e')
+      : (ds
+          .getRepository(OccurrenceEntity)
+          .createQueryBuilder('o')
+          .innerJoin(
+            EventEntity,
+            'e',
+            'e.id = o.event_id',
+          ) as unknown as SelectQueryBuilder<EventEntity>);
+  qb.where('e.language = :language', { language })
+    // Hidden events never appear in lists, whoever asks (BEHAVIOR §5.2.2).
+    .andWhere('e.hideFromListings = :hidden', { hidden: 0 });
+  applyPostVisibility(qb, 'e', actor, f.statuses, nowUtc);
+  // A recurring event's dates are its occurrence's.
+  for (const [condition, name, value] of dateConditions(dates, f)) {
+    qb.andWhere(condition, { [name]: value });
+  }
+  if (f.search) {
+    f.search.include.forEach((word, i) => {
+      const p = { [`s${i}`]: containsPattern(word) };
+      qb.andWhere(
+        new Brackets((w) =>
+          w
+            .where(`LOWER(e.title) LIKE :s${i} ${LIKE_ESCAPE}`, p)
+            .orWhere(`LOWER(e.excerpt) LIKE :s${i} ${LIKE_ESCAPE}`, p)
+            .orWhere(`LOWER(e.description) LIKE :s${i} ${LIKE_ESCAPE}`, p),
+        ),
+      );
+    });
+    f.search.exclude.forEach((word, i) => {
+      const p = { [`x${i}`]: containsPattern(word) };
+      qb.andWhere(
+        `NOT (LOWER(e.title) LIKE :x${i} ${LIKE_ESCAPE} OR LOWER(e.excerpt) LIKE :x${i} ${LIKE_ESCAPE} OR LOWER(e.description) LIKE :x${i} ${LIKE_ESCAPE})`,
+        p,
+      );
+    });
+  }
+  if (f.categoryIds) termFilter(qb, 'cat', f.categoryIds);
+  if (f.tagIds) termFilter(qb, 'tag', f.tagIds);
+  if (f.venueIds) qb.andWhere('e.venueId IN (:...venueIds)', { venueIds: orNone(f.venueIds) });
+  if (f.organizerIds) {
+    qb.andWhere(
+      'EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (:...organizerIds))',
+      { organizerIds: orNone(f.organizerIds) },
+    );
+  }
+  if (f.featured !== undefined)
+    qb.andWhere('e.featured = :featured', { featured: f.featured ? 1 : 0 });
+  if (f.include) {
+    // A recurring event's real id matches all its occurrences; a provisional id, that one.
+    qb.andWhere(
+      dates === 'e'
+        ? 'e.id IN (:...include)'
+        : `(e.id IN (:...include) OR (o.id + ${OCCURRENCE_ID_BASE}) IN (:...include))`,
+      { include: orNone(f.include) },
+    );
+  }
+  if (f.postParent !== undefined)
+    qb.andWhere('e.postParent = :postParent', { postParent: f.postParent });
+  if (f.hasGeo) {
+    // Most venues have coordinates: the few without them make a small set that the engines
+    // build once, while each event's venue comes from IDX_events_listing (a set of the many
+    // with them was probed row by row: ten times slower at 100,000 events).
+    qb.andWhere(
+      'e.venueId IS NOT NULL AND e.venueId NOT IN (SELECT gv.id FROM venues gv WHERE gv.geo_lat IS NULL OR gv.geo_lng IS NULL)',
+    );
+  }
+  if (f.geofence) geofenceFilter(qb, f.geofence);
+  return qb;
+}
+
+/**
+ * The union's rows from `offset` (or from `anchor`), `limit` of them, in archive order
+ * (IDX_events_listing, IDX_occurrences_listing): by start; `include` lists by publication date
+ * (D2). Answers the statement and its parameters.
+ */
+export function unionPage(
+  singles: SelectQueryBuilder<EventEntity>,
+  occurrences: SelectQueryBuilder<EventEntity>,
+  filters: EventFilters,
+  limit: number,
+  offset: number,
+  anchor?: Array<string | number>,
+): [string, unknown[]] {
+  const byDate = !!filters.include;
+  const keys = {
+    // Every selected expression distinct: the query builder keeps one of each.
+    singles: byDate ? ['e.date', '(e.id * 1)', 'e.id'] : ['e.start_date', 'e.date', 'e.id'],
+    occurrences: byDate
+      ? ['e.date', `(o.id + ${OCCURRENCE_ID_BASE} + 0)`, `(o.id + ${OCCURRENCE_ID_BASE})`]
+      : ['o.start_date', 'e.date', `(o.id + ${OCCURRENCE_ID_BASE})`],
+  };
+  const branch = (qb: SelectQueryBuilder<EventEntity>, columns: string[], extra: string[]) => {
+    const q = qb.clone();
+    q.select(columns[0], 'k0').addSelect(columns[1], 'k1').addSelect(columns[2], 'k2');
+    for (const column of extra) {
+      const [expression, alias] = column.split(' AS ');
+      q.addSelect(expression, alias);
+    }
+    if (anchor) q.andWhere(...seek(columns, anchor));
+    // Each side needs no more rows than the page can take from it.
+    q.orderBy(columns[0], 'ASC')
+      .addOrderBy(columns[1], 'ASC')
+      .addOrderBy(columns[2], 'ASC')
+      .limit((anchor ? 0 : offset) + limit);
+    return q.getQueryAndParameters();
+  };
+  const [a, pa] = branch(singles, keys.singles, SINGLE_COLUMNS);
+  const [b, pb] = branch(
+    occurrences,
+    keys.occurrences,
+    filters.seriesOnce ? remainingColumns(filters) : OCCURRENCE_COLUMNS,
+  );
+  return [
+    `SELECT u.* FROM (SELECT ${UNION_COLUMNS} FROM (${a}) s` +
+      ` UNION ALL SELECT ${UNION_COLUMNS} FROM (${b}) r) u` +
+      ` ORDER BY u.k0 ASC, u.k1 ASC, u.k2 ASC LIMIT ${limit}` +
+      (anchor ? '' : ` OFFSET ${offset}`),
+    [...pa, ...pb],
+  ];
+}
+
+/** One item of a list page: a single event, or an occurrence of a recurring one. */
+export interface ListedEvent {
+  /** The id the list shows: the event's, or the occurrence's provisional id. */
+  id: number;
+  eventId: number;
+  occurrence?: ListedOccurrence;
+}
+
+export interface ListedOccurrence {
+  id: number;
+  start: string;
+  end: string;
+  startUtc: string;
+  endUtc: string;
+  dayIndex: number;
+  /** Under `series=once`: how many of the event's occurrences the list has after this one. */
+  remaining?: number;
+}
+
+/** What a single event gives the union's columns beside its sort values. */
+const SINGLE_COLUMNS = [
+  '(e.id + 0) AS event_id',
+  'NULL AS o_id',
+  'NULL AS o_start',
+  'NULL AS o_end',
+  'NULL AS o_start_utc',
+  'NULL AS o_end_utc',
+  'NULL AS o_day',
+  'NULL AS o_remaining',
+];
+
+/** What an occurrence gives them. */
+const OCCURRENCE_COLUMNS = [
+  'e.id AS event_id',
+  'o.id AS o_id',
+  'o.start_date AS o_start',
+  'o.end_date AS o_end',
+  'o.start_utc AS o_start_utc',
+  'o.end_utc AS o_end_utc',
+  'o.day_index AS o_day',
+  'NULL AS o_remaining',
+];
+
+/**
+ * Under `series=once`: with the number of the event's occurrences listed after this one (the
+ * list's dates, and `include`, apply to them as to the list).
+ */
+const remainingColumns = (f: EventFilters) => [
+  ...OCCURRENCE_COLUMNS.slice(0, -1),
+  `(SELECT COUNT(1) FROM event_occurrences o3 WHERE ${occurrenceConditions('o3', f)}` +
+    ` AND o3.start_date > o.start_date) AS o_remaining`,
+];
+
+/** The list's date conditions on the dates of `alias` (an event's or an occurrence's). */
+function dateConditions(alias: string, f: EventFilters): Array<[string, string, string]> {
+  const out: Array<[string, string, string]> = [];
+  const add = (column: string, op: string, name: keyof EventFilters) => {
+    const value = f[name];
+    if (typeof value === 'string' && value)
+      out.push([`${alias}.${column} ${op} :${name}`, name, value]);
+  };
+  add('start_date', '>=', 'startDate');
+  add('end_date', '<=', 'endDate');
+  add('start_date', '<', 'startsBefore');
+  add('start_date', '>', 'startsAfter');
+  add('end_date', '<', 'endsBefore');
+  add('end_date', '>', 'endsAfter');
+  return out;
+}
+
+/**
+ * The occurrences `alias` of the same event as the listed occurrence `o` that the list's dates
+ * and `include` keep (the event's own filters hold for every occurrence of it): SQL with the
+ * list query's own named parameters.
+ */
+function occurrenceConditions(alias: string, f: EventFilters): string {
+  const conditions = [
+    `${alias}.event_id = o.event_id`,
+    ...dateConditions(alias, f).map(([condition]) => condition),
+  ];
+  if (f.include) {
+    conditions.push(
+      `(${alias}.event_id IN (:...include) OR (${alias}.id + ${OCCURRENCE_ID_BASE}) IN (:...include))`,
+    );
+  }
+  return conditions.join(' AND ');
+}
+
+/** The columns of both sides of the list's union, in one order (each side selects them all). */
+const UNION_COLUMNS =
+  'k0, k1, k2, event_id, o_id, o_start, o_end, o_start_utc, o_end_utc, o_day, o_remaining';
+
+export interface UnionRow {
+  k0: string | number;
+  k1: string | number;
+  k2: string | number;
+  event_id: string | number;
+  o_id: string | number | null;
+  o_start: string | null;
+  o_end: string | null;
+  o_start_utc: string | null;
+  o_end_utc: string | null;
+  o_day: string | number | null;
+  o_remaining: string | number | null;
+}
+
+export function toListed(row: UnionRow): ListedEvent {
+  const eventId = Number(row.event_id);
+  if (row.o_id === null || row.o_id === undefined) return { id: eventId, eventId };
+  const id = Number(row.o_id);
+  return {
+    id: OCCURRENCE_ID_BASE + id,
+    eventId,
+    occurrence: {
+      id,
+      start: row.o_start!,
+      end: row.o_end!,
+      startUtc: row.o_start_utc!,
+      endUtc: row.o_end_utc!,
+      dayIndex: Number(row.o_day),
+      ...(row.o_remaining !== null && { remaining: Number(row.o_remaining) }),
+    },
+  };
+}
+
+/** Rows at or after `values` in the ascending order of `columns` (lexicographic). */
+function seek(
+  columns: string[],
+  values: Array<string | number>,
+): [string, Record<string, string | number>] {
+  const params: Record<string, string | number> = {};
+  let condition = '';
+  for (let i = columns.length - 1; i >= 0; i--) {
+    params[`seek${i}`] = values[i];
+    condition =
+      i === columns.length - 1
+        ? `${columns[i]} >= :seek${i}`
+        : `(${columns[i]} > :seek${i} OR (${columns[i]} = :seek${i} AND ${condition}))`;
+  }
+  return [condition, params];
+}
+
+/** `IN ()` is invalid SQL; an impossible id keeps an empty list meaning "nothing". */
+const orNone = (ids: number[]) => (ids.length ? ids : [-1]);
+
+function termFilter(qb: SelectQueryBuilder<EventEntity>, name: string, ids: number[]) {
+  qb.andWhere(
+    `EXISTS (SELECT 1 FROM event_terms et_${name} WHERE et_${name}.event_id = e.id AND et_${name}.term_id IN (:...${name}Ids))`,
+    { [`${name}Ids`]: orNone(ids) },
+  );
+}
+
+/**
+ * Events whose venue lies within the fence: the venues of the bounding box (a range on the indexed
+ * `IDX_venues_geo`, one or two longitude ranges), then the exact great-circle test
+ * hav(θ) = sin²(Δφ/2) + cos φ₁·cos φ₂·sin²(Δλ/2) ≤ sin²(r/2R) — in SQL on both engines, so that
+ * counts and pages stay exact in the same two queries. The venue set is uncorrelated: the engines
+ * evaluate it once per query.
+ */
+function geofenceFilter(qb: SelectQueryBuilder<EventEntity>, fence: Geofence) {
+  const box = boundingBox(fence);
+  const lngRanges = box.lngRanges
+    .filter(([lo, hi]) => lo > -180 || hi < 180)
+    .map((_, i) => `gf.geo_lng BETWEEN :gfLngLo${i} AND :gfLngHi${i}`);
+  const params: Record<string, number> = {
+    gfMinLat: box.minLat,
+    gfMaxLat: box.maxLat,
+    gfLat: fence.lat,
+    gfLng: fence.lng,
+    gfCosLat: Math.cos((fence.lat * Math.PI) / 180),
+    gfLimit: haversineLimit(fence.radiusKm),
+  };
+  box.lngRanges.forEach(([lo, hi], i) => {
+    params[`gfLngLo${i}`] = lo;
+    params[`gfLngHi${i}`] = hi;
+  });
+  const half = (column: string, centre: string) => `SIN(RADIANS(${column} - ${centre}) / 2)`;
+  const dLat = half('gf.geo_lat', ':gfLat');
+  const dLng = half('gf.geo_lng', ':gfLng');
+  qb.andWhere(
+    `e.venueId IN (SELECT gf.id FROM venues gf WHERE gf.geo_lat BETWEEN :gfMinLat AND :gfMaxLat` +
+      ` AND gf.geo_lng IS NOT NULL` +
+      (lngRanges.length ? ` AND (${lngRanges.join(' OR ')})` : '') +
+      ` AND ${dLat} * ${dLat} + :gfCosLat * COS(RADIANS(gf.geo_lat)) * ${dLng} * ${dLng} <= :gfLimit)`,
+    params,
+  );
+}
