@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type { AppConfig } from '../config/config.js';
+import { nowUtcSql } from '../database/columns.js';
+import type { RecordKind } from '../database/writes.js';
+import { eventTypeOf, isPublicChange, wants } from './event-types.js';
+import { bodyOf, type Subscriptions } from './messages.js';
+import type { NewDelivery, OutboxRepository, OutboxRow } from './outbox.repository.js';
+import type { Audience, RecordPayloads } from './record-payloads.js';
+import type { ScheduleRepository } from './schedule.repository.js';
+import type { SubscriptionRow } from './subscriptions.repository.js';
+
+/** Outbox entries fanned out per batch, and batches per pass (the rest waits for the next). */
+const FANOUT_BATCH = 100;
+const FANOUT_BATCHES = 10;
+/** How long the fan-out lease lasts when its holder dies mid-pass. */
+const FANOUT_LEASE_MS = 30_000;
+
+/**
+ * The dispatcher's fan-out (one process at a time, by the `fanout` row of `webhook_leases`):
+ * scheduled posts gone live become outbox entries, and each outbox entry becomes one delivery per
+ * subscription that wants it (event type, language, public or private). A batch's records are
+ * rendered together, one presenter read per kind, audience and language, whatever the number of
+ * records, entries and subscriptions; the entries are marked dispatched in the same transaction
+ * as their deliveries are written, only if no one else marked them first.
+ */
+export class FanOut {
+  /** When the fan-out looks for scheduled posts gone live next. */
+  private scheduledLookAt = 0;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly outbox: OutboxRepository,
+    private readonly schedule: ScheduleRepository,
+    private readonly payloads: RecordPayloads,
+    /** This process, as it holds the fan-out lease. */
+    private readonly owner: string,
+    /** True once the process stops: no further batch starts. */
+    private readonly stopped: () => boolean,
+  ) {}
+
+  /**
+   * Scheduled posts whose date has passed become `published` outbox entries: nothing is written
+   * when a post goes live by the clock, so the rows the writes left in `webhook_schedule` say
+   * which. Each row is taken by a conditional DELETE in the transaction that adds the entry, so
+   * one process announces it, whichever of several passes first.
+   */
+  /**
+   * Scheduled posts whose date has passed become `published` outbox entries: nothing is written
+   * when a post goes live by the clock, so the rows the writes left in `webhook_schedule` say
+   * which. Each row is taken by a conditional DELETE in the transaction that adds the entry, so
+   * one process announces it, whichever of several passes first.
+   */
+  async announceScheduled(): Promise<void> {
+    // The clock moves posts live, not the commits that wake most passes: one look per poll.
+    if (Date.now() < this.scheduledLookAt) return;
+    this.scheduledLookAt = Date.now() + this.config.webhooks.pollMs;
+    for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped(); batch++) {
+      const due = await this.schedule.dueScheduled(nowUtcSql(), FANOUT_BATCH);
+      if (!due.length) return;
+      await this.schedule.announceScheduled(due);
+      if (due.length < FANOUT_BATCH) return;
+    }
+    // More are due than a pass takes: the next pass looks again.
+    this.scheduledLookAt = 0;
+  }
+
+  /**
+   * Turns up to FANOUT_BATCHES batches of outbox entries into deliveries, under the fan-out lease
+   * (renewed per batch, released at the end). `worked`: deliveries were written; `more`: a full
+   * batch was the last; `found`: there were entries.
+   */
+  async run(
+    subscriptions: Subscriptions,
+  ): Promise<{ worked: boolean; more: boolean; found: boolean }> {
+    let leased = false;
+    let worked = false;
+    let found = false;
+    try {
+      for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped(); batch++) {
+        // A look first: most passes of an idle process find nothing, and need no lease for it.
+        // The entries read before the lease was taken may be another holder's work of the
+        // moment: dispatch() then writes nothing (it marks only what nobody marked), and the
+        // next batch reads them again under the lease.
+        const entries = await this.outbox.pendingOutbox(FANOUT_BATCH);
+        if (!entries.length) return { worked, more: false, found };
+        found = true;
+        const now = Date.now();
+        if (!(await this.outbox.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
+          return { worked, more: false, found };
+        }
+        leased = true;
+        const active = (await subscriptions.all()).filter((s) => s.active);
+        const deliveries = await this.deliveriesOf(entries, active);
+        const written = await this.outbox.dispatch(
+          entries.map((e) => e.id),
+          deliveries,
+          Date.now(),
+        );
+        worked ||= written && deliveries.length > 0;
+        if (entries.length < FANOUT_BATCH) return { worked, more: false, found };
+      }
+      return { worked, more: leased, found };
+    } finally {
+      if (leased) await this.outbox.releaseLease('fanout', this.owner);
+    }
+  }
+
+  private async deliveriesOf(
+    entries: OutboxRow[],
+    subscriptions: SubscriptionRow[],
+  ): Promise<NewDelivery[]> {
+    if (!subscriptions.length) return [];
+    const languages = await this.outbox.languagesOf(entries.filter((e) => e.language === null));
+    // Who hears of each entry, and as which reader: then the records each reader needs, rendered
+    // per kind, language and reader in one read of the kind's presenter (whatever the number
+    // of records, of their entries in the batch and of the subscriptions hearing of them).
+    const plans = entries.map((entry) => {
+      const type = eventTypeOf(entry);
+      const language = entry.language ?? languages.get(`${entry.kind}:${entry.recordId}`) ?? null;
+      const isPublic = isPublicChange(entry);
+      const hearers: Array<{ subscription: SubscriptionRow; audience: Audience }> = [];
+      for (const subscription of subscriptions) {
+        if (!wants(subscription.events, type)) continue;
+        if (subscription.language && subscription.language !== language) continue;
+        const audience: Audience = subscription.includePrivate ? 'private' : 'public';
+        if (audience === 'public' && !isPublic) continue;
+        hearers.push({ subscription, audience });
+      }
+      return { entry, type, language, hearers };
+    });
+    const wanted = new Map<
+      string,
+      { kind: RecordKind; language: string | null; audience: Audience; ids: Set<number> }
+    >();
+    for (const { entry, language, hearers } of plans) {
+      if (entry.action === 'deleted') continue;
+      for (const { audience } of hearers) {
+        const group = `${entry.kind}:${language}:${audience}`;
+        let needs = wanted.get(group);
+        if (!needs) {
+          needs = { kind: entry.kind, language, audience, ids: new Set() };
+          wanted.set(group, needs);
+        }
+        needs.ids.add(entry.recordId);
+      }
+    }
+    const records = new Map<string, ReadonlyMap<number, string>>();
+    for (const [group, { kind, language, audience, ids }] of wanted) {
+      records.set(group, await this.payloads.renderJson(kind, [...ids], language, audience));
+    }
+    const deliveries: NewDelivery[] = [];
+    for (const { entry, type, language, hearers } of plans) {
+      const bodies = new Map<Audience, string>();
+      for (const { subscription, audience } of hearers) {
+        let body = bodies.get(audience);
+        if (body === undefined) {
+          const record =
+            entry.action === 'deleted'
+              ? undefined
+              : records.get(`${entry.kind}:${language}:${audience}`)?.get(entry.recordId);
+          body = bodyOf(entry, type, language, record);
+          bodies.set(audience, body);
+        }
+        deliveries.push({
+          subscriptionId: subscription.id,
+          outboxId: entry.id,
+          messageId: `msg_${randomUUID().replaceAll('-', '')}`,
+          recordKey: `${entry.kind}:${entry.recordId}`,
+          type,
+          payload: body,
+          traceparent: entry.traceparent,
+        });
+      }
+    }
+    return deliveries;
+  }
+}
