@@ -1,5 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Tags } from './write-version.js';
+
+/**
+ * What a change may have altered (docs/caches.md, "Tags"): a record (`event:12`, `term:7`), the
+ * lists of a kind (`events`), ... A bump without tags may have altered anything.
+ */
+export type Tags = readonly string[];
 
 /**
  * The tags of docs/caches.md: what a read depends on, and what a write may have altered. A

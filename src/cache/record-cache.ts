@@ -3,7 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { collecting, dependsOn, recordTag } from './dependencies.js';
 import { VersionedCache } from './versioned-cache.js';
-import { WriteVersion, type Tags } from './write-version.js';
+import type { Tags } from './dependencies.js';
+import { WriteVersion } from './write-version.js';
 
 /**
  * Memory of an entry, estimated from its JSON's size: the JSON kept (UTF-8) and the objects

@@ -1,6 +1,7 @@
 import { VersionedCache } from './versioned-cache.js';
 import { dependsOn } from './dependencies.js';
-import type { Tags, WriteVersion } from './write-version.js';
+import type { Tags } from './dependencies.js';
+import type { WriteVersion } from './write-version.js';
 
 type CountMany = (missing: string[]) => Promise<Map<string, number>>;
 /** What the total of a key depends on (docs/caches.md; undefined: anything). */

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { cacheCounters, type CacheCounters } from '../metrics/cache-stats.js';
 import { dependsOn } from './dependencies.js';
-import type { Tags, WriteVersion } from './write-version.js';
+import type { Tags } from './dependencies.js';
+import type { WriteVersion } from './write-version.js';
 
 interface Entry<V> {
   /** The write version the value was read at (taken before reading). */

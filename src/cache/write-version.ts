@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { overlaps, parseWindow, type EventWindow } from './dependencies.js';
+import { overlaps, parseWindow, type EventWindow, type Tags } from './dependencies.js';
 
 /**
  * Why the version moved: `write` (a write committed here, which other processes must hear of),
@@ -7,12 +7,6 @@ import { overlaps, parseWindow, type EventWindow } from './dependencies.js';
  * coming back) or `remote` (another process committed a write).
  */
 export type BumpOrigin = 'write' | 'local' | 'remote';
-
-/**
- * What a change may have altered (docs/caches.md, "Tags"): a record (`event:12`, `term:7`), the
- * lists of a kind (`events`), ... A bump without tags may have altered anything.
- */
-export type Tags = readonly string[];
 
 /** Beyond this many remembered tags, the oldest are forgotten by treating them all as changed. */
 const MAX_TAGS = 100_000;

@@ -1,6 +1,6 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ANCHOR_TTL_MS, type PageAnchors } from '../cache/page-anchors.js';
-import type { Tags } from '../cache/write-version.js';
+import type { Tags } from '../cache/dependencies.js';
 
 export type PageOrder = Array<[property: string, direction: 'ASC' | 'DESC']>;
 

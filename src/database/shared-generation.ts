@@ -14,7 +14,8 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { createRedis, describeRedisError } from './redis.js';
 import { SideConnection } from './side-connection.js';
 import { ANYTHING } from '../cache/dependencies.js';
-import { WriteVersion, type BumpOrigin, type Tags } from '../cache/write-version.js';
+import type { Tags } from '../cache/dependencies.js';
+import { WriteVersion, type BumpOrigin } from '../cache/write-version.js';
 
 /** A request uses the generation checked at most this long before it started. */
 export const GENERATION_CHECK_MS = 50;
