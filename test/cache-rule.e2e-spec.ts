@@ -15,8 +15,9 @@ import { isMysql, testDatabaseUrl } from './helpers/database.js';
  * no answer read later differs from a server's without caches: at once in the process that
  * wrote, within the staleness bound in another process on the same database. Random writes of
  * every kind (records, links, terms, translations, status changes, trash) interleave with reads
- * of lists, filtered lists, single records and term lists through two cached apps, each answer
- * compared with the answer of an app whose caches are all cold.
+ * of lists, filtered lists, single records, term lists, feeds, public pages and their RSS feeds
+ * through two cached apps, each answer compared with the answer of an app whose caches are all
+ * cold.
  */
 
 const BASE = '/cal/events/v1';
@@ -54,6 +55,13 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
   let users: RoleUsers;
   const ids = { event: [] as number[], venue: [] as number[], organizer: [] as number[] };
   const terms = { categories: [] as number[], tags: [] as number[] };
+  /** The public pages of the linked records and terms written (their slugs as created). */
+  const pages = {
+    venue: [] as string[],
+    organizer: [] as string[],
+    categories: [] as string[],
+    tags: [] as string[],
+  };
 
   beforeAll(async () => {
     // Two apps on one database: a file on SQLite (each app has its own connection to it).
@@ -80,6 +88,8 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
   });
 
   let done = 0;
+  /** Each event's page (by slug) as its last write answered it. */
+  const eventPages = new Map<number, string>();
   const send = async (
     method: 'post' | 'delete',
     path: string,
@@ -89,6 +99,13 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
     const req = method === 'post' ? server.post(path) : server.delete(path);
     const res = await req.set('Authorization', users.editor.header).send(body);
     if (res.status < 300) done++;
+    const event = res.body as { id?: number; url?: string; language?: string } | undefined;
+    if (res.status < 300 && /\/events(\/\d+)?$/.test(path) && event?.url && event.id) {
+      // The event's page as its latest answer names it (a draft has none until published).
+      const url = new URL(event.url);
+      const prefix = event.language && event.language !== 'en' ? `/${event.language}` : '';
+      if (url.pathname.startsWith('/event/')) eventPages.set(event.id, `${prefix}${url.pathname}`);
+    }
     return res;
   };
 
@@ -140,7 +157,10 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
       const res = await send('post', `${BASE}/${kind}s`, {
         [kind]: `${kind} ${Math.floor(random() * 1000)}`,
       });
-      if (res.status === 201) ids[kind].push(res.body.id);
+      if (res.status === 201) {
+        ids[kind].push(res.body.id);
+        pages[kind].push(`/${kind}/${res.body.slug}/`);
+      }
     },
     () => {
       const kind = pick(['venue', 'organizer'] as const);
@@ -161,11 +181,23 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
       return ids[kind].length && send('delete', `${BASE}/${kind}s/${pick(ids[kind])}`);
     },
     async () => {
-      const taxonomy = pick(['categories', 'tags'] as const);
+      // A category and a tag first: their pages and feeds are read.
+      const taxonomy = !terms.categories.length
+        ? 'categories'
+        : !terms.tags.length
+          ? 'tags'
+          : pick(['categories', 'tags'] as const);
       const res = await send('post', `${BASE}/${taxonomy}`, {
         name: `${taxonomy} ${Math.floor(random() * 1000)}`,
       });
-      if (res.status === 201) terms[taxonomy].push(res.body.id);
+      if (res.status === 201) {
+        terms[taxonomy].push(res.body.id);
+        pages[taxonomy].push(
+          taxonomy === 'categories'
+            ? `/events/category/${res.body.slug}/`
+            : `/tag/${res.body.slug}/`,
+        );
+      }
     },
     () => {
       const taxonomy = pick(['categories', 'tags'] as const);
@@ -184,6 +216,12 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
       );
     },
   ];
+
+  /** The public pages that answered 200 (a page that is always a 404 compares little). */
+  const shown = new Set<string>();
+
+  /** Pages a scenario reads besides those of the records written (a series' occurrence). */
+  const extraPages: string[] = [];
 
   /** What readers ask: lists (filtered, paged), single records, term lists, as anyone and as an editor. */
   const reads = (): Array<[path: string, editor: boolean]> => {
@@ -216,9 +254,24 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
     for (const id of terms.categories.slice(-2)) paths.push(`/categories/${id}`);
     const asEditor = [`/events?${WIDE}&status=draft,pending,publish`];
     if (ids.event.length) asEditor.push(`/events/${ids.event[ids.event.length - 1]}`);
+    // The public pages and RSS feeds, outside the REST namespace: the home page (its lists of
+    // upcoming events, in two languages), an event's page by slug and by id, the pages of a
+    // venue, an organizer, a category and a tag with their feeds.
+    const site = ['/', '/?page=2', '/hu/', '/feed/', '/hu/feed/', ...extraPages];
+    for (const id of ids.event.slice(-4)) {
+      const page = eventPages.get(id);
+      if (page) site.push(page);
+    }
+    for (const id of ids.event.slice(-2)) site.push(`/?post_type=cal_events&p=${id}`);
+    site.push(...pages.venue.slice(-2), ...pages.organizer.slice(-2));
+    const firstAndLast = (of: string[]) => [...new Set([...of.slice(0, 1), ...of.slice(-1)])];
+    for (const page of [...firstAndLast(pages.categories), ...firstAndLast(pages.tags)]) {
+      site.push(page, `${page}feed/`);
+    }
     return [
-      ...paths.map((path): [string, boolean] => [path, false]),
-      ...asEditor.map((path): [string, boolean] => [path, true]),
+      ...paths.map((path): [string, boolean] => [`${BASE}${path}`, false]),
+      ...site.map((path): [string, boolean] => [path, false]),
+      ...asEditor.map((path): [string, boolean] => [`${BASE}${path}`, true]),
     ];
   };
 
@@ -227,13 +280,13 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
     path: string,
     editor: boolean,
   ): Promise<Answer> => {
-    const req = request(app.getHttpServer()).get(`${BASE}${path}`);
+    const req = request(app.getHttpServer()).get(path);
     const res = await (editor ? req.set('Authorization', users.editor.header) : req);
     return {
       status: res.status,
       total: res.headers['x-tec-total'],
       pages: res.headers['x-tec-totalpages'],
-      // Feeds are compared byte for byte (their bytes do not depend on the clock).
+      // Feeds and pages are compared byte for byte (their bytes do not depend on the clock).
       body: /json/.test(res.headers['content-type'] ?? '') ? res.body : res.text,
     };
   };
@@ -246,6 +299,7 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
       reference.get(WriteVersion).bump('local');
       const expected = await read(reference, path, editor);
       const mine = await read(writer, path, editor);
+      if (!path.startsWith(BASE) && expected.status === 200) shown.add(path);
       expect({ step, seed, path, answer: mine }).toEqual({ step, seed, path, answer: expected });
       for (;;) {
         const started = performance.now() - answered;
@@ -284,11 +338,20 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
         start_date: `${start} 10:00`,
         end_date: `${start} 12:00`,
         status: 'publish',
+        // In the newest category and tag: their pages and feeds list it.
+        categories: terms.categories.slice(-1),
+        tags: terms.tags.slice(-1),
       });
       expect(res.status).toBe(201);
       ids.event.push(res.body.id);
       return res.body.id as number;
     };
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      const res = await send('post', `${BASE}/${taxonomy}`, { name: `Moving ${taxonomy}` });
+      expect(res.status).toBe(201);
+      terms[taxonomy].push(res.body.id);
+      pages[taxonomy].push(new URL(res.body.url as string).pathname);
+    }
     await create('2030-02-14', 'Event kept');
     const id = await create('2030-02-15', 'Event moving');
     await expectAllCurrent('created');
@@ -325,6 +388,8 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
     });
     expect(series.status).toBe(201);
     ids.event.push(series.body.id);
+    // The series' page and the page of its second occurrence (its dates, its series' dates).
+    extraPages.push(`/event/${series.body.slug}/`, `/event/${series.body.slug}/2030-02-11/`);
     await expectAllCurrent('series created');
     expect(
       (await send('post', `${BASE}/events/${series.body.id}`, { title: 'Renamed weekly' })).status,
@@ -346,5 +411,16 @@ describe('cached answers equal a cache-free server after every write (e2e)', () 
       ).status,
     ).toBe(200);
     await expectAllCurrent('one occurrence changed');
+    for (const page of [
+      '/',
+      '/feed/',
+      '/event/event-moving/',
+      '/events/category/moving-categories/',
+      '/events/category/moving-categories/feed/',
+      '/tag/moving-tags/',
+      `/event/${series.body.slug}/2030-02-11/`,
+    ]) {
+      expect(shown).toContain(page);
+    }
   }, 400_000);
 });

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ResponseCache } from '../src/cache/response-cache.js';
+import { EventsService } from '../src/events/events.service.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { countQueries } from './helpers/query-counter.js';
@@ -264,6 +265,93 @@ describe('response cache (e2e)', () => {
       expect((await http().get(url).expect(200)).text).not.toBe(first[url].text);
     }
     expect((await http().get('/event/cached-gala/').expect(200)).text).toContain('Renamed gala');
+  });
+
+  it('keeps a page or a feed through writes of what it does not show, not through the others', async () => {
+    const shown = await createEvent('Kept recital', {
+      slug: 'kept-recital',
+      venue: { venue: 'Kept Hall' },
+      categories: ['Kept cat'],
+      tags: ['Kept tag'],
+    });
+    // Long past: no list of upcoming events holds it.
+    const unrelated = await createEvent('Bygone fair', {
+      start_date: '2001-03-01 10:00',
+      end_date: '2001-03-01 12:00',
+    });
+    const urls = [
+      '/event/kept-recital/',
+      '/',
+      '/feed/',
+      '/venue/kept-hall/',
+      '/events/category/kept-cat/',
+      '/events/category/kept-cat/feed/',
+      '/tag/kept-tag/',
+    ];
+    const first: Record<string, request.Response> = {};
+    for (const url of urls) {
+      first[url] = await http().get(url).expect(200);
+      expect(first[url].text).toContain('Kept recital');
+    }
+    const events = app.get(EventsService);
+    const computed = [vi.spyOn(events, 'list'), vi.spyOn(events, 'getBySlug')];
+    /** Reads every page: none computed again, no statement, each the same bytes and ETag. */
+    const expectKept = async () => {
+      for (const url of urls) {
+        let again!: request.Response;
+        const statements: string[] = [];
+        const queries = await countQueries(
+          app,
+          async () => (again = await http().get(url)),
+          statements,
+        );
+        expect({ url, queries, statements }).toEqual({ url, queries: 0, statements: [] });
+        expect({ url, text: again.text }).toEqual({ url, text: first[url].text });
+        expect(again.headers.etag).toBe(first[url].headers.etag);
+        await http().get(url).set('If-None-Match', first[url].headers.etag).expect(304);
+      }
+      for (const spy of computed) expect(spy).not.toHaveBeenCalled();
+    };
+    try {
+      await expectKept();
+      // Writes of what none of them shows: another event's title, a venue of its own.
+      await http()
+        .post(`${BASE}/events/${unrelated.id}`)
+        .set('Authorization', editor())
+        .send({ title: 'Bygone market' })
+        .expect(200);
+      await createEvent('Elsewhere', {
+        start_date: '2001-04-01 10:00',
+        end_date: '2001-04-01 12:00',
+        venue: { venue: 'Other Hall' },
+      });
+      await expectKept();
+    } finally {
+      for (const spy of computed) spy.mockRestore();
+    }
+    // Its venue renamed: the pages that show the venue are computed anew.
+    const venueId = (await http().get(`${BASE}/events/${shown.id}`).expect(200)).body.venue.id;
+    await http()
+      .post(`${BASE}/venues/${venueId}`)
+      .set('Authorization', editor())
+      .send({ venue: 'Kept Auditorium' })
+      .expect(200);
+    for (const url of ['/event/kept-recital/', '/', '/venue/kept-hall/']) {
+      const res = await http().get(url).set('If-None-Match', first[url].headers.etag).expect(200);
+      expect(res.text).toContain('Kept Auditorium');
+      expect(res.headers.etag).not.toBe(first[url].headers.etag);
+    }
+    // The event renamed: every page and feed that lists it.
+    await http()
+      .post(`${BASE}/events/${shown.id}`)
+      .set('Authorization', editor())
+      .send({ title: 'Kept sonata' })
+      .expect(200);
+    for (const url of urls) {
+      const res = await http().get(url).expect(200);
+      expect({ url, renamed: res.text.includes('Kept sonata') }).toEqual({ url, renamed: true });
+      expect(res.text).not.toContain('Kept recital');
+    }
   });
 
   it('never keeps a page or feed for a signed-in reader, or one a password opened', async () => {

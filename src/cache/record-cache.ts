@@ -82,7 +82,12 @@ export class RecordCache implements KeptJson {
     load: () => Promise<T | null>,
   ): Promise<Readonly<T> | null> {
     const rows = this.rows;
-    if (!rows) return load();
+    if (!rows) {
+      // Not kept, yet what the read found still says what the answer around it depends on.
+      const row = await load();
+      if (row) dependsOn(rowTags(kind, row));
+      return row;
+    }
     const cacheKey = `${kind}:${key}`;
     const hit = rows.get(cacheKey) as T | undefined;
     if (hit) return hit;
@@ -107,7 +112,11 @@ export class RecordCache implements KeptJson {
     load: (missing: number[]) => Promise<T[]>,
   ): Promise<Array<Readonly<T>>> {
     const rows = this.rows;
-    if (!rows) return ids.length ? load([...ids]) : [];
+    if (!rows) {
+      const found = ids.length ? await load([...ids]) : [];
+      for (const row of found) dependsOn(rowTags(kind, row));
+      return found;
+    }
     const found: Array<Readonly<T>> = [];
     const missing: number[] = [];
     for (const id of new Set(ids)) {

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { map, of, type Observable } from 'rxjs';
+import { map, Observable, of } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { VersionedCache } from './versioned-cache.js';
 import type { Tags } from './dependencies.js';
@@ -114,10 +114,16 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     }
     const version = this.cache.version();
     const before = new Set(rawHeaderNames(res));
-    // The handler runs in the async context of handle()'s call: there its reads say what the
-    // answer depends on.
+    // The handler's reads say what the answer depends on where they run: in the collection,
+    // both when the chain is built (handle()) and when it is subscribed to. An interceptor later
+    // in the chain may call handle() only on subscription, from a promise's callback: its
+    // context is then the subscriber's.
     const collected = options.tracked ? new Set<string>() : undefined;
-    const handled = collected ? collectInto(collected, () => next.handle()) : next.handle();
+    const handled = collected
+      ? new Observable<unknown>((subscriber) =>
+          collectInto(collected, () => next.handle().subscribe(subscriber)),
+        )
+      : next.handle();
     // Nothing collected would be a read that said nothing: it may depend on anything.
     const tags = () => (collected?.size && !collected.has(ANYTHING) ? [...collected] : undefined);
     return handled.pipe(

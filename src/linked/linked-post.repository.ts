@@ -20,7 +20,7 @@ import type { PostStore } from '../posts/post-store.js';
 import { pageIds, type PageOrder } from '../database/page-ids.js';
 import { equalsIgnoringCase } from '../database/like.js';
 import type { Caches } from '../cache/caches.js';
-import { dependsOn, listTag } from '../cache/dependencies.js';
+import { dependsOn, listTag, recordTag } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import type { VersionedCache } from '../cache/versioned-cache.js';
@@ -106,8 +106,10 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   async existingIds(ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const key = ids.join(',');
-    // Whether a record exists changes only when one is created or deleted: a list of the kind.
-    const tags = [listTag(this.kind)];
+    // Whether a record exists changes only by a write naming it: its creation, its deletion (an
+    // id never names a record of another kind). A page of one venue keeps its list while
+    // other venues are written.
+    const tags = ids.map((id) => recordTag(this.kind, id));
     dependsOn(tags);
     const kept = this.existing.get(key);
     if (kept) return new Set(kept);

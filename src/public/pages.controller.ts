@@ -58,7 +58,10 @@ function typedPassword(req: Request): string | undefined {
  * apply to them (the `url`s are `{SITE_URL}/event/{slug}/`, configure-app.ts).
  */
 @ApiExcludeController()
-@CachedReads()
+// Tracked: a page and a feed read through the same services as the API, whose reads say what
+// they depend on (the records and their embeds, the lists' windows and tags): each answer is
+// computed once per change of what it shows.
+@CachedReads({ tracked: true })
 @Controller()
 export class PagesController {
   constructor(
