@@ -87,8 +87,12 @@ describe('concurrent write transactions in one process (e2e)', () => {
       }) as typeof runner.query;
     }
     // Each transaction yields to the event loop before it commits, as one waiting on a slow
-    // statement or a hook would: the others' requests start meanwhile.
-    const unhook = app.get(Writes).journal(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    // statement or a hook would: the others' requests start meanwhile. Turns of the loop, not a
+    // time: what matters is that pending requests get their turn, however loaded the machine.
+    const yieldTurns = async (turns: number) => {
+      for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const unhook = app.get(Writes).journal(() => yieldTurns(20));
     // The horizon job runs beside them, 60 days on: every series is due.
     const later = new Date(Date.now() + 60 * 86_400_000);
     const [extended, ...statuses] = await Promise.all([
