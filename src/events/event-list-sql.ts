@@ -7,6 +7,7 @@ import { windowTag, type EventWindow } from '../cache/dependencies.js';
 import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { OCCURRENCE_ID_BASE } from './event-series.js';
 import type { EventFilters } from './event-filters.js';
+import type { OccurrenceDates } from './event.mapper.js';
 import { boundingBox, haversineLimit, type Geofence } from './geofence.js';
 
 /*
@@ -201,13 +202,7 @@ export interface ListedEvent {
   occurrence?: ListedOccurrence;
 }
 
-export interface ListedOccurrence {
-  id: number;
-  start: string;
-  end: string;
-  startUtc: string;
-  endUtc: string;
-  dayIndex: number;
+export interface ListedOccurrence extends OccurrenceDates {
   /** Under `series=once`: how many of the event's occurrences the list has after this one. */
   remaining?: number;
 }

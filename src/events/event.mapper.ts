@@ -156,7 +156,7 @@ export function toTecEvent(
 }
 
 /** What an occurrence changes in its event's payload. */
-interface OccurrenceDates {
+export interface OccurrenceDates {
   id: number;
   start: string;
   end: string;
