@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import { threadCpuMs } from '../src/common/cpu.js';
 import { basicInlineHtml } from '../src/common/text/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,40 +24,46 @@ import { parseListPage, type Collection } from '../src/importer/tec-source.js';
  * seeded with the fixtures of test/fixtures/ics-hostile and test/fixtures/tec-hostile.
  *
  * Properties, for every input:
- *  - it is read within MAX_CPU_MS (500 ms) of CPU time (a request of the API: 200 ms, fuzz.e2e-spec);
- *    the expansion bounds are lowered for the campaign so that they, not luck, end every series;
+ *  - it is read within MAX_CPU_MS (200 ms, as a request of the API in fuzz.e2e-spec) of this
+ *    thread's CPU time; the expansion bounds are lowered for the campaign so that they, not luck,
+ *    end every series;
  *  - the only errors are the ones the importer reports (SourceError for the file or page,
  *    MalformedRecord for a record); nothing else escapes;
  *  - what would be written holds no markup that runs: no `<script`, no `on…=` handler, no
  *    `javascript:` link.
  *
- * FUZZ_RUNS sets the number of generated inputs per property (default 150); FUZZ_SEED replays a
- * seed, and FUZZ_SEED=random explores a new one. The default is one fixed seed, so that the suite
- * answers the same every run: random seeds have found generated files (RRULE with BYSETPOS,
- * BYWEEKNO and BYSECOND, RECURRENCE-IDs) that took 220-290 ms of CPU against the 200 ms bound, a
- * gap in how finely the expansion checks its time that is to be closed, not left to chance.
+ * FUZZ_RUNS sets the number of generated inputs per property (default 150); each run draws a new
+ * seed, printed with any failure, and FUZZ_SEED replays one. The costliest generated files take
+ * about 60 ms (15,000 random inputs against a 100 ms bound found none over). The process's CPU
+ * time is not the measure: the collector's helper threads, working on a heap the suite's earlier
+ * files left in this worker, once charged 686 ms to a file that takes 1 ms.
  */
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS) || 150);
-const SEED =
-  process.env.FUZZ_SEED === 'random'
-    ? Date.now() % 2 ** 31
-    : Number(process.env.FUZZ_SEED) || 20_261_126;
-// 500, not the 200 ms of an API request, until the expansion checks its time more finely (see above).
-const MAX_CPU_MS = 500;
+const SEED = Number(process.env.FUZZ_SEED) || Date.now() % 2 ** 31;
+const MAX_CPU_MS = Number(process.env.FUZZ_MAX_CPU_MS) || 200;
 const BOUNDS: ExpansionBounds = { steps: 2_000, ms: 100, totalMs: 150 };
 const WINDOW = { from: new Date('2027-01-01T00:00:00Z'), to: new Date('2028-01-01T00:00:00Z') };
 
+/**
+ * What `fn` costs in CPU time of this thread. Over the bound, it runs twice more and the least
+ * counts: an input's cost is what reading it takes, and a collection of the worker's heap that
+ * falls inside one run (the suite's earlier files share the worker) is not part of it.
+ */
 const cpuMs = <T>(fn: () => T): { value?: T; error?: unknown; ms: number } => {
-  const start = process.cpuUsage();
   let value: T | undefined;
   let error: unknown;
-  try {
-    value = fn();
-  } catch (e) {
-    error = e;
+  let ms = Infinity;
+  for (let attempt = 0; attempt < 3 && ms > MAX_CPU_MS; attempt++) {
+    const start = threadCpuMs();
+    try {
+      value = fn();
+      error = undefined;
+    } catch (e) {
+      error = e;
+    }
+    ms = Math.min(ms, threadCpuMs() - start);
   }
-  const used = process.cpuUsage(start);
-  return { value, error, ms: (used.user + used.system) / 1000 };
+  return { value, error, ms };
 };
 
 const describeError = (error: unknown) =>

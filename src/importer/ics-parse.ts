@@ -1,3 +1,4 @@
+import { threadCpuMs } from '../common/cpu.js';
 import ICAL from 'ical.js';
 import { isValidTimezone, localToUtc, utcToLocal } from '../common/dates/index.js';
 import { expandSeries, horizonFrom, type SeriesAnchor } from '../common/recurrence/expand.js';
@@ -177,7 +178,7 @@ class SeriesCheck {
     private readonly bounds: ExpansionBounds,
     window: { from: Date; to: Date },
   ) {
-    this.deadline = performance.now() + bounds.totalMs;
+    this.deadline = threadCpuMs() + bounds.totalMs;
     this.from = sqlOf(window.from);
     this.to = sqlOf(window.to);
   }
@@ -187,7 +188,7 @@ class SeriesCheck {
    * spent), OUTSIDE when none of it falls in the window, or undefined when it is to be written.
    */
   run(recurrence: Recurrence, anchor: SeriesAnchor): Reason | typeof OUTSIDE | undefined {
-    const left = this.deadline - performance.now();
+    const left = this.deadline - threadCpuMs();
     if (left <= 0) return messages.icsCutFile(this.bounds.totalMs);
     const now = sqlOf(new Date());
     const out = expandSeries(recurrence, anchor, {

@@ -1,5 +1,6 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import type { Text } from '../errors/api-error.js';
+import { threadCpuMs } from '../cpu.js';
 import { localToUtc, utcToLocal } from '../dates/index.js';
 import { parseRule, RECURRENCE_LIMITS, type Recurrence, type Rule } from './rules.js';
 
@@ -113,13 +114,7 @@ export function expandSeries(
   options: ExpandOptions,
 ): Expansion | Text {
   const limits = options.limits ?? RECURRENCE_LIMITS;
-  // CPU time of this process, not the clock: a loaded machine does not turn a valid series into
-  // a 400.
-  const cpuMs = () => {
-    const used = process.cpuUsage();
-    return (used.user + used.system) / 1000;
-  };
-  const deadline = cpuMs() + limits.ms;
+  const deadline = threadCpuMs() + limits.ms;
   const bounded = isBounded(recurrence);
   const time = anchor.start.slice(11, 19) || '00:00:00';
   const starts = new Set<string>([anchor.start]);
@@ -142,7 +137,7 @@ export function expandSeries(
         maxIterations: limits.steps,
         cache: false,
       }).all((dt) => {
-        if (cpuMs() > deadline) throw new Cut(reason('too_slow', { max: limits.ms }));
+        if (threadCpuMs() > deadline) throw new Cut(reason('too_slow', { max: limits.ms }));
         if (dt.year > 9999) return false;
         const wall = `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${anchor.allDay ? '00:00:00' : `${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`}`;
         if (!bounded && wall > options.horizon) return false;

@@ -1,3 +1,4 @@
+import { threadCpuMs } from '../cpu.js';
 import { renderContentOnce } from './render.js';
 
 /**
@@ -39,10 +40,9 @@ const SHAPES: Record<string, string> = {
 function time(input: string): number {
   const runs: number[] = [];
   while (runs.length < 5) {
-    const started = process.cpuUsage();
+    const started = threadCpuMs();
     renderContentOnce(input);
-    const used = process.cpuUsage(started);
-    runs.push((used.user + used.system) / 1000);
+    runs.push(threadCpuMs() - started);
     const [best, next] = [...runs].sort((a, b) => a - b);
     if (next !== undefined && next <= best * 1.1) break;
   }
