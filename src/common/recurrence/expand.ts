@@ -137,7 +137,7 @@ export function expandSeries(
         maxIterations: limits.steps,
         cache: false,
       }).all((dt) => {
-        if (threadCpuMs() > deadline) throw new Cut(reason('too_slow', { max: limits.ms }));
+        if (threadCpuMs() >= deadline) throw new Cut(reason('too_slow', { max: limits.ms }));
         if (dt.year > 9999) return false;
         const wall = `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${anchor.allDay ? '00:00:00' : `${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`}`;
         if (!bounded && wall > options.horizon) return false;
