@@ -95,6 +95,53 @@ describe('recurring events in lists (e2e)', () => {
     expect(tribe.body.events[1]).not.toHaveProperty('occurrences_remaining');
   });
 
+  it("lists occurrences by their event's status, visibility, language and author as they change", async () => {
+    const window = 'start_date=2034-05-01&end_date=2034-05-31';
+    const titles = async (query: string, prefix = BASE, who?: keyof RoleUsers) =>
+      ((await list(`${window}&${query}`, prefix, who)).body.events as Item[]).map((e) => e.title);
+    const draft = await http()
+      .post(`${BASE}/events`)
+      .set('Authorization', users.author.header)
+      .send({
+        title: 'Moving series',
+        status: 'draft',
+        timezone: 'Europe/Budapest',
+        start_date: '2034-05-02 18:00:00',
+        end_date: '2034-05-02 19:00:00',
+        recurrence: { rules: ['FREQ=WEEKLY;COUNT=3'] },
+      })
+      .expect(201);
+    const id = draft.body.id as number;
+    const update = (body: Record<string, unknown>) =>
+      http()
+        .post(`${BASE}/events/${id}`)
+        .set('Authorization', users.editor.header)
+        .send(body)
+        .expect(200);
+    const three = ['Moving series', 'Moving series', 'Moving series'];
+    expect(await titles('per_page=10')).toEqual([]);
+    // The author's own drafts, not another author's.
+    expect(await titles('status=draft', BASE, 'author')).toEqual(three);
+    expect(await titles('status=draft', BASE, 'contributor')).toEqual([]);
+    await update({ status: 'publish' });
+    expect(await titles('per_page=10')).toEqual(three);
+    await update({ hide_from_listings: true });
+    expect(await titles('per_page=10')).toEqual([]);
+    await update({ hide_from_listings: false, language: 'hu' });
+    expect(await titles('per_page=10')).toEqual([]);
+    expect(await titles('per_page=10', `/hu${BASE}`)).toEqual(three);
+    await update({ status: 'private' });
+    expect(await titles('per_page=10', `/hu${BASE}`)).toEqual([]);
+    expect(await titles('status=private', `/hu${BASE}`, 'editor')).toEqual(three);
+    await update({ status: 'publish' });
+    await http()
+      .delete(`${BASE}/events/${id}`)
+      .set('Authorization', users.editor.header)
+      .expect(200);
+    expect(await titles('per_page=10', `/hu${BASE}`)).toEqual([]);
+    expect(await titles('status=trash', `/hu${BASE}`, 'editor')).toEqual(three);
+  });
+
   it('refuses another value with a localized 400', async () => {
     const res = await http().get(`/ro${BASE}/events?series=first`).expect(400);
     expect(res.body.data.params.series).toBe('`series` nu este unul dintre all, once.');

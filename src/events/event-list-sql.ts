@@ -61,7 +61,12 @@ export function occurrencesQuery(
   return qb;
 }
 
-/** The list's filters on single events (`e`) or on occurrences (`o`, their dates the occurrence's). */
+/**
+ * The list's filters on single events (`e`) or on occurrences (`o`, their dates the occurrence's).
+ * An occurrence carries copies of its event's language, visibility and order columns
+ * (OccurrenceEntity), so the default list reads occurrences alone; the filters on the event's
+ * other columns join it (by primary key, once).
+ */
 export function listQuery(
   ds: DataSource,
   f: EventFilters,
@@ -75,71 +80,78 @@ export function listQuery(
       ? ds.getRepository(EventEntity).createQueryBuilder('e')
       : (ds
           .getRepository(OccurrenceEntity)
-          .createQueryBuilder('o')
-          .innerJoin(
-            EventEntity,
-            'e',
-            'e.id = o.event_id',
-          ) as unknown as SelectQueryBuilder<EventEntity>);
-  qb.where('e.language = :language', { language })
+          .createQueryBuilder('o') as unknown as SelectQueryBuilder<EventEntity>);
+  /** The event's own columns (`e`): joined to an occurrence when a filter first names them. */
+  let joined = dates === 'e';
+  const event = () => {
+    if (!joined) qb.innerJoin(EventEntity, 'e', 'e.id = o.event_id');
+    joined = true;
+    return 'e';
+  };
+  /** The event's id, which an occurrence has without the join. */
+  const eventId = dates === 'e' ? 'e.id' : 'o.event_id';
+  qb.where(`${dates}.language = :language`, { language })
     // Hidden events never appear in lists, whoever asks (BEHAVIOR §5.2.2).
-    .andWhere('e.hideFromListings = :hidden', { hidden: 0 });
-  applyPostVisibility(qb, 'e', actor, f.statuses, nowUtc);
+    .andWhere(`${dates}.hide_from_listings = :hidden`, { hidden: 0 });
+  applyPostVisibility(qb, dates, actor, f.statuses, nowUtc);
   // A recurring event's dates are its occurrence's.
   for (const [condition, name, value] of dateConditions(dates, f)) {
     qb.andWhere(condition, { [name]: value });
   }
   if (f.search) {
+    const e = event();
+    const columns = ['title', 'excerpt', 'description'].map((c) => `LOWER(${e}.${c})`);
     f.search.include.forEach((word, i) => {
       const p = { [`s${i}`]: containsPattern(word) };
       qb.andWhere(
-        new Brackets((w) =>
-          w
-            .where(`LOWER(e.title) LIKE :s${i} ${LIKE_ESCAPE}`, p)
-            .orWhere(`LOWER(e.excerpt) LIKE :s${i} ${LIKE_ESCAPE}`, p)
-            .orWhere(`LOWER(e.description) LIKE :s${i} ${LIKE_ESCAPE}`, p),
-        ),
+        new Brackets((w) => {
+          for (const column of columns) w.orWhere(`${column} LIKE :s${i} ${LIKE_ESCAPE}`, p);
+        }),
       );
     });
     f.search.exclude.forEach((word, i) => {
       const p = { [`x${i}`]: containsPattern(word) };
       qb.andWhere(
-        `NOT (LOWER(e.title) LIKE :x${i} ${LIKE_ESCAPE} OR LOWER(e.excerpt) LIKE :x${i} ${LIKE_ESCAPE} OR LOWER(e.description) LIKE :x${i} ${LIKE_ESCAPE})`,
+        `NOT (${columns.map((column) => `${column} LIKE :x${i} ${LIKE_ESCAPE}`).join(' OR ')})`,
         p,
       );
     });
   }
-  if (f.categoryIds) termFilter(qb, 'cat', f.categoryIds);
-  if (f.tagIds) termFilter(qb, 'tag', f.tagIds);
-  if (f.venueIds) qb.andWhere('e.venueId IN (:...venueIds)', { venueIds: orNone(f.venueIds) });
+  if (f.categoryIds) termFilter(qb, eventId, 'cat', f.categoryIds);
+  if (f.tagIds) termFilter(qb, eventId, 'tag', f.tagIds);
+  if (f.venueIds) {
+    qb.andWhere(`${event()}.venueId IN (:...venueIds)`, { venueIds: orNone(f.venueIds) });
+  }
   if (f.organizerIds) {
     qb.andWhere(
-      'EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (:...organizerIds))',
+      `EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = ${eventId} AND eo.organizer_id IN (:...organizerIds))`,
       { organizerIds: orNone(f.organizerIds) },
     );
   }
-  if (f.featured !== undefined)
-    qb.andWhere('e.featured = :featured', { featured: f.featured ? 1 : 0 });
+  if (f.featured !== undefined) {
+    qb.andWhere(`${event()}.featured = :featured`, { featured: f.featured ? 1 : 0 });
+  }
   if (f.include) {
     // A recurring event's real id matches all its occurrences; a provisional id, that one.
     qb.andWhere(
       dates === 'e'
         ? 'e.id IN (:...include)'
-        : `(e.id IN (:...include) OR (o.id + ${OCCURRENCE_ID_BASE}) IN (:...include))`,
+        : `(o.event_id IN (:...include) OR (o.id + ${OCCURRENCE_ID_BASE}) IN (:...include))`,
       { include: orNone(f.include) },
     );
   }
   if (f.postParent !== undefined)
-    qb.andWhere('e.postParent = :postParent', { postParent: f.postParent });
+    qb.andWhere(`${event()}.postParent = :postParent`, { postParent: f.postParent });
   if (f.hasGeo) {
     // Most venues have coordinates: the few without them make a small set that the engines
     // build once, while each event's venue comes from IDX_events_listing (a set of the many
     // with them was probed row by row: ten times slower at 100,000 events).
+    const e = event();
     qb.andWhere(
-      'e.venueId IS NOT NULL AND e.venueId NOT IN (SELECT gv.id FROM venues gv WHERE gv.geo_lat IS NULL OR gv.geo_lng IS NULL)',
+      `${e}.venueId IS NOT NULL AND ${e}.venueId NOT IN (SELECT gv.id FROM venues gv WHERE gv.geo_lat IS NULL OR gv.geo_lng IS NULL)`,
     );
   }
-  if (f.geofence) geofenceFilter(qb, f.geofence);
+  if (f.geofence) geofenceFilter(qb, event(), f.geofence);
   return qb;
 }
 
@@ -157,21 +169,46 @@ export function unionPage(
   anchor?: Array<string | number>,
 ): [string, unknown[]] {
   const byDate = !!filters.include;
-  const keys = {
+  // Each side's sort keys as selected (k0, k1, k2), and as ordered and sought when that differs:
+  // an occurrence's k2 is its provisional id, ordered as its id so that IDX_occurrences_listed
+  // gives the order (an expression would sort every row of the range).
+  const keys: Record<'singles' | 'occurrences', { select: string[]; order?: string[] }> = {
     // Every selected expression distinct: the query builder keeps one of each.
-    singles: byDate ? ['e.date', '(e.id * 1)', 'e.id'] : ['e.start_date', 'e.date', 'e.id'],
+    singles: {
+      select: byDate ? ['e.date', '(e.id * 1)', 'e.id'] : ['e.start_date', 'e.date', 'e.id'],
+    },
     occurrences: byDate
-      ? ['e.date', `(o.id + ${OCCURRENCE_ID_BASE} + 0)`, `(o.id + ${OCCURRENCE_ID_BASE})`]
-      : ['o.start_date', 'e.date', `(o.id + ${OCCURRENCE_ID_BASE})`],
+      ? {
+          select: [
+            'o.date',
+            `(o.id + ${OCCURRENCE_ID_BASE} + 0)`,
+            `(o.id + ${OCCURRENCE_ID_BASE})`,
+          ],
+        }
+      : {
+          select: ['o.start_date', 'o.date', `(o.id + ${OCCURRENCE_ID_BASE})`],
+          order: ['o.start_date', 'o.date', 'o.id'],
+        },
   };
-  const branch = (qb: SelectQueryBuilder<EventEntity>, columns: string[], extra: string[]) => {
+  const branch = (
+    qb: SelectQueryBuilder<EventEntity>,
+    { select, order }: { select: string[]; order?: string[] },
+    extra: string[],
+  ) => {
     const q = qb.clone();
-    q.select(columns[0], 'k0').addSelect(columns[1], 'k1').addSelect(columns[2], 'k2');
+    q.select(select[0], 'k0').addSelect(select[1], 'k1').addSelect(select[2], 'k2');
     for (const column of extra) {
       const [expression, alias] = column.split(' AS ');
       q.addSelect(expression, alias);
     }
-    if (anchor) q.andWhere(...seek(columns, anchor));
+    const columns = order ?? select;
+    if (anchor) {
+      // A provisional id sought as the id it holds.
+      const values = order
+        ? [anchor[0], anchor[1], Number(anchor[2]) - OCCURRENCE_ID_BASE]
+        : anchor;
+      q.andWhere(...seek(columns, values));
+    }
     // Each side needs no more rows than the page can take from it.
     q.orderBy(columns[0], 'ASC')
       .addOrderBy(columns[1], 'ASC')
@@ -221,7 +258,7 @@ const SINGLE_COLUMNS = [
 
 /** What an occurrence gives them. */
 const OCCURRENCE_COLUMNS = [
-  'e.id AS event_id',
+  'o.event_id AS event_id',
   'o.id AS o_id',
   'o.start_date AS o_start',
   'o.end_date AS o_end',
@@ -333,9 +370,14 @@ function seek(
 /** `IN ()` is invalid SQL; an impossible id keeps an empty list meaning "nothing". */
 const orNone = (ids: number[]) => (ids.length ? ids : [-1]);
 
-function termFilter(qb: SelectQueryBuilder<EventEntity>, name: string, ids: number[]) {
+function termFilter(
+  qb: SelectQueryBuilder<EventEntity>,
+  eventId: string,
+  name: string,
+  ids: number[],
+) {
   qb.andWhere(
-    `EXISTS (SELECT 1 FROM event_terms et_${name} WHERE et_${name}.event_id = e.id AND et_${name}.term_id IN (:...${name}Ids))`,
+    `EXISTS (SELECT 1 FROM event_terms et_${name} WHERE et_${name}.event_id = ${eventId} AND et_${name}.term_id IN (:...${name}Ids))`,
     { [`${name}Ids`]: orNone(ids) },
   );
 }
@@ -347,7 +389,7 @@ function termFilter(qb: SelectQueryBuilder<EventEntity>, name: string, ids: numb
  * counts and pages stay exact in the same two queries. The venue set is uncorrelated: the engines
  * evaluate it once per query.
  */
-function geofenceFilter(qb: SelectQueryBuilder<EventEntity>, fence: Geofence) {
+function geofenceFilter(qb: SelectQueryBuilder<EventEntity>, e: string, fence: Geofence) {
   const box = boundingBox(fence);
   const lngRanges = box.lngRanges
     .filter(([lo, hi]) => lo > -180 || hi < 180)
@@ -368,7 +410,7 @@ function geofenceFilter(qb: SelectQueryBuilder<EventEntity>, fence: Geofence) {
   const dLat = half('gf.geo_lat', ':gfLat');
   const dLng = half('gf.geo_lng', ':gfLng');
   qb.andWhere(
-    `e.venueId IN (SELECT gf.id FROM venues gf WHERE gf.geo_lat BETWEEN :gfMinLat AND :gfMaxLat` +
+    `${e}.venueId IN (SELECT gf.id FROM venues gf WHERE gf.geo_lat BETWEEN :gfMinLat AND :gfMaxLat` +
       ` AND gf.geo_lng IS NOT NULL` +
       (lngRanges.length ? ` AND (${lngRanges.join(' OR ')})` : '') +
       ` AND ${dLat} * ${dLat} + :gfCosLat * COS(RADIANS(gf.geo_lat)) * ${dLng} * ${dLng} <= :gfLimit)`,

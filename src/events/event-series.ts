@@ -9,7 +9,12 @@ import {
 } from '../common/recurrence/rules.js';
 import { nowUtcSql } from '../database/columns.js';
 import { insertRows } from '../database/plain-insert.js';
-import { EventEntity, OccurrenceEntity } from './event.entity.js';
+import {
+  EventEntity,
+  listingOf,
+  OccurrenceEntity,
+  type OccurrenceListing,
+} from './event.entity.js';
 
 /**
  * Provisional ids of occurrences (BEHAVIOR §15): the base plus the occurrence id, as the
@@ -85,16 +90,21 @@ export async function materialize(
     return;
   }
   const { occurrences, horizon } = expandEvent(event, siteZone, now);
-  await replaceOccurrences(manager, event.id, occurrences);
+  await replaceOccurrences(manager, event, occurrences);
   event.occurrencesUntil = horizon ?? SERIES_COMPLETE;
 }
 
-/** Writes `occurrences` as the event's rows, keeping the ids of those whose start stays. */
+/**
+ * Writes `occurrences` as the event's rows, keeping the ids of those whose start stays; new rows
+ * copy the event's listing columns (the kept ones follow with EventsRepository.save).
+ */
 export async function replaceOccurrences(
   manager: EntityManager,
-  eventId: number,
+  event: { id: number } & OccurrenceListing,
   occurrences: Occurrence[],
 ): Promise<void> {
+  const eventId = event.id;
+  const listing = listingOf(event);
   const existing = await manager.find(OccurrenceEntity, { where: { eventId } });
   const byStart = new Map(existing.map((o) => [o.startDate, o]));
   const wanted = new Set(occurrences.map((o) => o.start));
@@ -112,6 +122,7 @@ export async function replaceOccurrences(
     if (!row) {
       added.push(
         Object.assign(new OccurrenceEntity(), {
+          ...listing,
           eventId,
           startDate: o.start,
           endDate: o.end,

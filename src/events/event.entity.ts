@@ -108,7 +108,20 @@ export class EventEntity extends PostColumns {
  */
 @Entity('event_occurrences')
 @Index('IDX_occurrences_event', ['eventId', 'startDate'], { unique: true })
-@Index('IDX_occurrences_listing', ['startDate', 'eventId', 'endDate', 'id'])
+// The order of IDX_events_listing: a list of occurrences reads one range in its own order and
+// counts its total from the index alone.
+@Index('IDX_occurrences_listed', [
+  'language',
+  'hideFromListings',
+  'startDate',
+  'date',
+  'id',
+  'status',
+  'endDate',
+  'dateUtc',
+  'authorId',
+  'eventId',
+])
 export class OccurrenceEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;
@@ -130,7 +143,42 @@ export class OccurrenceEntity {
 
   @Column({ name: 'day_index', type: 'smallint', default: 1 })
   dayIndex!: number;
+
+  // Copies of the event's columns that lists filter and order on, under the same names, kept in
+  // step by every event write (EventsRepository.save, trash): a list needs no join to its events.
+  @Column({ type: 'varchar', length: 5, default: '' })
+  language!: string;
+
+  @FlagColumn('hide_from_listings')
+  hideFromListings!: boolean;
+
+  @Column({ type: 'varchar', length: 20, default: 'draft' })
+  status!: string;
+
+  @DateTimeColumn('date', { default: '' })
+  date!: string;
+
+  @DateTimeColumn('date_utc', { nullable: true })
+  dateUtc!: string | null;
+
+  @Column({ name: 'author_id', type: 'integer', default: 0 })
+  authorId!: number;
 }
+
+/** The columns of an event that its occurrences copy (OccurrenceEntity). */
+export type OccurrenceListing = Pick<
+  OccurrenceEntity,
+  'language' | 'hideFromListings' | 'status' | 'date' | 'dateUtc' | 'authorId'
+>;
+
+export const listingOf = (event: OccurrenceListing): OccurrenceListing => ({
+  language: event.language,
+  hideFromListings: event.hideFromListings,
+  status: event.status,
+  date: event.date,
+  dateUtc: event.dateUtc,
+  authorId: event.authorId,
+});
 
 /** An event's organizers, in linking order. */
 @Entity('event_organizers')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -15,6 +15,7 @@ import {
   EventEntity,
   EventOrganizerEntity,
   EventTermEntity,
+  listingOf,
   OccurrenceEntity,
 } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
@@ -229,6 +230,32 @@ export class EventsRepository {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
     const { id, ...columns } = event;
     await manager.update(EventEntity, { id }, columns);
+    if (event.recurrence) await this.syncOccurrences(manager, event);
+  }
+
+  /**
+   * Copies the event's listing columns onto its occurrences (OccurrenceEntity), writing only the
+   * rows whose copies differ: an edit that changes none of them writes no occurrence.
+   */
+  private async syncOccurrences(manager: EntityManager, event: EventEntity): Promise<void> {
+    const listing = listingOf(event);
+    await manager
+      .createQueryBuilder()
+      .update(OccurrenceEntity)
+      .set(listing)
+      .where('event_id = :id', { id: event.id })
+      .andWhere(
+        new Brackets((w) =>
+          w
+            .where('language <> :language', { language: listing.language })
+            .orWhere('hide_from_listings <> :hidden', { hidden: listing.hideFromListings ? 1 : 0 })
+            .orWhere('status <> :status', { status: listing.status })
+            .orWhere('date <> :date', { date: listing.date })
+            .orWhere("COALESCE(date_utc, '') <> :dateUtc", { dateUtc: listing.dateUtc ?? '' })
+            .orWhere('author_id <> :authorId', { authorId: listing.authorId }),
+        ),
+      )
+      .execute();
   }
 
   /** Gives the event a unique slug (per language) from `base`; returns it. */
@@ -247,6 +274,7 @@ export class EventsRepository {
       { id },
       { status: 'trash', modified: modified.local, modifiedUtc: modified.utc },
     );
+    await manager.update(OccurrenceEntity, { eventId: id }, { status: 'trash' });
   }
 
   /**

@@ -140,7 +140,7 @@ export class EventsService {
       const id = await this.events.allocateId(manager);
       event.id = id;
       await this.events.insert(manager, event, slugBase(event, dto.slug));
-      if (series) await replaceOccurrences(manager, id, series.occurrences);
+      if (series) await replaceOccurrences(manager, event, series.occurrences);
       scope.changed('event', id, 'created', event, {
         listed: series ? undefined : { dates: [[event.startDate, event.endDate]], moved: 'all' },
       });

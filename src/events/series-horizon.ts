@@ -143,7 +143,7 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
         if (!moved.affected) return false;
         const current = (await manager.findOneBy(EventEntity, { id }))!;
         const { occurrences } = expandEvent(current, zone, now);
-        await replaceOccurrences(manager, id, occurrences);
+        await replaceOccurrences(manager, current, occurrences);
         return true;
       });
     } catch (error) {

@@ -114,7 +114,7 @@ export class SeriesWrites {
     const id = await this.events.allocateId(manager);
     copy.id = id;
     await this.events.insert(manager, copy, slugBase(copy, series.slug ?? undefined));
-    if (occurrences) await replaceOccurrences(manager, id, occurrences.occurrences);
+    if (occurrences) await replaceOccurrences(manager, copy, occurrences.occurrences);
     scope.changed('event', id, 'created', copy);
     const organizerIds = (await this.events.organizerIds([series.id], manager)).get(series.id);
     await this.events.setOrganizers(id, organizerIds ?? [], manager, true);

@@ -17,6 +17,7 @@ import { SeriesLinks1765300000000 } from './1765300000000-series-links.js';
 import { WriteChanges1765400000000 } from './1765400000000-write-changes.js';
 import { SeriesHorizonLease1765500000000 } from './1765500000000-series-horizon-lease.js';
 import { WebhookTraceContext1765600000000 } from './1765600000000-webhook-trace-context.js';
+import { OccurrenceListing1765700000000 } from './1765700000000-occurrence-listing.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   WriteChanges1765400000000,
   SeriesHorizonLease1765500000000,
   WebhookTraceContext1765600000000,
+  OccurrenceListing1765700000000,
 ];
