@@ -509,6 +509,15 @@ export async function seedSeries(url, counts, lastId) {
     ['event_id', 'start_date', 'end_date', 'start_utc', 'end_utc', 'day_index'],
     occurrences,
   );
+  // The event's listing columns that each occurrence copies, where the build's schema has them
+  // (a build before the copies is measured as it was).
+  try {
+    await db.query(
+      `UPDATE event_occurrences SET language = 'hu', hide_from_listings = 0, status = 'publish', date = '${published}', date_utc = '${published}', author_id = 1 WHERE event_id > ${lastId}`,
+    );
+  } catch (error) {
+    if (!/unknown column|no such column/i.test(String(error))) throw error;
+  }
   await db.many(
     'event_terms',
     ['event_id', 'term_id', 'event_status', 'event_date_utc', 'event_language'],

@@ -108,8 +108,8 @@ export class EventEntity extends PostColumns {
  */
 @Entity('event_occurrences')
 @Index('IDX_occurrences_event', ['eventId', 'startDate'], { unique: true })
-// The order of IDX_events_listing: a list of occurrences reads one range in its own order and
-// counts its total from the index alone.
+// The order of IDX_events_listing: a list of occurrences reads one range in its own order, counts
+// its total from the index alone and reads its items' columns from it.
 @Index('IDX_occurrences_listed', [
   'language',
   'hideFromListings',
@@ -121,6 +121,9 @@ export class EventEntity extends PostColumns {
   'dateUtc',
   'authorId',
   'eventId',
+  'startUtc',
+  'endUtc',
+  'dayIndex',
 ])
 export class OccurrenceEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })

@@ -86,7 +86,16 @@ export class EventsRepository {
       key,
       async () => {
         const [a, pa] = singles.clone().select('COUNT(1)', 'n').getQueryAndParameters();
-        const [b, pb] = occurrences.clone().select('COUNT(1)', 'n').getQueryAndParameters();
+        // Under `series=once` an event with occurrences under the filters is listed once (at its
+        // first one): the count of those events, without a look-up per occurrence.
+        const [b, pb] = (
+          filters.seriesOnce
+            ? listQuery(this.ds, filters, actor, language, nowUtc, 'o').select(
+                'COUNT(DISTINCT o.event_id)',
+                'n',
+              )
+            : occurrences.clone().select('COUNT(1)', 'n')
+        ).getQueryAndParameters();
         const [row] = await this.ds.query<Array<{ n: number | string }>>(
           `SELECT (${a}) + (${b}) AS n`,
           [...pa, ...pb],
