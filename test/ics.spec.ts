@@ -165,6 +165,28 @@ describe('CalendarWriter: changed occurrences', () => {
     expect(text).not.toContain('RECURRENCE-ID');
   });
 
+  it('keeps a change an event of its own when the rules no longer make the start it replaced', () => {
+    // The series became fortnightly after the change: its exclusion names a start of no instance.
+    const edited: IcsSeries = {
+      ...series,
+      recurrence: { ...series.recurrence, rules: ['FREQ=WEEKLY;INTERVAL=2;COUNT=2'] },
+    };
+    const writer = new CalendarWriter(OPTIONS);
+    writer.add(event(1), edited);
+    writer.add(change, undefined, { ...changed, series: edited });
+    const text = writer.finish().bytes.toString('utf8');
+    expect(text).toContain('UID:event-7@cal.test');
+    expect(text).not.toContain('RECURRENCE-ID');
+    // A start the edited rules still make (the third week) is named as before.
+    const third = event(8, { start_date: '2030-05-15 12:00:00', end_date: '2030-05-15 13:00:00' });
+    const again = new CalendarWriter(OPTIONS);
+    again.add(event(1), edited);
+    again.add(third, undefined, { ...changed, start: '2030-05-15 10:00:00', series: edited });
+    expect(again.finish().bytes.toString('utf8')).toContain(
+      'RECURRENCE-ID;TZID=Europe/Budapest:20300515T100000\r\n',
+    );
+  });
+
   it('stays within its bytes when it names the change', () => {
     const whole = write(true, false).text.length;
     // Room for the series and the change at their largest forms, not a byte more.
