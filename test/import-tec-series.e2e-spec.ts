@@ -214,4 +214,53 @@ describe('import:tec of a Pro site: occurrences back as one series', () => {
       await closeApp(app);
     }
   }, 180_000);
+
+  it('replaces the events an earlier import made of a series, one per occurrence, with the series', async () => {
+    // Three occurrences whose urls are not dated: imported as events of their own, each under
+    // its provisional id, as the importer did before it knew series.
+    const chess = ['2027-05-03', '2027-05-10', '2027-05-17'].map((day, i) => {
+      const item = occurrence(
+        origin,
+        'chess',
+        SOURCE_BASE + 500 + i,
+        `${day} 17:00:00`,
+        `${day} 19:00:00`,
+        {
+          title: 'Chess evening',
+        },
+      );
+      item.url = `${origin}/event/chess-${i}/`;
+      return item;
+    });
+    events.push(...chess);
+    const before = await importer();
+    expect(before.stdout).toMatch(/^Total: 3 created, 0 updated, 3 unchanged, 0 skipped/m);
+    // The same occurrences as a Pro site shows them: one series.
+    chess.forEach((item) => {
+      item.url = `${origin}/event/chess/${String(item.start_date).slice(0, 10)}/`;
+    });
+    const after = await importer();
+    expect(after.code).toBe(0);
+    expect(after.stdout).toMatch(/^Total: 1 created, 0 updated, 3 unchanged, 0 skipped/m);
+    expect(after.stdout).toContain('3 events imported earlier as occurrences of series');
+    const again = await importer();
+    expect(again.stdout).toMatch(/^Total: 0 created, 0 updated, 4 unchanged, 0 skipped/m);
+    expect(again.stdout).not.toContain('imported earlier');
+    const app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
+    try {
+      const res = await request(app.getHttpServer())
+        .get(`${BASE}/events?start_date=2027-05-01&end_date=2027-05-31&search=chess`)
+        .set('Authorization', basic(IMPORTER.login, IMPORTER.password))
+        .expect(200);
+      const listed = res.body.events as Json[];
+      expect(listed.map((e) => e.start_date)).toEqual([
+        '2027-05-03 17:00:00',
+        '2027-05-10 17:00:00',
+        '2027-05-17 17:00:00',
+      ]);
+      expect(listed.every((e) => (e.id as number) > SOURCE_BASE)).toBe(true);
+    } finally {
+      await closeApp(app);
+    }
+  }, 180_000);
 });

@@ -66,6 +66,7 @@ export function summaryLines(summary: ImportSummary, dryRun: boolean, t: Transla
       retries: summary.retries,
     }),
   );
+  if (summary.merged) lines.push(t('cli.import.merged_occurrences', { count: summary.merged }));
   if (summary.skipped.length) {
     lines.push(t('cli.import.skipped'));
     for (const s of summary.skipped) lines.push(skippedLine(s, t));

@@ -75,6 +75,11 @@ export interface ImportSummary {
   notes: Array<{ kind: MapKind; sourceId: number | string; title: string; note: Reason }>;
   requests: number;
   retries: number;
+  /**
+   * Events an earlier version imported one per occurrence (keyed on the provisional id) that a
+   * series written now replaces: moved to the trash.
+   */
+  merged: number;
 }
 
 const KINDS: Array<{ kind: MapKind; collection: Collection }> = [
@@ -146,6 +151,7 @@ export class TecImporter {
       notes: [],
       requests: 0,
       retries: 0,
+      merged: 0,
     };
     const run = { map, actor, options, summary, source, withCredentials: !!credentials };
     try {
@@ -192,6 +198,9 @@ export class TecImporter {
         for (const one of series.all()) {
           const recurrence = seriesRecurrence(one);
           await this.importOne(kind, one.first, run, { key: one.key, recurrence });
+          if (!options.dryRun && map.get(kind, one.key)) {
+            summary.merged += await this.mergeOccurrences(one.ids, run);
+          }
         }
         progress.finish();
       }
@@ -203,6 +212,27 @@ export class TecImporter {
     summary.retries = http.retries;
     this.metrics?.countImport('tec', summary.counts, http);
     return summary;
+  }
+
+  /**
+   * The events an earlier version of the importer made of a series' occurrences, one each under
+   * its provisional id, go to the trash and leave the map once the series stands for them.
+   * Answers how many.
+   */
+  private async mergeOccurrences(
+    ids: readonly number[],
+    run: { map: ImportMap; actor: RequestContext['actor'] },
+  ): Promise<number> {
+    let merged = 0;
+    for (const id of ids) {
+      const row = run.map.get('event', id);
+      if (!row) continue;
+      const language = this.config.defaultLanguage;
+      await this.writer.trashEvent(row.localId, this.writer.contextFor(run.actor, language));
+      await run.map.forget('event', id);
+      merged++;
+    }
+    return merged;
   }
 
   /**

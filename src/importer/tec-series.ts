@@ -26,6 +26,8 @@ interface SourceSeries {
   first: SourceRecord;
   /** The local starts of the occurrences, in order, the first included (at most the bound + 2). */
   starts: string[];
+  /** The provisional ids of the occurrences, as many as `starts`. */
+  ids: number[];
   /** Occurrences listed, all of them. */
   count: number;
 }
@@ -54,12 +56,15 @@ export class SeriesCollector {
     const found = this.series.get(key);
     if (!found) {
       if (this.series.size >= MAX_SERIES) return 'full';
-      this.series.set(key, { key, first: record, starts: [start], count: 1 });
+      this.series.set(key, { key, first: record, starts: [start], ids: [record.id], count: 1 });
       return 'taken';
     }
     found.count++;
     if (start < String(found.first.start_date)) found.first = record;
-    if (found.starts.length < RECURRENCE_LIMITS.dates + 2) found.starts.push(start);
+    if (found.starts.length < RECURRENCE_LIMITS.dates + 2) {
+      found.starts.push(start);
+      found.ids.push(record.id);
+    }
     return 'taken';
   }
 
