@@ -145,4 +145,42 @@ describe('record payload cache (e2e)', () => {
     const hu = await http().get(`/hu${API}/events?${window}`).expect(200);
     expect(hu.body.events).toEqual([]);
   });
+
+  it("keeps a translated event's payload while another group is written, and drops it for its own", async () => {
+    const create = async (title: string, day: string, extra: Record<string, unknown> = {}) =>
+      (
+        await http()
+          .post(`${API}/events`)
+          .set(as('editor'))
+          .send({
+            title,
+            start_date: `2095-03-${day} 10:00:00`,
+            end_date: `2095-03-${day} 11:00:00`,
+            ...extra,
+          })
+          .expect(201)
+      ).body.id as number;
+    const a = await create('Group A', '01');
+    const aHu = await create('A csoport', '01', { i18n_language: 'hu', translation_of: a });
+    const b = await create('Group B', '02');
+    await create('B csoport', '02', { i18n_language: 'hu', translation_of: b });
+    const byId = `${API}/events/${a}`;
+    const first = await http().get(byId).expect(200);
+    expect(first.body.translations).toMatchObject({ hu: aHu });
+    // Another group's member written: A's payload is still the one kept.
+    await http()
+      .post(`${API}/events/${b}`)
+      .set(as('editor'))
+      .send({ title: 'Group B2' })
+      .expect(200);
+    expect(await countQueries(app, () => http().get(byId).expect(200))).toBe(0);
+    // Its own translation made a draft: A no longer shows it to everyone.
+    await http()
+      .post(`${API}/events/${aHu}`)
+      .set(as('editor'))
+      .send({ status: 'draft' })
+      .expect(200);
+    const after = await http().get(byId).expect(200);
+    expect(after.body.translations).not.toHaveProperty('hu');
+  });
 });

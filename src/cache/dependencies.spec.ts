@@ -27,6 +27,18 @@ describe('dependencies', () => {
     );
   });
 
+  it('names the translation group of a record it was given, every group of the kind otherwise', () => {
+    const tags = (group?: number | null) =>
+      writeTags([{ kind: 'event', id: 4, action: 'updated', group }], new Set()) ?? [];
+    expect(tags(7)).toContain('group:events:7');
+    expect(tags(7)).not.toContain('group:events');
+    expect(tags(null).filter((t) => t.startsWith('group:'))).toEqual([]);
+    expect(tags(undefined)).toContain('group:events');
+    expect(
+      writeTags([{ kind: 'category', id: 2, action: 'updated', group: 3 }], new Set()),
+    ).toContain('group:terms:3');
+  });
+
   it("drops what shows term counts when an event's status moved", () => {
     const change = [{ kind: 'event', id: 4, action: 'updated' }];
     expect(writeTags(change, new Set(), true)).toEqual(

@@ -18,8 +18,9 @@ export type Tags = readonly string[];
  * - `term-counts`: some term's count of published events (term lists show and sort by them).
  * - `term-shape`: what an embedded term shows beyond its own tag: its ancestors' slugs (a term's
  *   name, slug or parent changed), a count moved by an event's status (see writeTags).
- * - `group:<table>`: a record of `table` that is in a translation group changed (the others of
- *   its group show it among their translations when their reader may read it).
+ * - `group:<table>:<group>`: a record of `table` in translation group `<group>` changed (the
+ *   others of its group show it among their translations when their reader may read it);
+ *   `group:<table>`: a record in a group that the write cannot name changed (every group).
  */
 export const ANYTHING = '*';
 
@@ -34,9 +35,12 @@ export function listTag(kind: string): string {
   return `${kind}s`;
 }
 
-/** The translation-group tag of a kind's records. */
-export function groupTag(kind: string): string {
-  return `group:${listTag(kind)}`;
+/**
+ * The tag of translation group `group` of a kind's records; without `group`, of a group a write
+ * cannot name, which every reader of a group of the kind depends on too.
+ */
+export function groupTag(kind: string, group?: number): string {
+  return group === undefined ? `group:${listTag(kind)}` : `group:${listTag(kind)}:${group}`;
 }
 
 /**
@@ -161,6 +165,8 @@ interface NamedChange {
   action: string;
   /** For an event: where it can move lists (undefined: anywhere). */
   listed?: ListedChange;
+  /** The record's translation group (null: none; undefined: not known, any group). */
+  group?: number | null;
 }
 
 /** The write tag of an event listed from `start` to `end`. */
@@ -171,8 +177,8 @@ const at = (name: WindowedTag, start: string, end: string) =>
 const EVERY_EVENTS_LIST = windowTag('events', {});
 
 /**
- * What a committed write may have altered: each record it names, the lists of its kind and the
- * translation groups of its kind; a venue or an organizer trashed or deleted also leaves the
+ * What a committed write may have altered: each record it names, the lists of its kind and its
+ * translation group (every group of its kind when the write did not give the record); a venue or an organizer trashed or deleted also leaves the
  * events that used it (their links are removed); a term written changes what embeds it and the
  * term lists; plus whatever its work `touch`ed. An event write moves the events lists whose
  * windows hold its dates before or after (ListedChange; every list when it cannot say). An
@@ -192,7 +198,7 @@ export function writeTags(
     tags.add('term-shape');
     tags.add('term-counts');
   }
-  for (const { kind, id, action, listed } of changes) {
+  for (const { kind, id, action, listed, group } of changes) {
     tags.add(recordTag(kind, id));
     if (kind === 'event') {
       if (!listed) tags.add(EVERY_EVENTS_LIST);
@@ -202,7 +208,7 @@ export function writeTags(
       }
     }
     tags.add(listTag(kind));
-    tags.add(groupTag(kind));
+    if (group !== null) tags.add(groupTag(kind, group));
     if (kind === 'category' || kind === 'tag') {
       tags.add('term-shape');
       tags.add('term-counts');

@@ -16,6 +16,8 @@ export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
 interface PublicationState {
   status: string;
   dateUtc: string | null;
+  /** The translation group the write left the record in (records that can be translated). */
+  translationGroup?: number | null;
 }
 
 /** One record a committed write changed. */
@@ -150,9 +152,10 @@ export class Writes {
       return answer;
     });
     const named = [...changes.values()].map(({ change }) => change);
-    const tagged = [...changes.values()].map(({ change, detail }) => ({
+    const tagged = [...changes.values()].map(({ change, record, detail }) => ({
       ...change,
       listed: detail?.listed,
+      group: record ? record.translationGroup : undefined,
     }));
     this.versions.bump('write', writeTags(tagged, touched, statusMoved(changes.values())));
     if (changes.size) {

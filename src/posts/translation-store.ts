@@ -48,7 +48,7 @@ export class TranslationStore {
     const members = new Map<number, Array<{ id: number; language: Language }>>();
     if (groups.length) {
       // Which members a reader sees changes with any write of a member (docs/caches.md).
-      dependsOn([groupTag(scope.kind)]);
+      dependsOn([groupTag(scope.kind), ...groups.map((g) => groupTag(scope.kind, g))]);
       const qb = memberQuery(manager, scope).where('tr.translation_group IN (:...groups)', {
         groups,
       });
@@ -151,7 +151,7 @@ export class TranslationStore {
   ): Promise<number> {
     const table = scope.table;
     // The target (perhaps alone until now) and its group show the new member.
-    touch(recordTag(scope.kind, targetId), groupTag(scope.kind));
+    touch(recordTag(scope.kind, targetId));
     // Writing the target's row first locks it (MySQL/MariaDB; SQLite runs one writer at a time),
     // so that joins and departures of one group never interleave. A target without translations
     // becomes the first member: its id is the group id.
@@ -164,6 +164,7 @@ export class TranslationStore {
       throw invalidParam('translation_of', notARecord(scope));
     }
     if (!(await this.mayChangeGroup(manager, scope, target, viewer))) throw translationsForbidden();
+    touch(groupTag(scope.kind, target.translationGroup));
     try {
       await manager.query(`UPDATE ${table} SET translation_group = ? WHERE id = ?`, [
         target.translationGroup,
@@ -192,7 +193,7 @@ export class TranslationStore {
     const group = record.translationGroup;
     if (group === null) return;
     const table = scope.table;
-    touch(groupTag(scope.kind));
+    touch(groupTag(scope.kind, group));
     // Lock the whole group in index order first: two members leaving at once wait, not deadlock.
     await manager.query(
       `UPDATE ${table} SET translation_group = translation_group WHERE translation_group = ?`,
@@ -211,6 +212,8 @@ export class TranslationStore {
         rest[0].id,
       ]);
     } else if (rest.length > 1 && group === record.id) {
+      // Renamed: its readers from now on depend on the new name.
+      touch(groupTag(scope.kind, Number(rest[0].id)));
       await manager.query(`UPDATE ${table} SET translation_group = ? WHERE translation_group = ?`, [
         Number(rest[0].id),
         group,
