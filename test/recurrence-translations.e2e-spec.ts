@@ -103,4 +103,34 @@ describe('recurring events: translations are series (e2e)', () => {
     expect(ro.recurrence.rules).toEqual(['FREQ=DAILY;COUNT=2']);
     expect(await list('/ro', `${WINDOW}&search=Discu%C8%9Bie`)).toHaveLength(2);
   });
+
+  it('carries an edit of the series to the translations that had it, not to those with their own', async () => {
+    const en = await create('', {
+      title: 'Sunset run',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=4'] },
+    });
+    const hu = await create('/hu', { title: 'Esti futás', translation_of: en.id });
+    const ro = await create('/ro', {
+      title: 'Alergare',
+      translation_of: en.id,
+      recurrence: { rules: ['FREQ=DAILY;COUNT=2'] },
+    });
+    const update = (id: number, body: object, who: keyof RoleUsers = 'editor') =>
+      http().post(`${BASE}/events/${id}`).set('Authorization', users[who].header).send(body);
+    await update(en.id, { recurrence: { rules: ['FREQ=WEEKLY;COUNT=2'] } }).expect(200);
+    const huItems = await list('/hu', `${WINDOW}&search=Esti`);
+    expect(huItems.map((e) => e.start_date)).toEqual([
+      '2033-05-03 19:00:00',
+      '2033-05-10 19:00:00',
+    ]);
+    expect(huItems[0].recurrence.rules).toEqual(['FREQ=WEEKLY;COUNT=2']);
+    // The Romanian series was its own: it stays.
+    expect(await list('/ro', `${WINDOW}&search=Alergare`)).toHaveLength(2);
+    const roRead = (await http().get(`/ro${BASE}/events/${ro.id}`).expect(200)).body as Tec;
+    expect(roRead.recurrence.rules).toEqual(['FREQ=DAILY;COUNT=2']);
+    // Removing the series from one member removes it from those that shared it.
+    await update(hu.id, { recurrence: {} }).expect(200);
+    expect(await list('', `${WINDOW}&search=Sunset`)).toHaveLength(1);
+    expect((await http().get(`${BASE}/events/${en.id}`).expect(200)).body.recurrence).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { In, type EntityManager } from 'typeorm';
+import { Brackets, In, type EntityManager } from 'typeorm';
 import { invalidParams } from '../common/errors/api-error.js';
 import { utcToLocal } from '../common/dates/index.js';
 import { expandSeries, horizonFrom, type Occurrence } from '../common/recurrence/expand.js';
@@ -147,6 +147,43 @@ export async function replaceOccurrences(
   for (let i = 0; i < added.length; i += 200) {
     await insertRows(manager, OccurrenceEntity, added.slice(i, i + 200));
   }
+}
+
+/** The occurrences' copies of their event's columns (OccurrenceListing), by column name. */
+const LISTING_COLUMNS: Record<keyof OccurrenceListing, string> = {
+  language: 'language',
+  hideFromListings: 'hide_from_listings',
+  status: 'status',
+  date: 'date',
+  dateUtc: 'date_utc',
+  authorId: 'author_id',
+};
+
+/**
+ * Gives the occurrences of event `id` the event's columns in `listing` (caller's transaction: every
+ * write of a recurring event, so that lists read no event row), writing only the rows whose copies
+ * differ: an edit that changes none of them writes no occurrence.
+ */
+export async function syncOccurrenceListing(
+  manager: EntityManager,
+  { id, ...listing }: { id: number } & Partial<OccurrenceListing>,
+): Promise<void> {
+  const given = Object.entries(listing) as Array<[keyof OccurrenceListing, unknown]>;
+  if (!given.length) return;
+  await manager
+    .createQueryBuilder()
+    .update(OccurrenceEntity)
+    .set(listing)
+    .where('event_id = :id', { id })
+    .andWhere(
+      new Brackets((w) => {
+        for (const [key, value] of given) {
+          const stored = typeof value === 'boolean' ? Number(value) : (value ?? '');
+          w.orWhere(`COALESCE(${LISTING_COLUMNS[key]}, '') <> :${key}`, { [key]: stored });
+        }
+      }),
+    )
+    .execute();
 }
 
 /** The stored form of `recurrence`, re-read (normal form, bounds), or a 400 naming the problem. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, Not } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -19,6 +19,7 @@ import {
   OccurrenceEntity,
 } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
+import { syncOccurrenceListing } from './event-series.js';
 import {
   listQuery,
   listTags,
@@ -182,6 +183,20 @@ export class EventsRepository {
     return this.repo(manager).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
+  /**
+   * The other members of translation group `group` (caller's transaction), their rows locked
+   * like findForUpdate's.
+   */
+  groupMembers(manager: EntityManager, group: number, exceptId: number): Promise<EventEntity[]> {
+    const type = this.ds.options.type;
+    const locking = type === 'mysql' || type === 'mariadb';
+    return this.repo(manager).find({
+      where: { translationGroup: group, id: Not(exceptId) },
+      order: { id: 'ASC' },
+      ...(locking && { lock: { mode: 'pessimistic_write' as const } }),
+    });
+  }
+
   /** The events `ids` that exist, in no particular order: one query. */
   findByIds(ids: number[]): Promise<EventEntity[]> {
     return ids.length ? this.repo().findBy({ id: In(ids) }) : Promise.resolve([]);
@@ -239,32 +254,7 @@ export class EventsRepository {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
     const { id, ...columns } = event;
     await manager.update(EventEntity, { id }, columns);
-    if (event.recurrence) await this.syncOccurrences(manager, event);
-  }
-
-  /**
-   * Copies the event's listing columns onto its occurrences (OccurrenceEntity), writing only the
-   * rows whose copies differ: an edit that changes none of them writes no occurrence.
-   */
-  private async syncOccurrences(manager: EntityManager, event: EventEntity): Promise<void> {
-    const listing = listingOf(event);
-    await manager
-      .createQueryBuilder()
-      .update(OccurrenceEntity)
-      .set(listing)
-      .where('event_id = :id', { id: event.id })
-      .andWhere(
-        new Brackets((w) =>
-          w
-            .where('language <> :language', { language: listing.language })
-            .orWhere('hide_from_listings <> :hidden', { hidden: listing.hideFromListings ? 1 : 0 })
-            .orWhere('status <> :status', { status: listing.status })
-            .orWhere('date <> :date', { date: listing.date })
-            .orWhere("COALESCE(date_utc, '') <> :dateUtc", { dateUtc: listing.dateUtc ?? '' })
-            .orWhere('author_id <> :authorId', { authorId: listing.authorId }),
-        ),
-      )
-      .execute();
+    if (event.recurrence) await syncOccurrenceListing(manager, { id, ...listingOf(event) });
   }
 
   /** Gives the event a unique slug (per language) from `base`; returns it. */
@@ -283,7 +273,7 @@ export class EventsRepository {
       { id },
       { status: 'trash', modified: modified.local, modifiedUtc: modified.utc },
     );
-    await manager.update(OccurrenceEntity, { eventId: id }, { status: 'trash' });
+    await syncOccurrenceListing(manager, { id, status: 'trash' });
   }
 
   /**

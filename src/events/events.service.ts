@@ -314,6 +314,9 @@ export class EventsService {
     if (plan.recurrence !== undefined || (event.recurrence && anchorAfter !== anchorBefore)) {
       await materialize(manager, event, ctx.config.siteTimezone, clock.now);
     }
+    if (plan.recurrence !== undefined) {
+      await this.seriesWrites.followTranslations(scope, event, was.recurrence, ctx, clock);
+    }
     await this.plans.applyVenue(event, plan, ctx, scope);
     try {
       await this.events.save(manager, event);

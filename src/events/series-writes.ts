@@ -72,6 +72,36 @@ export class SeriesWrites {
     return expandEvent(draft, ctx.config.siteTimezone, clock.now);
   }
 
+  /**
+   * CONTRACT §9: a translation of a series is a series of the same rules. When an update changed
+   * `event`'s `recurrence` (from `previous`, as stored), the members of its translation group
+   * that had the same series follow (each expanded from its own dates), in the update's
+   * transaction; a member whose series was its own (a different one, or none) keeps it, and so
+   * does one the actor may not edit.
+   */
+  async followTranslations(
+    scope: WriteScope,
+    event: EventEntity,
+    previous: string | null,
+    ctx: RequestContext,
+    clock: WriteClock,
+  ): Promise<void> {
+    if (event.translationGroup === null || event.recurrence === previous) return;
+    const { manager } = scope;
+    const members = await this.events.groupMembers(manager, event.translationGroup, event.id);
+    for (const member of members) {
+      if (member.status === 'trash' || member.recurrence !== previous) continue;
+      if (!canEdit(ctx.actor, member)) continue;
+      const previousStatus = effectiveStatus(member, nowUtcSql(clock.now));
+      member.recurrence = event.recurrence;
+      await materialize(manager, member, ctx.config.siteTimezone, clock.now);
+      member.modified = siteNow(clock);
+      member.modifiedUtc = nowUtcSql(clock.now);
+      await this.events.save(manager, member);
+      scope.changed('event', member.id, 'updated', member, { previousStatus });
+    }
+  }
+
   async splitOff(
     scope: WriteScope,
     seriesId: number,
