@@ -1,7 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { TrashPurger } from '../src/posts/purge-trash.js';
 import { Metrics } from '../src/metrics/metrics.js';
+import { DeliveriesRepository } from '../src/webhooks/deliveries.repository.js';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.js';
 import { systemResolver } from '../src/webhooks/target-policy.js';
 import { WebhooksService } from '../src/webhooks/webhooks.service.js';
@@ -525,6 +527,100 @@ describe('webhooks (e2e)', () => {
         'A fogadó átirányítással válaszolt (302 HTTP-állapotkód), ezt a szerver nem követi.',
       );
       await http().delete(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
+    });
+  });
+
+  describe('message bodies', () => {
+    it('are stored once per change and reader, named by its deliveries, and pruned once none names them', async () => {
+      const db = app.get(DataSource);
+      const [a, b, c] = [await receiver(), await receiver(), await receiver()];
+      const subs = [
+        await subscribe(a, { events: ['tag.created'] }),
+        await subscribe(b, { events: ['tag.created'] }),
+        await subscribe(c, { events: ['tag.created'], include_private: true }),
+      ];
+      const ids = subs.map((s) => s.id);
+      const tag = await http()
+        .post(`${API}/tags`)
+        .set(admin())
+        .send({ name: 'Shared' })
+        .expect(201);
+      await until(() => [a, b, c].every((r) => r.received.length >= 1), 20_000, 'the three');
+      for (const r of [a, b, c]) {
+        expect(r.received[0]).toMatchObject({ verified: true, type: 'tag.created' });
+        expect(r.received[0].body.data).toMatchObject({ id: tag.body.id, kind: 'tag' });
+      }
+      expect(b.received[0].body).toEqual(a.received[0].body);
+      const marks = ids.map(() => '?').join(', ');
+      const rows = (await db.query(
+        `SELECT outbox_id, reader, payload FROM webhook_deliveries WHERE subscription_id IN (${marks})`,
+        ids,
+      )) as Array<{ outbox_id: unknown; reader: string; payload: string }>;
+      expect(rows.map((r) => r.reader).sort()).toEqual(['private', 'public', 'public']);
+      expect(rows.map((r) => r.payload)).toEqual(['', '', '']);
+      const outboxId = Number(rows[0].outbox_id);
+      const bodies = (await db.query(
+        'SELECT reader, body FROM webhook_bodies WHERE outbox_id = ? ORDER BY reader',
+        [outboxId],
+      )) as Array<{ reader: string; body: string }>;
+      expect(bodies.map((r) => r.reader)).toEqual(['private', 'public']);
+      expect(JSON.parse(bodies[1].body)).toEqual(a.received[0].body);
+
+      // A delivery that carries its own body (as those fanned out before bodies were shared) is
+      // sent with it.
+      const own = JSON.stringify({ ...a.received[0].body, type: 'tag.updated' });
+      const now = Date.now();
+      await db.query(
+        `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
+           payload, status, attempts, next_attempt_at, created_at)
+         VALUES (?, ?, 'msg_own', ?, 'tag.updated', ?, 'pending', 0, ?, ?)`,
+        [ids[0], outboxId, `tag:${tag.body.id}`, own, now, now],
+      );
+      app.get(WebhookDispatcher).wake();
+      await until(() => a.received.length >= 2, 20_000, 'the delivery with its own body');
+      expect(a.received[1]).toMatchObject({ id: 'msg_own', verified: true, type: 'tag.updated' });
+      expect(a.received[1].body).toEqual(JSON.parse(own));
+
+      const counted = async (sql: string, params: unknown[]) =>
+        Number((await db.query<Array<{ n: unknown }>>(sql, params))[0].n);
+      const delivered = () =>
+        counted(
+          `SELECT COUNT(*) AS n FROM webhook_deliveries
+           WHERE subscription_id IN (${marks}) AND status = 'delivered'`,
+          ids,
+        );
+      await until(async () => (await delivered()) === 4, 20_000, 'the outcomes stored');
+      const count = () =>
+        counted('SELECT COUNT(*) AS n FROM webhook_bodies WHERE outbox_id = ?', [outboxId]);
+      // A replay names the same body: sent again as it was.
+      const [first] = (await db.query(
+        "SELECT id FROM webhook_deliveries WHERE subscription_id = ? AND message_id <> 'msg_own'",
+        [ids[0]],
+      )) as Array<{ id: unknown }>;
+      const replay = () =>
+        http()
+          .post(`${API}/webhooks/${ids[0]}/deliveries/${Number(first.id)}/replay`)
+          .set(admin())
+          .expect(202);
+      await replay();
+      await until(() => a.received.length >= 3, 20_000, 'the replay');
+      expect(a.received[2].id).toBe(a.received[0].id);
+      expect(a.received[2].body).toEqual(a.received[0].body);
+      await until(async () => (await delivered()) === 5, 20_000, 'the replay stored');
+
+      // Pruned past every delivery's end: the bodies stay while a delivery (a pending replay of a
+      // paused subscription) names them, and go once none does.
+      await http().post(`${API}/webhooks/${ids[0]}`).set(admin()).send({ active: false });
+      await replay();
+      await app.get(DeliveriesRepository).prune(Date.now() + 1);
+      expect(await delivered()).toBe(0);
+      expect(await count()).toBe(2);
+      await http().delete(`${API}/webhooks/${ids[0]}`).set(admin()).expect(200);
+      await app.get(DeliveriesRepository).prune(Date.now() + 1);
+      expect(await count()).toBe(0);
+      for (const id of ids.slice(1)) {
+        await http().delete(`${API}/webhooks/${id}`).set(admin()).expect(200);
+      }
     });
   });
 });

@@ -42,7 +42,8 @@ function toDelivery(r: Row): DeliveryRow {
     messageId: String(r.message_id),
     recordKey: String(r.record_key),
     type: String(r.type),
-    payload: typeof r.payload === 'string' ? r.payload : '',
+    // The shared body (webhook_bodies) when the row names one, else the row's own payload.
+    payload: typeof r.body === 'string' ? r.body : typeof r.payload === 'string' ? r.payload : '',
     status: r.status as DeliveryStatus,
     attempts: Number(r.attempts),
     nextAttemptAt: Number(r.next_attempt_at),
@@ -142,8 +143,9 @@ export class DeliveriesRepository {
     // rows this statement leased.
     const rows = await select(
       this.ds,
-      `SELECT * FROM webhook_deliveries
-       WHERE id IN (${marks}) AND lease_owner = ? AND lease_until = ? ORDER BY id`,
+      `SELECT d.*, b.body FROM webhook_deliveries d
+       LEFT JOIN webhook_bodies b ON b.outbox_id = d.outbox_id AND b.reader = d.reader
+       WHERE d.id IN (${marks}) AND d.lease_owner = ? AND d.lease_until = ? ORDER BY d.id`,
       [...ids, owner, until],
     );
     return rows.map(toDelivery);
@@ -239,7 +241,7 @@ export class DeliveriesRepository {
   async findDelivery(subscriptionId: number, id: number): Promise<DeliveryRow | null> {
     const [row] = await select(
       this.ds,
-      'SELECT * FROM webhook_deliveries WHERE subscription_id = ? AND id = ?',
+      `SELECT ${LOG_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND id = ?`,
       [subscriptionId, id],
     );
     return row ? toDelivery(row) : null;
@@ -247,27 +249,21 @@ export class DeliveriesRepository {
 
   /**
    * A replay: the same message (id, type, body) sent again as a new delivery, its attempts linked
-   * to the trace of the write it announces.
+   * to the trace of the write it announces. Copied from the delivery's row in one statement, so
+   * that the copy exists before prune() next looks for the bodies no delivery names (a delivery
+   * pruned meanwhile is not copied: 0).
    */
   async replay(delivery: DeliveryRow, now: number): Promise<number> {
-    const { insertId } = await execute(
+    const { affected, insertId } = await execute(
       this.ds,
-      `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key, type,
-         payload, status, attempts, next_attempt_at, created_at, traceparent)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-      [
-        delivery.subscriptionId,
-        delivery.outboxId,
-        delivery.messageId,
-        delivery.recordKey,
-        delivery.type,
-        delivery.payload,
-        now,
-        now,
-        delivery.traceparent,
-      ],
+      `INSERT INTO webhook_deliveries (subscription_id, outbox_id, reader, message_id,
+         record_key, type, payload, status, attempts, next_attempt_at, created_at, traceparent)
+       SELECT subscription_id, outbox_id, reader, message_id, record_key, type, payload,
+         'pending', 0, ?, ?, traceparent
+       FROM webhook_deliveries WHERE id = ?`,
+      [now, now, delivery.id],
     );
-    return insertId;
+    return affected ? insertId : 0;
   }
 
   async findDeliveryLog(id: number): Promise<DeliveryRow | null> {
@@ -279,12 +275,28 @@ export class DeliveriesRepository {
     return row ? toDelivery(row) : null;
   }
 
-  /** Drops finished deliveries and dispatched outbox entries older than `before`. */
+  /**
+   * Drops finished deliveries and dispatched outbox entries older than `before`, and the bodies
+   * older than `before` that no delivery names. Every delivery naming a body is its fan-out's or
+   * a copy of one that still existed (a replay), so a body below the lowest outbox entry any
+   * delivery names is named by none and never will be; a body written since that look is
+   * younger than `before`, so it is not taken for one.
+   */
   async prune(before: number): Promise<void> {
     await execute(
       this.ds,
       "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < ?",
       [before],
+    );
+    const [named] = await select(
+      this.ds,
+      'SELECT MIN(outbox_id) AS low FROM webhook_deliveries WHERE reader IS NOT NULL',
+    );
+    const low = num(named?.low);
+    await execute(
+      this.ds,
+      `DELETE FROM webhook_bodies WHERE created_at < ?${low === null ? '' : ' AND outbox_id < ?'}`,
+      low === null ? [before] : [before, low],
     );
     await execute(
       this.ds,

@@ -4,7 +4,7 @@ import { nowUtcSql } from '../database/columns.js';
 import type { RecordKind } from '../database/writes.js';
 import { eventTypeOf, isPublicChange, wants } from './event-types.js';
 import { bodyOf, type Subscriptions } from './messages.js';
-import type { NewDelivery, OutboxRepository, OutboxRow } from './outbox.repository.js';
+import type { NewBody, NewDelivery, OutboxRepository, OutboxRow } from './outbox.repository.js';
 import type { Audience, RecordPayloads } from './record-payloads.js';
 import type { ScheduleRepository } from './schedule.repository.js';
 import type { SubscriptionRow } from './subscriptions.repository.js';
@@ -90,9 +90,10 @@ export class FanOut {
         }
         leased = true;
         const active = (await subscriptions.all()).filter((s) => s.active);
-        const deliveries = await this.deliveriesOf(entries, active);
+        const { bodies, deliveries } = await this.deliveriesOf(entries, active);
         const written = await this.outbox.dispatch(
           entries.map((e) => e.id),
+          bodies,
           deliveries,
           Date.now(),
         );
@@ -108,8 +109,10 @@ export class FanOut {
   private async deliveriesOf(
     entries: OutboxRow[],
     subscriptions: SubscriptionRow[],
-  ): Promise<NewDelivery[]> {
-    if (!subscriptions.length) return [];
+  ): Promise<{ bodies: NewBody[]; deliveries: NewDelivery[] }> {
+    const bodies: NewBody[] = [];
+    const deliveries: NewDelivery[] = [];
+    if (!subscriptions.length) return { bodies, deliveries };
     const languages = await this.outbox.languagesOf(entries.filter((e) => e.language === null));
     // Who hears of each entry, and as which reader: then the records each reader needs, rendered
     // per kind, language and reader in one read of the kind's presenter (whatever the number
@@ -148,30 +151,34 @@ export class FanOut {
     for (const [group, { kind, language, audience, ids }] of wanted) {
       records.set(group, await this.payloads.renderJson(kind, [...ids], language, audience));
     }
-    const deliveries: NewDelivery[] = [];
+    // One body per entry and reader, whatever the number of subscriptions hearing of it as that
+    // reader: each delivery names its body instead of carrying a copy.
     for (const { entry, type, language, hearers } of plans) {
-      const bodies = new Map<Audience, string>();
+      const written = new Set<Audience>();
       for (const { subscription, audience } of hearers) {
-        let body = bodies.get(audience);
-        if (body === undefined) {
+        if (!written.has(audience)) {
+          written.add(audience);
           const record =
             entry.action === 'deleted'
               ? undefined
               : records.get(`${entry.kind}:${language}:${audience}`)?.get(entry.recordId);
-          body = bodyOf(entry, type, language, record);
-          bodies.set(audience, body);
+          bodies.push({
+            outboxId: entry.id,
+            reader: audience,
+            body: bodyOf(entry, type, language, record),
+          });
         }
         deliveries.push({
           subscriptionId: subscription.id,
           outboxId: entry.id,
+          reader: audience,
           messageId: `msg_${randomUUID().replaceAll('-', '')}`,
           recordKey: `${entry.kind}:${entry.recordId}`,
           type,
-          payload: body,
           traceparent: entry.traceparent,
         });
       }
     }
-    return deliveries;
+    return { bodies, deliveries };
   }
 }

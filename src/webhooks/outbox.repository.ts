@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { transaction } from '../database/transaction.js';
 import type { ChangeAction, JournalEntry, RecordKind } from '../database/writes.js';
+import type { Audience } from './record-payloads.js';
 import { CHUNK, POST_TABLES, execute, select } from './webhook-sql.js';
 
 /** One outbox entry: a change some write committed. */
@@ -19,13 +20,21 @@ export interface OutboxRow {
   traceparent: string | null;
 }
 
+/** A message body, the same for every subscription hearing of its entry as its reader. */
+export interface NewBody {
+  outboxId: number;
+  reader: Audience;
+  body: string;
+}
+
 export interface NewDelivery {
   subscriptionId: number;
   outboxId: number;
+  /** With `outboxId`, names its body. */
+  reader: Audience;
   messageId: string;
   recordKey: string;
   type: string;
-  payload: string;
   traceparent: string | null;
 }
 
@@ -118,29 +127,21 @@ export class OutboxRepository {
   }
 
   /**
-   * Records the deliveries of `outboxIds` and marks them dispatched, in one transaction, only if
-   * no other process dispatched one of them meanwhile (then nothing is written: false).
+   * Records the bodies and deliveries of `outboxIds` and marks the entries dispatched, in one
+   * transaction, only if no other process dispatched one of them meanwhile (then nothing is
+   * written: false). The entries are marked first: a process whose lease ran out while it worked
+   * waits there for the holder's commit and then finds them taken, before it writes a body the
+   * holder wrote already.
    */
-  async dispatch(outboxIds: number[], deliveries: NewDelivery[], now: number): Promise<boolean> {
+  async dispatch(
+    outboxIds: number[],
+    bodies: readonly NewBody[],
+    deliveries: readonly NewDelivery[],
+    now: number,
+  ): Promise<boolean> {
     if (!outboxIds.length) return true;
     try {
       await transaction(this.ds, async (manager) => {
-        for (let i = 0; i < deliveries.length; i += CHUNK) {
-          const chunk = deliveries.slice(i, i + CHUNK);
-          const params: unknown[] = [];
-          for (const d of chunk) {
-            params.push(d.subscriptionId, d.outboxId, d.messageId, d.recordKey, d.type, d.payload);
-            params.push('pending', 0, now, now, d.traceparent);
-          }
-          await execute(
-            this.ds,
-            `INSERT INTO webhook_deliveries (subscription_id, outbox_id, message_id, record_key,
-               type, payload, status, attempts, next_attempt_at, created_at, traceparent)
-             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-            params,
-            manager,
-          );
-        }
         const { affected } = await execute(
           this.ds,
           `UPDATE webhook_outbox SET dispatched_at = ?
@@ -148,9 +149,34 @@ export class OutboxRepository {
           [now, ...outboxIds],
           manager,
         );
-        // Another process dispatched some of them meanwhile (its lease ran out while this one
-        // worked): this pass's deliveries go with the rollback.
         if (affected !== outboxIds.length) throw new AlreadyDispatched();
+        for (let i = 0; i < bodies.length; i += CHUNK) {
+          const chunk = bodies.slice(i, i + CHUNK);
+          await execute(
+            this.ds,
+            `INSERT INTO webhook_bodies (outbox_id, reader, body, created_at)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+            chunk.flatMap((b) => [b.outboxId, b.reader, b.body, now]),
+            manager,
+          );
+        }
+        for (let i = 0; i < deliveries.length; i += CHUNK) {
+          const chunk = deliveries.slice(i, i + CHUNK);
+          const params: unknown[] = [];
+          for (const d of chunk) {
+            params.push(d.subscriptionId, d.outboxId, d.reader, d.messageId, d.recordKey, d.type);
+            params.push('', 'pending', 0, now, now, d.traceparent);
+          }
+          await execute(
+            this.ds,
+            `INSERT INTO webhook_deliveries (subscription_id, outbox_id, reader, message_id,
+               record_key, type, payload, status, attempts, next_attempt_at, created_at,
+               traceparent)
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            params,
+            manager,
+          );
+        }
       });
       return true;
     } catch (error) {

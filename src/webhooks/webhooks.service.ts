@@ -184,6 +184,8 @@ export class WebhooksService {
     const delivery = await this.deliveryLog.findDelivery(id, deliveryId);
     if (!delivery) throw new ApiError('webhook-delivery-not-found', 404);
     const replayId = await this.deliveryLog.replay(delivery, Date.now());
+    // Pruned between the read and the copy: as if it had been gone at the read.
+    if (!replayId) throw new ApiError('webhook-delivery-not-found', 404);
     this.dispatcher.wake();
     return this.deliveryView((await this.deliveryLog.findDeliveryLog(replayId))!, lang);
   }

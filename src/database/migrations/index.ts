@@ -18,6 +18,7 @@ import { WriteChanges1765400000000 } from './1765400000000-write-changes.js';
 import { SeriesHorizonLease1765500000000 } from './1765500000000-series-horizon-lease.js';
 import { WebhookTraceContext1765600000000 } from './1765600000000-webhook-trace-context.js';
 import { OccurrenceListing1765700000000 } from './1765700000000-occurrence-listing.js';
+import { WebhookBodies1765800000000 } from './1765800000000-webhook-bodies.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   SeriesHorizonLease1765500000000,
   WebhookTraceContext1765600000000,
   OccurrenceListing1765700000000,
+  WebhookBodies1765800000000,
 ];
