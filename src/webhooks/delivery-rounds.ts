@@ -65,15 +65,18 @@ export class DeliveryRounds {
     subscriptions: Subscriptions,
   ): Promise<{ worked: boolean; more: boolean }> {
     let worked = false;
+    // The pass's reading of the subscriptions says which are active and where to send: one
+    // statement per pass, not one per round.
+    const byId = await subscriptions.byId();
+    const active = [...byId.values()].filter((s) => s.active).map((s) => s.id);
     for (let round = 0; round < rounds && !this.ctx.stopped(); round++) {
-      const ids = await this.ctx.deliveries.dueDeliveries(Date.now(), DELIVERY_BATCH);
+      const ids = await this.ctx.deliveries.dueDeliveries(Date.now(), DELIVERY_BATCH, active);
       if (!ids.length) return { worked, more: false };
       const now = Date.now();
       // The lease outlives the longest request, so only a dead holder loses it.
       const lease = now + this.ctx.config.webhooks.timeoutMs + 5000;
       const claimed = await this.ctx.deliveries.claimDeliveries(ids, this.ctx.owner, now, lease);
       worked ||= claimed.length > 0;
-      const byId = await subscriptions.byId();
       const outcomes = await Promise.all(
         claimed.map((delivery) => this.attempt(delivery, byId.get(delivery.subscriptionId))),
       );
