@@ -8,7 +8,7 @@ import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { OCCURRENCE_ID_BASE } from './event-series.js';
 import type { EventFilters } from './event-filters.js';
 import type { OccurrenceDates } from './event.mapper.js';
-import { boundingBox, haversineLimit, type Geofence } from './geofence.js';
+import { geofenceFilter } from './geofence-sql.js';
 
 /*
  * The events list as SQL (BEHAVIOR §5.2, CONTRACT §9): the filters as conditions on single events
@@ -379,41 +379,5 @@ function termFilter(
   qb.andWhere(
     `EXISTS (SELECT 1 FROM event_terms et_${name} WHERE et_${name}.event_id = ${eventId} AND et_${name}.term_id IN (:...${name}Ids))`,
     { [`${name}Ids`]: orNone(ids) },
-  );
-}
-
-/**
- * Events whose venue lies within the fence: the venues of the bounding box (a range on the indexed
- * `IDX_venues_geo`, one or two longitude ranges), then the exact great-circle test
- * hav(θ) = sin²(Δφ/2) + cos φ₁·cos φ₂·sin²(Δλ/2) ≤ sin²(r/2R) — in SQL on both engines, so that
- * counts and pages stay exact in the same two queries. The venue set is uncorrelated: the engines
- * evaluate it once per query.
- */
-function geofenceFilter(qb: SelectQueryBuilder<EventEntity>, e: string, fence: Geofence) {
-  const box = boundingBox(fence);
-  const lngRanges = box.lngRanges
-    .filter(([lo, hi]) => lo > -180 || hi < 180)
-    .map((_, i) => `gf.geo_lng BETWEEN :gfLngLo${i} AND :gfLngHi${i}`);
-  const params: Record<string, number> = {
-    gfMinLat: box.minLat,
-    gfMaxLat: box.maxLat,
-    gfLat: fence.lat,
-    gfLng: fence.lng,
-    gfCosLat: Math.cos((fence.lat * Math.PI) / 180),
-    gfLimit: haversineLimit(fence.radiusKm),
-  };
-  box.lngRanges.forEach(([lo, hi], i) => {
-    params[`gfLngLo${i}`] = lo;
-    params[`gfLngHi${i}`] = hi;
-  });
-  const half = (column: string, centre: string) => `SIN(RADIANS(${column} - ${centre}) / 2)`;
-  const dLat = half('gf.geo_lat', ':gfLat');
-  const dLng = half('gf.geo_lng', ':gfLng');
-  qb.andWhere(
-    `${e}.venueId IN (SELECT gf.id FROM venues gf WHERE gf.geo_lat BETWEEN :gfMinLat AND :gfMaxLat` +
-      ` AND gf.geo_lng IS NOT NULL` +
-      (lngRanges.length ? ` AND (${lngRanges.join(' OR ')})` : '') +
-      ` AND ${dLat} * ${dLat} + :gfCosLat * COS(RADIANS(gf.geo_lat)) * ${dLng} * ${dLng} <= :gfLimit)`,
-    params,
   );
 }
