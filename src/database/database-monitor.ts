@@ -9,12 +9,21 @@ import { WriteVersion } from '../cache/write-version.js';
 
 const PING_EVERY_MS = 250;
 const PING_TIMEOUT_MS = 600;
+/**
+ * A ping that times out declares an outage only once the database has answered none for this
+ * long: one slow answer on a loaded machine (a ping waits for the CPU like everything else) is
+ * no outage, and declaring one would fail every request in flight with a 503. A ping that fails
+ * (connection refused, reset, closed) declares it at once.
+ */
+const SILENT_FOR_MS = 1_500;
+
+class PingTimeout extends Error {}
 
 export const databaseUnavailable = () => new ApiError('rest_db_unavailable', 503);
 
 /**
  * Watches the database with a cheap ping, so that an outage answers 503 `rest_db_unavailable`
- * within a second instead of letting requests hang on a dead connection: while the database is
+ * within a second or two instead of letting requests hang on a dead connection: while the database is
  * down new requests fail at once, and requests in flight are released as soon as it goes down.
  * It recovers by itself: the next successful ping marks the database up again.
  */
@@ -26,6 +35,8 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   /** Set on shutdown: a ping cut short by the closing connection is no outage to report. */
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  /** When a ping last succeeded (or the monitor started): how long the database has been silent. */
+  private lastAnswer = Date.now();
   private readonly waiters = new Set<(error: ApiError) => void>();
 
   /** MySQL/MariaDB: the ping's own connection, outside the pool (see ping()). */
@@ -38,6 +49,7 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
+    this.lastAnswer = Date.now();
     this.timer = setInterval(() => void this.ping(), PING_EVERY_MS);
     this.timer.unref();
   }
@@ -74,15 +86,20 @@ export class DatabaseMonitor implements OnApplicationBootstrap, OnApplicationShu
           // The timeout waits one more turn of the event loop: after a long synchronous task,
           // timers run before pending I/O, and an answer already received would lose the race.
           timer = setTimeout(
-            () => setImmediate(() => reject(new Error('ping timed out'))),
+            () => setImmediate(() => reject(new PingTimeout('ping timed out'))),
             PING_TIMEOUT_MS,
           );
         }),
       ]);
+      this.lastAnswer = Date.now();
       this.setDown(false);
     } catch (error) {
       await this.dropConnection();
-      if (!this.stopped) this.setDown(true, error);
+      // The ping's own bound, or the side connection's while it connects.
+      const slow =
+        error instanceof PingTimeout || (error as { code?: unknown }).code === 'ETIMEDOUT';
+      const silent = Date.now() - this.lastAnswer >= SILENT_FOR_MS;
+      if (!this.stopped && (!slow || silent)) this.setDown(true, error);
     } finally {
       clearTimeout(timer);
       this.pinging = false;
