@@ -4,11 +4,10 @@ import { DateTimeColumn, FlagColumn } from '../database/columns.js';
 import { webUrlColumn } from '../common/http/web-url.js';
 
 /**
- * An event: a post with local and UTC start/end. Filters compare the local wall clocks
- * (BEHAVIOR §1.7), so both are stored and indexed; the time zone abbreviation is derived.
+ * The archive's order and what its filters test, first in both listing indexes (events and
+ * occurrences), so that a list reads either in the same order and counts from the index alone.
  */
-@Entity('events')
-@Index('IDX_events_listing', [
+const LISTING_ORDER = [
   'language',
   'hideFromListings',
   'startDate',
@@ -18,6 +17,15 @@ import { webUrlColumn } from '../common/http/web-url.js';
   'endDate',
   'dateUtc',
   'authorId',
+];
+
+/**
+ * An event: a post with local and UTC start/end. Filters compare the local wall clocks
+ * (BEHAVIOR §1.7), so both are stored and indexed; the time zone abbreviation is derived.
+ */
+@Entity('events')
+@Index('IDX_events_listing', [
+  ...LISTING_ORDER,
   // geoloc=1 and venue= test the venue of each listed event from the index.
   'venueId',
 ])
@@ -108,23 +116,8 @@ export class EventEntity extends PostColumns {
  */
 @Entity('event_occurrences')
 @Index('IDX_occurrences_event', ['eventId', 'startDate'], { unique: true })
-// The order of IDX_events_listing: a list of occurrences reads one range in its own order, counts
-// its total from the index alone and reads its items' columns from it.
-@Index('IDX_occurrences_listed', [
-  'language',
-  'hideFromListings',
-  'startDate',
-  'date',
-  'id',
-  'status',
-  'endDate',
-  'dateUtc',
-  'authorId',
-  'eventId',
-  'startUtc',
-  'endUtc',
-  'dayIndex',
-])
+// The order of IDX_events_listing, then every column a list item reads of an occurrence.
+@Index('IDX_occurrences_listed', [...LISTING_ORDER, 'eventId', 'startUtc', 'endUtc', 'dayIndex'])
 export class OccurrenceEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id!: number;
