@@ -178,9 +178,15 @@ export class EventsRepository {
    * (SQLite has one writer at a time): a concurrent update waits for this one's commit.
    */
   findForUpdate(id: number, manager: EntityManager): Promise<EventEntity | null> {
+    return this.repo(manager).findOne({ where: { id }, ...this.rowLock() });
+  }
+
+  /** Rows read for update: locked on MySQL/MariaDB (SQLite has one writer at a time). */
+  private rowLock() {
     const type = this.ds.options.type;
-    if (type !== 'mysql' && type !== 'mariadb') return this.findById(id, manager);
-    return this.repo(manager).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    return type === 'mysql' || type === 'mariadb'
+      ? { lock: { mode: 'pessimistic_write' as const } }
+      : {};
   }
 
   /**
@@ -188,12 +194,10 @@ export class EventsRepository {
    * like findForUpdate's.
    */
   groupMembers(manager: EntityManager, group: number, exceptId: number): Promise<EventEntity[]> {
-    const type = this.ds.options.type;
-    const locking = type === 'mysql' || type === 'mariadb';
     return this.repo(manager).find({
       where: { translationGroup: group, id: Not(exceptId) },
       order: { id: 'ASC' },
-      ...(locking && { lock: { mode: 'pessimistic_write' as const } }),
+      ...this.rowLock(),
     });
   }
 

@@ -92,14 +92,27 @@ export class SeriesWrites {
     for (const member of members) {
       if (member.status === 'trash' || member.recurrence !== previous) continue;
       if (!canEdit(ctx.actor, member)) continue;
-      const previousStatus = effectiveStatus(member, nowUtcSql(clock.now));
       member.recurrence = event.recurrence;
-      await materialize(manager, member, ctx.config.siteTimezone, clock.now);
-      member.modified = siteNow(clock);
-      member.modifiedUtc = nowUtcSql(clock.now);
-      await this.events.save(manager, member);
-      scope.changed('event', member.id, 'updated', member, { previousStatus });
+      await this.rewrite(scope, member, ctx.config.siteTimezone, clock);
     }
+  }
+
+  /**
+   * Writes `series` with the recurrence it has been given (caller's transaction): its
+   * occurrences, its modification date and its row; the write names it as updated.
+   */
+  private async rewrite(
+    scope: Pick<WriteScope, 'manager' | 'changed'>,
+    series: EventEntity,
+    zone: string,
+    clock: WriteClock,
+  ): Promise<void> {
+    const previousStatus = effectiveStatus(series, nowUtcSql(clock.now));
+    await materialize(scope.manager, series, zone, clock.now);
+    series.modified = siteNow(clock);
+    series.modifiedUtc = nowUtcSql(clock.now);
+    await this.events.save(scope.manager, series);
+    scope.changed('event', series.id, 'updated', series, { previousStatus });
   }
 
   async splitOff(
@@ -119,13 +132,7 @@ export class SeriesWrites {
     let tail: string | null = null;
     if (split.type === 'single') series.recurrence = withoutOccurrence(series, occurrence.start);
     else ({ head: series.recurrence, tail } = splitSeries(series, occurrence, zone, clock.now));
-    await materialize(manager, series, zone, clock.now);
-    series.modified = siteNow(clock);
-    series.modifiedUtc = nowUtcSql(clock.now);
-    await this.events.save(manager, series);
-    scope.changed('event', series.id, 'updated', series, {
-      previousStatus: effectiveStatus(series, nowUtcSql(clock.now)),
-    });
+    await this.rewrite(scope, series, zone, clock);
     const copy: EventEntity = Object.assign(new EventEntity(), series, {
       id: 0,
       slug: null,
@@ -171,7 +178,8 @@ export class SeriesWrites {
     if (event.status === 'trash') throw new ApiError('event-is-in-trash', 410);
     const clock = clockOf(ctx);
     const zone = ctx.config.siteTimezone;
-    await this.writes.run(async ({ manager, changed }) => {
+    await this.writes.run(async (scope) => {
+      const { manager } = scope;
       const series = (await this.events.findById(event.id, manager))!;
       const current = await this.events.findOccurrence(occurrence.id, manager);
       if (!current || !series.recurrence) throw notFound(id);
@@ -179,13 +187,7 @@ export class SeriesWrites {
         throw invalidParams({ id: t('recurrence.last_occurrence') });
       }
       series.recurrence = withoutOccurrence(series, current.start);
-      await materialize(manager, series, zone, clock.now);
-      series.modified = siteNow(clock);
-      series.modifiedUtc = nowUtcSql(clock.now);
-      await this.events.save(manager, series);
-      changed('event', series.id, 'updated', series, {
-        previousStatus: effectiveStatus(series, nowUtcSql(clock.now)),
-      });
+      await this.rewrite(scope, series, zone, clock);
     });
     return this.reads.written(event.id, ctx.query.password, ctx);
   }

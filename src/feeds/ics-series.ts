@@ -1,5 +1,5 @@
 import { localToUtc, utcToLocal } from '../common/dates/index.js';
-import { expandSeries } from '../common/recurrence/expand.js';
+import { rulesMake } from '../common/recurrence/expand.js';
 import { isRecurrenceProblem, parseRule, type Recurrence } from '../common/recurrence/rules.js';
 
 /** A series as one VEVENT writes it: the rules and dates, and its first occurrence. */
@@ -33,29 +33,14 @@ export function excludesChange(series: IcsSeries, start: string): boolean {
   const excluded = series.allDay
     ? start.endsWith(' 00:00:00') && (exdates.includes(day) || exdates.includes(start))
     : exdates.includes(start) && !exdates.includes(day);
-  return excluded && rulesMake(series, start);
-}
-
-/**
- * Whether the rules of `series` make an occurrence start at `start`: after an edit of the rules,
- * the exclusion a change left may name a start they no longer make, and a RECURRENCE-ID naming
- * no instance is an error for calendar applications (RFC 5545 §3.8.4.4). Expanded up to `start`
- * only, within the expansion's bounds (a series over them is not written as one anyway).
- */
-function rulesMake(series: IcsSeries, start: string): boolean {
-  if (start === series.start) return true;
-  const out = expandSeries(
-    { rules: series.recurrence.rules, exdates: [], rdates: [] },
-    { start: series.start, end: series.start, allDay: series.allDay, zone: series.zone },
-    { horizon: start, take: 1, after: beforeStart(start) },
+  // After an edit of the rules, the exclusion a change left may name a start they no longer
+  // make, and a RECURRENCE-ID naming no instance is an error for calendar applications (RFC 5545
+  // §3.8.4.4).
+  const { start: first, allDay, zone } = series;
+  return (
+    excluded &&
+    rulesMake(series.recurrence.rules, { start: first, end: first, allDay, zone }, start)
   );
-  return !('key' in out) && out.occurrences[0]?.start === start;
-}
-
-/** The wall clock one second before `start`: `after` skips occurrences at or before it. */
-function beforeStart(start: string): string {
-  const t = Date.parse(`${start.replace(' ', 'T')}Z`) - 1000;
-  return new Date(t).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** `RECURRENCE-ID` of a changed occurrence that started at local `start` in `series`. */

@@ -159,8 +159,7 @@ export class IcsImporter {
       if (!item.body?.recurrence || !map.get('event', item.id)) continue;
       for (const { sourceId, localId } of map.rowsUnder('event', `${item.id}@`)) {
         if (listed.has(sourceId)) continue;
-        await this.writer.trashEvent(localId, ctx);
-        await map.forget('event', sourceId);
+        await this.writer.retireEvent(map, sourceId, localId, ctx);
         merged++;
       }
     }

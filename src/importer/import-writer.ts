@@ -20,7 +20,7 @@ import { TermWrites } from '../terms/term-writes.js';
 import { CreateVenueDto, UpdateVenueDto } from '../venues/dto/venue-fields.dto.js';
 import { VenueWrites } from '../venues/venues.service.js';
 import { SourceError } from './http-client.js';
-import type { MapKind } from './import-map.js';
+import type { ImportMap, MapKind } from './import-map.js';
 import { messages } from './messages.js';
 
 /**
@@ -104,14 +104,25 @@ export class ImportWriter {
     }
   }
 
-  /** Moves the event `id` to the trash as `ctx`'s actor; one gone or trashed already is left. */
-  async trashEvent(id: number, ctx: RequestContext): Promise<void> {
+  /**
+   * Retires an event an earlier import made of source record `sourceId` that another record now
+   * stands for (a series for its occurrences): the local event `localId` goes to the trash as
+   * `ctx`'s actor (one gone or trashed already is left) and the map forgets the row.
+   */
+  async retireEvent(
+    map: ImportMap,
+    sourceId: string | number,
+    localId: number,
+    ctx: RequestContext,
+  ): Promise<void> {
     try {
-      await this.events.remove(id, ctx);
+      await this.events.remove(localId, ctx);
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 410)) return;
-      throw error;
+      if (!(error instanceof ApiError && (error.status === 404 || error.status === 410))) {
+        throw error;
+      }
     }
+    await map.forget('event', sourceId);
   }
 
   /**

@@ -223,13 +223,12 @@ export class TecImporter {
     ids: readonly number[],
     run: { map: ImportMap; actor: RequestContext['actor'] },
   ): Promise<number> {
+    const ctx = this.writer.contextFor(run.actor, this.config.defaultLanguage);
     let merged = 0;
     for (const id of ids) {
       const row = run.map.get('event', id);
       if (!row) continue;
-      const language = this.config.defaultLanguage;
-      await this.writer.trashEvent(row.localId, this.writer.contextFor(run.actor, language));
-      await run.map.forget('event', id);
+      await this.writer.retireEvent(run.map, id, row.localId, ctx);
       merged++;
     }
     return merged;

@@ -193,6 +193,22 @@ export function expandSeries(
   return { occurrences, horizon: bounded ? null : options.horizon };
 }
 
+/**
+ * Whether the rules of a series (its exclusion and added dates aside) make an occurrence start
+ * at the local wall clock `start`: expanded up to `start` only, within RECURRENCE_LIMITS (a
+ * series over them makes none).
+ */
+export function rulesMake(rules: string[], anchor: SeriesAnchor, start: string): boolean {
+  if (start === anchor.start) return true;
+  const out = expandSeries({ rules, exdates: [], rdates: [] }, anchor, {
+    horizon: start,
+    take: 1,
+    // `after` skips what starts at or before it: from one second before `start` on.
+    after: wallOf(wallMs(start) - 1000),
+  });
+  return !('key' in out) && out.occurrences[0]?.start === start;
+}
+
 /** The stored rule with its UNTIL as the wall-clock expansion reads it. */
 function formatForLibrary(text: string, until: string | null): string {
   const parts = text.split(';').filter((p) => !p.startsWith('UNTIL='));
