@@ -7,6 +7,7 @@ import type { Page } from '../common/pagination/paginate.js';
 import type { PostKind } from '../posts/post-id.entity.js';
 import { PostStore } from '../posts/post-store.js';
 import { insertRows } from '../database/plain-insert.js';
+import { selectRows } from '../database/plain-select.js';
 import { Caches } from '../cache/caches.js';
 import { dependsOn } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
@@ -203,7 +204,7 @@ export class EventsRepository {
 
   /** The events `ids` that exist, in no particular order: one query. */
   findByIds(ids: number[]): Promise<EventEntity[]> {
-    return ids.length ? this.repo().findBy({ id: In(ids) }) : Promise.resolve([]);
+    return selectRows(this.ds.manager, EventEntity, 'id', ids);
   }
 
   findBySlug(slug: string, language: Language): Promise<EventEntity | null> {
@@ -214,10 +215,13 @@ export class EventsRepository {
   async organizerIds(eventIds: number[], manager?: EntityManager): Promise<Map<number, number[]>> {
     const out = new Map<number, number[]>(eventIds.map((id) => [id, []]));
     if (!eventIds.length) return out;
-    const rows = await (manager ?? this.ds.manager).getRepository(EventOrganizerEntity).find({
-      where: { eventId: In(eventIds) },
-      order: { eventId: 'ASC', position: 'ASC' },
-    });
+    const rows = await selectRows(
+      manager ?? this.ds.manager,
+      EventOrganizerEntity,
+      'eventId',
+      eventIds,
+      ['eventId', 'position'],
+    );
     for (const row of rows) out.get(row.eventId)?.push(row.organizerId);
     return out;
   }

@@ -8,6 +8,7 @@ import type {
 } from 'typeorm';
 import { In } from 'typeorm';
 import { insertRows } from '../database/plain-insert.js';
+import { selectRows } from '../database/plain-select.js';
 import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -94,8 +95,7 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
 
   /** Records of these ids, any status and language, in one query. */
   findByIds(ids: number[]): Promise<E[]> {
-    if (!ids.length) return Promise.resolve([]);
-    return this.repo().find({ where: { id: In(ids) } as never });
+    return selectRows(this.dataSource.manager, this.entity, 'id', ids);
   }
 
   /**
