@@ -233,14 +233,6 @@ export class EventsRepository {
     return this.posts.allocateId(manager, 'event');
   }
 
-  /**
-   * Says that the transaction will allocate an event's id (allocateId) later, so that a record
-   * it creates first (an inline venue) takes both ids in one statement.
-   */
-  announceId(manager: EntityManager): void {
-    this.posts.announceId(manager, 'event');
-  }
-
   /** The kind of record behind a post id (events share the sequence with the other posts). */
   kindOf(id: number): Promise<PostKind | null> {
     return this.posts.kindOf(id);

@@ -133,12 +133,11 @@ export class EventsService {
         event.recurrence = JSON.stringify(plan.recurrence);
         event.occurrencesUntil = series.horizon ?? SERIES_COMPLETE;
       }
-      // The venue first (an inline one is created here, with the event's id in the same
-      // statement as its own), so that the event's row is written once.
-      this.events.announceId(manager);
-      await this.plans.applyVenue(event, plan, ctx, scope);
+      // The event's id first, as WordPress numbers an inline venue after its event; then the
+      // venue (an inline one is created here), so that the event's row is written once.
       const id = await this.events.allocateId(manager);
       event.id = id;
+      await this.plans.applyVenue(event, plan, ctx, scope);
       await this.events.insert(manager, event, slugBase(event, dto.slug));
       if (series) await replaceOccurrences(manager, event, series.occurrences);
       scope.changed('event', id, 'created', event, {

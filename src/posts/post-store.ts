@@ -25,80 +25,22 @@ const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('h
  */
 @Injectable()
 export class PostStore {
-  /** Ids a transaction announced (announceId) and those taken ahead for it, by its manager. */
-  private readonly ahead = new WeakMap<
-    EntityManager,
-    { announced: PostKind[]; kept: Map<PostKind, number[]> }
-  >();
-
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /**
-   * Takes the next id of the shared post sequence for a record of `kind`. When the transaction
-   * announced ids it will take (announceId), they are taken in the same statement and kept
-   * for it (MariaDB and SQLite, which answer an INSERT's ids with RETURNING).
-   */
+  /** Takes the next id of the shared post sequence for a record of `kind`: one statement. */
   async allocateId(manager: EntityManager, kind: PostKind): Promise<number> {
-    const ahead = this.ahead.get(manager);
-    const kept = ahead?.kept.get(kind)?.shift();
-    if (kept !== undefined) return kept;
-    const announced = ahead?.announced.splice(0) ?? [];
-    const own = announced.indexOf(kind);
-    if (own >= 0) announced.splice(own, 1);
-    // The announced records were meant to come first: they take the lower ids.
-    const ids = await this.insertIds(manager, [...announced, kind]);
-    for (const [i, other] of announced.entries()) {
-      const list = ahead!.kept.get(other) ?? [];
-      list.push(ids[i]);
-      ahead!.kept.set(other, list);
-    }
-    return ids[announced.length];
-  }
-
-  /**
-   * Says that the transaction of `manager` will take an id for a record of `kind` later: the
-   * first id it takes before then brings this one along (one statement instead of two, as for
-   * an event whose inline venue is created before the event's own row). Only for a record the
-   * transaction certainly writes, so that no id is taken and left unused.
-   */
-  announceId(manager: EntityManager, kind: PostKind): void {
-    const ahead = this.ahead.get(manager) ?? {
-      announced: [] as PostKind[],
-      kept: new Map<PostKind, number[]>(),
-    };
-    ahead.announced.push(kind);
-    this.ahead.set(manager, ahead);
-  }
-
-  /** New rows of `post_ids` for `kinds`, in one statement where the engine answers RETURNING. */
-  private async insertIds(manager: EntityManager, kinds: PostKind[]): Promise<number[]> {
-    const sql = 'INSERT INTO post_ids (kind) VALUES ';
+    const sql = 'INSERT INTO post_ids (kind) VALUES (?)';
     if (manager.connection.options.type === 'mysql') {
-      // MySQL 8 has no RETURNING: one statement per id, whose generated id the driver reports.
-      const ids: number[] = [];
-      for (const kind of kinds) {
-        const result = (await manager.query(`${sql}(?)`, [kind])) as { insertId?: number };
-        if (!result.insertId) throw new Error('could not allocate a post id');
-        ids.push(result.insertId);
-      }
-      return ids;
+      // MySQL 8 has no RETURNING: the driver reports the generated id.
+      const result = (await manager.query(sql, [kind])) as { insertId?: number };
+      if (!result.insertId) throw new Error('could not allocate a post id');
+      return result.insertId;
     }
-    const rows = (await manager.query(
-      `${sql}${kinds.map(() => '(?)').join(', ')} RETURNING id, kind`,
-      kinds,
-    )) as Array<{ id: number | string; kind: PostKind }>;
-    // Rows of one kind are interchangeable: each kind takes its ids in increasing order.
-    const byKind = new Map<PostKind, number[]>();
-    for (const row of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
-      const ids = byKind.get(row.kind) ?? [];
-      ids.push(Number(row.id));
-      byKind.set(row.kind, ids);
-    }
-    return kinds.map((kind) => {
-      const id = byKind.get(kind)?.shift();
-      if (!id) throw new Error('could not allocate a post id');
-      return id;
-    });
+    const [row] = (await manager.query(`${sql} RETURNING id`, [kind])) as Array<{
+      id: number | string;
+    }>;
+    if (!row) throw new Error('could not allocate a post id');
+    return Number(row.id);
   }
 
   /** The kind behind a post id, or null when the id was never used. */
