@@ -77,11 +77,6 @@ export interface WriteScope {
     record?: Readonly<PublicationState>,
     detail?: ChangeDetail,
   ) => void;
-  /**
-   * The record object given to `changed` for `kind` and `id` in this write, as the work has left
-   * it (the caller's own answer can be built from it instead of reading the row back).
-   */
-  written: (kind: RecordKind, id: number) => object | undefined;
 }
 
 /**
@@ -137,14 +132,12 @@ export class Writes {
       const key = `${kind}:${id}`;
       if (!changes.has(key)) changes.set(key, { change: { kind, id, action }, record, detail });
     };
-    const written = (kind: RecordKind, id: number): object | undefined =>
-      changes.get(`${kind}:${id}`)?.record;
     // What the work touches beyond the records it names; a retried attempt's too (a superset).
     const touched = new Set<string>();
     const result = await this.transaction(touched, async (manager) => {
       // A retried attempt starts over: only the changes of the attempt that committed count.
       changes = new Map();
-      const answer = await work({ manager, changed, written });
+      const answer = await work({ manager, changed });
       if (changes.size && this.journals.size) {
         const entries = [...changes.values()].map(journalEntry);
         for (const journal of this.journals) await journal(manager, entries);

@@ -13,14 +13,12 @@ import {
 } from '../common/recurrence/rules.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { WriteScope } from '../database/writes.js';
-import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { PostStore } from '../posts/post-store.js';
 import { TranslationStore } from '../posts/translation-store.js';
 import { EVENT_TRANSLATIONS, type TranslationViewer } from '../posts/translations.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
 import { TAXONOMIES, type Taxonomy } from '../terms/taxonomy.js';
-import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenueEventLinks } from '../venues/venues.service.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
@@ -50,22 +48,6 @@ export const viewerOf = (ctx: RequestContext): TranslationViewer => ({
 });
 /** The state an event's term links copy (status, publication date, language). */
 export type LinkState = Pick<EventEntity, 'status' | 'dateUtc' | 'language'>;
-
-/** The venue and organizers a write left, as it left them (those it wrote itself). */
-export function writtenLinks(
-  scope: WriteScope,
-  venueId: number | null,
-  { organizerIds, terms }: Pick<WrittenLinks, 'organizerIds' | 'terms'>,
-): WrittenLinks {
-  const venue = venueId === null ? undefined : scope.written('venue', venueId);
-  const organizers = (organizerIds ?? []).flatMap((id) => scope.written('organizer', id) ?? []);
-  return {
-    venues: venue ? [venue as VenueEntity] : [],
-    organizers: organizers as OrganizerEntity[],
-    organizerIds,
-    terms,
-  };
-}
 
 /** Who writes, in which zone, when: what the write rules date a write by. */
 export const clockOf = (ctx: RequestContext, now = new Date()): WriteClock => ({
@@ -171,7 +153,7 @@ export class EventWritePlanner {
     ctx: RequestContext,
     scope: WriteScope,
     before?: LinkState,
-  ): Promise<Pick<WrittenLinks, 'organizerIds' | 'terms'>> {
+  ): Promise<WrittenLinks> {
     const { manager } = scope;
     const created = !before;
     let organizerIds: number[] | undefined = created ? [] : undefined;

@@ -7,10 +7,8 @@ import { TranslationStore } from '../posts/translation-store.js';
 import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../cache/record-cache.js';
-import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks, type EventTerms } from '../terms/event-term-links.js';
-import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenueEventLinks } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
 import type { TecEvent, TecOrganizer } from '../common/payload/tec-payload.js';
@@ -29,12 +27,8 @@ export interface PresentOptions {
   readAt?: number;
 }
 
-/** What a write that just committed holds besides the event itself: not read back. */
+/** What a write that just committed knows of its event's links besides the event itself. */
 export interface WrittenLinks {
-  /** Venue records as the write left them (one it created or updated inline). */
-  venues: readonly VenueEntity[];
-  /** Organizer records as the write left them (those it created or updated inline). */
-  organizers: readonly OrganizerEntity[];
   /** The organizers the write linked, in order; undefined when it left them as they were. */
   organizerIds?: number[];
   /** The terms as the answer embeds them, when the write knows them (undefined: read them). */
@@ -102,8 +96,9 @@ export class EventPresenter {
 
   /**
    * The answer of a write: `event` as the committed write left it (its row is not read back),
-   * with `written`'s links and, when it knows them, terms; the rest (linked records it did not
-   * write, terms it does not know) is read, the terms with their counts in one query.
+   * with the organizers' order and the terms when the write knows them; its venue and
+   * organizers are read (after the commit, as they are), the terms it does not know with their
+   * counts in one query.
    */
   async presentWritten(
     event: EventEntity,
@@ -131,15 +126,10 @@ export class EventPresenter {
       : this.events.organizerIds(ids);
     // Every lookup runs at once; the organizers follow their links.
     const [venues, [organizerIds, organizers], terms, translations] = await Promise.all([
-      this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }, written?.venues),
+      this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
       organizerLinks.then(async (links) => {
         const unique = [...new Set([...links.values()].flat())];
-        const embedded = await this.organizers.embedMany(
-          unique,
-          ctx,
-          { jsonLd: opts.jsonLd },
-          written?.organizers,
-        );
+        const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
         return [links, embedded] as const;
       }),
       written?.terms

@@ -38,7 +38,6 @@ import {
   clockOf,
   EventWritePlanner,
   viewerOf,
-  writtenLinks,
   type LinkState,
   type WritePlan,
 } from './event-write-plan.js';
@@ -154,7 +153,7 @@ export class EventsService {
         );
       }
       const links = await this.plans.applyLinks(event, plan, ctx, scope);
-      written = { event, links: writtenLinks(scope, event.venueId, links) };
+      written = { event, links };
       return id;
     });
     const payload = await this.presenter.presentWritten(
@@ -334,7 +333,7 @@ export class EventsService {
     const base = slugBase(event, dto.slug ?? movedSlug);
     if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
     const links = await this.plans.applyLinks(event, plan, ctx, scope, before);
-    return { event, links: writtenLinks(scope, event.venueId, links) };
+    return { event, links };
   }
 
   async remove(id: number, ctx: RequestContext) {

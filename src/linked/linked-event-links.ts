@@ -39,13 +39,11 @@ export class LinkedEventLinks<
    * §4.11 when password protected; with json_ld when opts.jsonLd). Missing ids are absent from
    * the map, and so are records the caller may not read (CONTRACT §6 "Linked records": a private
    * venue of a published event is shown to whoever may read it, and left out for the others).
-   * Records the caller holds as a write just left them (`written`) are not read again.
    */
   async embedMany(
     ids: number[],
     ctx: RequestContext,
     opts: { jsonLd: boolean },
-    written: readonly E[] = [],
   ): Promise<Map<number, P>> {
     // An event's payload shows these records as they are: it depends on each (docs/caches.md).
     dependsOn(ids.map((id) => recordTag(this.def.kind.kind, id)));
@@ -54,13 +52,8 @@ export class LinkedEventLinks<
       nowUtc: nowUtcSql(),
       publicUrlTemplate: ctx.config.publicUrlTemplate,
     };
-    const wanted = new Set(ids);
-    const held = written.filter((record) => wanted.has(record.id));
-    held.forEach((record) => wanted.delete(record.id));
-    const read = wanted.size ? await this.repository.findByIds([...wanted]) : [];
-    const records = [...held, ...read].filter((record) =>
-      readableBy(ctx.actor, record, mapCtx.nowUtc),
-    );
+    const read = await this.repository.findByIds([...new Set(ids)]);
+    const records = read.filter((record) => readableBy(ctx.actor, record, mapCtx.nowUtc));
     const translations = await this.queries.translationsOf(records, ctx, mapCtx.nowUtc);
     const out = new Map<number, P>();
     for (const record of records) {
