@@ -13,8 +13,11 @@
 // - the computed default list and a computed single event, which have targets of their own.
 // Every figure is given beside the framework ceiling measured in the same run (a fixed JSON body
 // of the default list's size). On MySQL/MariaDB the mixed reads also run against WORKERS=2.
+// "cold": the cold path itself, the first read of the default list after one of its events
+// changed, one connection, a write before each read (firstReads).
 // The Markdown table goes to --out (default: printed only).
 import autocannon from 'autocannon';
+import { Agent, request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -50,7 +53,7 @@ const USAGE = `Usage: npm run bench:mixed [-- options]
   --duration S     seconds measured per figure, after 1 s of warm-up (default 5)
   --connections N  concurrent autocannon connections (default 10)
   --rates LIST     writes per second, comma-separated (default 0,1,5,20)
-  --only LIST      what to measure, comma-separated: mixed, list, event, workers (default all)
+  --only LIST      what to measure, comma-separated: mixed, list, event, cold, workers (default all)
   --port P         first port: served P, computed P+1, WORKERS=2 P+2 (default 3951)
   --sqlite         seed an SQLite file in a temporary directory instead of MariaDB
   --out FILE       also write the Markdown table there
@@ -72,7 +75,7 @@ const PORT = Number(args.port ?? 3951);
 const RATES = String(args.rates ?? '0,1,5,20')
   .split(',')
   .map(Number);
-const ONLY = new Set(String(args.only ?? 'mixed,list,event,workers').split(','));
+const ONLY = new Set(String(args.only ?? 'mixed,list,event,cold,workers').split(','));
 const counts = {
   events: Math.round(100_000 * SCALE),
   venues: Math.max(10, Math.round(5_000 * SCALE)),
@@ -140,6 +143,21 @@ async function measureBuild(label) {
         PORT + 1,
         [`/cal/events/v1/events/${firstPage.at(-1) ?? firstEvent}`],
       ]);
+    if (ONLY.has('cold')) {
+      const cold = await firstReads(origin(PORT), firstPage, ceilingPath);
+      const oneCeiling = { name: `framework ceiling, one connection${label}`, ...cold.ceiling };
+      rows.push(oneCeiling, {
+        name: `events: default list, first read after one of its events changed, served${label}`,
+        rate: 'one before each read',
+        writes: cold.writes,
+        writeErrors: cold.writeErrors,
+        ...cold.reads,
+        ceiling: oneCeiling,
+      });
+      console.log(
+        `first reads after a change${label}: ${cold.reads.rps} req/s (p99 ${cold.reads.p99} ms) against ${cold.ceiling.rps} (p99 ${cold.ceiling.p99} ms) for the ceiling, one connection`,
+      );
+    }
     if (!SQLITE && ONLY.has('workers')) {
       servers.push(['workers', startServer(URL_, PORT + 2, { WORKERS: '2' })]);
       await waitHealthy(PORT + 2);
@@ -208,6 +226,8 @@ function targetOf(r) {
     out.push(`≥ ${floor} ${met(ratio >= floor)}`, `p99 ≤ 1.5× ${met(p99 <= 1.5)}`);
   }
   if (base === 'event by id, computed' && r.rate === 5) out.push(`≥ 0.7 ${met(ratio >= 0.7)}`);
+  if (base.startsWith('events: default list, first read after'))
+    out.push(`≥ 0.25 ${met(ratio >= 0.25)}`);
   return out.join(', ');
 }
 
@@ -262,6 +282,71 @@ async function load(originUrl, paths, seconds) {
     rps: Math.round(r.requests.average),
     p99: r.latency.p99,
     errors: r.errors + r.non2xx,
+  };
+}
+
+/**
+ * The cold path, as a live site meets it: one of the default list's events is updated (as the
+ * writer of the other figures does), then the list is read once, by the first reader after the
+ * change, on the served server (the default configuration), then the ceiling route once; again
+ * and again for DURATION × 2 seconds, one request at a time on one kept-alive connection. Each
+ * side's rate is 1,000 ms over its mean latency: what one connection gets from a server that
+ * does nothing else, so the ratio compares the work of a first read with the ceiling's.
+ */
+async function firstReads(originUrl, firstPage, ceilingPath) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (path) =>
+    new Promise((done, fail) => {
+      const started = process.hrtime.bigint();
+      request(`${originUrl}${path}`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () =>
+          done({ ok: res.statusCode === 200, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+        );
+      })
+        .on('error', fail)
+        .end();
+    });
+  const reads = [];
+  const ceilings = [];
+  let writes = 0;
+  let writeErrors = 0;
+  let errors = 0;
+  const warmUntil = Date.now() + 1000;
+  const until = warmUntil + DURATION * 2000;
+  for (let i = 0; Date.now() < until; i++) {
+    const id = firstPage[i % firstPage.length];
+    const res = await fetch(`${originUrl}/cal/events/v1/events/${id}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ description: `First-read write ${i} at ${Date.now()}` }),
+    });
+    await res.arrayBuffer();
+    if (res.ok) writes++;
+    else writeErrors++;
+    const read = await get('/cal/events/v1/events');
+    const ceiling = await get(ceilingPath);
+    if (!read.ok) errors++;
+    if (Date.now() < warmUntil) continue;
+    reads.push(read.ms);
+    ceilings.push(ceiling.ms);
+  }
+  agent.destroy();
+  loads.push(loadavg()[0]);
+  const figure = (ms) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+    return {
+      rps: Math.round(1000 / mean),
+      p99:
+        Math.round(10 * sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]) / 10,
+    };
+  };
+  return {
+    reads: { ...figure(reads), errors },
+    ceiling: { ...figure(ceilings), errors: 0 },
+    writes,
+    writeErrors,
   };
 }
 
