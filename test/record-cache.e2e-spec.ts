@@ -183,4 +183,44 @@ describe('record payload cache (e2e)', () => {
     const after = await http().get(byId).expect(200);
     expect(after.body.translations).not.toHaveProperty('hu');
   });
+  it("reads a page's rows again only when a write could change which events it shows or their order", async () => {
+    const page = () => http().get(`${API}/events?${window}`).expect(200);
+    const unionReads = async (work: () => Promise<unknown>) => {
+      const statements: string[] = [];
+      await countQueries(app, work, statements);
+      // The page's rows come from the union of single events and occurrences (event-list-sql.ts).
+      return statements.filter((sql) => /\bUNION ALL\b/.test(sql)).length;
+    };
+    await page();
+    expect(await unionReads(page)).toBe(0);
+    // A description edit changes a payload, not the list: the page keeps its rows, shows the edit.
+    await http()
+      .post(`${API}/events/${ids[1]}`)
+      .set(as('editor'))
+      .send({ description: 'Edited, still second' })
+      .expect(200);
+    let after!: request.Response;
+    expect(
+      await unionReads(async () => {
+        after = await page();
+      }),
+    ).toBe(0);
+    const shown = (res: request.Response) =>
+      (res.body.events as Array<{ id: number; description: string }>).map((e) => e.id);
+    const order = (res: request.Response) => [ids[0], ids[1]].map((id) => shown(res).indexOf(id));
+    expect(order(after)[0]).toBeLessThan(order(after)[1]);
+    expect(after.body.events[order(after)[1]].description).toContain('Edited, still second');
+    // A new start moves the event within the window: the rows are read again, in the new order.
+    await http()
+      .post(`${API}/events/${ids[1]}`)
+      .set(as('editor'))
+      .send({ start_date: '2094-12-31 10:00:00', end_date: '2095-01-01 12:00:00' })
+      .expect(200);
+    expect(
+      await unionReads(async () => {
+        after = await page();
+      }),
+    ).toBe(1);
+    expect(order(after)[1]).toBeLessThan(order(after)[0]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PageAnchors } from './page-anchors.js';
+import { ANCHOR_TTL_MS, PageAnchors } from './page-anchors.js';
 import { TotalsCache } from './totals-cache.js';
 import { VersionedCache } from './versioned-cache.js';
 import { WriteVersion } from './write-version.js';
@@ -24,6 +24,19 @@ export class Caches {
   /** Where the pages of a list start (database/page-ids.ts). */
   pageAnchors(): PageAnchors {
     return new PageAnchors(this.versions, 'page_anchors');
+  }
+
+  /**
+   * The rows of list pages by list and page (`maxRows` rows in all), trusted as long as page
+   * starts are: what a page shows beyond its records (which records, in which order) survives
+   * a write that changes none of that, as an edit of a listed record's description.
+   */
+  pageRows<V extends object>(name: string, maxRows = 50_000): VersionedCache<V[]> {
+    return new VersionedCache<V[]>(this.versions, ANCHOR_TTL_MS, {
+      maxSize: maxRows,
+      sizeOf: (rows) => rows.length,
+      name,
+    });
   }
 
   /** Answers read from the database, kept until what they depend on changes (`max` of them). */

@@ -12,6 +12,7 @@ import { Caches } from '../cache/caches.js';
 import { dependsOn } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
+import type { VersionedCache } from '../cache/versioned-cache.js';
 import {
   EventEntity,
   EventOrganizerEntity,
@@ -50,6 +51,8 @@ export class EventsRepository {
   private readonly totals: TotalsCache;
   /** Where pages start, under the same rules. */
   private readonly anchors: PageAnchors;
+  /** The rows of the pages read, until their list changes (its tags) or a second has passed. */
+  private readonly pages: VersionedCache<UnionRow[]>;
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -58,6 +61,7 @@ export class EventsRepository {
   ) {
     this.totals = caches.totals('event_totals');
     this.anchors = caches.pageAnchors();
+    this.pages = caches.pageRows<UnionRow>('event_pages');
   }
 
   private repo(manager?: EntityManager) {
@@ -107,6 +111,9 @@ export class EventsRepository {
       tags,
     );
     if (total <= page.offset) return { items: [], total };
+    const pageKey = `${key} #${page.offset}+${page.perPage}`;
+    const kept = this.pages.get(pageKey);
+    if (kept) return { items: kept.map(toListed), total };
     const at = (offset: number) => `${key} @${offset}`;
     const found =
       page.offset > 0 ? this.anchors.lookup(at(page.offset), Date.now(), 1_000) : undefined;
@@ -125,6 +132,7 @@ export class EventsRepository {
         .finally(() => this.anchors.refreshing.delete(at(page.offset)));
     }
     const rows = await read(page.perPage + 1, page.offset, found?.value);
+    this.pages.set(pageKey, version, rows.slice(0, page.perPage), Date.now(), tags);
     if (rows.length && page.offset > 0 && !found) remember(page.offset, rows[0]);
     // Where the next page starts, for a crawler walking the pages in order.
     const next = rows[page.perPage];
