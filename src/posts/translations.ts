@@ -102,7 +102,7 @@ export function translationFields(
 
 /** 403 for a join or a language change in a group the caller may not change entirely. */
 export const translationsForbidden = () =>
-  new ApiError('rest_cannot_edit', 403, {}, t('translations.forbidden'));
+  new ApiError('rest_cannot_edit', 403, {}, t('errors.rest_cannot_edit_translations'));
 
 export function toMember(row: MemberRow): Member {
   const member: Member = {
