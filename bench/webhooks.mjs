@@ -56,6 +56,29 @@ function cpuMs(pid) {
 }
 
 /** A receiver answering 204 to every POST, counting them. */
+/**
+ * The statements the database server has answered so far (MySQL/MariaDB's `Questions`, every
+ * client's: the bench's own two per round included), or null on SQLite.
+ */
+async function statementCounter(url) {
+  if (url.startsWith('sqlite:')) return { count: async () => null, end: async () => {} };
+  const { createConnection } = await import('mysql2/promise');
+  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const conn = await createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+  });
+  return {
+    count: async () => {
+      const [rows] = await conn.query("SHOW GLOBAL STATUS LIKE 'Questions'");
+      return Number(rows[0].Value);
+    },
+    end: () => conn.end(),
+  };
+}
+
 async function startReceiver() {
   let received = 0;
   const server = createServer((req, res) => {
@@ -107,6 +130,7 @@ export async function webhookCreates({
   log = console.log,
 }) {
   const receiver = await startReceiver();
+  const statements = await statementCounter(url);
   const origin = `http://127.0.0.1:${port}`;
   const profileDir = profile ? mkdtempSync(join(tmpdir(), 'cal-hooks-prof-')) : null;
   const server = startServer(
@@ -145,13 +169,21 @@ export async function webhookCreates({
       await setActive(true);
       await load('warm-up b', warmUp / 2);
     }
-    const result = { without: [], with: [], drains: [], errors: 0, cpu: { without: [], with: [] } };
+    const result = {
+      without: [],
+      with: [],
+      drains: [],
+      errors: 0,
+      cpu: { without: [], with: [] },
+      statements: { without: [], with: [] },
+    };
     for (let round = 0; round < rounds; round++) {
       for (const active of [false, true]) {
         await setActive(active);
         // Whatever earlier rounds left is delivered before this one is measured.
         const before = receiver.received();
         const cpuBefore = cpuMs(server.pid);
+        const statementsBefore = await statements.count();
         const r = await load(`${round}${active ? 'w' : 'o'}`);
         result.errors += r.errors + r.non2xx;
         const rps = Math.round(r.requests.average);
@@ -176,6 +208,12 @@ export async function webhookCreates({
         if (cpuBefore !== null && cpuAfter !== null && r['2xx']) {
           (active ? result.cpu.with : result.cpu.without).push((cpuAfter - cpuBefore) / r['2xx']);
         }
+        const statementsAfter = await statements.count();
+        if (statementsBefore !== null && r['2xx']) {
+          (active ? result.statements.with : result.statements.without).push(
+            (statementsAfter - statementsBefore) / r['2xx'],
+          );
+        }
       }
     }
     const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
@@ -194,8 +232,15 @@ export async function webhookCreates({
           `${result.cpuRatio.toFixed(2)} of the rate by CPU`,
       );
     }
+    if (result.statements.with.length) {
+      log(
+        `database statements per create: ${result.statements.without.map((x) => x.toFixed(1)).join(', ')} without, ` +
+          `${result.statements.with.map((x) => x.toFixed(1)).join(', ')} with, deliveries included`,
+      );
+    }
     return result;
   } finally {
+    await statements.end();
     await stopServer(server);
     await receiver.stop();
     if (profileDir) {
