@@ -63,20 +63,30 @@ export function mulberry32(a) {
 
 const isSqlite = (url) => url.startsWith('sqlite:');
 
-/** Drops and recreates a MySQL/MariaDB bench database (its name must contain bench or test). */
-export async function resetDatabase(url) {
-  if (isSqlite(url)) return;
+/**
+ * A mysql2/promise connection to the MySQL/MariaDB server of `url`, to its database unless
+ * `database` is false (to drop and create it).
+ */
+export async function mysqlConnection(url, { database = true } = {}) {
   const { createConnection } = await import('mysql2/promise');
   const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const db = u.pathname.slice(1);
-  if (!/bench|test/.test(db))
-    throw new Error('use a database whose name contains "bench" or "test"');
-  const conn = await createConnection({
+  return createConnection({
     host: u.hostname,
     port: Number(u.port || 3306),
     user: decodeURIComponent(u.username || 'root'),
     password: decodeURIComponent(u.password),
+    ...(database && { database: u.pathname.slice(1) }),
+    charset: 'utf8mb4',
   });
+}
+
+/** Drops and recreates a MySQL/MariaDB bench database (its name must contain bench or test). */
+export async function resetDatabase(url) {
+  if (isSqlite(url)) return;
+  const db = new URL(url.replace(/^mariadb:/, 'mysql:')).pathname.slice(1);
+  if (!/bench|test/.test(db))
+    throw new Error('use a database whose name contains "bench" or "test"');
+  const conn = await mysqlConnection(url, { database: false });
   await conn.query(`DROP DATABASE IF EXISTS \`${db}\``);
   await conn.query(`CREATE DATABASE \`${db}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await conn.end();
@@ -113,16 +123,7 @@ async function openDb(url) {
       },
     };
   }
-  const { createConnection } = await import('mysql2/promise');
-  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const conn = await createConnection({
-    host: u.hostname,
-    port: Number(u.port || 3306),
-    user: decodeURIComponent(u.username || 'root'),
-    password: decodeURIComponent(u.password),
-    database: u.pathname.slice(1),
-    charset: 'utf8mb4',
-  });
+  const conn = await mysqlConnection(url);
   return {
     async many(table, columns, rows) {
       for (let i = 0; i < rows.length; i += 2000) {

@@ -22,6 +22,7 @@ import {
   createEditor,
   createRequests,
   createUser,
+  mysqlConnection,
   migrate,
   parseArgs,
   resetDatabase,
@@ -62,14 +63,7 @@ function cpuMs(pid) {
  */
 async function statementCounter(url) {
   if (url.startsWith('sqlite:')) return { count: async () => null, end: async () => {} };
-  const { createConnection } = await import('mysql2/promise');
-  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const conn = await createConnection({
-    host: u.hostname,
-    port: Number(u.port || 3306),
-    user: decodeURIComponent(u.username || 'root'),
-    password: decodeURIComponent(u.password),
-  });
+  const conn = await mysqlConnection(url, { database: false });
   return {
     count: async () => {
       const [rows] = await conn.query("SHOW GLOBAL STATUS LIKE 'Questions'");
