@@ -19,7 +19,7 @@
 // The table goes to a temporary file unless --out names one (docs/benchmarks.md to publish it);
 // a missed target is flagged in the output and makes the exit code 1.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -34,6 +34,7 @@ import {
   OVERHEAD_TARGET,
 } from './targets.mjs';
 import {
+  ROOT,
   benchDatabaseUrl,
   createEditor,
   createRequests,
@@ -66,7 +67,8 @@ const USAGE = `Usage: npm run bench [-- options]
   --port P         first port; the second server (response cache off) uses P+1, the third
                    (every cache off) P+2, the webhook creates, the WORKERS=1 vs WORKERS=2
                    comparison (MySQL/MariaDB) and the profiled server P+3 (default 3931); the
-                   comparison of metrics and tracing on and off runs last, on P, P+1 and P+2 again
+                   comparison of metrics and tracing on and off, then the reads while a writer
+                   commits (bench/mixed.mjs, a calendar of its own) run last, on P to P+2 again
   --sqlite         seed an SQLite file in a temporary directory instead of MariaDB
   --out FILE       where the Markdown table goes (default: a temporary file);
                    --out docs/benchmarks.md publishes it
@@ -467,6 +469,11 @@ const ratio = (r) => (r.rps / ceiling).toFixed(2);
 const cells = (r) => (r ? `${r.rps} | ${r.p99} | ${ratio(r)}` : '– | – | –');
 const deepServed = page1000.p99 / page1.p99;
 const deepComputed = page1000.computed.p99 / page1.computed.p99;
+// Reads while a writer commits 0 to 20 times a second, and the cold path (bench/mixed.mjs,
+// issue 35), on a calendar of their own (this database's name with `_mixed`, or a temporary
+// SQLite file) and the ports the first servers used. --smoke: two write rates for a second each.
+const mixed = mixedFigures();
+
 const create = results.find((r) => r.create);
 const missed = [
   // The deep-page rule compares the computed column (named `uncached` in targets.mjs).
@@ -488,6 +495,7 @@ const missed = [
         `creates with 3 webhook subscriptions at ${hooks.ratio.toFixed(2)} of the rate without (target ≥ ${WEBHOOK_CREATE_TARGET})`,
       ]),
   ...overheadRuns.flatMap(missedOverheadTargets),
+  ...mixed.missed,
 ];
 const kept = existsSync(OUT) && readFileSync(OUT, 'utf8').split(NOTES_MARKER)[1];
 const lines = [
@@ -540,6 +548,7 @@ const lines = [
     results.find((r) => r.name === SERIES_LIST),
   ),
   ...webhookLines(hooks),
+  ...mixed.lines,
   ...workerLines,
   ...overheadSection,
   ...profileLines,
@@ -564,8 +573,10 @@ if (SMOKE) {
   ];
   for (const r of failed) console.log(`ERRORS: ${r.name}`);
   if (hooks.errors) console.log('ERRORS: webhook creates');
-  if (failed.length || hooks.errors) process.exitCode = 1;
-} else if (missed.length) {
+  if (!mixed.ok) console.log('ERRORS: reads while a writer commits (bench/mixed.mjs)');
+  if (failed.length || hooks.errors || !mixed.ok) process.exitCode = 1;
+} else if (missed.length || !mixed.ok) {
+  if (!mixed.ok) console.log('ERRORS: reads while a writer commits (bench/mixed.mjs)');
   for (const m of missed) console.log(`MISSED TARGET: ${m}`);
   process.exitCode = 1;
 }
@@ -579,6 +590,49 @@ function recurringLine(singles, series) {
     `${share(series, singles)} (served), ${share(series.computed, singles.computed)} (computed) and ` +
     `${share(series.cold, singles.cold)} (cold) of the rate of the default list of ${counts.events.toLocaleString('en')} single events.`
   );
+}
+
+/**
+ * bench/mixed.mjs run as it is (its own seed, servers and writer), its table and its missed
+ * targets: `ok` is false when it failed or answered errors.
+ */
+function mixedFigures() {
+  const out = join(mkdtempSync(join(tmpdir(), 'cal-bench-mixed-')), 'mixed.md');
+  const argv = [
+    join(ROOT, 'bench', 'mixed.mjs'),
+    '--scale',
+    String(SCALE),
+    '--port',
+    String(PORT),
+    '--connections',
+    String(CONNECTIONS),
+    '--out',
+    out,
+    ...(SMOKE
+      ? ['--duration', '1', '--rates', '0,5', '--only', 'list,cold']
+      : ['--duration', String(DURATION)]),
+    ...(SQLITE ? ['--sqlite'] : []),
+    ...(args.build ? ['--build', resolve(process.cwd(), String(args.build))] : []),
+  ];
+  const env = { ...process.env };
+  if (SQLITE) delete env.BENCH_DATABASE_URL;
+  else env.BENCH_DATABASE_URL = URL_.replace(/\/([^/?]+)(\?|$)/, '/$1_mixed$2');
+  const run = spawnSync(process.execPath, argv, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const table = existsSync(out) ? readFileSync(out, 'utf8').trim() : '';
+  const missedRows = table
+    .split('\n')
+    .filter((row) => row.startsWith('| ') && row.includes(' missed'))
+    .map((row) => {
+      const [name, rate, , , , , , target] = row
+        .split(' | ')
+        .map((cell) => cell.replace(/^\| /, ''));
+      return `${name} at ${rate} writes/s: ${target}`;
+    });
+  return { ok: run.status === 0, lines: table ? ['', table] : [], missed: missedRows };
 }
 
 async function warmUp(url) {

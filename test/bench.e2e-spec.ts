@@ -63,6 +63,11 @@ describe('npm run bench', () => {
       // Metrics and tracing on and off are compared on three servers.
       expect(result.stdout).toMatch(/events: default list, served: off \d+ req\/s/);
       expect(result.stdout).toContain('| events: default list, served | metrics + tracing |');
+      // Reads while a writer commits, and the first read after a change (bench/mixed.mjs).
+      expect(result.stdout).toMatch(/\| events: default list, computed \| 5 \|/);
+      expect(result.stdout).toContain(
+        '| events: default list, first read after one of its events changed, served |',
+      );
       expect(result.stdout).not.toContain('ERRORS:');
     },
     7 * PROCESS_DEADLINE_MS,
