@@ -1,5 +1,4 @@
 import {
-  In,
   type Driver,
   type EntityMetadata,
   type EntityManager,
@@ -7,9 +6,9 @@ import {
   type ObjectLiteral,
 } from 'typeorm';
 
-/** A SELECT of every stored column of one entity, made once, and how its rows become entities. */
 type ColumnMetadata = EntityMetadata['columns'][number];
 
+/** A SELECT of every stored column of one entity, made once, and how its rows become entities. */
 interface Reader {
   /** `SELECT <columns> FROM <table> WHERE ` */
   head: string;
@@ -18,27 +17,26 @@ interface Reader {
   driver: Driver;
 }
 
-const readers = new WeakMap<EntityMetadata, Reader | null>();
+const readers = new WeakMap<EntityMetadata, Reader>();
 
 /**
- * The reader of `metadata`, or null for an entity this plain path does not cover: relations,
- * embedded columns and lazy relations are TypeORM's to load.
+ * The reader of `metadata`. Relations, embedded columns and lazy relations are TypeORM's to
+ * load: an entity with any of them is refused (a programming error, not a request's).
  */
-function readerOf(manager: EntityManager, metadata: EntityMetadata): Reader | null {
+function readerOf(manager: EntityManager, metadata: EntityMetadata): Reader {
   let reader = readers.get(metadata);
-  if (reader !== undefined) return reader;
-  const plain =
-    !metadata.relations.length && !metadata.embeddeds.length && !metadata.lazyRelations.length;
+  if (reader) return reader;
+  if (metadata.relations.length || metadata.embeddeds.length || metadata.lazyRelations.length) {
+    throw new Error(`selectRows reads plain entities only, not ${metadata.name}`);
+  }
   const driver = manager.connection.driver;
   const columns = metadata.columns.filter((column) => !column.isVirtual);
-  reader = plain
-    ? {
-        head: `SELECT ${columns.map((c) => driver.escape(c.databaseName)).join(', ')} FROM ${driver.escape(metadata.tableName)} WHERE `,
-        columns,
-        metadata,
-        driver,
-      }
-    : null;
+  reader = {
+    head: `SELECT ${columns.map((c) => driver.escape(c.databaseName)).join(', ')} FROM ${driver.escape(metadata.tableName)} WHERE `,
+    columns,
+    metadata,
+    driver,
+  };
   readers.set(metadata, reader);
   return reader;
 }
@@ -57,7 +55,6 @@ function inList(values: readonly unknown[], params: unknown[]): string {
  * the column's transformer), without the query builder that rewrites the whole statement's
  * property names on every call and the generic transformer behind it. These reads run for every
  * page whose records are not cached, so the difference is the cold path's (docs/caches.md).
- * Entities with relations or embedded columns go to `find`.
  */
 export async function selectRows<T extends ObjectLiteral>(
   manager: EntityManager,
@@ -74,12 +71,6 @@ export async function selectRows<T extends ObjectLiteral>(
     if (!column) throw new Error(`${metadata.name} has no column ${name}`);
     return column;
   };
-  if (!reader) {
-    return manager.getRepository(target).find({
-      where: { [property]: In(values) } as never,
-      order: Object.fromEntries(order.map((name) => [name, 'ASC'])) as never,
-    });
-  }
   const params: unknown[] = [];
   const escape = (name: string) => reader.driver.escape(columnOf(name).databaseName);
   const sql =

@@ -101,7 +101,7 @@ export class EventPresenter {
           canRead(ctx.actor, { authorId: e.authorId, status: effectiveStatus(e, nowUtc) }),
         );
       },
-      (rows) => this.build(rows, ctx, opts, undefined, links),
+      (rows) => this.build(rows, ctx, opts, links),
     );
   }
 
@@ -126,40 +126,43 @@ export class EventPresenter {
     ctx: RequestContext,
     password: unknown,
   ): Promise<TecEvent> {
-    const payloads = await this.build([event], ctx, { jsonLd: false, password }, written);
-    return payloads.get(event.id)!;
+    const { id } = event;
+    const links = Promise.all([
+      written.organizerIds ? new Map([[id, written.organizerIds]]) : this.events.organizerIds([id]),
+      written.terms
+        ? new Map([[id, written.terms]])
+        : this.terms.embeddedTermsForEvents([id], ctx, { justWritten: true }),
+    ]).then(([organizerIds, terms]) => ({ organizerIds, terms }));
+    const payloads = await this.build([event], ctx, { jsonLd: false, password }, links);
+    return payloads.get(id)!;
   }
 
   private async build(
     rows: EventEntity[],
     ctx: RequestContext,
     opts: PresentOptions,
-    written?: WrittenLinks,
     read?: Promise<LinksRead>,
   ): Promise<Map<number, TecEvent>> {
     if (!rows.length) return new Map();
-    const ids = rows.map((e) => e.id);
+    // Organizer links and terms: as read beside the rows or known to a write, else read now.
+    const ahead =
+      read ??
+      this.readLinks(
+        rows.map((e) => e.id),
+        ctx,
+      );
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
     ];
-    const organizerLinks = written?.organizerIds
-      ? Promise.resolve(new Map(rows.map((e) => [e.id, written.organizerIds!])))
-      : read
-        ? read.then((links) => links.organizerIds)
-        : this.events.organizerIds(ids);
     // Every lookup runs at once; the organizers follow their links.
     const [venues, [organizerIds, organizers], terms, translations] = await Promise.all([
       this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
-      organizerLinks.then(async (links) => {
-        const unique = [...new Set([...links.values()].flat())];
+      ahead.then(async ({ organizerIds: linked }) => {
+        const unique = [...new Set([...linked.values()].flat())];
         const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
-        return [links, embedded] as const;
+        return [linked, embedded] as const;
       }),
-      written?.terms
-        ? new Map([[ids[0], written.terms]])
-        : read
-          ? read.then((links) => links.terms)
-          : this.terms.embeddedTermsForEvents(ids, ctx, { justWritten: !!written }),
+      ahead.then(({ terms: embedded }) => embedded),
       this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
     ]);
     const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
