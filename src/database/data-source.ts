@@ -11,6 +11,8 @@ import { ensureMathFunctions, type SqliteConnection } from './sqlite-math.js';
  */
 export function dataSourceOptions(
   config: Pick<AppConfig, 'database' | 'migrationsRun'> & Partial<Pick<AppConfig, 'replicas'>>,
+  /** Connections of a MySQL/MariaDB pool (the dispatcher thread needs fewer than requests). */
+  poolSize = 10,
 ): DataSourceOptions {
   const common = {
     migrations,
@@ -55,11 +57,11 @@ export function dataSourceOptions(
     connectTimeout: 2000,
     enableQueryTimeout: true,
     maxQueryExecutionTime: 10_000,
-    poolSize: 10,
+    poolSize,
     // mysql2 captures a stack trace at every query for its errors' stacks: a few per cent of the
     // CPU of every request, for stacks our error answers and logs never show.
     trace: false,
-    extra: { connectionLimit: 10, enableKeepAlive: true },
+    extra: { connectionLimit: poolSize, enableKeepAlive: true },
   };
 }
 

@@ -1,6 +1,4 @@
-import type { Counter } from 'prom-client';
 import type { AppConfig } from '../config/config.js';
-import type { Metrics } from '../metrics/metrics.js';
 import type { AttemptOutcome, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 import { subscriptionFailure } from './failure-reasons.js';
 import type { Subscriptions } from './messages.js';
@@ -15,19 +13,19 @@ import type { Resolver } from './target-policy.js';
 const DELIVERY_BATCH = 48;
 const USER_AGENT = 'cal-events-api-webhooks/1.0 (Standard Webhooks)';
 
-/** Published outcome of each attempt, for metrics and tests. */
-export type AttemptListener = (subscriptionId: number, result: AttemptResult) => void;
+/** What an attempt came to once stored, for `cal_webhook_attempts_total`. */
+export type AttemptOutcomeKind = 'delivered' | 'retry' | 'failed';
+/** Counts `n` stored attempts of one outcome (in the process's metrics, from either thread). */
+export type CountAttempts = (outcome: AttemptOutcomeKind, n: number) => void;
 
 /** What a round needs of the dispatcher that runs it. */
 export interface RoundsContext {
   config: AppConfig;
   deliveries: DeliveriesRepository;
   subscriptions: SubscriptionsRepository;
-  metrics: Metrics;
+  count: CountAttempts;
   /** This process, as it holds the leases of the deliveries it claims. */
   owner: string;
-  /** Called after every attempt. */
-  listeners: ReadonlySet<AttemptListener>;
   /** The resolver deliveries connect through, asked at each attempt. */
   resolve: Resolver;
   /** True once the process stops: no further round starts. */
@@ -46,15 +44,7 @@ export interface RoundsContext {
  * until a delivery to it succeeds again. Administrators can replay a delivery.
  */
 export class DeliveryRounds {
-  private readonly attempts: Counter<'outcome'>;
-
-  constructor(private readonly ctx: RoundsContext) {
-    this.attempts = ctx.metrics.counter(
-      'cal_webhook_attempts_total',
-      'Webhook delivery attempts, by outcome: delivered, retry (failed, tried again later) or failed (for good).',
-      ['outcome'],
-    );
-  }
+  constructor(private readonly ctx: RoundsContext) {}
 
   /**
    * Sends what is due, in up to `rounds` rounds. `worked`: something was sent; `more`: the last
@@ -172,15 +162,15 @@ export class DeliveryRounds {
     let succeeded = new Set<number>();
     const stored = await this.ctx.deliveries.finishDelivered(delivered, this.ctx.owner, finishedAt);
     if (stored === delivered.length) {
-      this.attempts.inc({ outcome: 'delivered' }, delivered.length);
+      this.ctx.count('delivered', delivered.length);
       succeeded = reached;
     }
     if (retried.length && (await storedAll(retried))) {
-      this.attempts.inc({ outcome: 'retry' }, retried.length);
+      this.ctx.count('retry', retried.length);
     }
     const failed = new Map<number, { delivery: DeliveryRow; outcome: AttemptOutcome }>();
     if (given.length && (await storedAll(given))) {
-      this.attempts.inc({ outcome: 'failed' }, given.length);
+      this.ctx.count('failed', given.length);
       for (const g of given) failed.set(g.delivery.subscriptionId, g);
     }
     for (const id of succeeded) {
@@ -201,11 +191,6 @@ export class DeliveryRounds {
       await this.ctx.subscriptions.markFailing(id, reason, finishedAt);
       const subscription = subscriptions.get(id);
       if (subscription) subscription.failingSince ??= finishedAt;
-    }
-    for (const [i, delivery] of claimed.entries()) {
-      const result = outcomes[i];
-      if (!result) continue;
-      for (const listener of this.ctx.listeners) listener(delivery.subscriptionId, result);
     }
   }
 }

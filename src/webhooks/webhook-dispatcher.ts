@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
   Inject,
   Injectable,
@@ -13,217 +16,163 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Writes } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
-import { DeliveryRounds, type AttemptListener } from './delivery-rounds.js';
-import { FanOut } from './fan-out.js';
-import { Subscriptions } from './messages.js';
+import type { CountAttempts } from './delivery-rounds.js';
+import { DispatchLoops } from './dispatch-loops.js';
+import type { FromThread, ThreadData, ToThread } from './dispatcher-messages.js';
 import { OutboxRepository } from './outbox.repository.js';
 import { RecordPayloads } from './record-payloads.js';
 import { ScheduleRepository } from './schedule.repository.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { systemResolver, type Resolver } from './target-policy.js';
-import { Loop } from './webhook-loop.js';
 
-/** Delivery rounds per pass (delivery-rounds.ts: a round's deliveries are sent at once). */
-const DELIVERY_ROUNDS = 20;
 /**
- * While this process answers requests, a delivery pass sends one round, and the next starts no
- * sooner than BUSY_PAUSE_FACTOR times as long as it took (within the bounds below): sending takes
- * at most a tenth of a busy process's time and never slows the writes that caused it; what waits
- * is sent once the requests stop.
+ * The dispatcher thread's entry (src/webhook-thread.ts, which composes its application beside
+ * app.module.ts), compiled; absent when the program runs from its sources (the test runner).
  */
-const BUSY_PAUSE_FACTOR = 9;
-const BUSY_PAUSE_MIN_MS = 50;
-const BUSY_PAUSE_MAX_MS = 2000;
-/**
- * While this process answers other requests than the one whose commit woke it, a fan-out pass
- * is followed by the same pause, within these bounds: the commits of that time share the next
- * pass (its statements are the same for one entry as for a hundred), and a payload is rendered
- * at most this long after its change.
- */
-const FANOUT_PAUSE_MIN_MS = 50;
-const FANOUT_PAUSE_MAX_MS = 500;
-const PRUNE_EVERY_MS = 3_600_000;
-/** How long a stopping process waits for the delivery pass in flight. */
-const SHUTDOWN_WAIT_MS = 5_000;
+const THREAD_ENTRY = join(
+  typeof __dirname === 'string' ? __dirname : import.meta.dirname,
+  '..',
+  'webhook-thread.js',
+);
+/** How long a stopping process waits for the thread to finish the passes in flight. */
+const THREAD_STOP_WAIT_MS = 8_000;
+/** The waits before starting a thread that could not start or died, growing to the last. */
+const RESTART_MS = [1_000, 5_000, 30_000];
 
 /**
  * Delivers the outbox (webhook-outbox.ts) by the Standard Webhooks specification, in every server
  * process, off the write path: woken after each commit of this process and every WEBHOOK_POLL
- * for the commits of others (other workers, servers, the CLI). Two loops: the fan-out runs right
- * after each commit (so a payload shows its record as the change left it, as far as possible),
- * or soon after while other requests run (FANOUT_PAUSE_*, so that their commits share a pass),
- * the delivery after each fan-out and when a retry is due, yielding to requests (BUSY_PAUSE_*).
- *
- * 1. **Fan-out** (fan-out.ts, one process at a time): scheduled posts gone live and outbox
- *    entries become deliveries, one per subscription that wants each entry.
- * 2. **Delivery** (delivery-rounds.ts, every process): due deliveries are leased, sent in rounds
- *    and their outcomes stored; failures are tried again or mark their subscription failing.
- *
- * This file decides when each runs: passes, pauses for a busy process, pruning and shutdown.
+ * for the commits of others (other workers, servers, the CLI). The loops (dispatch-loops.ts) run
+ * on a thread of their own (src/webhook-thread.ts) at a lower priority, so that rendering,
+ * signing and sending the messages of a busy calendar neither takes the time of the thread that
+ * answers requests nor, on a machine short of CPU, more than a tenth of it; a thread that
+ * dies is started again, and what it held is taken over when its leases run out. Where no
+ * compiled thread exists (the sources under the test runner) or the database lives in this
+ * process's memory (SQLite `:memory:`, which another thread cannot open), the loops run here.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
   private readonly owner = `${hostname().slice(0, 20)}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly attemptListeners = new Set<AttemptListener>();
+  /** One Int32: the HTTP requests this process is answering (none in a process without a server). */
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
+  private readonly count: CountAttempts;
   private unsubscribe: (() => void) | undefined;
-  /** Fan-out: after each commit, at once (commits meanwhile share the next pass), and every poll. */
-  private readonly fanoutLoop = new Loop(() => this.fanOutPass());
-  /** Delivery: after each fan-out and when a retry is due, yielding to requests. */
-  private readonly deliveryLoop = new Loop(() => this.deliveryPass());
-  /** The HTTP requests this process is answering (none in a process without a server). */
-  private inFlight = 0;
-  private lastPrune = 0;
-  private failingLogged = false;
-  private readonly fanOut: FanOut;
-  private readonly rounds: DeliveryRounds;
-  /** The resolver deliveries connect through (replaced in tests to stand for a DNS answer). */
+  /** The loops, when they run on this thread. */
+  private loops: DispatchLoops | undefined;
+  private worker: Worker | undefined;
+  private wakeQueued = false;
+  private restarts = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  /** The resolver deliveries connect through when the loops run here (tests stand for DNS). */
   resolver: Resolver = systemResolver;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writes: Writes,
-    outbox: OutboxRepository,
-    schedule: ScheduleRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly schedule: ScheduleRepository,
     private readonly deliveries: DeliveriesRepository,
-    private readonly subscriptionRows: SubscriptionsRepository,
-    payloads: RecordPayloads,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly payloads: RecordPayloads,
     private readonly adapterHost: HttpAdapterHost,
     metrics: Metrics,
   ) {
-    const stopped = () => this.stopped;
-    this.fanOut = new FanOut(config, outbox, schedule, payloads, this.owner, stopped);
-    this.rounds = new DeliveryRounds({
-      config,
-      deliveries,
-      subscriptions: subscriptionRows,
-      metrics,
-      owner: this.owner,
-      listeners: this.attemptListeners,
-      // Read at each attempt: tests replace `resolver` after the start.
-      resolve: (host) => this.resolver(host),
-      stopped,
-    });
+    const attempts = metrics.counter(
+      'cal_webhook_attempts_total',
+      'Webhook delivery attempts, by outcome: delivered, retry (failed, tried again later) or failed (for good).',
+      ['outcome'],
+    );
+    this.count = (outcome, n) => attempts.inc({ outcome }, n);
   }
 
   onApplicationBootstrap(): void {
-    // Requests come first: a delivery pass tells from this count whether to yield to them.
+    // Requests come first: a pass tells from this count whether to yield to them.
     const server = this.adapterHost.httpAdapter?.getHttpServer() as HttpServer | undefined;
     server?.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-      this.inFlight++;
-      res.once('close', () => this.inFlight--);
+      Atomics.add(this.inFlight, 0, 1);
+      res.once('close', () => Atomics.sub(this.inFlight, 0, 1));
     });
-    this.fanoutLoop.start();
-    this.deliveryLoop.start();
     this.unsubscribe = this.writes.onCommit(() => this.wake());
-    // What earlier processes left: entries to fan out, deliveries leased by a dead one, retries.
-    this.fanoutLoop.wake();
-    this.deliveryLoop.wake();
+    const db = this.config.database;
+    if (existsSync(THREAD_ENTRY) && !(db.type === 'sqlite' && db.path === ':memory:')) {
+      this.startThread();
+    } else {
+      this.loops = new DispatchLoops({
+        config: this.config,
+        outbox: this.outbox,
+        schedule: this.schedule,
+        deliveries: this.deliveries,
+        subscriptions: this.subscriptions,
+        payloads: this.payloads,
+        owner: this.owner,
+        count: this.count,
+        inFlight: () => Atomics.load(this.inFlight, 0),
+        // Read at each attempt: tests replace `resolver` after the start.
+        resolve: (host) => this.resolver(host),
+      });
+      this.loops.start();
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     this.unsubscribe?.();
-    // The passes in flight finish if they can; one stuck on a database that no longer answers is
-    // left behind, since its leases expire and another process (or the next start) takes over.
+    clearTimeout(this.restartTimer);
+    await this.loops?.stop();
+    const worker = this.worker;
+    if (!worker) return;
+    // The thread finishes its passes in flight and closes its connections; one that does not
+    // within the bound is ended (its leases run out, and the next start takes over).
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
+    const exited = new Promise<void>((resolve) => {
+      worker.once('exit', () => resolve());
+      timer = setTimeout(resolve, THREAD_STOP_WAIT_MS);
       timer.unref();
     });
-    await Promise.race([Promise.all([this.fanoutLoop.stop(), this.deliveryLoop.stop()]), waited]);
+    worker.postMessage('stop' satisfies ToThread);
+    await exited;
     clearTimeout(timer);
-  }
-
-  private get stopped(): boolean {
-    return this.fanoutLoop.stopped;
-  }
-
-  /** Calls `listener` after every attempt; returns the unsubscribe function. */
-  onAttempt(listener: AttemptListener): () => void {
-    this.attemptListeners.add(listener);
-    return () => this.attemptListeners.delete(listener);
+    await worker.terminate();
   }
 
   /** Fans out soon (now, or right after the pass running), and delivers what that gives. */
   wake(): void {
-    this.fanoutLoop.wake();
-  }
-
-  /**
-   * Announces the scheduled posts gone live and fans out the outbox: each record's payload is
-   * rendered as soon as possible after its change, whatever the load (a message carries the
-   * record as it is when the message is prepared). Then wakes the delivery.
-   */
-  private async fanOutPass(): Promise<number> {
-    const started = performance.now();
-    // The request whose commit woke this pass is still in flight: others make the process busy.
-    const busy = this.inFlight > 1;
-    let worked = false;
-    const wait = await this.guarded(async () => {
-      await this.fanOut.announceScheduled();
-      const fanned = await this.fanOut.run(new Subscriptions(this.subscriptionRows));
-      worked = fanned.found;
-      if (fanned.worked) this.deliveryLoop.wake();
-      return fanned.more ? 0 : this.config.webhooks.pollMs;
+    if (this.loops) return this.loops.wake();
+    // One message for the commits of one turn of the event loop.
+    if (!this.worker || this.wakeQueued) return;
+    this.wakeQueued = true;
+    setImmediate(() => {
+      this.wakeQueued = false;
+      this.worker?.postMessage('wake' satisfies ToThread);
     });
-    const took = performance.now() - started;
-    this.fanoutLoop.notBefore =
-      busy && worked
-        ? Date.now() +
-          Math.min(FANOUT_PAUSE_MAX_MS, Math.max(FANOUT_PAUSE_MIN_MS, took * BUSY_PAUSE_FACTOR))
-        : 0;
-    return wait ?? this.config.webhooks.pollMs;
   }
 
-  /** Sends what is due; answers how long until the next is. */
-  private async deliveryPass(): Promise<number> {
-    const started = performance.now();
-    const busy = this.inFlight > 0;
-    let worked = false;
-    const wait = await this.guarded(async () => {
-      const sent = await this.rounds.run(
-        busy ? 1 : DELIVERY_ROUNDS,
-        new Subscriptions(this.subscriptionRows),
-      );
-      worked = sent.worked;
-      const poll = this.config.webhooks.pollMs;
-      if (sent.more) return 0;
-      const due = await this.deliveries.nextDue();
-      let next = due === null ? poll : Math.max(0, Math.min(poll, due - Date.now()));
-      // Due, and yet nothing was sent: it is leased by another process, or waits for an earlier
-      // change of its record. The next poll looks again (instead of a pass every tick).
-      if (next === 0 && !sent.worked) next = poll;
-      await this.pruneNow();
-      return next;
-    });
-    // Requests were waiting: the next pass leaves them nine times the time this one took.
-    const took = performance.now() - started;
-    this.deliveryLoop.notBefore =
-      busy && worked
-        ? Date.now() +
-          Math.min(BUSY_PAUSE_MAX_MS, Math.max(BUSY_PAUSE_MIN_MS, took * BUSY_PAUSE_FACTOR))
-        : 0;
-    return wait ?? this.config.webhooks.pollMs;
-  }
-
-  /** Runs `work`; when the database is away or busy, says so once and answers undefined. */
-  private async guarded<T>(work: () => Promise<T>): Promise<T | undefined> {
-    try {
-      const result = await work();
-      this.failingLogged = false;
-      return result;
-    } catch (error) {
-      if (!this.failingLogged) {
-        this.logger.warn(`webhook dispatch paused: ${(error as Error).message}`);
-        this.failingLogged = true;
+  private startThread(): void {
+    const data: ThreadData = {
+      owner: this.owner,
+      inFlight: this.inFlight.buffer,
+    };
+    const worker = new Worker(THREAD_ENTRY, { workerData: data });
+    this.worker = worker;
+    worker.on('message', (message: FromThread) => {
+      if (message.type === 'count') this.count(message.outcome, message.n);
+      else if (message.type === 'ready') this.restarts = 0;
+      else if (message.type === 'failed') {
+        this.logger.warn(`webhook dispatch paused: ${message.message}`);
       }
-      return undefined;
-    }
-  }
-  private async pruneNow(): Promise<void> {
-    const now = Date.now();
-    if (now - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = now;
-    await this.deliveries.prune(now - this.config.webhooks.retentionMs);
+    });
+    worker.on('error', (error) => {
+      this.logger.warn(`webhook dispatch paused: ${error.message}`);
+    });
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+      if (this.stopping) return;
+      // Started again after a wait; it looks for what is due when it starts.
+      const wait = RESTART_MS[Math.min(this.restarts++, RESTART_MS.length - 1)];
+      this.restartTimer = setTimeout(() => this.startThread(), wait);
+      this.restartTimer.unref();
+    });
   }
 }
