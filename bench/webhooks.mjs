@@ -3,10 +3,10 @@
 // ≥ 0.9 of the rate). Used by `npm run bench` (bench/run.mjs, on the database it seeded), and runnable
 // alone on a small calendar of its own:
 //
-//   npm run build && node bench/webhooks.mjs [--duration S] [--rounds N] [--port P] [--sqlite]
+//   npm run build && node bench/webhooks.mjs [--duration S] [--rounds N (4)] [--port P] [--sqlite]
 //
-// One server (WEBHOOK_ALLOWED_TARGETS=127.0.0.1) and a receiver in this process answering 204
-// on loopback; three subscriptions to every event type. Rounds alternate without (the three
+// One server (WEBHOOK_ALLOWED_TARGETS=127.0.0.1) and a receiver in a process of its own answering
+// 204 on loopback; three subscriptions to every event type. Rounds alternate without (the three
 // paused) and with (the three active), after a warm-up, so that the database growing over the
 // run weighs on both sides alike. After each round with subscriptions the receiver must get every
 // message of that round's creates (two per create, the event and its inline venue, to each
@@ -26,6 +26,7 @@ import {
   migrate,
   parseArgs,
   resetDatabase,
+  rssMb,
   seed,
   startServer,
   stopServer,
@@ -135,7 +136,7 @@ export async function webhookCreates({
   auth,
   duration = 10,
   warmUp = 10,
-  rounds = 2,
+  rounds = 4,
   connections = 10,
   smoke = false,
   profile = false,
@@ -250,6 +251,9 @@ export async function webhookCreates({
           `${result.statements.with.map((x) => x.toFixed(1)).join(', ')} with, deliveries included`,
       );
     }
+    // The server's resident memory after the run (its dispatcher thread's included).
+    result.rssMb = rssMb(server.pid);
+    if (result.rssMb !== null) log(`server RSS after the run: ${result.rssMb} MB`);
     return result;
   } finally {
     await statements.end();
@@ -279,7 +283,7 @@ export function webhookLines(result) {
   const list = (xs) => xs.join(', ');
   return [
     '',
-    `Creates with ${SUBSCRIPTIONS} active webhook subscriptions to every event type (a receiver on loopback answering 204; bench/webhooks.mjs), ` +
+    `Creates with ${SUBSCRIPTIONS} active webhook subscriptions to every event type (a receiver in a process of its own on loopback answering 204; bench/webhooks.mjs), ` +
       `alternating rounds on one server: without ${list(result.without)} req/s, with ${list(result.with)} req/s → ` +
       `${result.ratio.toFixed(2)} of the rate (target ≥ ${WEBHOOK_CREATE_TARGET}). Every message of a round (two per create to each subscription) ` +
       `arrived ${list(result.drains)} ms after its load stopped.` +
@@ -305,7 +309,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = parseArgs(process.argv.slice(2), OPTIONS);
   if (args.help) {
     console.log(
-      'Usage: node bench/webhooks.mjs [--duration S (10)] [--rounds N (2)] [--port P (3936)] [--connections N (10)] [--sqlite] [--profile]\n' +
+      'Usage: node bench/webhooks.mjs [--duration S (10)] [--rounds N (4)] [--port P (3936)] [--connections N (10)] [--sqlite] [--profile]\n' +
         '--profile runs the server under node --cpu-prof and prints where its CPU went.\n' +
         'BENCH_DATABASE_URL as for npm run bench (default mariadb://root@127.0.0.1:3306/cal_bench, dropped and recreated).',
     );
@@ -324,7 +328,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     port: Number(args.port ?? 3936),
     auth: createEditor(url),
     duration: Number(args.duration ?? 10),
-    rounds: Number(args.rounds ?? 2),
+    rounds: Number(args.rounds ?? 4),
     connections: Number(args.connections ?? 10),
     profile: !!args.profile,
   });

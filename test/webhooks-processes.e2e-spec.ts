@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source.js';
 import { entities } from '../src/entities.js';
@@ -123,6 +124,44 @@ describe('webhooks across processes (e2e)', () => {
       child.kill('SIGKILL');
     });
   }
+
+  /** The nice value of each thread of process `pid` (Linux /proc), by thread id. */
+  function niceOfThreads(pid: number): Map<number, number> {
+    const nices = new Map<number, number>();
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // The fields after the command's closing parenthesis: nice is the 19th of the line.
+      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    }
+    return nices;
+  }
+
+  it.runIf(existsSync('/proc/self/task'))(
+    'delivers from a thread of its own at nice 10, started with the first subscription, and stops it with the server',
+    async () => {
+      const r = await receiver();
+      const server = await serve();
+      const pid = server.child.pid!;
+      // One thread runs 10 below the others (the process's own priority, whatever the test
+      // runner's was); none before there is a subscription.
+      const base = niceOfThreads(pid).get(pid)!;
+      const lowered = () => [...niceOfThreads(pid).values()].filter((n) => n !== base);
+      expect(lowered()).toEqual([]);
+      await subscribe(server, r);
+      await until(() => lowered().length > 0, ARRIVES_WITHIN_MS, 'the dispatcher thread');
+      expect(lowered()).toEqual([Math.min(19, base + 10)]);
+      const id = await createEvent(server, 'Sent from the dispatcher thread');
+      await until(() => r.received.length === 1, ARRIVES_WITHIN_MS, 'the delivery');
+      expect(r.received[0]).toMatchObject({ type: 'event.created', verified: true });
+      expect(r.received[0].body.data).toMatchObject({ id });
+      expect(lowered()).toHaveLength(1);
+      // SIGTERM: the thread finishes and closes its connections, and the process exits 0
+      // without a word on stderr.
+      await stop(server.child);
+      expect(server.child.exitCode).toBe(0);
+      expect(server.output().stderr).toBe('');
+    },
+  );
 
   it('a server killed during a delivery: the next one sends the same message after the lease', async () => {
     const r = await receiver();

@@ -49,6 +49,8 @@ export interface DispatchDeps {
   inFlight: () => number;
   /** The resolver deliveries connect through, asked at each attempt. */
   resolve: Resolver;
+  /** Called after a pass that found subscriptions (any state); the dispatcher may move the loops. */
+  onSubscriptions?: () => void;
 }
 
 /**
@@ -152,11 +154,13 @@ export class DispatchLoops {
     const busy = this.deps.inFlight() > 0;
     let worked = false;
     const poll = this.deps.config.webhooks.pollMs;
+    const subscriptions = new Subscriptions(this.deps.subscriptions);
     const wait = await this.guarded(async () => {
-      const sent = await this.rounds.run(
-        busy ? 1 : DELIVERY_ROUNDS,
-        new Subscriptions(this.deps.subscriptions),
-      );
+      const sent = await this.rounds.run(busy ? 1 : DELIVERY_ROUNDS, subscriptions);
+      // The pass read them already: no statement more.
+      if (this.deps.onSubscriptions && (await subscriptions.all()).length) {
+        this.deps.onSubscriptions();
+      }
       worked = sent.worked;
       if (sent.more) return 0;
       const due = await this.deps.deliveries.nextDue();

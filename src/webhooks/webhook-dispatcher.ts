@@ -42,11 +42,12 @@ const RESTART_MS = [1_000, 5_000, 30_000];
 /**
  * Delivers the outbox (webhook-outbox.ts) by the Standard Webhooks specification, in every server
  * process, off the write path: woken after each commit of this process and every WEBHOOK_POLL
- * for the commits of others (other workers, servers, the CLI). The loops (dispatch-loops.ts) run
- * on a thread of their own (src/webhook-thread.ts) at a lower priority, so that rendering,
- * signing and sending the messages of a busy calendar neither takes the time of the thread that
- * answers requests nor, on a machine short of CPU, more than a tenth of it; a thread that
- * dies is started again, and what it held is taken over when its leases run out. Where no
+ * for the commits of others (other workers, servers, the CLI). Once a subscription exists, the
+ * loops (dispatch-loops.ts) run on a thread of their own (src/webhook-thread.ts) at a lower
+ * priority, so that rendering, signing and sending the messages of a busy calendar neither take
+ * the time of the thread that answers requests nor, on a machine short of CPU, more than a
+ * tenth of it; a thread that dies is started again, and what it held is taken over when its
+ * leases run out. Where no
  * compiled thread exists (the sources under the test runner) or the database lives in this
  * process's memory (SQLite `:memory:`, which another thread cannot open), the loops run here.
  */
@@ -62,6 +63,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private loops: DispatchLoops | undefined;
   private worker: Worker | undefined;
   private wakeQueued = false;
+  private moving = false;
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private stopping = false;
@@ -96,24 +98,35 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     });
     this.unsubscribe = this.writes.onCommit(() => this.wake());
     const db = this.config.database;
-    if (existsSync(THREAD_ENTRY) && !(db.type === 'sqlite' && db.path === ':memory:')) {
-      this.startThread();
-    } else {
-      this.loops = new DispatchLoops({
-        config: this.config,
-        outbox: this.outbox,
-        schedule: this.schedule,
-        deliveries: this.deliveries,
-        subscriptions: this.subscriptions,
-        payloads: this.payloads,
-        owner: this.owner,
-        count: this.count,
-        inFlight: () => Atomics.load(this.inFlight, 0),
-        // Read at each attempt: tests replace `resolver` after the start.
-        resolve: (host) => this.resolver(host),
-      });
-      this.loops.start();
-    }
+    const threaded = existsSync(THREAD_ENTRY) && !(db.type === 'sqlite' && db.path === ':memory:');
+    // The loops start here; a process with a thread to move them to does so once a pass finds a
+    // subscription (an administrator made one, here or elsewhere): a calendar without webhooks
+    // keeps no thread, nor the memory of its application (about 120 MB).
+    this.loops = new DispatchLoops({
+      config: this.config,
+      outbox: this.outbox,
+      schedule: this.schedule,
+      deliveries: this.deliveries,
+      subscriptions: this.subscriptions,
+      payloads: this.payloads,
+      owner: this.owner,
+      count: this.count,
+      inFlight: () => Atomics.load(this.inFlight, 0),
+      // Read at each attempt: tests replace `resolver` after the start.
+      resolve: (host) => this.resolver(host),
+      onSubscriptions: threaded ? () => void this.moveToThread() : undefined,
+    });
+    this.loops.start();
+  }
+
+  /** Stops the loops of this thread and starts the dispatcher thread instead (once). */
+  private async moveToThread(): Promise<void> {
+    const loops = this.loops;
+    if (!loops || this.moving) return;
+    this.moving = true;
+    await loops.stop();
+    this.loops = undefined;
+    if (!this.stopping) this.startThread();
   }
 
   async onApplicationShutdown(): Promise<void> {
