@@ -88,6 +88,9 @@ const firstVenue = 1;
 const firstEventId = counts.venues + counts.organizers + 1;
 
 console.log(`database ${URL_.split(':')[0]}, scale ${SCALE}: ${JSON.stringify(counts)}`);
+// The build measured migrates the calendar and makes its writer too: dist/ may not exist (the
+// test suite gives its own build, and a fresh clone has none before `npm start`).
+if (args.build) useBuild(resolve(process.cwd(), String(args.build)));
 await resetDatabase(URL_);
 migrate(URL_);
 const { probe, firstEvent } = await seed(URL_, counts);
