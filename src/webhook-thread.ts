@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   lowerPriority();
   const loaded = loadConfig(process.env);
   // Migrations are the server's; payloads are read fresh (the thread hears of no write, so a
-  // cache of its own could keep a stale record); the requests' counter is the server's.
+  // cache of its own could keep a stale record).
   const config: AppConfig = { ...loaded, migrationsRun: false, recordCacheMb: 0 };
   // The server's log format; with OTEL_* set, the attempts are client spans of this thread's
   // own SDK, linked to the traces of the writes they announce as on the server's thread.
@@ -116,10 +116,9 @@ async function main(): Promise<void> {
         .stop()
         .then(() => app.close())
         .then(() => tracing?.shutdown())
-        .finally(() => {
-          post({ type: 'stopped' });
-          port.close();
-        });
+        // Its pool closed, the thread has nothing left to wait for: it ends (the server waits
+        // for that, and ends it after a bound if something still holds it).
+        .finally(() => port.close());
     }
   });
   loops.start();
@@ -131,5 +130,7 @@ main().catch((error: unknown) => {
     type: 'failed',
     message: error instanceof Error ? error.message : String(error),
   } satisfies FromThread);
-  parentPort!.close();
+  // In a worker, exit ends this thread only: the server starts another after a wait. Whatever
+  // a failed start left open (a half-made pool, the tracing SDK) must not keep it from ending.
+  process.exit(1);
 });

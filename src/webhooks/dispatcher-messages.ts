@@ -11,9 +11,8 @@ export interface ThreadData {
 /** From the server: fan out now (a commit), or stop (the process is stopping). */
 export type ToThread = 'wake' | 'stop';
 
-/** From the thread: started, attempts stored (for the metrics), stopped, or could not start. */
+/** From the thread: started, attempts stored (for the metrics), or could not start. */
 export type FromThread =
   | { type: 'ready' }
   | { type: 'count'; outcome: AttemptOutcomeKind; n: number }
-  | { type: 'stopped' }
   | { type: 'failed'; message: string };
