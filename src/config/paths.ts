@@ -14,7 +14,12 @@ function findRoot(start: string): string {
   return process.cwd();
 }
 
-export const PROJECT_ROOT = findRoot(resolve(__dirnameOfThisModule()));
+/**
+ * The folder of the program's modules: `dist/` when built (or the tests' compiled copy of it),
+ * `src/` under the test runner, where only the TypeScript sources are.
+ */
+export const CODE_DIR = dirname(resolve(__dirnameOfThisModule()));
+export const PROJECT_ROOT = findRoot(CODE_DIR);
 export const I18N_DIR = join(PROJECT_ROOT, 'i18n');
 /** Templates and the stylesheet of the public pages (src/public). */
 export const VIEWS_DIR = join(PROJECT_ROOT, 'views');

@@ -13,6 +13,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { CODE_DIR } from '../config/paths.js';
 import { Writes } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
@@ -29,11 +30,7 @@ import { systemResolver, type Resolver } from './target-policy.js';
  * The dispatcher thread's entry (src/webhook-thread.ts, which composes its application beside
  * app.module.ts), compiled; absent when the program runs from its sources (the test runner).
  */
-const THREAD_ENTRY = join(
-  typeof __dirname === 'string' ? __dirname : import.meta.dirname,
-  '..',
-  'webhook-thread.js',
-);
+const THREAD_ENTRY = join(CODE_DIR, 'webhook-thread.js');
 /** How long a stopping process waits for the thread to finish the passes in flight. */
 const THREAD_STOP_WAIT_MS = 8_000;
 /** The waits before starting a thread that could not start or died, growing to the last. */
@@ -47,9 +44,9 @@ const RESTART_MS = [1_000, 5_000, 30_000];
  * priority, so that rendering, signing and sending the messages of a busy calendar neither take
  * the time of the thread that answers requests nor, on a machine short of CPU, more than a
  * tenth of it; a thread that dies is started again, and what it held is taken over when its
- * leases run out. Where no
- * compiled thread exists (the sources under the test runner) or the database lives in this
- * process's memory (SQLite `:memory:`, which another thread cannot open), the loops run here.
+ * leases run out. Where no compiled thread exists (the sources under the test runner) or the
+ * database lives in this process's memory (SQLite `:memory:`, which another thread cannot
+ * open), the loops run here.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
