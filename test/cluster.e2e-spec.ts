@@ -49,6 +49,9 @@ async function until(
   }
 }
 
+/** The pool's query timeout (src/database/data-source.ts, `maxQueryExecutionTime`). */
+const QUERY_TIMEOUT_MS = 10_000;
+
 describe('WORKERS (node:cluster)', () => {
   beforeAll(assertBuilt);
 
@@ -161,6 +164,18 @@ describe('WORKERS (node:cluster)', () => {
     });
 
     it('on SIGTERM fails readiness while still accepting, then refuses new connections and answers the requests in flight (MySQL/MariaDB only)', async () => {
+      // The held requests' queries end after the pool's query timeout (data-source.ts: 10 s)
+      // whatever the drain does. A machine so loaded that the port closes later than that has
+      // not shown the drain either way: the scenario runs again, at most three times.
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await drainScenario();
+        if (outcome === 'observed') return;
+        if (attempt === 3) throw new Error('three runs outlasted the query timeout: ' + outcome);
+      }
+    }, 540_000);
+
+    /** One run of the drain; 'observed' when every check held. */
+    async function drainScenario(): Promise<string> {
       await resetDatabase();
       const port = await freePort();
       const { child } = await startServer(
@@ -187,6 +202,7 @@ describe('WORKERS (node:cluster)', () => {
         await locker.query('LOCK TABLES events WRITE');
         // Distinct searches: identical reads would share one query, which could not tell how
         // many requests have arrived.
+        const heldSince = Date.now();
         const inFlight = Array.from({ length: 4 }, (_, i) =>
           fetch(`${list}?search=word${i}`).then(async (res) => [
             res.status,
@@ -209,18 +225,30 @@ describe('WORKERS (node:cluster)', () => {
         // After SHUTDOWN_DELAY_MS the port refuses new connections, while the requests in flight
         // still wait for the lock.
         let answered = 0;
-        for (const request of inFlight) void request.then(() => answered++);
+        for (const request of inFlight)
+          void request.then(
+            () => answered++,
+            () => answered++,
+          );
         await until(async () => (await probe(port, '/health/live')) === 'refused', 30_000);
+        const held = Date.now() - heldSince;
+        // An answer before 10 s is the drain's fault; after, the query timeout's.
+        if (answered > 0 && held >= QUERY_TIMEOUT_MS) {
+          await locker.query('UNLOCK TABLES');
+          await Promise.allSettled(inFlight);
+          return `port closed after ${held} ms`;
+        }
         expect(answered).toBe(0);
         // Still draining: the workers wait for their answers.
         expect(children(child.pid!).length).toBeGreaterThan(0);
         await locker.query('UNLOCK TABLES');
         expect(await Promise.all(inFlight)).toEqual(Array.from({ length: 4 }, () => [200, true]));
         await until(() => all.every((pid) => !alive(pid)), 15_000);
+        return 'observed';
       } finally {
         await locker.end();
         child.kill('SIGKILL');
       }
-    }, 180_000);
+    }
   });
 });
