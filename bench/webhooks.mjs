@@ -58,6 +58,26 @@ function cpuMs(pid) {
 }
 
 /**
+ * The database server's process when it runs on this machine (MariaDB's `mariadbd`, MySQL's
+ * `mysqld`), so that its CPU per create can be read beside the server's; null otherwise.
+ */
+function localDatabasePid(url) {
+  if (url.startsWith('sqlite:')) return null;
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) return null;
+  for (const entry of readdirSync('/proc', { withFileTypes: true })) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const name = readFileSync(`/proc/${entry.name}/comm`, 'utf8').trim();
+      if (name === 'mariadbd' || name === 'mysqld') return Number(entry.name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
+/**
  * The statements the database server has answered so far (MySQL/MariaDB's `Questions`, every
  * client's: the bench's own two per round included), or null on SQLite.
  */
@@ -103,6 +123,7 @@ async function startReceiver() {
   });
   const origin = `http://127.0.0.1:${port}`;
   return {
+    pid: child.pid,
     url: `${origin}/hook`,
     received: async () => Number(await (await fetch(origin)).text()),
     stop: () =>
@@ -144,6 +165,7 @@ export async function webhookCreates({
 }) {
   const receiver = await startReceiver();
   const statements = await statementCounter(url);
+  const databasePid = localDatabasePid(url);
   const origin = `http://127.0.0.1:${port}`;
   const profileDir = profile ? mkdtempSync(join(tmpdir(), 'cal-hooks-prof-')) : null;
   const server = startServer(
@@ -188,6 +210,8 @@ export async function webhookCreates({
       drains: [],
       errors: 0,
       cpu: { without: [], with: [] },
+      databaseCpu: { without: [], with: [] },
+      receiverCpu: [],
       statements: { without: [], with: [] },
     };
     for (let round = 0; round < rounds; round++) {
@@ -196,6 +220,8 @@ export async function webhookCreates({
         // Whatever earlier rounds left is delivered before this one is measured.
         const before = await receiver.received();
         const cpuBefore = cpuMs(server.pid);
+        const databaseBefore = databasePid === null ? null : cpuMs(databasePid);
+        const receiverBefore = cpuMs(receiver.pid);
         const statementsBefore = await statements.count();
         const r = await load(`${round}${active ? 'w' : 'o'}`);
         result.errors += r.errors + r.non2xx;
@@ -221,6 +247,18 @@ export async function webhookCreates({
         if (cpuBefore !== null && cpuAfter !== null && r['2xx']) {
           (active ? result.cpu.with : result.cpu.without).push((cpuAfter - cpuBefore) / r['2xx']);
         }
+        // The database server's and the receiver's share, on this machine: the outbox's rows
+        // and the messages cost them too, on the cores the creates need.
+        const databaseAfter = databasePid === null ? null : cpuMs(databasePid);
+        if (databaseBefore !== null && databaseAfter !== null && r['2xx']) {
+          (active ? result.databaseCpu.with : result.databaseCpu.without).push(
+            (databaseAfter - databaseBefore) / r['2xx'],
+          );
+        }
+        const receiverAfter = cpuMs(receiver.pid);
+        if (active && receiverBefore !== null && receiverAfter !== null && r['2xx']) {
+          result.receiverCpu.push((receiverAfter - receiverBefore) / r['2xx']);
+        }
         const statementsAfter = await statements.count();
         if (statementsBefore !== null && r['2xx']) {
           (active ? result.statements.with : result.statements.without).push(
@@ -243,6 +281,13 @@ export async function webhookCreates({
         `server CPU per create: ${result.cpu.without.map((x) => x.toFixed(2)).join(', ')} ms without, ` +
           `${result.cpu.with.map((x) => x.toFixed(2)).join(', ')} ms with, deliveries included → ` +
           `${result.cpuRatio.toFixed(2)} of the rate by CPU`,
+      );
+    }
+    if (result.databaseCpu.with.length) {
+      const ms = (xs) => xs.map((x) => x.toFixed(2)).join(', ');
+      log(
+        `database server CPU per create: ${ms(result.databaseCpu.without)} ms without, ` +
+          `${ms(result.databaseCpu.with)} ms with; the receiver's: ${ms(result.receiverCpu)} ms`,
       );
     }
     if (result.statements.with.length) {
@@ -291,7 +336,11 @@ export function webhookLines(result) {
         ? ''
         : ` The server's CPU time per create, its deliveries included: ${list(result.cpu.without.map((x) => x.toFixed(2)))} ms without, ` +
           `${list(result.cpu.with.map((x) => x.toFixed(2)))} ms with → ${result.cpuRatio.toFixed(2)} of the rate a server bound by its CPU keeps ` +
-          '(a figure the load of other programs on the machine changes less than the rates).'),
+          '(a figure the load of other programs on the machine changes less than the rates).') +
+      (result.databaseCpu.with.length
+        ? ` The database server's CPU time per create (it runs on this machine): ${list(result.databaseCpu.without.map((x) => x.toFixed(2)))} ms without, ` +
+          `${list(result.databaseCpu.with.map((x) => x.toFixed(2)))} ms with; the receiver's ${list(result.receiverCpu.map((x) => x.toFixed(2)))} ms.`
+        : ''),
   ];
 }
 

@@ -44,12 +44,6 @@ export class FanOut {
    * which. Each row is taken by a conditional DELETE in the transaction that adds the entry, so
    * one process announces it, whichever of several passes first.
    */
-  /**
-   * Scheduled posts whose date has passed become `published` outbox entries: nothing is written
-   * when a post goes live by the clock, so the rows the writes left in `webhook_schedule` say
-   * which. Each row is taken by a conditional DELETE in the transaction that adds the entry, so
-   * one process announces it, whichever of several passes first.
-   */
   async announceScheduled(): Promise<void> {
     // The clock moves posts live, not the commits that wake most passes: one look per poll.
     if (Date.now() < this.scheduledLookAt) return;
