@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { execute, num, select, type Row } from './webhook-sql.js';
+import { execute, num, select, tableWithIndex, type Row } from './webhook-sql.js';
 
 type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -82,16 +82,23 @@ export class DeliveriesRepository {
    * as its subquery: MariaDB would read the subquery's rows with shared locks, and the fan-out's
    * inserts and the other processes' claims would wait on them, where this
    * SELECT reads a snapshot and takes none.
+   *
+   * Both indexes are forced. Left to its statistics, MariaDB looked for a record's earlier
+   * pending change through IDX_webhook_deliveries_log (subscription, id), reading every earlier
+   * delivery of the subscription for each candidate: 15 ms a round on 18,000 fresh deliveries,
+   * 65 ms once a third were delivered, 3 ms of database CPU per create where
+   * IDX_webhook_deliveries_record (subscription, record, status) takes 0.3.
    */
   async dueDeliveries(now: number, limit: number, active: readonly number[]): Promise<number[]> {
     if (!active.length) return [];
     const rows = await select(
       this.ds,
-      `SELECT d.id FROM webhook_deliveries d
+      `SELECT d.id FROM ${tableWithIndex(this.ds, 'webhook_deliveries', 'd', 'IDX_webhook_deliveries_due')}
        WHERE d.status = 'pending' AND d.next_attempt_at <= ?
          AND d.subscription_id IN (${active.map(() => '?').join(', ')})
          AND (d.lease_until IS NULL OR d.lease_until < ?)
-         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+         AND NOT EXISTS (SELECT 1
+           FROM ${tableWithIndex(this.ds, 'webhook_deliveries', 'e', 'IDX_webhook_deliveries_record')}
            WHERE e.subscription_id = d.subscription_id AND e.record_key = d.record_key
              AND e.status = 'pending' AND e.id < d.id)
        ORDER BY d.next_attempt_at, d.id LIMIT ${Math.trunc(limit)}`,

@@ -28,6 +28,17 @@ export const num = (v: unknown) => (v === null || v === undefined ? null : Numbe
 export const WEBHOOK_STATEMENT = '/* webhooks */ ';
 export const MARK = WEBHOOK_STATEMENT;
 
+/**
+ * `table alias` reading `index` whatever the statistics say (MySQL/MariaDB's FORCE INDEX,
+ * SQLite's INDEXED BY): for a query whose cost depends on the index far more than a planner
+ * that sees a young or churning table can tell.
+ */
+export function tableWithIndex(ds: DataSource, table: string, alias: string, index: string) {
+  return ds.options.type === 'better-sqlite3'
+    ? `${table} AS ${alias} INDEXED BY ${index}`
+    : `${table} ${alias} FORCE INDEX (${index})`;
+}
+
 /** At most this many rows per statement of a batch (bound parameters stay far below limits). */
 export const CHUNK = 200;
 
