@@ -689,6 +689,26 @@ export function createRequests(auth, label = '') {
   };
 }
 
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc), or null elsewhere. */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident memory of a process, in MB (Linux /proc), or null elsewhere. */
 export function rssMb(pid) {
   try {

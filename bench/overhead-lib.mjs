@@ -3,12 +3,11 @@
 // loaded in turns, round after round, so that what the machine does meanwhile (other processes,
 // frequency changes) falls on all three alike. Shared by bench/run.mjs and bench/overhead.mjs.
 import autocannon from 'autocannon';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, stopServer, waitHealthy } from './lib.mjs';
+import { cpuMs, startServer, stopServer, waitHealthy } from './lib.mjs';
 
 /**
  * A collector that accepts OTLP/HTTP trace exports and drops them: the traced server pays for
@@ -29,25 +28,6 @@ async function startOtlpSink() {
     exports: () => exports,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** CPU time (user + system) a process has used, in ms (Linux /proc), or null elsewhere. */
-function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
 }
 
 const median = (values) => {

@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import {
   createEditor,
   createRequests,
+  cpuMs,
   createUser,
   mysqlConnection,
   migrate,
@@ -41,21 +42,6 @@ const SUBSCRIPTIONS = 3;
 const MESSAGES_PER_CREATE = 2;
 /** The longest a round's deliveries may take to arrive once its load stops. */
 const DRAIN_WITHIN_MS = 120_000;
-
-/**
- * The CPU time a process has used, in ms (Linux /proc: user + system clock ticks of 10 ms);
- * null elsewhere.
- */
-function cpuMs(pid) {
-  try {
-    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The database server's process when it runs on this machine (MariaDB's `mariadbd`, MySQL's

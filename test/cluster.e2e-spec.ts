@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { QUERY_TIMEOUT_MS } from '../src/database/data-source.js';
 import {
   connectTestDatabase,
   isMysql,
@@ -48,9 +49,6 @@ async function until(
     await sleep(50);
   }
 }
-
-/** The pool's query timeout (src/database/data-source.ts, `maxQueryExecutionTime`). */
-const QUERY_TIMEOUT_MS = 10_000;
 
 describe('WORKERS (node:cluster)', () => {
   beforeAll(assertBuilt);
@@ -164,7 +162,7 @@ describe('WORKERS (node:cluster)', () => {
     });
 
     it('on SIGTERM fails readiness while still accepting, then refuses new connections and answers the requests in flight (MySQL/MariaDB only)', async () => {
-      // The held requests' queries end after the pool's query timeout (data-source.ts: 10 s)
+      // The held requests' queries end after the pool's query timeout (QUERY_TIMEOUT_MS, 10 s)
       // whatever the drain does. A machine so loaded that the port closes later than that has
       // not shown the drain either way: the scenario runs again, at most three times.
       for (let attempt = 1; ; attempt++) {

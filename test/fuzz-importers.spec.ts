@@ -1,5 +1,4 @@
 import * as fc from 'fast-check';
-import { threadCpuMs } from '../src/common/cpu.js';
 import { basicInlineHtml } from '../src/common/text/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import {
   venueInput,
 } from '../src/importer/record-mapping.js';
 import { parseListPage, type Collection } from '../src/importer/tec-source.js';
+import { leastThreadCpuMs } from './helpers/cpu.js';
 
 /**
  * The importers' parsers against hostile input (a source is untrusted, CONTRACT §2): generated iCalendar files (recurrence
@@ -44,27 +44,17 @@ const MAX_CPU_MS = Number(process.env.FUZZ_MAX_CPU_MS) || 200;
 const BOUNDS: ExpansionBounds = { steps: 2_000, ms: 100, totalMs: 150 };
 const WINDOW = { from: new Date('2027-01-01T00:00:00Z'), to: new Date('2028-01-01T00:00:00Z') };
 
-/**
- * What `fn` costs in CPU time of this thread. Over the bound, it runs twice more and the least
- * counts: an input's cost is what reading it takes, and a collection of the worker's heap that
- * falls inside one run (the suite's earlier files share the worker) is not part of it.
- */
-const cpuMs = <T>(fn: () => T): { value?: T; error?: unknown; ms: number } => {
-  let value: T | undefined;
-  let error: unknown;
-  let ms = Infinity;
-  for (let attempt = 0; attempt < 3 && ms > MAX_CPU_MS; attempt++) {
-    const start = threadCpuMs();
+/** What reading costs in CPU time of this thread (test/helpers/cpu.ts), and what it answered. */
+async function cpuMs<T>(read: () => T): Promise<{ value?: T; error?: unknown; ms: number }> {
+  const { value: outcome, ms } = await leastThreadCpuMs(() => {
     try {
-      value = fn();
-      error = undefined;
-    } catch (e) {
-      error = e;
+      return { value: read() };
+    } catch (error) {
+      return { error };
     }
-    ms = Math.min(ms, threadCpuMs() - start);
-  }
-  return { value, error, ms };
-};
+  }, MAX_CPU_MS);
+  return { ...outcome, ms };
+}
 
 const describeError = (error: unknown) =>
   error instanceof Error ? `${error.name}: ${error.message}` : JSON.stringify(error);
@@ -365,9 +355,9 @@ describe('fuzz: the importers read hostile sources in bounded time', () => {
     }
   });
 
-  it('reads every fixture and generated iCalendar file within the bound', () => {
-    const check = (text: string) => {
-      const { value, error, ms } = cpuMs(() => readIcs(text, WINDOW, BOUNDS));
+  it('reads every fixture and generated iCalendar file within the bound', async () => {
+    const check = async (text: string) => {
+      const { value, error, ms } = await cpuMs(() => readIcs(text, WINDOW, BOUNDS));
       if (ms > MAX_CPU_MS) violations.push(`ics: ${ms.toFixed(0)} ms for ${JSON.stringify(text)}`);
       if (error && !(error instanceof SourceError)) {
         violations.push(`ics: ${describeError(error)} for ${JSON.stringify(text)}`);
@@ -381,19 +371,19 @@ describe('fuzz: the importers read hostile sources in bounded time', () => {
         }
       }
     };
-    icsFixtures.forEach(check);
-    fc.assert(
-      fc.property(calendar, (text) => {
-        check(text);
+    for (const text of icsFixtures) await check(text);
+    await fc.assert(
+      fc.asyncProperty(calendar, async (text) => {
+        await check(text);
       }),
       { numRuns: RUNS, seed: SEED },
     );
     expect(violations).toEqual([]);
   }, 120_000);
 
-  it('reads every fixture and generated list page within the bound', () => {
-    const check = (input: { collection: Collection; url: string; text: string }) => {
-      const { value, error, ms } = cpuMs(() => readPage(input));
+  it('reads every fixture and generated list page within the bound', async () => {
+    const check = async (input: { collection: Collection; url: string; text: string }) => {
+      const { value, error, ms } = await cpuMs(() => readPage(input));
       if (ms > MAX_CPU_MS) violations.push(`page: ${ms.toFixed(0)} ms for ${input.text}`);
       if (error && !(error instanceof SourceError)) {
         violations.push(`page: ${describeError(error)} for ${input.text}`);
@@ -408,12 +398,12 @@ describe('fuzz: the importers read hostile sources in bounded time', () => {
         }
       }
     };
-    pageFixtures.forEach((f) =>
-      check({ collection: f.collection, url: f.url, text: JSON.stringify(f.body) }),
-    );
-    fc.assert(
-      fc.property(page, (input) => {
-        check(input);
+    for (const f of pageFixtures) {
+      await check({ collection: f.collection, url: f.url, text: JSON.stringify(f.body) });
+    }
+    await fc.assert(
+      fc.asyncProperty(page, async (input) => {
+        await check(input);
       }),
       { numRuns: RUNS, seed: SEED },
     );

@@ -6,6 +6,7 @@ import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { schemaBefore } from './helpers/schema-before.js';
 import { isMysql } from './helpers/database.js';
+import { indexesUsed } from './helpers/query-plan.js';
 import { coldCaches, ownQueries } from './helpers/query-counter.js';
 
 /**
@@ -698,8 +699,8 @@ describe('translations (e2e)', () => {
       );
       expect(list).toBeDefined();
       expect(translations).toBeDefined();
-      expect(await indexesUsed(list!)).toContain('IDX_events_listing');
-      expect(await indexesUsed(translations!)).toContain('IDX_events_translation');
+      expect(await indexesUsed(ds, list!)).toContain('IDX_events_listing');
+      expect(await indexesUsed(ds, translations!)).toContain('IDX_events_translation');
 
       // Term counts (per language now) are read from the link index alone (counted afresh:
       // the events list above cached the counts of its terms).
@@ -711,24 +712,8 @@ describe('translations (e2e)', () => {
         (q) => /FROM [`"]terms[`"]/.test(q.sql) && /COUNT\(\*\) FROM event_terms/.test(q.sql),
       );
       expect(terms).toBeDefined();
-      expect(await indexesUsed(terms!)).toContain('IDX_event_terms_count');
+      expect(await indexesUsed(ds, terms!)).toContain('IDX_event_terms_count');
     });
-
-    /** The indexes the database plans to read for a query (EXPLAIN / EXPLAIN QUERY PLAN). */
-    async function indexesUsed(q: { sql: string; parameters: unknown[] }): Promise<string[]> {
-      if (isMysql()) {
-        const plan: Array<{ table: string; key: string | null }> = await ds.query(
-          `EXPLAIN ${q.sql}`,
-          q.parameters,
-        );
-        return plan.map((row) => row.key ?? `${row.table}:none`);
-      }
-      const plan: Array<{ detail: string }> = await ds.query(
-        `EXPLAIN QUERY PLAN ${q.sql}`,
-        q.parameters,
-      );
-      return plan.flatMap((row) => row.detail.match(/IDX_\w+/g) ?? [`scan:${row.detail}`]);
-    }
   });
 });
 

@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { DeliveriesRepository } from '../src/webhooks/deliveries.repository.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { isMysql } from './helpers/database.js';
+import { indexesUsed } from './helpers/query-plan.js';
 
 /** Subscriptions no row of webhook_subscriptions names: the app's own dispatcher leaves them be. */
 const SUBSCRIPTIONS = [9001, 9002, 9003];
@@ -51,12 +51,12 @@ describe('webhooks: the look for due deliveries (e2e)', () => {
   afterAll(() => closeApp(app));
 
   it('reads the pending deliveries by IDX_webhook_deliveries_due and a record’s earlier ones by IDX_webhook_deliveries_record, and answers the earliest of each record', async () => {
-    const sent: Array<{ sql: string; params: unknown[] }> = [];
+    const sent: Array<{ sql: string; parameters: unknown[] }> = [];
     const query = ds.query.bind(ds);
     const spy = vi
       .spyOn(ds, 'query')
       .mockImplementation((...args: Parameters<DataSource['query']>) => {
-        sent.push({ sql: args[0], params: (args[1] as unknown[] | undefined) ?? [] });
+        sent.push({ sql: args[0], parameters: (args[1] as unknown[] | undefined) ?? [] });
         return query(...args);
       });
     let due: number[];
@@ -78,19 +78,9 @@ describe('webhooks: the look for due deliveries (e2e)', () => {
 
     const [look] = sent;
     expect(look.sql).toContain('NOT EXISTS');
-    const plan = await indexesUsed(look.sql, look.params);
+    const plan = await indexesUsed(ds, look);
     expect(plan).toContain('IDX_webhook_deliveries_due');
     expect(plan).toContain('IDX_webhook_deliveries_record');
     expect(plan).not.toContain('IDX_webhook_deliveries_log');
   });
-
-  /** The indexes the database plans to read for a query (EXPLAIN / EXPLAIN QUERY PLAN). */
-  async function indexesUsed(sql: string, params: unknown[]): Promise<string[]> {
-    if (isMysql()) {
-      const plan: Array<{ key: string | null }> = await ds.query(`EXPLAIN ${sql}`, params);
-      return plan.map((row) => row.key ?? 'none');
-    }
-    const plan: Array<{ detail: string }> = await ds.query(`EXPLAIN QUERY PLAN ${sql}`, params);
-    return plan.flatMap((row) => row.detail.match(/IDX_\w+/g) ?? []);
-  }
 });

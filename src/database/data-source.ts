@@ -5,6 +5,9 @@ import type { AppConfig } from '../config/config.js';
 import { migrations } from './migrations/index.js';
 import { ensureMathFunctions, type SqliteConnection } from './sqlite-math.js';
 
+/** How long a MySQL/MariaDB query may run before the driver gives up on it (and its connection). */
+export const QUERY_TIMEOUT_MS = 10_000;
+
 /**
  * The options shared by the app, the CLI, the migration script and the tests, without entities:
  * those that map rows add them (`entities` in src/entities.ts); migrations need none.
@@ -56,7 +59,7 @@ export function dataSourceOptions(
     // handshakes give up after 2 s, queries after 10 s (mysql2 then drops the connection).
     connectTimeout: 2000,
     enableQueryTimeout: true,
-    maxQueryExecutionTime: 10_000,
+    maxQueryExecutionTime: QUERY_TIMEOUT_MS,
     poolSize,
     // mysql2 captures a stack trace at every query for its errors' stacks: a few per cent of the
     // CPU of every request, for stacks our error answers and logs never show.
