@@ -31,10 +31,22 @@ const floorRules = FLOORS.map((floor, i) => ({
   },
 }));
 
+/** Folders of one floor stand side by side: none imports another of its floor. */
+const sameFloorRules = FLOORS.filter((floor) => floor.length > 1).flatMap((floor) =>
+  floor.map((folder) => ({
+    name: `same-floor-${folder}`,
+    severity: 'error',
+    comment: `${folder} stands beside ${floor.filter((f) => f !== folder).join(', ')}: folders of one floor do not import each other.`,
+    from: { path: `^src/${folder}/` },
+    to: { path: `^src/(${floor.filter((f) => f !== folder).join('|')})/` },
+  })),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     ...floorRules,
+    ...sameFloorRules,
     {
       name: 'no-circular',
       severity: 'error',
