@@ -9,7 +9,7 @@ import { APP_CONFIG, type Language } from '../../../src/config/config.js';
 import type { Credentials, RoleUsers } from '../auth.js';
 
 export const API = '/cal/events/v1';
-export const FUTURE = '2099-06-01 10:00:00';
+const FUTURE = '2099-06-01 10:00:00';
 export const PAST = '2001-06-01 10:00:00';
 
 /** A record as the API answers it (fields read by the tests). */
@@ -17,7 +17,7 @@ export const PAST = '2001-06-01 10:00:00';
 export type Tec = Record<string, any>;
 
 /** The part of `VenueEventLinks` / `OrganizerEventLinks` the events module calls. */
-export interface EventLinksService {
+interface EventLinksService {
   embedMany(
     ids: number[],
     ctx: RequestContext,
