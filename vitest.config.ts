@@ -17,14 +17,14 @@ const workers = Number(process.env.TEST_MAX_WORKERS) || availableParallelism() +
  * helper), so they would come last: about 66 s instead of 50 here.
  */
 const LONG_FIRST = [
-  'test/authorization-matrix-',
-  'test/process.e2e-spec.ts',
-  'test/import-tec.e2e-spec.ts',
+  'test/auth/authorization-matrix-',
+  'test/ops/process.e2e-spec.ts',
+  'test/import/import-tec.e2e-spec.ts',
   'test/fuzz.e2e-spec.ts',
-  'test/response-cache.e2e-spec.ts',
-  'test/import-tec-plugin.e2e-spec.ts',
-  'test/startup.e2e-spec.ts',
-  'test/bench.e2e-spec.ts',
+  'test/ops/response-cache.e2e-spec.ts',
+  'test/import/import-tec-plugin.e2e-spec.ts',
+  'test/ops/startup.e2e-spec.ts',
+  'test/ops/bench.e2e-spec.ts',
   'src/common/text/render-linear.spec.ts',
 ];
 const rank = (file: TestSpecification) => {

@@ -538,8 +538,8 @@ const lines = [
     `≥ ${COMPUTED_TARGETS.list.ratio.toFixed(2)} with p99 ≤ ${COMPUTED_TARGETS.list.p99} ms, single events and the other lists ≥ ${COMPUTED_TARGETS.record.ratio.toFixed(2)}, ` +
     `create ≥ ${COMPUTED_TARGETS.create.rps} req/s with p99 ≤ ${COMPUTED_TARGETS.create.p99} ms; deep page (${page1000.name.replace('events: ', '')}) p99 within ${DEEP_TARGET}× of page 1 → served ` +
     `${deepServed.toFixed(2)}×, computed ${deepComputed.toFixed(2)}×. ` +
-    'SQL queries per list request depend neither on per_page nor on the page number (asserted by test/events-list.e2e-spec.ts, ' +
-    'and for translations by test/translations.e2e-spec.ts): a page takes its ids from the listing index, then reads only the rows whose payloads are not cached.',
+    'SQL queries per list request depend neither on per_page nor on the page number (asserted by test/events/events-list.e2e-spec.ts, ' +
+    'and for translations by test/events/translations.e2e-spec.ts): a page takes its ids from the listing index, then reads only the rows whose payloads are not cached.',
   '',
   `The geofenced list keeps the events whose venue lies within 25 miles of ${geo.lat}, ${geo.lng} (one venue's coordinates; ` +
     `${counts.venues.toLocaleString('en')} venues spread over Europe, 95% with coordinates): ${geo.total} events in the default window. ` +

@@ -1,4 +1,4 @@
-// The targets `npm run bench` checks (no imports: unit-tested by test/bench.e2e-spec.ts).
+// The targets `npm run bench` checks (no imports: unit-tested by test/ops/bench.e2e-spec.ts).
 
 /** The default events list, as served by default, against the framework ceiling. */
 export const LIST_TARGET = 0.5;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the property-based fuzz tests (test/fuzz.e2e-spec.ts, and test/fuzz-importers.spec.ts for
+// Runs the property-based fuzz tests (test/fuzz.e2e-spec.ts, and test/import/fuzz-importers.spec.ts for
 // the importers' parsers) with more generated inputs than `npm test` does:
 //
 //   npm run fuzz                          (2000 requests)
@@ -42,7 +42,7 @@ for (let i = 0; i < args.length; i++) {
 const vitest = join(root, 'node_modules', '.bin', 'vitest');
 const child = spawn(
   vitest,
-  ['run', 'test/fuzz.e2e-spec.ts', 'test/fuzz-importers.spec.ts', ...vitestArgs],
+  ['run', 'test/fuzz.e2e-spec.ts', 'test/import/fuzz-importers.spec.ts', ...vitestArgs],
   {
     cwd: root,
     env,

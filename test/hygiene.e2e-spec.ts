@@ -208,7 +208,7 @@ describe('hygiene (e2e)', () => {
     );
   });
 
-  // More in test/login-throttle.e2e-spec.ts.
+  // More in test/auth/login-throttle.e2e-spec.ts.
   it('throttles repeated failed logins of one login from one client with 429 and Retry-After', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {

@@ -32,7 +32,7 @@ export interface AttemptResult {
 /**
  * The Standard Webhooks headers of `message` sent at `at`: one `v1,` signature per secret, the
  * base64 of HMAC-SHA256 over `id.timestamp.body` (what the `standardwebhooks` libraries verify,
- * test/webhooks.e2e-spec.ts), by Node's crypto rather than the reference library's JavaScript
+ * test/webhooks/webhooks.e2e-spec.ts), by Node's crypto rather than the reference library's JavaScript
  * SHA-256: each create with three subscriptions signs six messages of a few KB.
  */
 export function signedHeaders(message: Message, at: Date): Record<string, string> {

@@ -1,6 +1,6 @@
 /**
  * Authorization matrix (CONTRACT §2's capabilities by role), walked in parts (one test file per part, so that the test
- * workers share it out: test/authorization-matrix-*.e2e-spec.ts); together they walk every case.
+ * workers share it out: test/auth/authorization-matrix-*.e2e-spec.ts); together they walk every case.
  *
  * Walks every route × method × role × record state of the five resources and compares each
  * answer with `expected()`, an explicit encoding of the roles table of CONTRACT §2 written here,

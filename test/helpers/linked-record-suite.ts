@@ -1,7 +1,7 @@
 /**
  * The e2e tests venues and organizers share: both are served by one implementation (src/linked/),
  * so every behaviour that is not about a kind's own fields is tested here, once, for each kind
- * (test/venues.e2e-spec.ts and test/organizers.e2e-spec.ts call `describeLinkedRecords` and keep
+ * (test/linked/venues.e2e-spec.ts and test/linked/organizers.e2e-spec.ts call `describeLinkedRecords` and keep
  * only their own fields' tests). The suite starts the app; the kind's file reads it from the
  * returned handle in its own tests, which run after these.
  *

@@ -1,0 +1,149 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { readXml } from '../helpers/xml.js';
+
+/**
+ * Recurring events on the public pages and in RSS (CONTRACT §9): a page per occurrence at the
+ * plugin's Pro dated address, JSON-LD of that occurrence, the series page listing the next dates
+ * with the rule in the reader's language, and RSS listing occurrences as the list does.
+ */
+
+const BASE = '/cal/events/v1';
+const SITE = 'http://cal.test';
+// oxlint-disable-next-line typescript/no-explicit-any
+type Tec = Record<string, any>;
+
+function jsonLd(html: string): Tec[] {
+  const out: Tec[] = [];
+  const re = /<script type="application\/ld\+json">([^<]*)<\/script>/g;
+  for (let m = re.exec(html); m; m = re.exec(html)) out.push(JSON.parse(m[1]) as Tec);
+  return out;
+}
+const canonical = (html: string) => /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1];
+
+describe('recurring events on the public pages (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  const http = () => request(app.getHttpServer());
+  const made: Record<string, Tec> = {};
+  const post = async (key: string, body: Record<string, unknown>) => {
+    const res = await http()
+      .post(`${BASE}/events`)
+      .set('Authorization', users.editor.header)
+      .send({ status: 'publish', ...body })
+      .expect(201);
+    made[key] = res.body as Tec;
+  };
+  const choirRecurrence = {
+    rules: ['FREQ=WEEKLY;COUNT=4'],
+    rdates: ['2030-04-02 21:30:00'],
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    users = await createRoleUsers(app);
+    await post('choir', {
+      title: 'Weekly choir',
+      slug: 'weekly-choir',
+      start_date: '2030-04-02 19:00:00',
+      end_date: '2030-04-02 21:00:00',
+      timezone: 'Europe/Budapest',
+      recurrence: choirRecurrence,
+    });
+    await post('choir_hu', {
+      title: 'Heti kórus',
+      slug: 'heti-korus',
+      start_date: '2030-04-02 19:00:00',
+      end_date: '2030-04-02 21:00:00',
+      timezone: 'Europe/Budapest',
+      recurrence: choirRecurrence,
+      translation_of: made.choir.id,
+      i18n_language: 'hu',
+    });
+    await post('single', {
+      title: 'Single recital',
+      slug: 'single-recital',
+      start_date: '2030-04-09 19:00:00',
+      end_date: '2030-04-09 20:00:00',
+      timezone: 'Europe/Budapest',
+    });
+  });
+  afterAll(() => closeApp(app));
+
+  const occurrences = async () => {
+    const res = await http().get(`${BASE}/events?include=${made.choir.id}&per_page=20`).expect(200);
+    return res.body.events as Tec[];
+  };
+
+  it('answers each occurrence at its dated url, with its own dates and JSON-LD', async () => {
+    const items = await occurrences();
+    expect(items.map((o) => o.url)).toEqual([
+      `${SITE}/event/weekly-choir/2030-04-02/`,
+      `${SITE}/event/weekly-choir/2030-04-02/2/`,
+      `${SITE}/event/weekly-choir/2030-04-09/`,
+      `${SITE}/event/weekly-choir/2030-04-16/`,
+      `${SITE}/event/weekly-choir/2030-04-23/`,
+    ]);
+    for (const item of items) {
+      const page = await http().get(item.url.slice(SITE.length)).expect(200);
+      expect(canonical(page.text)).toBe(item.url);
+      const [ld] = jsonLd(page.text);
+      expect(ld).toMatchObject({ '@type': 'Event', name: 'Weekly choir', url: item.url });
+      expect(ld.startDate.slice(0, 19)).toBe(item.start_date.replace(' ', 'T'));
+      expect(ld.endDate.slice(0, 19)).toBe(item.end_date.replace(' ', 'T'));
+      // The calendar link of an occurrence is that occurrence; the series has its own.
+      expect(page.text).toContain(`href="${SITE}${BASE}/events/${item.id}.ics"`);
+      expect(page.text).toContain(`href="${SITE}${BASE}/events/${made.choir.id}.ics"`);
+    }
+    const second = await http().get('/event/weekly-choir/2030-04-02/2/').expect(200);
+    expect(jsonLd(second.text)[0].startDate).toBe('2030-04-02T21:30:00+02:00');
+    expect(second.text).toContain('Tuesday, 2 April 2030, 21:30');
+  });
+
+  it('answers 404 where no occurrence is', async () => {
+    for (const path of [
+      '/event/weekly-choir/2030-04-03/',
+      '/event/weekly-choir/2030-04-09/2/',
+      '/event/weekly-choir/2030-04-02/1/',
+      '/event/weekly-choir/2030-13-45/',
+      '/event/weekly-choir/tomorrow/',
+      '/event/weekly-choir/2030-04-02/x/',
+      '/event/single-recital/2030-04-09/',
+      '/event/nothing/2030-04-09/',
+    ]) {
+      const res = await http().get(path);
+      expect([path, res.status]).toEqual([path, 404]);
+    }
+  });
+
+  it('lists the upcoming dates of the series with its rule in the reader language', async () => {
+    const items = await occurrences();
+    const page = await http().get('/event/weekly-choir/').expect(200);
+    expect(page.text).toContain('Every week, 19:00-21:00, 4 times');
+    for (const item of items) expect(page.text).toContain(`href="${item.url}"`);
+    // The series page is the event: JSON-LD of its first occurrence.
+    expect(jsonLd(page.text)[0].startDate).toBe('2030-04-02T19:00:00+02:00');
+    const hu = await http().get('/hu/event/heti-korus/2030-04-09/').expect(200);
+    expect(hu.text).toContain('Minden héten, 19:00–21:00, 4 alkalommal');
+    expect(hu.text).toContain('Következő időpontok');
+    expect(hu.text).toContain('href="http://cal.test/hu/event/heti-korus/2030-04-16/"');
+    // The other language's page of the same day.
+    expect(hu.text).toContain(
+      'hreflang="en" href="http://cal.test/event/weekly-choir/2030-04-09/"',
+    );
+    // A slug of another language moves the reader to that language's page of the same day.
+    const moved = await http().get('/event/heti-korus/2030-04-09/').expect(302);
+    expect(moved.headers.location).toBe('http://cal.test/hu/event/heti-korus/2030-04-09/');
+  });
+
+  it('lists occurrences in RSS as the list does, each with its own link', async () => {
+    const items = await occurrences();
+    const res = await http().get('/feed/').expect(200);
+    const xml = readXml(res.text);
+    for (const item of items) expect(xml.link).toContain(item.url);
+    expect(new Set(xml.guid).size).toBe(xml.guid.length);
+    expect(xml.link).toContain(`${SITE}/event/single-recital/`);
+  });
+});

@@ -1,0 +1,103 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { SeriesHorizon } from '../../src/events/series-horizon.js';
+import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+
+const BASE = '/cal/events/v1';
+const DAY = 86_400_000;
+
+/**
+ * The rolling horizon of unbounded series (CONTRACT §9), extended as time passes: the
+ * clock is the test's own (SeriesHorizon.run(now)), no waiting; on SQLite and MariaDB.
+ */
+describe('recurring events: the horizon moves with time (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  let horizon: SeriesHorizon;
+  let weekly: number;
+  let bounded: number;
+  const rows = async (eventId: number) =>
+    (await app
+      .get(DataSource)
+      .query(
+        'SELECT id, start_date FROM event_occurrences WHERE event_id = ? ORDER BY start_date',
+        [eventId],
+      )) as Array<{ id: number; start_date: string }>;
+  const until = async (eventId: number) =>
+    (
+      await app
+        .get(DataSource)
+        .query('SELECT occurrences_until AS u FROM events WHERE id = ?', [eventId])
+    )[0].u as string;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const sql = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    users = await createRoleUsers(app);
+    horizon = app.get(SeriesHorizon);
+    const create = async (recurrence: object) =>
+      (
+        await request(app.getHttpServer())
+          .post(`${BASE}/events`)
+          .set('Authorization', users.editor.header)
+          .send({
+            title: 'Rolling',
+            start_date: `${day(Date.now() + DAY)} 18:00:00`,
+            end_date: `${day(Date.now() + DAY)} 19:00:00`,
+            status: 'publish',
+            recurrence,
+          })
+          .expect(201)
+      ).body.id as number;
+    weekly = await create({ rules: ['FREQ=WEEKLY'] });
+    bounded = await create({ rules: ['FREQ=WEEKLY;COUNT=10'] });
+  });
+  afterAll(() => closeApp(app));
+
+  it('does nothing while the horizon is still ahead', async () => {
+    const before = await rows(weekly);
+    expect(await horizon.extendDue(new Date(Date.now() + 2 * DAY))).toBe(0);
+    expect(await rows(weekly)).toEqual(before);
+  });
+
+  it('extends an unbounded series once, keeping its occurrences, whoever runs it', async () => {
+    const before = await rows(weekly);
+    const untilBefore = await until(weekly);
+    const later = new Date(Date.now() + 60 * DAY);
+    // Two processes at once: each series is extended by one of them.
+    const [a, b] = await Promise.all([horizon.extendDue(later), horizon.extendDue(later)]);
+    expect(a + b).toBe(1);
+    const after = await rows(weekly);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.length - before.length).toBeGreaterThanOrEqual(8);
+    expect(after.length - before.length).toBeLessThanOrEqual(9);
+    // 730 days ahead of the new now (the site's zone is UTC).
+    expect(await until(weekly)).toBe(sql(later.getTime() + 730 * DAY));
+    expect(untilBefore < sql(later.getTime() + 730 * DAY)).toBe(true);
+    expect(new Set(after.map((r) => r.start_date)).size).toBe(after.length);
+    // A bounded series is complete already.
+    expect(await rows(bounded)).toHaveLength(10);
+    // The new occurrences are listed.
+    const last = after[after.length - 1].start_date.slice(0, 10);
+    const listed = await request(app.getHttpServer())
+      .get(`${BASE}/events?start_date=${last}&end_date=${last}`)
+      .expect(200);
+    expect(listed.body.events.map((e: { title: string }) => e.title)).toEqual(['Rolling']);
+    // Again at the same time: nothing left to do.
+    expect(await horizon.extendDue(later)).toBe(0);
+  });
+
+  it('runs one pass per hour among the processes sharing the database (a lease)', async () => {
+    const at = new Date(Date.now() + 200 * DAY);
+    const passes = await Promise.all([horizon.run(at), horizon.run(at)]);
+    expect(passes.sort()).toEqual([0, 1]);
+    // The lease holds for the hour, then the next pass finds nothing due.
+    expect(await horizon.run(new Date(at.getTime() + 30 * 60_000))).toBe(0);
+    const before = await rows(weekly);
+    expect(await horizon.run(new Date(at.getTime() + 2 * 3_600_000))).toBe(0);
+    expect(await rows(weekly)).toEqual(before);
+  });
+});
