@@ -5,7 +5,12 @@ import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { isMysql, resetDatabase, testDatabaseUrl, withDatabaseSuffix } from '../helpers/database.js';
+import {
+  isMysql,
+  resetDatabase,
+  testDatabaseUrl,
+  withDatabaseSuffix,
+} from '../helpers/database.js';
 import {
   assertBuilt,
   CLI,

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { isMysql, resetDatabase, testDatabaseUrl, withDatabaseSuffix } from '../helpers/database.js';
+import {
+  isMysql,
+  resetDatabase,
+  testDatabaseUrl,
+  withDatabaseSuffix,
+} from '../helpers/database.js';
 import { cli } from '../helpers/programs.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import {
