@@ -524,7 +524,7 @@ describe('webhooks (e2e)', () => {
         .set(admin())
         .expect(200);
       expect(hu.body.deliveries[0].failure_reason).toBe(
-        'A fogadó átirányítással válaszolt (302 HTTP-állapotkód), ezt a szerver nem követi.',
+        'A fogadó átirányítással válaszolt (302 HTTP-állapotkód), ezt a kiszolgáló nem követi.',
       );
       await http().delete(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
     });
