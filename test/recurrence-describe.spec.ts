@@ -250,6 +250,19 @@ const GOLDEN: Row[] = [
     ro: 'În fiecare săptămână, joia, 19:00–21:00, și în încă 2 zile',
   },
   {
+    rules: ['FREQ=WEEKLY', 'FREQ=MONTHLY'],
+    en: 'Every week; and every month, 19:00–21:00',
+    hu: 'Minden héten; valamint minden hónapban, 19:00–21:00',
+    ro: 'În fiecare săptămână; și în fiecare lună, 19:00–21:00',
+  },
+  {
+    rules: ['FREQ=WEEKLY;BYDAY=SA;UNTIL=20270630', 'FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=24;COUNT=5'],
+    allDay: true,
+    en: 'Every week on Saturday, until 30 June 2027; and every year on 24 December, 5 times, all day',
+    hu: 'Minden héten szombaton, 2027. június 30-ig; valamint minden év december 24-én, 5 alkalommal, egész nap',
+    ro: 'În fiecare săptămână, sâmbăta, până la 30 iunie 2027; și în fiecare an, pe 24 decembrie, de 5 ori, toată ziua',
+  },
+  {
     rules: ['FREQ=WEEKLY;BYDAY=MO', 'FREQ=MONTHLY;COUNT=6;BYMONTHDAY=1'],
     en: 'Every week on Monday; and every month on day 1, 6 times, 19:00–21:00',
     hu: 'Minden héten hétfőn; valamint minden hónap 1. napján, 6 alkalommal, 19:00–21:00',
@@ -328,10 +341,9 @@ describe('the description of a series', () => {
       for (const row of GOLDEN) {
         const text = render(row, lang);
         expect([label(row), text.charAt(0)]).toEqual([label(row), text.charAt(0).toUpperCase()]);
-        // A join (";", ",") never starts a capital: "Every week; and every month…".
-        const capitals = (text.match(/[;,] +\p{Lu}\p{L}*/gu) ?? []).filter(
-          (m) => !NAMES.has(m.replace(/^[;,] +/, '')),
-        );
+        // Past its first letter a sentence has capitals only in names (English weekdays and
+        // months): a part after a join or a label never opens with one ("Every week; and every…").
+        const capitals = (text.slice(1).match(/\p{Lu}\p{L}*/gu) ?? []).filter((w) => !NAMES.has(w));
         expect([label(row), capitals]).toEqual([label(row), []]);
         expect([label(row), text.match(/ {2}| ,|\{|\}|\(z\)|recurrence\./g)]).toEqual([
           label(row),
