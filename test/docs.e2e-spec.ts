@@ -109,18 +109,16 @@ describe('API documentation (e2e)', () => {
       // The summaries the reader sees, whichever catalogue key they come from: a verbal noun in
       // Hungarian (Események listázása), a verb in Romanian (Listează evenimentele).
       for (const lang of ['hu', 'ro'] as const) {
-        const operations = Object.entries(docs[lang].paths).flatMap(([path, item]) =>
-          METHODS.filter((m) => item[m]).map((m) => ({
-            route: `${m.toUpperCase()} ${path}`,
-            summary: String((item[m] as Json).summary ?? ''),
-          })),
-        );
-        expect(operations.length).toBeGreaterThan(20);
-        expect(operations.filter((o) => !o.summary)).toEqual([]);
+        const served = operations(docs[lang]).map(([path, method, op]) => ({
+          route: `${method.toUpperCase()} ${path}`,
+          summary: (op as Operation & { summary?: string }).summary ?? '',
+        }));
+        expect(served.length).toBeGreaterThan(20);
+        expect(served.filter((o) => !o.summary)).toEqual([]);
         // summarySlips reads catalogue keys: each operation stands as an `.op.` key.
-        const summaries = new Map(operations.map((o, i) => [`doc.op.n${i}`, o.summary]));
+        const summaries = new Map(served.map((o, i) => [`doc.op.n${i}`, o.summary]));
         const slips = summarySlips(lang, summaries).map(
-          (f) => `${lang} ${operations[Number(f.key.slice(8))].route}: ${f.text}`,
+          (f) => `${lang} ${served[Number(f.key.slice(8))].route}: ${f.text}`,
         );
         expect(slips).toEqual([]);
       }

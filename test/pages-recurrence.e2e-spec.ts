@@ -127,7 +127,9 @@ describe('recurring events on the public pages (e2e)', () => {
     // The series page is the event: JSON-LD of its first occurrence.
     expect(jsonLd(page.text)[0].startDate).toBe('2030-04-02T19:00:00+02:00');
     const hu = await http().get('/hu/event/heti-korus/2030-04-09/').expect(200);
-    expect(hu.text).toContain('<strong>Ismétlődés:</strong> minden héten, 19:00–21:00, 4 alkalommal');
+    expect(hu.text).toContain(
+      '<strong>Ismétlődés:</strong> minden héten, 19:00–21:00, 4 alkalommal',
+    );
     expect(hu.text).toContain('Következő időpontok');
     expect(hu.text).toContain('href="http://cal.test/hu/event/heti-korus/2030-04-16/"');
     // The other language's page of the same day.

@@ -415,7 +415,7 @@ const NOT_A_NOUN = /^(?:ms|s|h|MB|MiB|KiB|KB|GB|și|sau|din|la|pe|în|nu|a|–)$
  * apariții" is wrong for 20 and up), or inside one with the wrong form (`other` without "de",
  * `one`/`few` with it).
  */
-export function romanianNumberSlips(catalogue: Record<string, unknown>, file: string): string[] {
+function romanianNumberSlips(catalogue: Record<string, unknown>, file: string): string[] {
   const slips: string[] = [];
   const check = (text: string, key: string, form?: string) => {
     for (const m of text.matchAll(/\{(\w+)\}\s+(de\s+)?([^\s{}.,;:()„”]+)/gu)) {

@@ -194,8 +194,8 @@ const ORDINAL_FORMS = new Set(['one', 'two', 'few', 'other']);
  * The suffix "on the day" of a Hungarian date, by how its ordinal ends: elsején → 1-jén,
  * másodikán → 2-án, negyedikén → 4-én, tizenkettedikén → 12-én, huszadikán → 20-án.
  */
-const HUNGARIAN_ON_DAY = [
-  ...['jén', 'án', 'án', 'én', 'én', 'án', 'én', 'án', 'én', 'én'],
-  ...['én', 'én', 'án', 'én', 'én', 'án', 'én', 'án', 'én', 'án'],
-  ...['én', 'én', 'án', 'én', 'én', 'án', 'én', 'án', 'én', 'án', 'én'],
-];
+const HUNGARIAN_ON_DAY = (
+  'jén án án én én án én án én én ' +
+  'én én án én én án én án én án ' +
+  'én én án én én án én án én án én'
+).split(' ');
