@@ -272,8 +272,8 @@ const GOLDEN: Row[] = [
     rules: [],
     rdates: ['2027-01-09 19:00:00', '2027-01-10 19:00:00'],
     en: 'On 2 dates, 19:00–21:00',
-    hu: '2 napon, 19:00–21:00',
-    ro: 'În 2 zile, 19:00–21:00',
+    hu: '2 megadott napon, 19:00–21:00',
+    ro: 'În 2 zile stabilite, 19:00–21:00',
   },
 ];
 
