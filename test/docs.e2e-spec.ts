@@ -4,6 +4,7 @@ import request from 'supertest';
 import { DocsService } from '../src/docs/docs.service.js';
 import { DOC_KEY } from '../src/common/i18n/doc-key.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { summarySlips } from './helpers/glossary.js';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -102,6 +103,25 @@ describe('API documentation (e2e)', () => {
       const ro = await http().get('/hu/cal/events/v1/doc?i18n_language=ro').expect(200);
       expect(withoutServers(ro.body)).toEqual(withoutServers(docs.ro));
       expect(docs.hu.servers).toEqual([{ url: 'http://cal.test/hu/cal/events/v1/' }]);
+    });
+
+    it('names every operation with an action in hu and ro, as served', () => {
+      // The summaries the reader sees, whichever catalogue key they come from: a verbal noun in
+      // Hungarian (Események listázása), a verb in Romanian (Listează evenimentele).
+      for (const lang of ['hu', 'ro'] as const) {
+        const served = operations(docs[lang]).map(([path, method, op]) => ({
+          route: `${method.toUpperCase()} ${path}`,
+          summary: (op as Operation & { summary?: string }).summary ?? '',
+        }));
+        expect(served.length).toBeGreaterThan(20);
+        expect(served.filter((o) => !o.summary)).toEqual([]);
+        // summarySlips reads catalogue keys: each operation stands as an `.op.` key.
+        const summaries = new Map(served.map((o, i) => [`doc.op.n${i}`, o.summary]));
+        const slips = summarySlips(lang, summaries).map(
+          (f) => `${lang} ${served[Number(f.key.slice(8))].route}: ${f.text}`,
+        );
+        expect(slips).toEqual([]);
+      }
     });
 
     it('rejects an unsupported language', async () => {

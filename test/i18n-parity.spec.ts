@@ -44,6 +44,7 @@ const SAME_EVERYWHERE = new Set([
   'cli.source.api_refusal',
   'cli.source.api_refusal_params',
   'cli.source.param',
+  'recurrence.describe.time', // {base}, {start}–{end}
 ]);
 
 describe('translations', () => {

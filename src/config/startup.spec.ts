@@ -107,7 +107,7 @@ describe('describeStartupError in the operator language', () => {
       'Cannot reach the database at db.internal:3307 (DATABASE_URL): connection refused; is the server running?',
     );
     expect(describeStartupError(refused, mysql, cliMessages('hu').t)).toBe(
-      'Az adatbázis nem érhető el itt: db.internal:3307 (DATABASE_URL): a kapcsolatot elutasította; fut a szerver?',
+      'Az adatbázis nem érhető el itt: db.internal:3307 (DATABASE_URL): a kapcsolatot elutasította; fut az adatbázis-kiszolgáló?',
     );
     expect(describeStartupError(refused, mysql, cliMessages('ro').t)).toBe(
       'Baza de date de la db.internal:3307 nu poate fi contactată (DATABASE_URL): conexiune refuzată; rulează serverul?',

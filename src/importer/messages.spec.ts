@@ -59,7 +59,7 @@ describe('importer reasons in en, hu and ro', () => {
       /^nu a fost importat, deoarece recurența nu poate fi păstrată ca serie: .*FREQ=HOURLY/,
     );
     expect(said(messages.protectedPrivate, t.hu)).toMatch(/^a forrásban jelszóval védett/);
-    expect(said(messages.protectedPrivate, t.ro)).toMatch(/^protejată cu parolă la sursă/);
+    expect(said(messages.protectedPrivate, t.ro)).toMatch(/^la sursă, accesul cere o parolă/);
   });
 
   it("a record the API refused, with the API's own messages in the same language", () => {

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import type { RequestContext } from '../common/http/request-context.js';
 import { NOT_STORED, httpDate } from '../common/http/conditional.js';
 import { filterPostHtml } from '../common/text/index.js';
+import { asContinuation } from '../common/recurrence/describe.js';
 import { LANGUAGES, type Language } from '../config/config.js';
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
@@ -197,7 +198,8 @@ export class EventPages {
     const dates = next.kind === 'found' ? next.record.items : [];
     const seriesIcs = `${ctx.restBase}/events/${seriesId}.ics`;
     return {
-      description: event.recurrence.description,
+      // After the label "Repeats:" the description continues the sentence.
+      description: asContinuation(event.recurrence.description, ctx.language),
       dates: dates.map((o) => ({
         when: eventWhen(o, ctx.language, t.all_day),
         href: this.frame.localize(o.url, language),

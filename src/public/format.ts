@@ -40,8 +40,10 @@ export function eventWhen(event: TecEvent, language: Language, allDayLabel: stri
   }
   const abbr = event.timezone_abbr;
   const zone = `${zoneOf(event)}${abbr && abbr !== zoneOf(event) ? ` (${abbr})` : ''}`;
+  // A range of times is closed up ("19:00–21:00"), as the description of a series writes it; a
+  // range of dates with times, whose ends have spaces, is spaced.
   return sameDay
-    ? `${date(start)}, ${time(start)} – ${time(end)} ${zone}`
+    ? `${date(start)}, ${time(start)}–${time(end)} ${zone}`
     : `${date(start)}, ${time(start)} – ${date(end)}, ${time(end)} ${zone}`;
 }
 

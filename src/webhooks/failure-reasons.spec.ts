@@ -38,7 +38,7 @@ describe('failure reasons', () => {
       `webhooks.failure.subscription ${JSON.stringify({
         delivery: 7,
         type: 'event.created',
-        attempts: 8,
+        count: 8,
         reason: 'webhooks.failure.status {"detail":"503"}',
       })}`,
     );

@@ -62,7 +62,8 @@ export function subscriptionFailureText(stored: string | null, translate: Transl
   return translate('webhooks.failure.subscription', {
     delivery: failure.delivery,
     type: failure.type,
-    attempts: failure.attempts,
+    // The count picks the plural form: "after 1 attempt", "după 20 de încercări".
+    count: failure.attempts,
     reason: failureText(failure.error, translate) ?? '',
   });
 }

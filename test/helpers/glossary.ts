@@ -271,7 +271,7 @@ export function quoteSlips(texts: Map<string, string>) {
  * până; -ează verbs (actualizeaza); -ție, -țiune nouns (locatie, optiune); fișier, câmp, găsit.
  */
 const WITHOUT_DIACRITICS =
-  /(?<![\p{L}-])(?:si|sa|in|intr|daca|dupa|fara|intre|inca|cand|catre|pana|asa|niste|isi|iti|fisier\p{L}*|campul|campuri\p{L}*|gasit\p{L}*|\p{L}+eaza|\p{L}+(?:tie|tia|tii|tiei|tiile|tiilor|tiune|tiuni|tiunea))(?![\p{L}-])/iu;
+  /(?<![\p{L}-])(?!martie(?![\p{L}-]))(?:si|sa|in|intr|daca|dupa|fara|intre|inca|cand|catre|pana|asa|niste|isi|iti|fisier\p{L}*|campul|campuri\p{L}*|gasit\p{L}*|\p{L}+eaza|\p{L}+(?:tie|tia|tii|tiei|tiile|tiilor|tiune|tiuni|tiunea))(?![\p{L}-])/iu;
 
 /**
  * Romanian spelling: ș and ț with the comma below (not the cedilla of ş, ţ), and diacritics at all:

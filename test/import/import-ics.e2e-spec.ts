@@ -320,7 +320,7 @@ describe('import:ics', () => {
       ];
       const hu = await cli(args, { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' });
       expect(hu.stdout).toContain(
-        `Próbafuttatás (semmi sem íródott) innen: ics:http://127.0.0.1:${port}/cal.ics`,
+        `Próbafuttatás eredménye (ics:http://127.0.0.1:${port}/cal.ics; semmi sem íródott):`,
       );
       expect(hu.stdout).toContain(
         'létrehozna egy eseményt ebből: 6B29FC40-CA47-1067-B31D-00DD010662DA „Jazz at the Pier”',

@@ -121,12 +121,15 @@ describe('recurring events on the public pages (e2e)', () => {
   it('lists the upcoming dates of the series with its rule in the reader language', async () => {
     const items = await occurrences();
     const page = await http().get('/event/weekly-choir/').expect(200);
-    expect(page.text).toContain('Every week, 19:00-21:00, 4 times');
+    // After the label the description continues the sentence in lower case.
+    expect(page.text).toContain('<strong>Repeats:</strong> every week, 19:00–21:00, 4 times');
     for (const item of items) expect(page.text).toContain(`href="${item.url}"`);
     // The series page is the event: JSON-LD of its first occurrence.
     expect(jsonLd(page.text)[0].startDate).toBe('2030-04-02T19:00:00+02:00');
     const hu = await http().get('/hu/event/heti-korus/2030-04-09/').expect(200);
-    expect(hu.text).toContain('Minden héten, 19:00–21:00, 4 alkalommal');
+    expect(hu.text).toContain(
+      '<strong>Ismétlődés:</strong> minden héten, 19:00–21:00, 4 alkalommal',
+    );
     expect(hu.text).toContain('Következő időpontok');
     expect(hu.text).toContain('href="http://cal.test/hu/event/heti-korus/2030-04-16/"');
     // The other language's page of the same day.

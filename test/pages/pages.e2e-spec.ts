@@ -142,7 +142,7 @@ describe('public pages (e2e)', () => {
       const html = res.text;
       expect(html).toContain('<html lang="en">');
       expect(html).toContain('<h1>Spring concert</h1>');
-      expect(html).toContain('Saturday, 30 March 2030, 19:00 – 21:30 Europe/Budapest (CET)');
+      expect(html).toContain('Saturday, 30 March 2030, 19:00–21:30 Europe/Budapest (CET)');
       expect(html).toContain('Opera House');
       expect(html).toContain('Andrássy út 22, Budapest, 1061, Hungary');
       expect(html).toContain('href="http://cal.test/venue/opera-house/"');

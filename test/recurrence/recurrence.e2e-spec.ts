@@ -71,7 +71,8 @@ describe('recurring events (e2e)', () => {
       rules: ['FREQ=MONTHLY;UNTIL=20270630;BYDAY=2TU'],
       exdates: ['2027-03-09'],
       rdates: [],
-      description: 'Every month on the second Tuesday, 19:00-21:00, until 30 June 2027',
+      description:
+        'Every month on the second Tuesday, 19:00–21:00, until 30 June 2027, except on one date',
     });
     expect((await occurrencesOf(res.body.id)).map((r) => r.start_date.slice(0, 10))).toEqual([
       '2027-01-12',
@@ -82,15 +83,39 @@ describe('recurring events (e2e)', () => {
     ]);
     const hu = await http().get(`/hu${BASE}/events/${res.body.id}`).expect(200);
     expect(hu.body.recurrence.description).toBe(
-      'Minden hónapban a hónap második keddjén, 19:00–21:00, 2027. június 30-ig',
+      'Minden hónap második keddjén, 19:00–21:00, 2027. június 30-ig, egy nap kivételével',
     );
     const ro = await http().get(`/ro${BASE}/events/${res.body.id}`).expect(200);
     expect(ro.body.recurrence.description).toBe(
-      'În fiecare lună, în a doua marți din lună, 19:00–21:00, până la 30 iunie 2027',
+      'În fiecare lună, în a doua marți, 19:00–21:00, până la 30 iunie 2027, cu excepția unei zile',
     );
     // The plugin's namespace shows Pro's payload: no recurrence field.
     const tribe = await http().get(`/wp-json/tribe/events/v1/events/${res.body.id}`).expect(200);
     expect(tribe.body).not.toHaveProperty('recurrence');
+  });
+
+  it('composes plural and ordinal forms through the API as the reviewed table does', async () => {
+    // test/recurrence-describe.spec.ts renders with the CLI's catalogue reader; the API's is
+    // nestjs-i18n: both pick Romanian few/other and the English ordinal's form.
+    const res = await create({
+      title: 'Yearly meetup',
+      start_date: '2027-05-31 19:00:00',
+      end_date: '2027-05-31 21:00:00',
+      timezone: 'Europe/Budapest',
+      status: 'publish',
+      recurrence: { rules: ['FREQ=YEARLY;BYDAY=22MO;COUNT=24'] },
+    }).expect(201);
+    expect(res.body.recurrence.description).toBe(
+      'Every year on the 22nd Monday of the year, 19:00–21:00, 24 times',
+    );
+    const hu = await http().get(`/hu${BASE}/events/${res.body.id}`).expect(200);
+    expect(hu.body.recurrence.description).toBe(
+      'Minden év 22. hétfőjén, 19:00–21:00, 24 alkalommal',
+    );
+    const ro = await http().get(`/ro${BASE}/events/${res.body.id}`).expect(200);
+    expect(ro.body.recurrence.description).toBe(
+      'În fiecare an, în a 22-a luni din an, 19:00–21:00, de 24 de ori',
+    );
   });
 
   it('keeps all-day series all-day, and month ends and leap days as RFC 5545 says', async () => {

@@ -417,11 +417,11 @@ describe('webhooks (e2e)', () => {
       });
       // Stored as a code, put into words in the language of each request.
       expect(failing.body.failure_reason).toBe(
-        `Delivery ${delivery.id} (tag.created) failed after 5 attempt(s): The receiver answered with HTTP status 500.`,
+        `Delivery ${delivery.id} (tag.created) failed after 5 attempts: The receiver answered with HTTP status 500.`,
       );
       const hu = await http().get(`/hu${API}/webhooks/${sub.id}`).set(admin()).expect(200);
       expect(hu.body.failure_reason).toBe(
-        `A(z) ${delivery.id}. kézbesítés (tag.created) 5 próbálkozás után sem sikerült: A fogadó 500 HTTP-állapotkóddal válaszolt.`,
+        `A(z) ${delivery.id} azonosítójú kézbesítés (tag.created) 5 próbálkozás után sem sikerült: A fogadó 500 HTTP-állapotkóddal válaszolt.`,
       );
       const ro = await http()
         .get(`${API}/webhooks/${sub.id}/deliveries?i18n_language=ro`)
@@ -524,7 +524,7 @@ describe('webhooks (e2e)', () => {
         .set(admin())
         .expect(200);
       expect(hu.body.deliveries[0].failure_reason).toBe(
-        'A fogadó átirányítással válaszolt (302 HTTP-állapotkód), ezt a szerver nem követi.',
+        'A fogadó átirányítással válaszolt (302 HTTP-állapotkód), ezt a kiszolgáló nem követi.',
       );
       await http().delete(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
     });
