@@ -95,7 +95,7 @@ describe('recurring events (e2e)', () => {
   });
 
   it('composes plural and ordinal forms through the API as the reviewed table does', async () => {
-    // test/recurrence-describe.spec.ts renders with the CLI's catalogue reader; the API's is
+    // test/recurrence/recurrence-describe.spec.ts renders with the CLI's catalogue reader; the API's is
     // nestjs-i18n: both pick Romanian few/other and the English ordinal's form.
     const res = await create({
       title: 'Yearly meetup',

@@ -4,9 +4,9 @@ import {
   asContinuation,
   describeRecurrence,
   hungarianArticles,
-} from '../src/common/recurrence/describe.js';
-import { cliMessages } from '../src/config/messages.js';
-import { isPlural } from './helpers/glossary.js';
+} from '../../src/common/recurrence/describe.js';
+import { cliMessages } from '../../src/config/messages.js';
+import { isPlural } from '../helpers/glossary.js';
 
 /**
  * The recurrence describer's sentences, read as a native writer reads them: a reviewed table of
@@ -403,7 +403,7 @@ describe('Hungarian articles', () => {
   });
 });
 
-const I18N = join(__dirname, '..', 'i18n');
+const I18N = join(__dirname, '..', '..', 'i18n');
 
 /** Placeholders that hold a number. */
 const NUMBER = /^(?:count|max|min|attempts|n|total|length|limit|seconds|ms|mb|page|pages)$/;
