@@ -38,7 +38,6 @@ function rawSlug(req: Request, index: number): string {
   return slugOf(req.path.split('/')[index] ?? '');
 }
 
-
 /** The password a reader typed into the form of a protected event (POST), if any. */
 function typedPassword(req: Request): string | undefined {
   const body = req.body as Record<string, unknown> | undefined;

@@ -12,7 +12,10 @@ export interface ViewDay {
 }
 
 const unescape = (s: string) =>
-  s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 
 /**
  * The days of a month, week or day view, read from its markup as a reader (or a scraper) reads

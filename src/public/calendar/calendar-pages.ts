@@ -25,9 +25,9 @@ import {
 } from './calendar-reads.js';
 
 /** Events a month's cell lists before "+N more" (the day view lists them all). */
-export const MONTH_CELL_EVENTS = 3;
+const MONTH_CELL_EVENTS = 3;
 /** Events per page of the list view (the plugin's default). */
-export const LIST_PAGE_SIZE = 12;
+const LIST_PAGE_SIZE = 12;
 /** The highest `?page=` of the list view. */
 const MAX_LIST_PAGE = 1_000;
 /** Events the JSON-LD of a view lists at most (its `numberOfItems` says how many it shows). */
@@ -112,8 +112,10 @@ export class CalendarPages {
         })),
         // Earlier: the page before, or the month before from the first page; later: the next
         // page, or the month after from the last one.
-        previous: page > 1 ? url('list', day, ctx.language, page - 1) : url('list', period.previous),
-        next: page < found.pages ? url('list', day, ctx.language, page + 1) : url('list', period.next),
+        previous:
+          page > 1 ? url('list', day, ctx.language, page - 1) : url('list', period.previous),
+        next:
+          page < found.pages ? url('list', day, ctx.language, page + 1) : url('list', period.next),
         position: this.views.t(ctx.language, 'page_of', {
           page,
           pages: Math.max(1, found.pages),
@@ -203,18 +205,13 @@ export class CalendarPages {
       ]),
     );
     const title = scope.subject ? `${heading} – ${scope.subject}` : heading;
-    return this.frame.html(
-      ctx,
-      'calendar',
-      data,
-      {
-        title,
-        canonical,
-        translations,
-        calendars: [{ title: t.cal_subscribe, href: ics, webcal: webcal(ics) }],
-        jsonLd: scriptJson(this.itemList(shown, total, ctx, title, canonical)),
-      },
-    );
+    return this.frame.html(ctx, 'calendar', data, {
+      title,
+      canonical,
+      translations,
+      calendars: [{ title: t.cal_subscribe, href: ics, webcal: webcal(ics) }],
+      jsonLd: scriptJson(this.itemList(shown, total, ctx, title, canonical)),
+    });
   }
 
   /** An event as a view links it: to its `url` (an occurrence's dated one) in its language. */
@@ -227,11 +224,15 @@ export class CalendarPages {
     day?: string,
   ): ShownEvent & { target?: string } {
     const allDay = !!event.all_day;
-    const starts = String(event.start_date).slice(0, 10);
+    const starts = event.start_date.slice(0, 10);
     return {
       href: this.frame.localize(event.url, event.language ?? ctx.language),
       title: plainText(event.title),
-      time: allDay ? t.all_day : day === undefined || day === starts ? locale.time(event.start_date) : '',
+      time: allDay
+        ? t.all_day
+        : day === undefined || day === starts
+          ? locale.time(event.start_date)
+          : '',
       allDay,
       // An embedded view opens an event in the page around it, not in its frame.
       target: embed ? '_top' : undefined,

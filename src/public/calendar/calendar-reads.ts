@@ -99,8 +99,8 @@ export function placeByDay(
 ): Map<string, TecEvent[]> {
   const days = new Map(daysBetween(first, last).map((day) => [day, [] as TecEvent[]]));
   for (const event of events) {
-    const start = String(event.start_date).slice(0, 10);
-    const end = String(event.end_date).slice(0, 10);
+    const start = event.start_date.slice(0, 10);
+    const end = event.end_date.slice(0, 10);
     const from = start > first ? start : first;
     const to = end < last ? end : last;
     for (const day of daysBetween(from, to)) days.get(day)?.push(event);

@@ -46,7 +46,8 @@ export class CalendarRoutes {
     const query = req.query as Record<string, unknown>;
     const filter = filterOf(query);
     const page = pageOf(query.page);
-    const listDay = query['tribe-bar-date'] === undefined ? undefined : dayParam(query['tribe-bar-date']);
+    const listDay =
+      query['tribe-bar-date'] === undefined ? undefined : dayParam(query['tribe-bar-date']);
     if (!filter || (query['tribe-bar-date'] !== undefined && !listDay)) {
       return this.frame.notFound(ctx);
     }
@@ -84,7 +85,10 @@ export class CalendarRoutes {
     const ids = [term.id];
     return {
       scope: {
-        filter: { ...filter.filter, ...(kind === 'category' ? { categories: ids } : { tags: ids }) },
+        filter: {
+          ...filter.filter,
+          ...(kind === 'category' ? { categories: ids } : { tags: ids }),
+        },
         query: filter.query,
         base: `/events/${kind}/${path.join('/')}/`,
         subject: plainText(term.name),

@@ -20,7 +20,10 @@ const EMBED_SCRIPT = readFileSync(join(VIEWS_DIR, 'embed.js'));
  * has (a category's path and the view's tail), which names nothing.
  */
 function segmentsOf(req: Request, skip: number): string[] | undefined {
-  const parts = req.path.split('/').slice(skip + 1).filter(Boolean);
+  const parts = req.path
+    .split('/')
+    .slice(skip + 1)
+    .filter(Boolean);
   return parts.length > MAX_CATEGORY_DEPTH + 3 ? undefined : parts.map(slugOf);
 }
 
