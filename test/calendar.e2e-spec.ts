@@ -273,6 +273,18 @@ describe('calendar views (e2e)', () => {
     expect(linkOf(list.text, 'prev')).toBe(`${SITE}/events/list/?tribe-bar-date=2030-02-14`);
     await page('/events/list/?tribe-bar-date=2030-02-30').expect(404);
     await page('/events/list/?page=abc').expect(404);
+    // Another DEFAULT_VIEW, on the same database.
+    const weekly = await createTestApp({
+      env: { SITE_TIMEZONE: ZONE, DEFAULT_VIEW: 'week' },
+      keepDatabase: true,
+    });
+    try {
+      const res = await request(weekly.getHttpServer()).get('/hu/events/').expect(200);
+      expect(res.text).toContain('class="cal cal-week"');
+      expect(viewDays(res.text)).toHaveLength(7);
+    } finally {
+      await closeApp(weekly);
+    }
   });
 
   it('categories and tags nest, ?venue= ?organizer= ?search= filter any view', async () => {
