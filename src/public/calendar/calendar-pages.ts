@@ -190,7 +190,7 @@ export class CalendarPages {
       },
       views: CALENDAR_VIEWS.map((view) => ({
         label: label(view),
-        href: url(view, view === 'list' ? period.first : period.day),
+        href: url(view, period.day),
         current: view === address.view,
       })),
       subscribe: { title: t.cal_subscribe, href: ics, webcal: webcal(ics) },
