@@ -607,28 +607,28 @@ function calendarLines() {
   const single = results.find((r) => r.name === 'page: single event');
   const rows = [CALENDAR_MONTH, CALENDAR_WEEK].map((name) => results.find((r) => r.name === name));
   if (!single || rows.some((r) => !r)) return { lines: [], missed: [] };
-  const missed = [];
+  const flagged = [];
   const line = (r) => {
     const served = r.rps / single.rps;
     const computed = r.computed.rps / single.computed.rps;
     const p99 = r.computed.p99 / single.computed.p99;
     if (!SMOKE && r.name === CALENDAR_MONTH) {
       if (!(served >= CALENDAR_TARGETS.served))
-        missed.push(
+        flagged.push(
           `month view served at ${served.toFixed(2)} of the event page (target ≥ ${CALENDAR_TARGETS.served})`,
         );
       if (!(computed >= CALENDAR_TARGETS.computed))
-        missed.push(
+        flagged.push(
           `month view computed at ${computed.toFixed(2)} of the event page (target ≥ ${CALENDAR_TARGETS.computed})`,
         );
       if (!(p99 <= CALENDAR_TARGETS.p99))
-        missed.push(
+        flagged.push(
           `month view computed p99 at ${p99.toFixed(2)}× the event page's (target ≤ ${CALENDAR_TARGETS.p99}×)`,
         );
     }
     return `| ${r.name} | ${served.toFixed(2)} | ${computed.toFixed(2)} | ${p99.toFixed(2)}× |`;
   };
-  const lines = [
+  const table = [
     '',
     `Calendar views against the single event page (targets for the month: served ≥ ${CALENDAR_TARGETS.served}, computed ≥ ${CALENDAR_TARGETS.computed}, computed p99 ≤ ${CALENDAR_TARGETS.p99}×):`,
     '',
@@ -636,7 +636,7 @@ function calendarLines() {
     '|---|---:|---:|---:|',
     ...rows.map(line),
   ];
-  return { lines, missed };
+  return { lines: table, missed: flagged };
 }
 
 /** The recurring events' scenario: the list of occurrences against the default list of single events. */

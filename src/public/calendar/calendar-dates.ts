@@ -41,7 +41,7 @@ export function dayParam(value: unknown): string | undefined {
   if (typeof value !== 'string' || !DAY.test(value)) return undefined;
   const date = DateTime.fromISO(value, { zone: 'utc' });
   if (!date.isValid || date.year < FIRST_YEAR || date.year > LAST_YEAR) return undefined;
-  return date.toISODate()!;
+  return date.toISODate();
 }
 
 /**
