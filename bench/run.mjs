@@ -32,6 +32,7 @@ import {
   missedOverheadTargets,
   missedTargets,
   OVERHEAD_TARGET,
+  CALENDAR_TARGETS,
 } from './targets.mjs';
 import {
   ROOT,
@@ -142,6 +143,8 @@ console.log(
 const SERIES_LIST = `events: ${recurring.series.toLocaleString('en')} weekly series (${recurring.occurrences.toLocaleString('en')} occurrences), default list`;
 
 const auth = createEditor(URL_);
+const CALENDAR_MONTH = 'page: month view (next month)';
+const CALENDAR_WEEK = 'page: week view';
 const NOTES_MARKER =
   '<!-- Notes below this line are written by hand and kept by npm run bench. -->';
 
@@ -198,6 +201,11 @@ try {
     // Recurring events: the list of occurrences against the list of single events (the default list).
     [SERIES_LIST, '/hu/cal/events/v1/events', 'list'],
     ['events: the same series shown once (series=once)', '/hu/cal/events/v1/events?series=once'],
+    // The public pages: an event's, and the calendar's month and week views next month (a busy
+    // window: every event of it and its series' occurrences in one page, issue 50).
+    ['page: single event', `/event/${firstEventSlug}/`],
+    [CALENDAR_MONTH, `/events/month/${calendarMonth()}/`],
+    [CALENDAR_WEEK, `/events/week/${calendarMonth()}-10/`],
     ['event by id', `/cal/events/v1/events/${firstEvent}`, 'record'],
     ['event by slug', `/cal/events/v1/events/by-slug/${firstEventSlug}`, 'record'],
     ['venues list', '/cal/events/v1/venues', 'record'],
@@ -477,6 +485,7 @@ const deepComputed = page1000.computed.p99 / page1.computed.p99;
 const mixed = mixedFigures();
 
 const create = results.find((r) => r.create);
+const calendar = calendarLines();
 const missed = [
   // The deep-page rule compares the computed column (named `uncached` in targets.mjs).
   ...missedTargets({
@@ -498,6 +507,7 @@ const missed = [
       ]),
   ...overheadRuns.flatMap(missedOverheadTargets),
   ...mixed.missed,
+  ...calendar.missed,
 ];
 const kept = existsSync(OUT) && readFileSync(OUT, 'utf8').split(NOTES_MARKER)[1];
 const lines = [
@@ -549,6 +559,7 @@ const lines = [
     results[1],
     results.find((r) => r.name === SERIES_LIST),
   ),
+  ...calendar.lines,
   ...webhookLines(hooks),
   ...mixed.lines,
   ...workerLines,
@@ -581,6 +592,51 @@ if (SMOKE) {
   if (!mixed.ok) console.log('ERRORS: reads while a writer commits (bench/mixed.mjs)');
   for (const m of missed) console.log(`MISSED TARGET: ${m}`);
   process.exitCode = 1;
+}
+
+/** Next month (`YYYY-MM`), in UTC: inside the seeded window, busy with events and series. */
+function calendarMonth() {
+  const d = new Date();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString().slice(0, 7);
+}
+
+/** The calendar's views against the single event page (issue 50's targets), served and computed. */
+function calendarLines() {
+  const single = results.find((r) => r.name === 'page: single event');
+  const rows = [CALENDAR_MONTH, CALENDAR_WEEK].map((name) => results.find((r) => r.name === name));
+  if (!single || rows.some((r) => !r)) return { lines: [], missed: [] };
+  const flagged = [];
+  const line = (r) => {
+    const served = r.rps / single.rps;
+    const computed = r.computed.rps / single.computed.rps;
+    const p99 = r.computed.p99 / single.computed.p99;
+    if (!SMOKE && r.name === CALENDAR_MONTH) {
+      if (!(served >= CALENDAR_TARGETS.served))
+        flagged.push(
+          `month view served at ${served.toFixed(2)} of the event page (target ≥ ${CALENDAR_TARGETS.served})`,
+        );
+      if (!(computed >= CALENDAR_TARGETS.computed))
+        flagged.push(
+          `month view computed at ${computed.toFixed(2)} of the event page (target ≥ ${CALENDAR_TARGETS.computed})`,
+        );
+      if (!(p99 <= CALENDAR_TARGETS.p99))
+        flagged.push(
+          `month view computed p99 at ${p99.toFixed(2)}× the event page's (target ≤ ${CALENDAR_TARGETS.p99}×)`,
+        );
+    }
+    return `| ${r.name} | ${served.toFixed(2)} | ${computed.toFixed(2)} | ${p99.toFixed(2)}× |`;
+  };
+  const table = [
+    '',
+    `Calendar views against the single event page (targets for the month: served ≥ ${CALENDAR_TARGETS.served}, computed ≥ ${CALENDAR_TARGETS.computed}, computed p99 ≤ ${CALENDAR_TARGETS.p99}×):`,
+    '',
+    '| view | served rate | computed rate | computed p99 |',
+    '|---|---:|---:|---:|',
+    ...rows.map(line),
+  ];
+  return { lines: table, missed: flagged };
 }
 
 /** The recurring events' scenario: the list of occurrences against the default list of single events. */

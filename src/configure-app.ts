@@ -9,6 +9,7 @@ import { answerUnrouted, type Handle } from './common/errors/unrouted.js';
 import { cachePolicy } from './common/http/conditional.js';
 import { calendarNegotiation } from './feeds/negotiation.js';
 import { PUBLIC_ROUTES } from './public/public.module.js';
+import { embedFraming } from './public/calendar/embed-framing.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
@@ -70,6 +71,8 @@ export function configureApp(
       crossOriginResourcePolicy: { policy: 'cross-origin' },
     }),
   );
+  // The calendar's embeds may be framed by EMBED_ORIGINS.
+  app.use(embedFraming(config));
   // WordPress's ways in: /wp-json/, the plugin's namespace, ?rest_route=, the discovery header.
   app.use(wordpressRestRoot(config));
   // Bodies above 1 MB answer 413 in the WordPress shape (WpErrorFilter).

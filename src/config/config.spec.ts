@@ -71,6 +71,15 @@ describe('loadConfig', () => {
     expect(c.corsOrigins).toEqual(['https://a.org', 'https://b.org']);
   });
 
+  it('reads the calendar view of /events/ and who may frame the embeds (none by default)', () => {
+    expect(loadConfig({}).defaultView).toBe('month');
+    expect(loadConfig({}).embedOrigins).toEqual([]);
+    const c = loadConfig({ DEFAULT_VIEW: 'List', EMBED_ORIGINS: 'https://blog.example.org' });
+    expect(c.defaultView).toBe('list');
+    expect(c.embedOrigins).toEqual(['https://blog.example.org']);
+    expect(loadConfig({ EMBED_ORIGINS: '*' }).embedOrigins).toBe('*');
+  });
+
   it.each([
     [{ DATABASE_URL: 'postgres://x/y' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'mysql://localhost' }, 'DATABASE_URL'],
@@ -101,6 +110,9 @@ describe('loadConfig', () => {
     [{ CORS_ORIGINS: 'https://a.example/app' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://a.example,,https://b.example' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'ftp://a.example' }, 'CORS_ORIGINS'],
+    [{ DEFAULT_VIEW: 'year' }, 'DEFAULT_VIEW'],
+    [{ EMBED_ORIGINS: 'https://a.example/blog' }, 'EMBED_ORIGINS'],
+    [{ EMBED_ORIGINS: 'https://a.example, *' }, 'EMBED_ORIGINS'],
     [{ ADMIN_LOGIN: 'root' }, 'ADMIN_PASSWORD is not'],
     [{ ADMIN_PASSWORD: 'a long enough secret' }, 'ADMIN_LOGIN is not'],
     [{ HOST: '999.1.1.1' }, 'HOST'],

@@ -27,6 +27,10 @@ export interface AppConfig extends OperationsConfig {
   admin: { login: string; password: string } | null;
   migrationsRun: boolean;
   corsOrigins: '*' | string[];
+  /** DEFAULT_VIEW: the calendar view of `/events/`. */
+  defaultView: 'month' | 'week' | 'day' | 'list';
+  /** EMBED_ORIGINS: who may frame `/embed/` (`*`, origins; empty: nobody but the site). */
+  embedOrigins: '*' | string[];
   maxPerPage: number;
   /** JSON request log lines on standard output. */
   logRequests: boolean;
@@ -104,6 +108,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     admin: login && password ? { login, password } : null,
     migrationsRun: read.get(schema.MIGRATIONS_RUN),
     corsOrigins: read.get(schema.CORS_ORIGINS),
+    defaultView: read.get(schema.DEFAULT_VIEW),
+    embedOrigins: read.get(schema.EMBED_ORIGINS) ?? [],
     maxPerPage: read.get(schema.MAX_PER_PAGE),
     logRequests: read.get(schema.LOG_REQUESTS),
     responseCacheTtlMs: read.get(schema.RESPONSE_CACHE_TTL_MS),

@@ -74,7 +74,16 @@ export const ADMIN_PASSWORD = variable('ADMIN_PASSWORD', adminPassword, { trim: 
 
 export const MIGRATIONS_RUN = variable('MIGRATIONS_RUN', boolean, { default: 'true', trim: false });
 
-export const CORS_ORIGINS = variable('CORS_ORIGINS', corsOrigins, { default: '*' });
+export const CORS_ORIGINS = variable('CORS_ORIGINS', origins('config.cors'), { default: '*' });
+
+/** The calendar view of `/events/` (CONTRACT §7). */
+export const DEFAULT_VIEW = variable('DEFAULT_VIEW', oneOf(['month', 'week', 'day', 'list']), {
+  default: 'month',
+  lowercase: true,
+});
+
+/** Origins whose pages may frame the embeds under `/embed/` (CSP frame-ancestors); unset: none. */
+export const EMBED_ORIGINS = variable('EMBED_ORIGINS', origins('config.embed_origins'));
 
 export const MAX_PER_PAGE = variable(
   'MAX_PER_PAGE',
@@ -347,6 +356,8 @@ export const VARIABLES: readonly Variable<unknown>[] = [
   ADMIN_PASSWORD,
   MIGRATIONS_RUN,
   CORS_ORIGINS,
+  DEFAULT_VIEW,
+  EMBED_ORIGINS,
   MAX_PER_PAGE,
   LOG_REQUESTS,
   RECORD_CACHE_MB,
@@ -460,9 +471,13 @@ export const EXAMPLE_ADMIN_PASSWORD = 'change-me-to-a-long-passphrase';
  * `*`, or origins as browsers send them in `Origin`: scheme://host[:port], nothing after. An
  * entry with a path or a trailing slash would never match, so it is refused rather than ignored.
  */
-function corsOrigins(value: string, c: Context): '*' | string[] {
+function origins(key: string) {
+  return (value: string, c: Context): '*' | string[] => originList(key, value, c);
+}
+
+function originList(key: string, value: string, c: Context): '*' | string[] {
   if (value === '*') return '*';
-  const fail = (why: Message): never => c.fail('config.cors', { why });
+  const fail = (why: Message): never => c.fail(key, { why });
   const entries = value.split(',').map((o) => o.trim());
   return entries.map((entry) => {
     if (!entry) return fail(message('config.cors_empty', { value }));

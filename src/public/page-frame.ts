@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { Rendered } from '../common/http/body-bytes.adapter.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { APP_CONFIG, LANGUAGES, type AppConfig, type Language } from '../config/config.js';
 import { ogLocale } from './format.js';
@@ -153,4 +155,21 @@ export class PageFrame {
       lastModified: head.lastModified,
     };
   }
+}
+
+/**
+ * A page as the answer its handler returns (not sends): the response cache keeps the anonymous
+ * 200s that no password opened.
+ */
+export function pageAnswer(res: Response, result: PageResult): Rendered {
+  if (result.kind === 'redirect') {
+    res.location(result.location);
+    return new Rendered(302, Buffer.alloc(0));
+  }
+  if (result.cacheControl) res.setHeader('Cache-Control', result.cacheControl);
+  if (result.lastModified && result.status === 200) {
+    res.setHeader('Last-Modified', result.lastModified);
+  }
+  res.type('text/html; charset=utf-8');
+  return new Rendered(result.status, Buffer.from(result.html));
 }

@@ -47,3 +47,12 @@ export async function readOrMove<T extends { status?: string }>(
   }
   return found;
 }
+
+/** Deeper than any category tree a calendar has: such a path names no category. */
+export const MAX_CATEGORY_DEPTH = 32;
+
+/** A path segment as a stored slug could be (lower case, percent-encoded), else ''. */
+export function slugOf(segment: string): string {
+  const lower = segment.toLowerCase();
+  return /^[a-z0-9%_.~-]{1,600}$/.test(lower) ? lower : '';
+}

@@ -14,7 +14,9 @@ import { newestModified } from '../feeds/calendar-response.js';
 import { VIEWS_DIR } from '../config/paths.js';
 import { EventPages } from './event-pages.js';
 import { ListPages, upcoming } from './list-pages.js';
-import { PageFrame, type PageResult } from './page-frame.js';
+import { PageFrame, pageAnswer as answer, type PageResult } from './page-frame.js';
+import { MAX_CATEGORY_DEPTH, slugOf } from './page-reads.js';
+import { CalendarRoutes } from './calendar/calendar-routes.js';
 import { buildRss } from './rss.js';
 import { Views } from './views.js';
 
@@ -35,15 +37,6 @@ function pageParam(req: Request): number {
 function rawSlug(req: Request, index: number): string {
   return slugOf(req.path.split('/')[index] ?? '');
 }
-
-/** A path segment as a stored slug could be (lower case, percent-encoded), else ''. */
-function slugOf(segment: string): string {
-  const lower = segment.toLowerCase();
-  return /^[a-z0-9%_.~-]{1,600}$/.test(lower) ? lower : '';
-}
-
-/** Deeper than any category tree a calendar has: such a path names no category. */
-const MAX_CATEGORY_DEPTH = 32;
 
 /** The password a reader typed into the form of a protected event (POST), if any. */
 function typedPassword(req: Request): string | undefined {
@@ -70,6 +63,7 @@ export class PagesController {
     private readonly frame: PageFrame,
     private readonly events: EventsService,
     private readonly views: Views,
+    private readonly calendar: CalendarRoutes,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -209,11 +203,17 @@ export class PagesController {
   ): Promise<Rendered> {
     // The path is split once: each segment looked up in the whole path again was quadratic.
     const parts = req.path.split('/').slice(3).filter(Boolean);
-    if (parts.length > MAX_CATEGORY_DEPTH + 1)
+    // The deepest category with a feed's or a view's tail (`month/2030-03`) after it.
+    if (parts.length > MAX_CATEGORY_DEPTH + 2)
       return answer(res, this.frame.notFound(this.ctx(req)));
     const segments = parts.map(slugOf);
     if (segments.length > 1 && segments[segments.length - 1] === 'feed') {
       return this.rss('category', segments.slice(0, -1), req, res);
+    }
+    // `/events/category/{path}/month/…`: the category's calendar (CONTRACT §7).
+    if (this.calendar.endsInView(segments)) {
+      const ctx = this.ctx(req);
+      return answer(res, await this.calendar.answer(['category', ...segments], req, ctx, false));
     }
     return answer(
       res,
@@ -271,21 +271,4 @@ export class PagesController {
     res.type('application/rss+xml; charset=utf-8');
     return new Rendered(200, rss.bytes);
   }
-}
-
-/**
- * A page as the answer its handler returns (not sends): the response cache keeps the anonymous
- * 200s that no password opened.
- */
-function answer(res: Response, result: PageResult): Rendered {
-  if (result.kind === 'redirect') {
-    res.location(result.location);
-    return new Rendered(302, Buffer.alloc(0));
-  }
-  if (result.cacheControl) res.setHeader('Cache-Control', result.cacheControl);
-  if (result.lastModified && result.status === 200) {
-    res.setHeader('Last-Modified', result.lastModified);
-  }
-  res.type('text/html; charset=utf-8');
-  return new Rendered(result.status, Buffer.from(result.html));
 }

@@ -8,12 +8,25 @@ import { EventPages } from './event-pages.js';
 import { ListPages } from './list-pages.js';
 import { PageFrame } from './page-frame.js';
 import { Views } from './views.js';
+import { CalendarController } from './calendar/calendar.controller.js';
+import { CalendarPages } from './calendar/calendar-pages.js';
+import { CalendarReads } from './calendar/calendar-reads.js';
+import { CalendarRoutes } from './calendar/calendar-routes.js';
 
 /** Public pages, the home page and the RSS feeds (CONTRACT §7). */
 @Module({
   imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
-  controllers: [PagesController],
-  providers: [PageFrame, EventPages, ListPages, Views],
+  // PagesController first: `/events/category/*path` is its route before `/events/*path`.
+  controllers: [PagesController, CalendarController],
+  providers: [
+    PageFrame,
+    EventPages,
+    ListPages,
+    Views,
+    CalendarReads,
+    CalendarPages,
+    CalendarRoutes,
+  ],
 })
 export class PublicModule {}
 
@@ -33,4 +46,9 @@ export const PUBLIC_ROUTES = [
   'tag/:slug',
   'tag/:slug/feed',
   'events/category/*path',
+  'events',
+  'events/*path',
+  'embed/events',
+  'embed/events/*path',
+  'embed.js',
 ];

@@ -69,6 +69,44 @@ const probe: fc.Arbitrary<Probe> = fc.oneof(
     method: 'GET' as const,
     path: `${l}/events/category/${'a/'.repeat(n * 100)}`,
   })),
+  // The calendar views (issue 50): views' tails, nesting, embeds and filters of every shape.
+  fc
+    .tuple(
+      language,
+      fc.constantFrom('', '/embed'),
+      fc.array(
+        fc.oneof(
+          segment,
+          fc.constantFrom(
+            'month',
+            'week',
+            'today',
+            'list',
+            'tag',
+            'category',
+            '2030-03',
+            '2030-03-14',
+            '0000-00-00',
+            '9999-12-31',
+          ),
+        ),
+        { maxLength: 6 },
+      ),
+      fc.record(
+        {
+          venue: hostileText,
+          organizer: hostileText,
+          search: hostileText,
+          'tribe-bar-date': hostileText,
+          page: pageNumber,
+        },
+        { requiredKeys: [] },
+      ),
+    )
+    .map(([l, embed, segs, query]) => ({
+      method: 'GET' as const,
+      path: `${l}${embed}/events/${segs.join('/')}${segs.length ? '/' : ''}?${new URLSearchParams(query as Record<string, string>).toString().slice(0, 8000)}`,
+    })),
   fc
     .tuple(language, pageNumber)
     .map(([l, p]) => ({ method: 'GET' as const, path: `${l}/?paged=${p}` })),
