@@ -36,8 +36,20 @@ export function toLuxonZone(tz: string): Zone | null {
   if (tz === 'UTC') return FixedOffsetZone.utcInstance;
   const offset = utcOffsetMinutes(tz);
   if (offset !== null) return FixedOffsetZone.instance(offset);
-  return IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+  let zone = ianaZones.get(tz);
+  if (zone === undefined) {
+    zone = IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+    // Names come from validated records and parameters; bounded all the same.
+    if (ianaZones.size < 2_000) ianaZones.set(tz, zone);
+  }
+  return zone;
 }
+
+/**
+ * IANA names already checked: luxon checks one by building an Intl.DateTimeFormat (about a
+ * millisecond), and each occurrence of a series is placed in its zone twice or three times.
+ */
+const ianaZones = new Map<string, Zone | null>();
 
 /**
  * The instant a local wall clock denotes in `zone`, as RFC 5545 §3.3.5 reads a local time
