@@ -3,6 +3,7 @@ import { expandSeries, type SeriesAnchor } from '../src/common/recurrence/expand
 import { parseRecurrence, type Recurrence } from '../src/common/recurrence/rules.js';
 import { CalendarWriter } from '../src/feeds/ics.js';
 import type { IcsSeries } from '../src/feeds/ics-series.js';
+import { readIcs } from '../src/importer/ics-parse.js';
 import { tecEvent } from './helpers/tec-event.js';
 
 /**
@@ -216,4 +217,56 @@ describe('fault 4: a repeated local time is its first occurrence, in the API and
     expect(text).toContain('DTSTART;TZID=America/New_York:20320314T024500\r\n');
     expect(text).toContain('DTEND;TZID=America/New_York:20320314T041500\r\n');
   });
+});
+
+describe('import:ics round trip at DST changes', () => {
+  const window = { from: new Date('2030-01-01T00:00:00Z'), to: new Date('2040-01-01T00:00:00Z') };
+  it.each([
+    // A series whose start is in New York's gap, with a UTC UNTIL and an EXDATE at 02:45.
+    [
+      NY,
+      '2031-03-09 02:45:00',
+      '2031-03-09 03:15:00',
+      ['FREQ=WEEKLY;UNTIL=20310329T064500Z;BYDAY=TU,SA,SU'],
+      ['2031-03-15 02:45:00'],
+    ],
+    // A series in Budapest's repeated hour.
+    [
+      'Europe/Budapest',
+      '2030-12-29 02:30:00',
+      '2030-12-29 03:00:00',
+      ['FREQ=MONTHLY;COUNT=14;BYDAY=-1SU'],
+      [],
+    ],
+  ])(
+    '%s: the feed read back by the importer expands to the same instants',
+    (zone, start, end, rules, exdates) => {
+      const recurrence = rec(rules, exdates);
+      const anchor = at(start, end, zone);
+      const ours = expand(recurrence, anchor);
+      const first = ours[0];
+      const writer = new CalendarWriter({ name: 'x', uidDomain: 'cal.test', language: 'en' });
+      writer.add(
+        tecEvent(1, {
+          timezone: zone,
+          start_date: start,
+          end_date: end,
+          utc_start_date: first.startUtc,
+          utc_end_date: first.endUtc,
+        }),
+        { recurrence, start, allDay: false, zone },
+      );
+      const { items } = readIcs(writer.finish().bytes.toString('utf8'), window);
+      const body = items[0].body as Record<string, unknown> & { recurrence: Recurrence };
+      expect([body.timezone, body.start_date]).toEqual([zone, start]);
+      // The importer writes through the API, which keeps a series' start as written.
+      const again = expand(
+        rec(body.recurrence.rules, body.recurrence.exdates, body.recurrence.rdates),
+        at(String(body.start_date), String(body.end_date), String(body.timezone)),
+      );
+      expect(again.map((o) => [o.startUtc, o.endUtc])).toEqual(
+        ours.map((o) => [o.startUtc, o.endUtc]),
+      );
+    },
+  );
 });

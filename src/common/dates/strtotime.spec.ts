@@ -53,7 +53,9 @@ describe('parseDateTime — PHP 8.2 golden data', () => {
     (_index, { input, now_utc, timezone, local, utc }) => {
       const expected =
         repeatedSecond(local, utc, timezone) && !/[a-z]/i.test(input)
-          ? DateTime.fromSQL(utc as string).minus({ hours: 1 }).toFormat(SQL)
+          ? DateTime.fromSQL(utc as string)
+              .minus({ hours: 1 })
+              .toFormat(SQL)
           : utc;
       expect({
         input,
