@@ -302,7 +302,7 @@ function vevent(
   } else {
     let start = { local: event.start_date, utc: event.utc_start_date };
     let end = { local: event.end_date, utc: event.utc_end_date };
-    if (String(end.utc) < String(start.utc)) [start, end] = [end, start];
+    if (end.utc < start.utc) [start, end] = [end, start];
     out += `DTSTART${instant(start.local, start.utc, zone)}\r\n`;
     out += `DTEND${instant(end.local, end.utc, zone)}\r\n`;
   }

@@ -56,8 +56,6 @@ export function isoWhen(event: TecEvent, which: 'start_date' | 'end_date'): stri
     return dt.isValid ? dt.toISODate()! : '';
   }
   const utc = which === 'start_date' ? event.utc_start_date : event.utc_end_date;
-  const dt = DateTime.fromSQL(String(utc), { zone: 'utc' }).setZone(
-    toLuxonZone(zoneOf(event)) ?? 'UTC',
-  );
-  return dt.isValid ? dt.toISO({ suppressMilliseconds: true })! : '';
+  const dt = DateTime.fromSQL(utc, { zone: 'utc' }).setZone(toLuxonZone(zoneOf(event)) ?? 'UTC');
+  return dt.toISO({ suppressMilliseconds: true }) ?? '';
 }
