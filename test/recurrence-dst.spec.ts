@@ -29,6 +29,23 @@ const expand = (r: Recurrence, anchor: SeriesAnchor, horizon = '2040-01-01 00:00
 };
 const NY = 'America/New_York';
 
+/** The calendar text of one event (`zone`, its dates local and UTC), as a series or alone. */
+function feedOf(
+  zone: string,
+  [start, end, startUtc, endUtc]: [string, string, string, string],
+  series?: IcsSeries,
+): string {
+  const writer = new CalendarWriter({ name: 'x', uidDomain: 'cal.test', language: 'en' });
+  const dates = {
+    start_date: start,
+    end_date: end,
+    utc_start_date: startUtc,
+    utc_end_date: endUtc,
+  };
+  writer.add(tecEvent(1, { timezone: zone, ...dates }), series);
+  return writer.finish().bytes.toString('utf8');
+}
+
 describe('fault 1: a series starting in a DST gap does not shift as a whole', () => {
   const anchor = at('2031-03-09 02:45:00', '2031-03-09 03:15:00', NY);
 
@@ -133,18 +150,11 @@ describe('fault 3: a UTC UNTIL is an instant', () => {
     };
     const occ = expand(series.recurrence, at(series.start, '2031-03-06 03:00:00', NY));
     expect(occ.map((o) => o.startUtc).at(-1)).toBe('2031-03-09 07:30:00');
-    const writer = new CalendarWriter({ name: 'x', uidDomain: 'cal.test', language: 'en' });
-    writer.add(
-      tecEvent(1, {
-        timezone: NY,
-        start_date: series.start,
-        end_date: '2031-03-06 03:00:00',
-        utc_start_date: '2031-03-06 07:30:00',
-        utc_end_date: '2031-03-06 08:00:00',
-      }),
+    const text = feedOf(
+      NY,
+      [series.start, '2031-03-06 03:00:00', '2031-03-06 07:30:00', '2031-03-06 08:00:00'],
       series,
     );
-    const text = writer.finish().bytes.toString('utf8');
     expect(text).toContain('RRULE:FREQ=DAILY;UNTIL=20310309T073000Z\r\n');
   });
 });
@@ -170,49 +180,38 @@ describe('fault 4: a repeated local time is its first occurrence, in the API and
   });
 
   it('writes each DTSTART/DTEND so that a TZID reader gets the API instant', () => {
-    const feed = (extra: Parameters<typeof tecEvent>[1]) => {
-      const writer = new CalendarWriter({ name: 'x', uidDomain: 'cal.test', language: 'en' });
-      writer.add(tecEvent(1, { timezone: 'Europe/Budapest', ...extra }));
-      return writer.finish().bytes.toString('utf8');
-    };
+    const BUD = 'Europe/Budapest';
     // The first occurrence of the repeated hour: TZID names it.
-    const first = feed({
-      start_date: '2031-10-26 02:30:00',
-      end_date: '2031-10-26 02:45:00',
-      utc_start_date: '2031-10-26 00:30:00',
-      utc_end_date: '2031-10-26 00:45:00',
-    });
+    const first = feedOf(BUD, [
+      '2031-10-26 02:30:00',
+      '2031-10-26 02:45:00',
+      '2031-10-26 00:30:00',
+      '2031-10-26 00:45:00',
+    ]);
     expect(first).toContain('DTSTART;TZID=Europe/Budapest:20311026T023000\r\n');
     // The second (a record stored before the decision): TZID cannot name it, UTC does.
-    const second = feed({
-      start_date: '2031-10-26 02:30:00',
-      end_date: '2031-10-26 03:30:00',
-      utc_start_date: '2031-10-26 01:30:00',
-      utc_end_date: '2031-10-26 02:30:00',
-    });
+    const second = feedOf(BUD, [
+      '2031-10-26 02:30:00',
+      '2031-10-26 03:30:00',
+      '2031-10-26 01:30:00',
+      '2031-10-26 02:30:00',
+    ]);
     expect(second).toContain('DTSTART:20311026T013000Z\r\n');
     expect(second).toContain('DTEND;TZID=Europe/Budapest:20311026T033000\r\n');
   });
 
   it('writes the end of an occurrence moved out of a gap after its start', () => {
-    const writer = new CalendarWriter({ name: 'x', uidDomain: 'cal.test', language: 'en' });
     const series: IcsSeries = {
       recurrence: rec(['FREQ=MONTHLY;BYDAY=2SU']),
       start: '2032-03-14 02:45:00',
       allDay: false,
       zone: NY,
     };
-    writer.add(
-      tecEvent(1, {
-        timezone: NY,
-        start_date: '2032-03-14 02:45:00',
-        end_date: '2032-03-14 03:15:00',
-        utc_start_date: '2032-03-14 07:45:00',
-        utc_end_date: '2032-03-14 08:15:00',
-      }),
+    const text = feedOf(
+      NY,
+      [series.start, '2032-03-14 03:15:00', '2032-03-14 07:45:00', '2032-03-14 08:15:00'],
       series,
     );
-    const text = writer.finish().bytes.toString('utf8');
     // DTSTART as written (the rule's wall clock), DTEND the local time of the moved end.
     expect(text).toContain('DTSTART;TZID=America/New_York:20320314T024500\r\n');
     expect(text).toContain('DTEND;TZID=America/New_York:20320314T041500\r\n');
@@ -245,18 +244,13 @@ describe('import:ics round trip at DST changes', () => {
       const anchor = at(start, end, zone);
       const ours = expand(recurrence, anchor);
       const first = ours[0];
-      const writer = new CalendarWriter({ name: 'x', uidDomain: 'cal.test', language: 'en' });
-      writer.add(
-        tecEvent(1, {
-          timezone: zone,
-          start_date: start,
-          end_date: end,
-          utc_start_date: first.startUtc,
-          utc_end_date: first.endUtc,
-        }),
-        { recurrence, start, allDay: false, zone },
-      );
-      const { items } = readIcs(writer.finish().bytes.toString('utf8'), window);
+      const text = feedOf(zone, [start, end, first.startUtc, first.endUtc], {
+        recurrence,
+        start,
+        allDay: false,
+        zone,
+      });
+      const { items } = readIcs(text, window);
       const body = items[0].body as Record<string, unknown> & { recurrence: Recurrence };
       expect([body.timezone, body.start_date]).toEqual([zone, start]);
       // The importer writes through the API, which keeps a series' start as written.
