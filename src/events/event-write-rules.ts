@@ -1,6 +1,12 @@
 import type { Actor } from '../common/actor.js';
 import type { parseCostInput } from '../common/cost/cost.js';
-import { eventWallClock, localToUtc, utcToLocal } from '../common/dates/index.js';
+import {
+  eventWallClock,
+  localToUtc,
+  placeSpan,
+  seriesWallClock,
+  utcToLocal,
+} from '../common/dates/index.js';
 import { resolveWriteStatus } from '../posts/post-status.js';
 import type { ContentFilter } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
@@ -101,8 +107,11 @@ export function applyDates(
   if (dto.timezone !== undefined) event.timezone = dto.timezone || site;
   else if (creating) event.timezone = site;
   const zone = event.timezone || site;
+  // A series keeps its start as written, a time a DST change skips included (CONTRACT §9 "Time").
+  const series = !!event.recurrence;
   // The DTO has checked every date: a wall clock always comes out.
-  const wall = (value: string | number) => eventWallClock(value, zone)!;
+  const wall = (value: string | number) =>
+    (series ? seriesWallClock(value, zone) : eventWallClock(value, zone))!;
   if (dto.start_date !== undefined) event.startDate = wall(dto.start_date);
   if (dto.end_date !== undefined) event.endDate = wall(dto.end_date);
   if (dto.all_day !== undefined) event.allDay = dto.all_day;
@@ -112,8 +121,17 @@ export function applyDates(
   }
   // End before start is not an error: the end becomes the start (and so does the UTC end, D6).
   if (event.endDate < event.startDate) event.endDate = event.startDate;
-  event.startUtc = localToUtc(event.startDate, zone);
-  event.endUtc = localToUtc(event.endDate, zone);
+  if (series && !event.allDay) {
+    // Its first occurrence: moved out of a gap with its end, as each of its occurrences.
+    ({ startUtc: event.startUtc, endUtc: event.endUtc } = placeSpan(
+      event.startDate,
+      event.endDate,
+      zone,
+    ));
+  } else {
+    event.startUtc = localToUtc(event.startDate, zone);
+    event.endUtc = localToUtc(event.endDate, zone);
+  }
 
   // Publication dates (§7.1.2): `date` is a wall clock of the event's zone and is kept as given
   // (the plugin shows it back in that zone); `date_utc` is UTC. Given alone, either one yields

@@ -2,6 +2,7 @@ import {
   dateDetails,
   timezoneAbbr,
   toIso8601WithOffset,
+  utcToIso8601WithOffset,
   ZERO_DATE,
 } from '../common/dates/index.js';
 import { formatCost, type CurrencyPosition } from '../common/cost/cost.js';
@@ -206,8 +207,8 @@ export function atOccurrence(
     out.json_ld = {
       ...payload.json_ld,
       url,
-      startDate: toIso8601WithOffset(occurrence.start, zone),
-      endDate: toIso8601WithOffset(occurrence.end, zone),
+      startDate: utcToIso8601WithOffset(occurrence.startUtc, zone),
+      endDate: utcToIso8601WithOffset(occurrence.endUtc, zone),
     };
   }
   return out;
@@ -265,8 +266,9 @@ function eventJsonLd(e: EventEntity, event: TecEvent, links: EventLinks, url: st
     ...jsonLdHead('Event', e, url),
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
-    startDate: toIso8601WithOffset(e.startDate, e.timezone || 'UTC'),
-    endDate: toIso8601WithOffset(e.endDate, e.timezone || 'UTC'),
+    // The instants the API names (a local time in a DST gap or repeated is read once, §9).
+    startDate: utcToIso8601WithOffset(e.startUtc, e.timezone || 'UTC'),
+    endDate: utcToIso8601WithOffset(e.endUtc, e.timezone || 'UTC'),
   };
   const venueLd = links.venue?.json_ld;
   if (venueLd) ld.location = withoutContext(venueLd);

@@ -125,13 +125,13 @@ export class EventsService {
     await this.writes.run(async (scope) => {
       const { manager } = scope;
       const event = newEvent(0, dto, dto.author ?? ctx.actor.user!.id, ctx.language, html);
-      applyDates(event, dto, clock, true);
-      applyCost(event, plan.cost);
-      applyStatus(event, dto, clock, true);
       if (plan.recurrence && series) {
         event.recurrence = JSON.stringify(plan.recurrence);
         event.occurrencesUntil = series.horizon ?? SERIES_COMPLETE;
       }
+      applyDates(event, dto, clock, true);
+      applyCost(event, plan.cost);
+      applyStatus(event, dto, clock, true);
       // The event's id first, as WordPress numbers an inline venue after its event; then the
       // venue (an inline one is created here), so that the event's row is written once.
       const id = await this.events.allocateId(manager);
@@ -300,14 +300,14 @@ export class EventsService {
       event.slug = null;
     }
     const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
-    applyDates(event, dto, clock, false);
-    applyCost(event, plan.cost);
-    applyStatus(event, dto, clock, false);
     // A new series, or new dates of a series, give new occurrences (a 400 over a
-    // bound rolls the whole write back).
+    // bound rolls the whole write back); the dates of a series are read as its (applyDates).
     if (plan.recurrence !== undefined) {
       event.recurrence = plan.recurrence ? JSON.stringify(plan.recurrence) : null;
     }
+    applyDates(event, dto, clock, false);
+    applyCost(event, plan.cost);
+    applyStatus(event, dto, clock, false);
     const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
     if (plan.recurrence !== undefined || (event.recurrence && anchorAfter !== anchorBefore)) {
       await materialize(manager, event, ctx.config.siteTimezone, clock.now);

@@ -56,6 +56,20 @@ const compactDateTime = (sql: string) =>
   `${compactDate(sql)}T${sql.slice(11, 19).replaceAll(':', '')}`;
 
 /**
+ * The latest wall clock at the time of day of `start` (every rule's occurrences have it: rules
+ * have no BYHOUR) that is not after the local UNTIL `until`. The service compares a local UNTIL
+ * with wall clocks, a calendar application a UTC one with instants: the instant of this wall
+ * clock keeps exactly the same occurrences, even where a DST gap moves the last one forward.
+ */
+function lastStartBy(until: string, start: string): string {
+  const time = start.slice(11, 19) || '00:00:00';
+  const sameDay = `${until.slice(0, 10)} ${time}`;
+  if (sameDay <= until) return sameDay;
+  const before = new Date(Date.parse(`${until.slice(0, 10)}T00:00:00Z`) - 86_400_000);
+  return `${before.toISOString().slice(0, 10)} ${time}`;
+}
+
+/**
  * The RRULE of a stored rule as RFC 5545 §3.3.10 wants it beside the DTSTART the VEVENT has:
  * UNTIL a DATE for an all-day series, else a UTC time (the stored UNTIL is local to the event's
  * zone unless it ends with Z; a date alone ends at the end of that day, as the expansion reads it).
@@ -69,7 +83,7 @@ function icsRule(text: string, series: IcsSeries): string {
     until = compactDate(local);
   } else {
     const wall = rule.until.length === 10 ? `${rule.until} 23:59:59` : rule.until;
-    until = `${compactDateTime(rule.untilUtc ? wall : localToUtc(wall, series.zone))}Z`;
+    until = `${compactDateTime(rule.untilUtc ? wall : localToUtc(lastStartBy(wall, series.start), series.zone))}Z`;
   }
   return text.replace(/UNTIL=[^;]*/, `UNTIL=${until}`);
 }

@@ -1,5 +1,6 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { IANAZone } from 'luxon';
+import { localToUtc, utcToLocal } from '../common/dates/index.js';
 import type { TecEvent, TecVenue } from '../common/payload/tec-payload.js';
 import { withoutForbiddenCharacters } from '../common/text/index.js';
 import { foldLines, icsText } from './ics-lines.js';
@@ -85,6 +86,27 @@ const utc = (sql: unknown) => {
   const local = dateTime(sql);
   return local === undefined ? undefined : `${local}Z`;
 };
+
+/**
+ * The parameters and value of a DTSTART or DTEND naming the instant `utcSql`, as RFC 5545 §3.3.5
+ * has clients read it (CONTRACT §9 "Time"): the local time `localSql` with its TZID when it names
+ * that instant, else the local time the instant is (a start moved out of a DST gap, an end moved
+ * with it), else UTC (the second of a repeated hour, which a TZID cannot name). Without a zone, UTC.
+ */
+function instant(localSql: unknown, utcSql: unknown, zone: string | undefined): string {
+  const inUtc = utc(utcSql);
+  if (!zone) return `:${inUtc ?? '19700101T000000Z'}`;
+  const named = (local: unknown) => {
+    try {
+      return typeof local === 'string' && localToUtc(local, zone) === utcSql;
+    } catch {
+      return false;
+    }
+  };
+  if (named(localSql) || !inUtc) return `;TZID=${zone}:${dateTime(localSql) ?? '19700101T000000'}`;
+  const local = utcToLocal(String(utcSql), zone);
+  return named(local) ? `;TZID=${zone}:${dateTime(local)}` : `:${inUtc}`;
+}
 
 /** The day of `2030-05-01 …` plus `days`, as `20300501` (the Unix epoch's day when unreadable). */
 function day(sql: unknown, days = 0): string {
@@ -278,14 +300,11 @@ function vevent(
     out += `DTSTART;VALUE=DATE:${first}\r\nDTEND;VALUE=DATE:${day(last, 1)}\r\n`;
     out += 'X-MICROSOFT-CDO-ALLDAYEVENT:TRUE\r\nX-MICROSOFT-MSNCALENDAR-ALLDAYEVENT:TRUE\r\n';
   } else {
-    let [start, end] = zone
-      ? [dateTime(event.start_date), dateTime(event.end_date)]
-      : [utc(event.utc_start_date), utc(event.utc_end_date)];
-    start ??= zone ? '19700101T000000' : '19700101T000000Z';
-    end ??= start;
-    if (end < start) [start, end] = [end, start];
-    const tzid = zone ? `;TZID=${zone}` : '';
-    out += `DTSTART${tzid}:${start}\r\nDTEND${tzid}:${end}\r\n`;
+    let start = { local: event.start_date, utc: event.utc_start_date };
+    let end = { local: event.end_date, utc: event.utc_end_date };
+    if (end.utc < start.utc) [start, end] = [end, start];
+    out += `DTSTART${instant(start.local, start.utc, zone)}\r\n`;
+    out += `DTEND${instant(end.local, end.utc, zone)}\r\n`;
   }
   out += rules;
   out += `SUMMARY:${text(event.title)}\r\n`;

@@ -344,7 +344,11 @@ function eventBody(event: ICAL.Event, start: ICAL.Time, end: ICAL.Time): Record<
     if (zone) {
       body.timezone = zone.name;
       body.start_date = zone.wall(start);
-      body.end_date = zone.wall(endTime);
+      // A series keeps its start as written (a plain event stores the moved one).
+      const series = component.hasProperty('rrule') || component.hasProperty('rdate');
+      body.end_date = series
+        ? endBeside(zone.wall(start), zone.wall(endTime), zone.name)
+        : zone.wall(endTime);
     } else {
       // Floating time: the site's zone, as the file asks.
       body.start_date = wall(start);
@@ -394,6 +398,19 @@ function eventBody(event: ICAL.Event, start: ICAL.Time, end: ICAL.Time): Record<
 }
 
 /**
+ * The end to write beside a start as the API reads the two (CONTRACT §9 "Time"): a start that a
+ * DST change skips moves forward by the gap and its end with it, while the file's DTEND names
+ * its instant; so the end is written that much earlier (DTSTART 02:45 and DTEND 04:15 in New
+ * York's gap, 30 minutes, become 02:45-03:15).
+ */
+function endBeside(start: string, end: string, zone: string): string {
+  const ms = (sql: string) => Date.parse(`${sql.replace(' ', 'T')}Z`);
+  const shift = ms(utcToLocal(localToUtc(start, zone), zone)) - ms(start);
+  if (!shift) return end;
+  return new Date(ms(end) - shift).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
  * The event zone: the TZID when it is an IANA name, the IANA zone of a Windows name when it
  * gives the same instant, else UTC (the instant kept, the zone not); null for floating times.
  */
@@ -413,8 +430,16 @@ function zoneOf(
   const candidates = [tzid, WINDOWS_ZONES[tzid]].filter(
     (z): z is string => !!z && isValidTimezone(z) && !/^UTC[+-]/.test(z),
   );
+  // The same instant as the file's VTIMEZONE gives, or, at a time a DST change skips or repeats
+  // (which ical.js reads otherwise than RFC 5545 §3.3.5 and the service: CONTRACT §9 "Time"), the
+  // same instants a day either side: the zone is the file's, and the wall clock is kept.
+  const sameAt = (name: string, days: number) => {
+    const t = time.clone();
+    if (days) t.adjust(days, 0, 0, 0);
+    return localToUtc(wall(t), name) === utcWall(t);
+  };
   for (const name of candidates) {
-    if (localToUtc(wall(time), name) === utcWall(time)) return { name, wall };
+    if (sameAt(name, 0) || (sameAt(name, -1) && sameAt(name, 1))) return { name, wall };
   }
   return { name: 'UTC', wall: utcWall };
 }

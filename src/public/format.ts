@@ -47,9 +47,17 @@ export function eventWhen(event: TecEvent, language: Language, allDayLabel: stri
     : `${date(start)}, ${time(start)} – ${date(end)}, ${time(end)} ${zone}`;
 }
 
-/** ISO 8601 with the zone's offset at that moment, or a date alone for all-day events. */
+/**
+ * ISO 8601 with the zone's offset at that moment, or a date alone for all-day events. A timed
+ * event's is the instant of `utc_start_date`/`utc_end_date`, so that a local time in a DST gap or
+ * a repeated one names what the API names (CONTRACT §9 "Time").
+ */
 export function isoWhen(event: TecEvent, which: 'start_date' | 'end_date'): string {
-  const dt = local(event[which], event, 'en');
-  if (!dt.isValid) return '';
-  return event.all_day ? dt.toISODate()! : dt.toISO({ suppressMilliseconds: true })!;
+  if (event.all_day) {
+    const dt = local(event[which], event, 'en');
+    return dt.isValid ? dt.toISODate()! : '';
+  }
+  const utc = which === 'start_date' ? event.utc_start_date : event.utc_end_date;
+  const dt = DateTime.fromSQL(utc, { zone: 'utc' }).setZone(toLuxonZone(zoneOf(event)) ?? 'UTC');
+  return dt.toISO({ suppressMilliseconds: true }) ?? '';
 }

@@ -168,8 +168,10 @@ describe('recurring events in the iCalendar feeds (e2e)', () => {
   it('writes UNTIL in UTC beside a zoned DTSTART, dates for all-day series, escaped and folded', async () => {
     const ics = await http().get(`${BASE}/events.ics?${WIDE}`).expect(200);
     const unfolded = ics.text.replace(/\r\n /g, '');
-    // 15 April 2027 ends at 23:59:59 in Budapest, 21:59:59Z (summer time).
-    expect(unfolded).toContain('RRULE:FREQ=WEEKLY;UNTIL=20270415T215959Z;BYDAY=TU,TH\r\n');
+    // UNTIL 15 April 2027 (local, to the end of that day): the instant of the last start it allows,
+    // 19:00 in Budapest, 17:00Z (summer time), keeps exactly the same occurrences for a client
+    // comparing instants, even where a DST gap moves one (CONTRACT §9 "Time").
+    expect(unfolded).toContain('RRULE:FREQ=WEEKLY;UNTIL=20270415T170000Z;BYDAY=TU,TH\r\n');
     expect(unfolded).toContain('EXDATE;TZID=Europe/Budapest:20270311T190000,20270401T190000\r\n');
     // The added date on an excluded day is left out, as the expansion leaves it out.
     expect(unfolded).toContain('RDATE;TZID=Europe/Budapest:20270320T180000\r\n');

@@ -88,3 +88,40 @@ export function utcToLocal(utcSql: string, zone: string): string {
 export function toIso8601WithOffset(localSql: string, zone: string): string {
   return localToDateTime(localSql, zone).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }
+
+/** Milliseconds of a `YYYY-MM-DD HH:MM:SS` value read as UTC (wall-clock arithmetic). */
+const sqlMs = (sql: string) =>
+  Date.parse(`${sql.slice(0, 10)}T${sql.slice(11, 19) || '00:00:00'}Z`);
+const sqlOfMs = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+
+/** The instants of an event's local start and end, and the local times they are. */
+export interface PlacedSpan {
+  start: string;
+  end: string;
+  startUtc: string;
+  endUtc: string;
+}
+
+/**
+ * Where a timed event's wall clocks `start`–`end` of `zone` fall (RFC 5545 §3.3.5, CONTRACT §9
+ * "Time"): a start that a DST change skips moves forward by the gap, and its end moves alike, so
+ * that it keeps its length (02:45-03:15 in New York's gap is 03:45-04:15 EDT, not a span ending
+ * before it starts); a repeated time is its first occurrence. `start`/`end` are the local times
+ * of the instants; an end before the start becomes the start.
+ */
+export function placeSpan(start: string, end: string, zone: string): PlacedSpan {
+  const startUtc = localToUtc(start, zone);
+  const local = utcToLocal(startUtc, zone);
+  const shift = sqlMs(local) - sqlMs(start);
+  let endUtc = localToUtc(shift ? sqlOfMs(sqlMs(end) + shift) : end, zone);
+  if (endUtc < startUtc) endUtc = startUtc;
+  return { start: local, end: utcToLocal(endUtc, zone), startUtc, endUtc };
+}
+
+/**
+ * ISO 8601 of the instant `utcSql` with the offset `zone` has then (`2031-03-09T03:45:00-04:00`),
+ * for outputs that must name the instant the API names (JSON-LD), whatever its local time reads.
+ */
+export function utcToIso8601WithOffset(utcSql: string, zone: string): string {
+  return localToDateTime(utcSql, 'UTC').setZone(zoneOf(zone)).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}

@@ -4,8 +4,10 @@ export {
   dateDetails,
   formatSql,
   localToUtc,
+  placeSpan,
   toIso8601WithOffset,
+  utcToIso8601WithOffset,
   utcToLocal,
   ZERO_DATE,
 } from './date-details.js';
-export { eventWallClock } from './wall-clock.js';
+export { eventWallClock, seriesWallClock } from './wall-clock.js';

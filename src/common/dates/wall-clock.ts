@@ -28,3 +28,18 @@ export function eventWallClock(input: string | number, zone: string, now?: Date)
   const dt = parseDateTime(text, zone, now);
   return dt ? formatSql(dt) : null;
 }
+
+const PLAIN_WALL_CLOCK = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?$/;
+
+/**
+ * The wall clock of a series' start as written (CONTRACT §9 "Time"): a plain local date-time is
+ * kept even where a DST change skips it, since the rules run on the wall clock from the start as
+ * given (RFC 5545); anything else is read as {@link eventWallClock} reads it.
+ */
+export function seriesWallClock(input: string | number, zone: string, now?: Date): string | null {
+  const read = eventWallClock(input, zone, now);
+  const plain = typeof input === 'string' ? PLAIN_WALL_CLOCK.exec(input.trim()) : null;
+  if (!read || !plain) return read;
+  const [, day, time, seconds = '00'] = plain;
+  return `${day} ${time}:${seconds}`;
+}

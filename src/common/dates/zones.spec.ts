@@ -64,10 +64,22 @@ describe('wallClockToDateTime', () => {
     expect(utcOf(Date.UTC(2026, 2, 8, 2, 30), 'America/New_York')).toBe('2026-03-08 07:30:00');
   });
 
-  it('resolves repeated times like PHP', () => {
-    expect(utcOf(Date.UTC(2026, 9, 25, 2, 30), 'Europe/Budapest')).toBe('2026-10-25 01:30:00');
+  it('reads a repeated time as its first occurrence on both sides of Greenwich (RFC 5545)', () => {
+    // PHP reads the second east of Greenwich (01:30, 16:30); CONTRACT §9 "Time" says why not.
+    expect(utcOf(Date.UTC(2026, 9, 25, 2, 30), 'Europe/Budapest')).toBe('2026-10-25 00:30:00');
     expect(utcOf(Date.UTC(2026, 10, 1, 1, 30), 'America/New_York')).toBe('2026-11-01 05:30:00');
-    expect(utcOf(Date.UTC(2026, 3, 5, 2, 30), 'Australia/Sydney')).toBe('2026-04-04 16:30:00');
+    expect(utcOf(Date.UTC(2026, 3, 5, 2, 30), 'Australia/Sydney')).toBe('2026-04-04 15:30:00');
+    // Chatham: +13:45 to +12:45 at 03:45 local, so 03:15 occurs twice.
+    expect(utcOf(Date.UTC(2026, 3, 5, 3, 15), 'Pacific/Chatham')).toBe('2026-04-04 13:30:00');
+    // Not repeated: one offset fits.
+    expect(utcOf(Date.UTC(2026, 9, 25, 3, 30), 'Europe/Budapest')).toBe('2026-10-25 02:30:00');
+    expect(utcOf(Date.UTC(2026, 9, 25, 1, 30), 'Europe/Budapest')).toBe('2026-10-24 23:30:00');
+  });
+
+  it('moves a time in a gap forward on both sides of Greenwich', () => {
+    expect(utcOf(Date.UTC(2026, 9, 4, 2, 30), 'Australia/Sydney')).toBe('2026-10-03 16:30:00');
+    // Chatham: +12:45 to +13:45 at 02:45 local.
+    expect(utcOf(Date.UTC(2026, 8, 27, 3, 0), 'Pacific/Chatham')).toBe('2026-09-26 14:15:00');
   });
 });
 
@@ -113,8 +125,8 @@ describe('timezoneAbbr', () => {
 });
 
 describe('timezoneAbbr at a repeated local time', () => {
-  it('uses the same occurrence as PHP, whatever the current date', () => {
+  it('uses the first occurrence, whatever the current date', () => {
     expect(timezoneAbbr('America/New_York', '2026-11-01 01:30:00')).toBe('EDT');
-    expect(timezoneAbbr('Europe/Budapest', '2026-10-25 02:30:00')).toBe('CET');
+    expect(timezoneAbbr('Europe/Budapest', '2026-10-25 02:30:00')).toBe('CEST');
   });
 });

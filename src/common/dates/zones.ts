@@ -36,23 +36,41 @@ export function toLuxonZone(tz: string): Zone | null {
   if (tz === 'UTC') return FixedOffsetZone.utcInstance;
   const offset = utcOffsetMinutes(tz);
   if (offset !== null) return FixedOffsetZone.instance(offset);
-  return IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+  let zone = ianaZones.get(tz);
+  if (zone === undefined) {
+    zone = IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+    // Names come from validated records and parameters; bounded all the same.
+    if (ianaZones.size < 2_000) ianaZones.set(tz, zone);
+  }
+  return zone;
 }
 
 /**
- * The instant a local wall clock denotes in `zone`, resolved the way PHP (timelib) does it:
- * a time in a DST gap moves forward by the gap (02:30 → 03:30), and an ambiguous time takes the
- * offset found by looking up the wall clock read as UTC — so the first (DST) occurrence west of
- * Greenwich and the second (standard) one east of it. luxon's own resolution depends on today's
- * date, hence this. `wallMs` is the wall clock written as a UTC epoch (`Date.UTC(...)`).
+ * IANA names already checked: luxon checks one by building an Intl.DateTimeFormat (about a
+ * millisecond), and each occurrence of a series is placed in its zone twice or three times.
+ */
+const ianaZones = new Map<string, Zone | null>();
+
+/**
+ * The instant a local wall clock denotes in `zone`, as RFC 5545 §3.3.5 reads a local time
+ * (CONTRACT §9 "Time"): a time in a DST gap takes the offset before the gap, so it moves forward
+ * by the gap (02:30 → 03:30), and a time that occurs twice is its first occurrence (the offset
+ * before the change), on both sides of Greenwich. (PHP's timelib takes the second occurrence in
+ * zones east of it; every calendar application reading a feed's TZID takes the first, so the
+ * service does too, for plain events and occurrences alike.) luxon's own resolution depends on
+ * today's date, hence this. `wallMs` is the wall clock written as a UTC epoch (`Date.UTC(...)`).
  */
 export function wallClockToDateTime(wallMs: number, zone: Zone): DateTime | null {
   const minute = 60_000;
-  const current = zone.offset(wallMs);
-  const after = zone.offset(wallMs - current * minute);
-  // timelib keeps `current` when the time falls in the gap of a transition to a larger offset.
-  const inGap = after > current && zone.offset(wallMs - after * minute) !== after;
-  const offset = current === after || inGap ? current : after;
+  // The offsets in force a day either side: a change of offset near the wall clock is between
+  // them (no zone changes twice within two days).
+  const before = zone.offset(wallMs - 86_400_000);
+  const after = zone.offset(wallMs + 86_400_000);
+  const fits = (offset: number) => zone.offset(wallMs - offset * minute) === offset;
+  // The earlier instant when both fit (a repeated time), the offset before the change when
+  // neither does (a gap); with one offset all year both are the same.
+  const [first, second] = before >= after ? [before, after] : [after, before];
+  const offset = fits(first) ? first : fits(second) ? second : before;
   const result = DateTime.fromMillis(wallMs - offset * minute, { zone });
   return result.isValid ? result : null;
 }

@@ -51,13 +51,17 @@ describe('expandSeries: wall clocks across daylight-saving changes', () => {
     ]);
   });
 
-  it('moves a time the spring change skips forward, as every event does', () => {
+  it('moves a time the spring change skips forward, its end alike, as every event does', () => {
     const occ = expand(
-      rec(['FREQ=DAILY;COUNT=2']),
+      rec(['FREQ=DAILY;COUNT=3']),
       at('2027-03-27 02:30:00', '2027-03-27 03:00:00', 'Europe/Budapest'),
     );
-    expect(occ[1].start).toBe('2027-03-28 02:30:00');
-    expect(occ[1].startUtc).toBe('2027-03-28 01:30:00');
+    expect(occ.map((o) => [o.start, o.end, o.startUtc, o.endUtc])).toEqual([
+      ['2027-03-27 02:30:00', '2027-03-27 03:00:00', '2027-03-27 01:30:00', '2027-03-27 02:00:00'],
+      ['2027-03-28 03:30:00', '2027-03-28 04:00:00', '2027-03-28 01:30:00', '2027-03-28 02:00:00'],
+      // Only the occurrence in the gap moves: the next one is at 02:30 again.
+      ['2027-03-29 02:30:00', '2027-03-29 03:00:00', '2027-03-29 00:30:00', '2027-03-29 01:00:00'],
+    ]);
   });
 
   it('keeps all-day series all-day, spanning as many days as the event', () => {

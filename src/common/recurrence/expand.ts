@@ -1,7 +1,7 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import type { Text } from '../errors/api-error.js';
 import { threadCpuMs } from '../cpu.js';
-import { localToUtc, utcToLocal } from '../dates/index.js';
+import { localToUtc, placeSpan, utcToLocal } from '../dates/index.js';
 import { parseRule, RECURRENCE_LIMITS, type Recurrence, type Rule } from './rules.js';
 
 /** Where a series starts: the event's own dates, which are its first occurrence. */
@@ -81,16 +81,21 @@ function isBounded(recurrence: Recurrence): boolean {
   });
 }
 
-/** The UNTIL of `rule` as the expansion reads it: a wall clock of the zone, or a date. */
-function untilPart(rule: Rule, anchor: SeriesAnchor): string | null {
+/**
+ * The UNTIL of `rule` as the wall-clock expansion reads it: a wall clock of the zone, or a date.
+ * A timed UNTIL in UTC is an instant (RFC 5545 §3.3.10): the wall clock given the library is a
+ * day past it, and `untilUtc` the instant each start is compared with.
+ */
+function untilPart(rule: Rule, anchor: SeriesAnchor): { wall: string; untilUtc?: string } | null {
   if (!rule.until) return null;
   if (anchor.allDay) {
     const local = rule.untilUtc ? utcToLocal(rule.until, anchor.zone) : rule.until;
-    return local.slice(0, 10).replaceAll('-', '');
+    return { wall: local.slice(0, 10).replaceAll('-', '') };
   }
-  let wall = rule.until.length === 10 ? `${rule.until} 23:59:59` : rule.until;
-  if (rule.untilUtc) wall = utcToLocal(wall, anchor.zone);
-  return `${compact(wall)}Z`;
+  const wall = rule.until.length === 10 ? `${rule.until} 23:59:59` : rule.until;
+  if (!rule.untilUtc) return { wall: `${compact(wall)}Z` };
+  const dayLater = wallOf(wallMs(utcToLocal(wall, anchor.zone)) + 86_400_000);
+  return { wall: `${compact(dayLater)}Z`, untilUtc: wall };
 }
 
 class Cut extends Error {
@@ -102,10 +107,12 @@ class Cut extends Error {
 /**
  * The occurrences of a series, in order: the event's own start, each rule's, the added dates,
  * less the excluded ones (a date excludes every occurrence of that local day, a date-time the one
- * starting then). Rules are expanded on wall clocks (rrule-temporal, in UTC as a zone without
- * daylight saving), each wall clock then placed in the event's zone, so that 19:00 stays 19:00
- * across DST changes (a time a change skips moves forward, as for every event, BEHAVIOR §1.7).
- * Each occurrence lasts what the event lasts on the wall clock; all-day series stay all-day.
+ * starting at the instant it names). Rules are expanded on wall clocks (rrule-temporal, in UTC as
+ * a zone without daylight saving) from the start as given, each wall clock then placed in the
+ * event's zone as RFC 5545 §3.3.5 reads it (CONTRACT §9 "Time"): 19:00 stays 19:00 across DST
+ * changes; only an occurrence whose start a change skips moves forward, by the gap; a repeated
+ * time is its first occurrence. A local UNTIL compares wall clocks, a UTC one instants. Each
+ * occurrence lasts exactly what the event lasts (placeSpan); all-day series stay all-day.
  * Bounded by RECURRENCE_LIMITS: over a bound, the problem names it.
  */
 export function expandSeries(
@@ -129,7 +136,7 @@ export function expandSeries(
         ? `DTSTART;VALUE=DATE:${anchor.start.slice(0, 10).replaceAll('-', '')}`
         : `DTSTART;TZID=UTC:${compact(anchor.start)}`;
       const until = untilPart(rule, anchor);
-      const rrule = formatForLibrary(text, until);
+      const rrule = formatForLibrary(text, until?.wall ?? null);
       let made = 0;
       let later = 0;
       new RRuleTemporal({
@@ -141,6 +148,7 @@ export function expandSeries(
         if (dt.year > 9999) return false;
         const wall = `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${anchor.allDay ? '00:00:00' : `${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`}`;
         if (!bounded && wall > options.horizon) return false;
+        if (until?.untilUtc && localToUtc(wall, anchor.zone) > until.untilUtc) return true;
         starts.add(wall);
         if (wall >= countFrom && ++made > limits.occurrences) {
           throw new Cut(reason('too_many_occurrences', { max: limits.occurrences }));
@@ -166,29 +174,39 @@ export function expandSeries(
     );
   }
   const excludedDays = new Set(recurrence.exdates.filter((d) => d.length === 10));
-  const excludedStarts = new Set(recurrence.exdates.filter((d) => d.length > 10));
-  const kept = [...starts]
-    .filter((s) => !excludedDays.has(s.slice(0, 10)) && !excludedStarts.has(s))
-    .sort();
-  const counted = countFrom ? kept.filter((s) => s >= countFrom).length : kept.length;
+  // An excluded date-time names an instant (RFC 5545 §3.8.5.1): the one the rules' wall clock
+  // names, whichever local time it is written as (02:45 in a gap or the 03:45 it moves to).
+  const excludedStarts = new Set(
+    recurrence.exdates.filter((d) => d.length > 10).map((d) => localToUtc(d, anchor.zone)),
+  );
+  const placed = new Map<string, { start: string; startUtc: string }>();
+  for (const wall of starts) {
+    if (excludedDays.has(wall.slice(0, 10))) continue;
+    const startUtc = localToUtc(wall, anchor.zone);
+    if (excludedStarts.has(startUtc)) continue;
+    const start = anchor.allDay ? wall : utcToLocal(startUtc, anchor.zone);
+    if (!placed.has(startUtc)) placed.set(startUtc, { start, startUtc });
+  }
+  const kept = [...placed.values()].sort((a, b) => (a.start < b.start ? -1 : 1));
+  const counted = countFrom ? kept.filter((o) => o.start >= countFrom).length : kept.length;
   if (counted > limits.occurrences && wanted === undefined) {
     return reason('too_many_occurrences', { max: limits.occurrences });
   }
-  const length = wallMs(anchor.end) - wallMs(anchor.start);
+  // A timed occurrence lasts exactly what the event lasts, its own start moved out of a gap.
+  const span = anchor.allDay ? null : placeSpan(anchor.start, anchor.end, anchor.zone);
+  const length = span ? wallMs(span.endUtc) - wallMs(span.startUtc) : 0;
   const days = Math.round(
     (wallMs(anchor.end.slice(0, 10)) - wallMs(anchor.start.slice(0, 10))) / 86_400_000,
   );
-  const chosen = wanted === undefined ? kept : kept.filter((s) => s > takeAfter).slice(0, wanted);
-  const occurrences = chosen.map((start) => {
-    const end = anchor.allDay
-      ? `${wallOf(wallMs(start) + days * 86_400_000).slice(0, 10)} 23:59:59`
-      : wallOf(wallMs(start) + length);
-    return {
-      start,
-      end,
-      startUtc: localToUtc(start, anchor.zone),
-      endUtc: localToUtc(end, anchor.zone),
-    };
+  const chosen =
+    wanted === undefined ? kept : kept.filter((o) => o.start > takeAfter).slice(0, wanted);
+  const occurrences = chosen.map(({ start, startUtc }) => {
+    if (anchor.allDay) {
+      const end = `${wallOf(wallMs(start) + days * 86_400_000).slice(0, 10)} 23:59:59`;
+      return { start, end, startUtc, endUtc: localToUtc(end, anchor.zone) };
+    }
+    const endUtc = wallOf(wallMs(startUtc) + length);
+    return { start, end: utcToLocal(endUtc, anchor.zone), startUtc, endUtc };
   });
   return { occurrences, horizon: bounded ? null : options.horizon };
 }
