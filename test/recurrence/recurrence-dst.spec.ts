@@ -1,10 +1,10 @@
-import { localToUtc, utcToIso8601WithOffset } from '../src/common/dates/index.js';
-import { expandSeries, type SeriesAnchor } from '../src/common/recurrence/expand.js';
-import { parseRecurrence, type Recurrence } from '../src/common/recurrence/rules.js';
-import { CalendarWriter } from '../src/feeds/ics.js';
-import type { IcsSeries } from '../src/feeds/ics-series.js';
-import { readIcs } from '../src/importer/ics-parse.js';
-import { tecEvent } from './helpers/tec-event.js';
+import { localToUtc, utcToIso8601WithOffset } from '../../src/common/dates/index.js';
+import { expandSeries, type SeriesAnchor } from '../../src/common/recurrence/expand.js';
+import { parseRecurrence, type Recurrence } from '../../src/common/recurrence/rules.js';
+import { CalendarWriter } from '../../src/feeds/ics.js';
+import type { IcsSeries } from '../../src/feeds/ics-series.js';
+import { readIcs } from '../../src/importer/ics-parse.js';
+import { tecEvent } from '../helpers/tec-event.js';
 
 /**
  * Issue 46: the four faults the outside check found at daylight-saving changes, with its own

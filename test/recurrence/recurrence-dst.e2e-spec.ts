@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
-import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 
 const BASE = '/cal/events/v1';
 const NY = 'America/New_York';

@@ -1,8 +1,8 @@
 import * as fc from 'fast-check';
 import ICAL from 'ical.js';
 import { RRule } from 'rrule';
-import { expandSeries, type SeriesAnchor } from '../src/common/recurrence/expand.js';
-import { parseRecurrence, type Recurrence } from '../src/common/recurrence/rules.js';
+import { expandSeries, type SeriesAnchor } from '../../src/common/recurrence/expand.js';
+import { parseRecurrence, type Recurrence } from '../../src/common/recurrence/rules.js';
 
 /**
  * Issue 46: the server's expansion (rrule-temporal on wall clocks, placed by zones.ts) against an
