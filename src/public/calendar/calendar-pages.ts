@@ -158,7 +158,10 @@ export class CalendarPages {
         days: cells,
         truncated:
           total > MAX_VIEW_EVENTS
-            ? this.views.t(ctx.language, 'cal_truncated', { shown: MAX_VIEW_EVENTS, total })
+            ? this.views.t(ctx.language, 'cal_truncated', {
+                shown: MAX_VIEW_EVENTS,
+                count: total,
+              })
             : '',
       };
     }
