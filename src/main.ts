@@ -52,7 +52,10 @@ async function bootstrap(config: AppConfig) {
   stopOnSignals(app, config, tracing, logger);
   // Under WORKERS > 1 the primary prints the start-up line once every worker listens.
   if (isClusterWorker()) reportListening();
-  else console.log(startupSummary(config));
+  else {
+    const { SharedThrottleStores } = await import('./auth/redis-throttle-store.js');
+    console.log(startupSummary(config, await app.get(SharedThrottleStores).redisAtStartup()));
+  }
 }
 
 /**
