@@ -82,13 +82,36 @@ export class WpErrorFilter implements ExceptionFilter {
         data[key] = value;
       }
     }
+    // The plugin's code and message, and what a newcomer's curl -d without a header needs to hear.
+    const message =
+      MISSING_OR_INVALID.has(e.code) && jsonSentAsForm(req)
+        ? `${translate(e.text)} ${translate({ key: 'errors.json_sent_as_form' })}`
+        : translate(e.text);
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
     res
       .status(e.status)
       .type('application/json; charset=UTF-8')
-      .send(JSON.stringify({ code: e.code, message: translate(e.text), data }));
+      .send(JSON.stringify({ code: e.code, message, data }));
   }
+}
+
+const MISSING_OR_INVALID = new Set(['rest_missing_callback_param', 'rest_invalid_param']);
+
+/**
+ * A JSON body sent as a form: `curl -d '{"title":…}'` without `Content-Type: application/json`
+ * sends `application/x-www-form-urlencoded`, which parses into one odd parameter named like the
+ * JSON text (`{"title":"Jazz night", …`), so the real parameters are "missing" (the plugin
+ * answers the same). The body is bounded by the body parser (1 MB, 1,000 parameters).
+ */
+function jsonSentAsForm(req: Request): boolean {
+  if (!req.is('application/x-www-form-urlencoded')) return false;
+  const body: unknown = req.body;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    Object.keys(body).some((name) => /^\s*[[{]/.test(name))
+  );
 }
 
 function mapValues<A, B>(o: Record<string, A>, f: (a: A) => B): Record<string, B> {
