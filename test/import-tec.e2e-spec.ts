@@ -468,6 +468,18 @@ describe('import:tec', () => {
     // Anonymous: only what the public sees.
     expect(kindLine(direct.stdout, 'venue')).toMatch(/^venue: +1 created,/);
 
+    // Given the site address, this service is recognised by its /wp-json/ index (which lists
+    // cal/events/v1 beside the plugin's namespace) and read through its own namespace, where a
+    // series keeps its rules.
+    const bySite = await cli(
+      ['import:tec', `http://127.0.0.1:${port}`, '--author', IMPORTER.login, '--dry-run'],
+      { DATABASE_URL: target2 },
+    );
+    expect(bySite.code).toBe(0);
+    expect(bySite.stdout).toContain(
+      `Dry run (nothing written) from http://127.0.0.1:${port}/wp-json/cal/events/v1:`,
+    );
+
     // A web server that is no calendar (no discovery header, no REST index).
     const plain = createServer((_req, res) => {
       res.writeHead(404, { 'Content-Type': 'text/html' });
