@@ -1,7 +1,7 @@
 #!/bin/sh
 # `npm start`, `npm test`, `npm run cli` (and the other scripts that load the native SQLite module)
 # run `sh scripts/node.sh <script> [args]` instead of `node <script> [args]`: the program then runs
-# on a Node.js this project supports (package.json `engines`, src/node-version.ts) on any machine.
+# on a Node.js this project supports (package.json `engines`, src/config/node-version.ts) on any machine.
 #
 # The `node` on PATH when it is recent enough, silently. Otherwise Node 24 from the npm registry's
 # `node` package, kept outside the checkout in $CAL_NODE_PREFIX (default $HOME/.cache/cal-node24,

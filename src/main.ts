@@ -1,5 +1,5 @@
 // First: an older Node stops here with one line, before anything native is loaded.
-import './node-version.js';
+import './config/node-version.js';
 import cluster from 'node:cluster';
 import { reportListening, runPrimary } from './cluster.js';
 import { isClusterWorker } from './common/cluster-worker.js';

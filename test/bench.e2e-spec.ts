@@ -153,10 +153,10 @@ describe('npm run bench', () => {
       [0.01, true, 'scale 0.01, SQLite'],
       [0.1, false, 'scale 0.1, MySQL/MariaDB'],
       [1, true, 'scale 1, SQLite'],
-    ])('are reported, not failed, at scale %s (SQLite: %s)', (scale, sqlite, run) => {
+    ])('are reported, not failed, at scale %s (SQLite: %s)', (scale, sqlite, described) => {
       expect(targetReport({ scale, sqlite, missed })).toEqual({
         lines: [
-          `Targets are set for 100,000 events (--scale 1) on MySQL/MariaDB; this run (${run}) checks none of them, and would miss 1 there:`,
+          `Targets are set for 100,000 events (--scale 1) on MySQL/MariaDB; this run (${described}) checks none of them, and would miss 1 there:`,
           'not applied at this scale: event create at 120 req/s (target ≥ 600)',
         ],
         failed: false,

@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { isOlderNode, OLDEST_NODE } from '../src/node-version.js';
+import { isOlderNode, OLDEST_NODE } from '../src/config/node-version.js';
 import {
   assertBuilt,
   CLI,
@@ -50,7 +50,7 @@ const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 };
 
 describe('the oldest Node', () => {
-  it('is one number: package.json engines, src/node-version.ts and scripts/node.sh', () => {
+  it('is one number: package.json engines, src/config/node-version.ts and scripts/node.sh', () => {
     expect(packageJson.engines.node).toBe(`>=${OLDEST_NODE}`);
     const script = readFileSync(join(ROOT, 'scripts/node.sh'), 'utf8');
     const [major, minor] = OLDEST_NODE.split('.');

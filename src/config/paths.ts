@@ -27,7 +27,7 @@ export const VIEWS_DIR = join(PROJECT_ROOT, 'views');
 
 function __dirnameOfThisModule(): string {
   // Node's ESM: import.meta.dirname; where a loader defines __dirname (the test runner), that.
-  // An older Node has no import.meta.dirname; it must still reach src/node-version.ts's message.
+  // An older Node has no import.meta.dirname; it must still reach src/config/node-version.ts's message.
   if (typeof __dirname === 'string') return __dirname;
   return import.meta.dirname ?? dirname(fileURLToPath(import.meta.url));
 }

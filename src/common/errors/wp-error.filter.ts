@@ -66,8 +66,8 @@ export class WpErrorFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const e = toApiError(error, this.logger);
     const lang = languageOf(req);
-    const translate = (text: Text) =>
-      this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key });
+    const translate = (text: Text): string =>
+      String(this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key }));
     const data: Record<string, unknown> = { status: e.status };
     for (const [key, value] of Object.entries(e.data)) {
       if (key === 'params' && value) {

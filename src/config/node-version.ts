@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { messagesFor } from './config/messages.js';
+import { messagesFor } from './messages.js';
 
 /**
  * The oldest Node.js the program runs on: package.json `engines` (TypeORM 1 requires 22.13).
