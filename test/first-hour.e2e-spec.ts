@@ -48,7 +48,7 @@ describe('the first hour (e2e)', () => {
         .send(json)
         .expect(400);
       expect(res.body.code).toBe('rest_missing_callback_param');
-      expect(res.body.message.startsWith(`${plugin} `)).toBe(true);
+      expect(res.body.message.startsWith(`${plugin}. `)).toBe(true);
       expect(res.body.message).toContain(hint);
       expect(res.body.data.status).toBe(400);
       // Nothing was written.

@@ -67,7 +67,7 @@ export class WpErrorFilter implements ExceptionFilter {
     const e = toApiError(error, this.logger);
     const lang = languageOf(req);
     const translate = (text: Text): string =>
-      String(this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key }));
+      this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key });
     const data: Record<string, unknown> = { status: e.status };
     for (const [key, value] of Object.entries(e.data)) {
       if (key === 'params' && value) {
@@ -85,7 +85,7 @@ export class WpErrorFilter implements ExceptionFilter {
     // The plugin's code and message, and what a newcomer's curl -d without a header needs to hear.
     const message =
       MISSING_OR_INVALID.has(e.code) && jsonSentAsForm(req)
-        ? `${translate(e.text)} ${translate({ key: 'errors.json_sent_as_form' })}`
+        ? `${withStop(translate(e.text))} ${translate({ key: 'errors.json_sent_as_form' })}`
         : translate(e.text);
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
@@ -95,6 +95,9 @@ export class WpErrorFilter implements ExceptionFilter {
       .send(JSON.stringify({ code: e.code, message, data }));
   }
 }
+
+/** A sentence followed by another: the plugin's messages end without a full stop. */
+const withStop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 const MISSING_OR_INVALID = new Set(['rest_missing_callback_param', 'rest_invalid_param']);
 
