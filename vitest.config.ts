@@ -10,6 +10,20 @@ import { defineConfig } from 'vitest/config';
 // decorator metadata that Nest's dependency injection reads.
 const workers = Number(process.env.TEST_MAX_WORKERS) || availableParallelism() + 1;
 
+// A TEST_DATABASE_URL whose database every test file would drop stops the run here, before
+// Vitest looks for files, in one line (from the global setup, Vitest printed "No test files
+// found" first).
+const testUrl = process.env.TEST_DATABASE_URL;
+if (testUrl && !testUrl.startsWith('sqlite:')) {
+  const name = decodeURIComponent(new URL(testUrl).pathname.replace(/^\//, ''));
+  if (!/test/i.test(name)) {
+    console.error(
+      `TEST_DATABASE_URL must name a database whose name contains "test" (it is dropped and recreated for every test file), got "${name}"`,
+    );
+    process.exit(1);
+  }
+}
+
 /**
  * The files that take longest start first, so that none of them starts last and keeps one worker
  * busy while the others idle. Vitest orders by the durations of the last run when it has them

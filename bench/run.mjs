@@ -31,6 +31,9 @@ import {
   missedComputedTargets,
   missedOverheadTargets,
   missedTargets,
+  REFERENCE_RUN,
+  targetReport,
+  targetsApply,
   OVERHEAD_TARGET,
   CALENDAR_TARGETS,
 } from './targets.mjs';
@@ -67,9 +70,10 @@ const USAGE = `Usage: npm run bench [-- options]
   --connections N  concurrent autocannon connections (default 10)
   --port P         first port; the second server (response cache off) uses P+1, the third
                    (every cache off) P+2, the webhook creates, the WORKERS=1 vs WORKERS=2
-                   comparison (MySQL/MariaDB) and the profiled server P+3 (default 3931); the
-                   comparison of metrics and tracing on and off, then the reads while a writer
-                   commits (bench/mixed.mjs, a calendar of its own) run last, on P to P+2 again
+                   comparison (MySQL/MariaDB) and the profiled server P+3, the create floor
+                   (MySQL/MariaDB) P+4 (default 3931); the comparison of metrics and tracing
+                   on and off, then the reads while a writer commits (bench/mixed.mjs, a
+                   calendar of its own) run last, on P to P+2 again
   --sqlite         seed an SQLite file in a temporary directory instead of MariaDB
   --out FILE       where the Markdown table goes (default: a temporary file);
                    --out docs/benchmarks.md publishes it
@@ -79,7 +83,9 @@ const USAGE = `Usage: npm run bench [-- options]
   --build DIR      the compiled server to run (default dist/, from npm run build)
   --help           this help
 BENCH_DATABASE_URL names the database (default mariadb://root@127.0.0.1:3306/cal_bench; its name
-must contain "bench" or "test": it is dropped and recreated). Exit code 1 when a target is missed.`;
+must contain "bench" or "test": it is dropped and recreated). The targets are set for 100,000
+events on MySQL/MariaDB (--scale 1 without --sqlite): there a missed one makes the exit code 1;
+other runs list what they would miss and exit 0 (1 on errors).`;
 const OPTIONS = {
   scale: 'N',
   duration: 'S',
@@ -565,7 +571,17 @@ const lines = [
   ...workerLines,
   ...overheadSection,
   ...profileLines,
-  ...(missed.length ? ['', ...missed.map((m) => `**Missed target:** ${m}`)] : []),
+  ...(missed.length
+    ? [
+        '',
+        ...(targetsApply({ scale: SCALE, sqlite: SQLITE })
+          ? missed.map((m) => `**Missed target:** ${m}`)
+          : [
+              `Targets are set for ${REFERENCE_RUN}; at this scale and engine they are not applied. They would be missed by:`,
+              ...missed.map((m) => `- ${m}`),
+            ]),
+      ]
+    : []),
   '',
   NOTES_MARKER,
   ...(kept ? [kept.replace(/^\n+/, '').trimEnd()] : []),
@@ -588,10 +604,11 @@ if (SMOKE) {
   if (hooks.errors) console.log('ERRORS: webhook creates');
   if (!mixed.ok) console.log('ERRORS: reads while a writer commits (bench/mixed.mjs)');
   if (failed.length || hooks.errors || !mixed.ok) process.exitCode = 1;
-} else if (missed.length || !mixed.ok) {
+} else {
   if (!mixed.ok) console.log('ERRORS: reads while a writer commits (bench/mixed.mjs)');
-  for (const m of missed) console.log(`MISSED TARGET: ${m}`);
-  process.exitCode = 1;
+  const report = targetReport({ scale: SCALE, sqlite: SQLITE, missed });
+  for (const line of report.lines) console.log(line);
+  if (report.failed || !mixed.ok) process.exitCode = 1;
 }
 
 /** Next month (`YYYY-MM`), in UTC: inside the seeded window, busy with events and series. */

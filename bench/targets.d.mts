@@ -27,3 +27,9 @@ export declare const OVERHEAD_TARGET: number;
 export declare function missedOverheadTargets(comparison: {
   results: Record<string, Array<{ variant: string; ratio: number }>>;
 }): string[];
+export declare const REFERENCE_RUN: string;
+export declare function targetsApply(run: { scale: number; sqlite: boolean }): boolean;
+export declare function targetReport(run: { scale: number; sqlite: boolean; missed: string[] }): {
+  lines: string[];
+  failed: boolean;
+};

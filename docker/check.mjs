@@ -530,7 +530,8 @@ const run = (argv, opts) =>
     const p = spawn(argv[0], argv.slice(1), {
       ...opts,
       stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 15000,
+      // A bound for a hang only: on a loaded two-core machine the CLI beside the server took 15 s.
+      timeout: 60000,
     });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
@@ -635,7 +636,6 @@ async function smokeRun(df) {
 }
 
 // ---- main ---------------------------------------------------------------------------------------
-const t0 = Date.now();
 console.log(`Docker setup check; Node ${process.version}; temp ${TMP}`);
 try {
   section('Dockerfile and .dockerignore');
@@ -649,6 +649,7 @@ try {
 } finally {
   if (!keep) fs.rmSync(TMP, { recursive: true, force: true });
 }
-console.log(`\n${passes} passed, ${failures} failed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+// From the start of the process (performance.now()), loading the modules above included.
+console.log(`\n${passes} passed, ${failures} failed in ${(performance.now() / 1000).toFixed(1)} s`);
 console.log(failures ? 'RESULT: FAIL' : 'RESULT: PASS');
 process.exitCode = failures ? 1 : 0;

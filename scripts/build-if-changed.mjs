@@ -29,6 +29,12 @@ if (built && Math.max(...inputs.map(newestUnder)) <= statSync(INFO).mtimeMs) {
 } else {
   // Without the server's entry point the build info cannot be trusted: build everything.
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) rmSync(INFO, { force: true });
+  // tsc prints nothing while it works: say what the wait is for (the first build takes 10-20 s).
+  console.error(
+    built
+      ? 'compiling what changed under src/ into dist/ (tsc)...'
+      : 'compiling src/ into dist/ (tsc; 10-20 s the first time, a restart without changes skips it)...',
+  );
   const npm = process.env.npm_execpath;
   if (npm)
     execFileSync(process.execPath, [npm, 'run', 'build', '--silent'], {

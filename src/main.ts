@@ -1,3 +1,5 @@
+// First: an older Node stops here with one line, before anything native is loaded.
+import './config/node-version.js';
 import cluster from 'node:cluster';
 import { reportListening, runPrimary } from './cluster.js';
 import { isClusterWorker } from './common/cluster-worker.js';
@@ -50,7 +52,10 @@ async function bootstrap(config: AppConfig) {
   stopOnSignals(app, config, tracing, logger);
   // Under WORKERS > 1 the primary prints the start-up line once every worker listens.
   if (isClusterWorker()) reportListening();
-  else console.log(startupSummary(config));
+  else {
+    const { SharedThrottleStores } = await import('./auth/redis-throttle-store.js');
+    console.log(startupSummary(config, await app.get(SharedThrottleStores).redisAtStartup()));
+  }
 }
 
 /**

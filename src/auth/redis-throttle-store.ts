@@ -25,12 +25,16 @@ const FALLBACK_KEYS = 10_000;
  */
 export class RedisThrottleStore implements ThrottleStore {
   private readonly fallback = new MemoryThrottleStore(FALLBACK_KEYS);
-  private failing = false;
 
+  /**
+   * `outage` is shared by the stores of one connection (failures and trusted addresses), so that
+   * one outage is one warning, not one per store (a failed login reads both).
+   */
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly logger: Logger,
+    private readonly outage: { failing: boolean } = { failing: false },
   ) {}
 
   get(keys: readonly string[], now: number): Promise<(Counter | null)[]> {
@@ -91,16 +95,18 @@ export class RedisThrottleStore implements ThrottleStore {
   private async guard<T>(work: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
     try {
       const result = await work();
-      if (this.failing) this.logger.log('Redis answers again: login failures are shared again');
-      this.failing = false;
+      if (this.outage.failing) {
+        this.logger.log('Redis answers again: login failures are shared again');
+      }
+      this.outage.failing = false;
       return result;
     } catch (error) {
-      if (!this.failing) {
+      if (!this.outage.failing) {
         this.logger.warn(
           `${describeRedisError(this.redis, error)}; login failures are counted in this process meanwhile`,
         );
       }
-      this.failing = true;
+      this.outage.failing = true;
       return fallback();
     }
   }
@@ -129,6 +135,29 @@ export class SharedThrottleStores implements OnApplicationShutdown {
     };
   }
 
+  /**
+   * Whether REDIS_URL answers at start-up, for the start-up line: the connection is still being
+   * made when the server starts listening, so this waits for its first outcome (a refusal comes
+   * at once; at most a little more than the client's 2 s connect timeout).
+   */
+  redisAtStartup(): Promise<'up' | 'down'> {
+    const redis = this.redis;
+    if (!redis || redis.status === 'ready') return Promise.resolve('up');
+    return new Promise((resolve) => {
+      const settle = (state: 'up' | 'down') => {
+        clearTimeout(timer);
+        redis.off('ready', up);
+        redis.off('error', down);
+        resolve(state);
+      };
+      const up = () => settle('up');
+      const down = () => settle('down');
+      const timer = setTimeout(down, 2_500);
+      redis.once('ready', up);
+      redis.once('error', down);
+    });
+  }
+
   private readonly redisUrl: string | null;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -136,15 +165,20 @@ export class SharedThrottleStores implements OnApplicationShutdown {
     this.redisUrl = config.redisUrl;
     if (config.redisUrl) {
       this.redis = createRedis(config.redisUrl, 'cal-throttle');
+      const outage = { failing: false };
       this.stores = {
-        failures: new RedisThrottleStore(this.redis, 'cal:throttle:f:', logger),
-        trusted: new RedisThrottleStore(this.redis, 'cal:throttle:t:', logger),
+        failures: new RedisThrottleStore(this.redis, 'cal:throttle:f:', logger, outage),
+        trusted: new RedisThrottleStore(this.redis, 'cal:throttle:t:', logger, outage),
       };
     } else if (isClusterWorker() && process.send) {
       const send = process.send.bind(process);
       this.channel = new ThrottleChannel((message, done) => send(message, undefined, {}, done));
       process.on('message', this.channel.receive);
+      // One warning per outage, not one per store (a failed login asks both).
+      let warned = false;
       const onFailure = (error: Error, recovered: boolean) => {
+        if (recovered === !warned) return;
+        warned = !recovered;
         if (recovered) logger.log('the primary process answers again: login failures are shared');
         else logger.warn(`login failures counted in this worker meanwhile: ${error.message}`);
       };

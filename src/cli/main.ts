@@ -1,3 +1,5 @@
+// First: an older Node stops here with one line, before anything native is loaded.
+import '../config/node-version.js';
 import { ConfigError } from '../config/config-error.js';
 import { parseOperations } from '../config/operations.js';
 import { runAsProcess } from '../config/program-output.js';

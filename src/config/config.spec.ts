@@ -233,6 +233,23 @@ describe('parseDatabaseUrl', () => {
       path: '/var/lib/cal.sqlite',
     });
   });
+
+  it('suggests sqlite: for a bare file path, not for a broken URL', () => {
+    const problem = (url: string) => {
+      try {
+        parseDatabaseUrl(url);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error(`${url} was accepted`);
+    };
+    expect(problem('./data/other.sqlite')).toContain(
+      'is not a URL: "./data/other.sqlite" (an SQLite file is written sqlite:./data/other.sqlite;',
+    );
+    expect(problem('mysql://[bad')).toBe(
+      'Invalid configuration: DATABASE_URL is not a URL: "mysql://[bad"',
+    );
+  });
 });
 
 describe('OpenTelemetry variables', () => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The project root (the folder holding `i18n/`), found from this file: `src/` under ts tools and
@@ -26,6 +27,7 @@ export const VIEWS_DIR = join(PROJECT_ROOT, 'views');
 
 function __dirnameOfThisModule(): string {
   // Node's ESM: import.meta.dirname; where a loader defines __dirname (the test runner), that.
+  // An older Node has no import.meta.dirname; it must still reach src/config/node-version.ts's message.
   if (typeof __dirname === 'string') return __dirname;
-  return import.meta.dirname;
+  return import.meta.dirname ?? dirname(fileURLToPath(import.meta.url));
 }

@@ -407,7 +407,9 @@ export function parseDatabaseUrl(url: string): DatabaseConfig {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigError('DATABASE_URL', message('config.not_url', { value: url }));
+    // A bare path (`./data/other.sqlite`) is most likely an SQLite file named without its scheme.
+    const key = url.includes('://') ? 'config.not_url' : 'config.not_url_file';
+    throw new ConfigError('DATABASE_URL', message(key, { value: url }));
   }
   const scheme = parsed.protocol.replace(/:$/, '');
   if (scheme !== 'mysql' && scheme !== 'mariadb') {

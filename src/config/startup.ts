@@ -15,10 +15,13 @@ export function describeDatabase(db: DatabaseConfig): string {
   return `${db.type} ${db.username}@${db.host}:${db.port}/${db.database}`;
 }
 
-/** The one line `npm start` prints once the server listens. */
-export function startupSummary(config: AppConfig): string {
+/**
+ * The one line `npm start` prints once the server listens. `redis` is whether REDIS_URL answered
+ * at start-up (`/health` says it later): a Redis that does not answer is not in use until it does.
+ */
+export function startupSummary(config: AppConfig, redis: 'up' | 'down' = 'up'): string {
   const everywhere = config.host === '0.0.0.0' || config.host === '::';
-  const listener = `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const listener = hostPort(config);
   const languages = LANGUAGES.map((l) => (l === config.defaultLanguage ? `${l} (default)` : l));
   const cache = config.responseCacheTtlMs
     ? `response cache ${config.responseCacheTtlMs} ms`
@@ -29,12 +32,22 @@ export function startupSummary(config: AppConfig): string {
     `database ${describeDatabase(config.database)}`,
     `languages ${languages.join(', ')}`,
     cache,
-    config.redisUrl ? `redis ${redisAddress(config.redisUrl)}` : 'redis off',
+    ...(config.metrics ? [`metrics http://${hostPort(config.metrics)}/metrics`] : []),
+    !config.redisUrl
+      ? 'redis off'
+      : redis === 'up'
+        ? `redis ${redisAddress(config.redisUrl)}`
+        : `redis ${redisAddress(config.redisUrl)} not answering (each process works alone until it does; /health shows when)`,
   ].join(' | ');
+}
+
+function hostPort({ host, port }: { host: string; port: number }): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 interface ErrorLike {
   code?: unknown;
+  port?: unknown;
   errno?: unknown;
   syscall?: unknown;
   message?: unknown;
@@ -47,7 +60,7 @@ interface ErrorLike {
  */
 export function describeStartupError(
   error: unknown,
-  config: Pick<AppConfig, 'database' | 'host' | 'port'>,
+  config: Pick<AppConfig, 'database' | 'host' | 'port'> & Partial<Pick<AppConfig, 'metrics'>>,
   t: Translate = cliMessages('en').t,
 ): string | null {
   const m = startupProblem(error, config);
@@ -56,18 +69,24 @@ export function describeStartupError(
 
 function startupProblem(
   error: unknown,
-  config: Pick<AppConfig, 'database' | 'host' | 'port'>,
+  config: Pick<AppConfig, 'database' | 'host' | 'port'> & Partial<Pick<AppConfig, 'metrics'>>,
 ): Message | null {
   const e = (error ?? {}) as ErrorLike;
   const db = config.database;
   const where = db.type === 'sqlite' ? '' : `${db.host}:${db.port}`;
   if (e.syscall === 'listen') {
-    const at = `${config.host}:${config.port}`;
-    if (e.code === 'EADDRINUSE') return message('config.startup.port_in_use', { at });
+    // The metrics listener (METRICS_PORT, METRICS_HOST) fails the start as the server's own does.
+    const metrics = config.metrics;
+    const [variable, hostVariable, host, port] =
+      metrics && e.port === metrics.port && metrics.port !== config.port
+        ? ['METRICS_PORT', 'METRICS_HOST', metrics.host, metrics.port]
+        : ['PORT', 'HOST', config.host, config.port];
+    const at = `${host}:${port}`;
+    if (e.code === 'EADDRINUSE') return message('config.startup.port_in_use', { at, variable });
     if (e.code === 'EADDRNOTAVAIL') {
-      return message('config.startup.address_not_here', { at, host: config.host });
+      return message('config.startup.address_not_here', { at, host, hostVariable });
     }
-    if (e.code === 'EACCES') return message('config.startup.port_privileged', { at });
+    if (e.code === 'EACCES') return message('config.startup.port_privileged', { at, variable });
   }
   if (e.code === 'ENOTFOUND' && e.syscall === 'getaddrinfo') {
     return db.type !== 'sqlite' && typeof e.message === 'string' && e.message.includes(db.host)

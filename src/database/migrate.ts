@@ -1,3 +1,5 @@
+// First: an older Node stops here with one line, before anything native is loaded.
+import '../config/node-version.js';
 import { runAsProcess } from '../config/program-output.js';
 import { runMigrate } from './migrate-program.js';
 

@@ -29,11 +29,12 @@ export function createRedis(url: string, name: string, options: RedisOptions = {
 /**
  * A failed Redis command as an operator reads it: which variable, which address, and the reason
  * in words (ioredis says "Stream isn't writeable and enableOfflineQueue options is false" while it
- * is not connected).
+ * is not connected, and "Reached the max retries per request limit (which is 0). Refer to
+ * "maxRetriesPerRequest" option for details." for a command sent as the connection dropped).
  */
 export function describeRedisError(redis: Redis, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const reason = /Stream isn't writeable|Connection is closed/.test(message)
+  const reason = /Stream isn't writeable|Connection is closed|maxRetriesPerRequest/.test(message)
     ? 'no connection'
     : message;
   const { host, port } = redis.options;

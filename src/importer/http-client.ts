@@ -216,9 +216,9 @@ export class HttpClient {
   }
 }
 
-function describeFetchError(error: unknown): string {
+function describeFetchError(error: unknown): Reason {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return cause.code;
+  if (cause?.code) return messages.networkError(cause.code);
   return error instanceof Error ? (cause?.message ?? error.message) : String(error);
 }
 

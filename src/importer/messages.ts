@@ -39,6 +39,9 @@ export const messages = {
   gaveUp: (url: string, problem: Reason, attempts: number) =>
     message('cli.source.gave_up', { url, problem, count: attempts }),
   noAnswerWithin: (ms: number) => message('cli.source.no_answer_within', { ms }),
+  /** A network error in words, its Node code kept for searching (`ENOTFOUND`). */
+  networkError: (code: string) =>
+    message(`cli.source.network.${NETWORK_ERRORS[code] ?? 'other'}`, { code }),
   httpStatus: (url: string, status: number, detail = '') =>
     message('cli.source.http_status', { url, status, detail: detailOf(detail) }),
   notJson: (url: string) => message('cli.source.not_json', { url }),
@@ -76,4 +79,24 @@ export const messages = {
       : message('cli.source.api_refusal', { code, status, message: text }),
   param: (name: string, reason: Message) => message('cli.source.param', { name, reason }),
   stopped: (problem: Reason) => message('cli.source.stopped', { problem }),
+};
+
+/** The Node and undici codes of a failed connection, by what the operator reads. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ENOTFOUND: 'host_unknown',
+  EAI_AGAIN: 'dns_unavailable',
+  ECONNREFUSED: 'refused',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  ETIMEDOUT: 'timed_out',
+  UND_ERR_CONNECT_TIMEOUT: 'timed_out',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  SELF_SIGNED_CERT_IN_CHAIN: 'certificate',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'certificate',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'certificate',
+  CERT_HAS_EXPIRED: 'certificate',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'certificate',
 };

@@ -1,8 +1,14 @@
 import { HttpClient, isRefusal, refusal, SourceError, type HttpAnswer } from './http-client.js';
 import { messages } from './messages.js';
 
-/** The plugin's namespace first: a site serving both is a site of the plugin. */
+/** The REST roots tried at a site's origin (no index found): the plugin's namespace first. */
 const NAMESPACES = ['tribe/events/v1', 'cal/events/v1'] as const;
+/**
+ * The namespaces in the order a WordPress REST index is read: `cal/events/v1` is this service's
+ * own (WordPress with the plugin never lists it), and another instance lists both; its own
+ * namespace keeps a series whole, so it is taken first.
+ */
+const OWN_FIRST = ['cal/events/v1', 'tribe/events/v1'] as const;
 const NAMESPACE_TAIL = /\/(tribe|cal)\/events\/v1\/?$/;
 
 /** Without its trailing slashes (a loop: a `/\/+$/` backtracks quadratically). */
@@ -207,7 +213,9 @@ export async function discover(input: string, http: HttpClient): Promise<TecSour
     if (isRefusal(answer.status)) throw refusal(answer, index, http.withCredentials);
     if (answer.status !== 200) continue;
     const namespaces = namespacesOf(answer.text);
-    const ns = NAMESPACES.find((n) => namespaces.includes(n));
+    // Another instance of this service lists the plugin's namespace too, whose payloads show one
+    // event per occurrence of a series: its own namespace keeps rules and exclusions.
+    const ns = OWN_FIRST.find((n) => namespaces.includes(n));
     if (ns) return withLanguages(namespaceRoot(index, ns), http);
   }
   // This service serves its own namespace at the origin when BASE_PATH is empty.

@@ -353,9 +353,10 @@ describe('import:tec', () => {
     const result = await importInto(target);
     expect(result.stderr).not.toMatch(/error/i);
     expect(result.code).toBe(0);
-    // Given the site's address, discovery finds the plugin's namespace first (CONTRACT §6).
+    // Given the site's address, discovery finds this service by its /wp-json/ index (it lists
+    // cal/events/v1) and reads its own namespace (CONTRACT §1).
     expect(result.stdout).toContain(
-      `Imported from http://127.0.0.1:${port}/wp-json/tribe/events/v1:`,
+      `Imported from http://127.0.0.1:${port}/wp-json/cal/events/v1:`,
     );
     expect(totals(result.stdout)).toMatch(
       new RegExp(`^Total: ${seeded} created, 0 updated, 0 unchanged, 0 skipped `),
@@ -464,6 +465,15 @@ describe('import:tec', () => {
   }, 240_000);
 
   it('finds the REST root given directly, and reports a source that is none', async () => {
+    // A weekly series of 7 (the last test: the counts above are done): through the plugin's
+    // namespace each occurrence would be an event; the site address must read it as one.
+    await post('events', {
+      title: 'Weekly choir',
+      status: 'publish',
+      start_date: '2027-03-02 19:00:00',
+      end_date: '2027-03-02 21:00:00',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=7'] },
+    });
     const target2 = await freshTarget('dst3');
     const direct = await cli(['import:tec', sourceRoot, '--author', IMPORTER.login, '--dry-run'], {
       DATABASE_URL: target2,
@@ -472,6 +482,19 @@ describe('import:tec', () => {
     expect(direct.stdout).toContain(`Dry run (nothing written) from ${sourceRoot}:`);
     // Anonymous: only what the public sees.
     expect(kindLine(direct.stdout, 'venue')).toMatch(/^venue: +1 created,/);
+
+    // Given the site address, this service is recognised by its /wp-json/ index (which lists
+    // cal/events/v1 beside the plugin's namespace) and read through its own namespace, where a
+    // series keeps its rules.
+    const bySite = await cli(
+      ['import:tec', `http://127.0.0.1:${port}`, '--author', IMPORTER.login, '--dry-run'],
+      { DATABASE_URL: target2 },
+    );
+    expect(bySite.code).toBe(0);
+    expect(bySite.stdout).toContain(
+      `Dry run (nothing written) from http://127.0.0.1:${port}/wp-json/cal/events/v1:`,
+    );
+    expect(kindLine(bySite.stdout, 'event')).toBe(kindLine(direct.stdout, 'event'));
 
     // A web server that is no calendar (no discovery header, no REST index).
     const plain = createServer((_req, res) => {

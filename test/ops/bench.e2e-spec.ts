@@ -7,6 +7,7 @@ import {
   missedOverheadTargets,
   missedTargets,
   OVERHEAD_TARGET,
+  targetReport,
 } from '../../bench/targets.mjs';
 import { BUILD, freePortRun, PROCESS_DEADLINE_MS, ROOT, run } from '../helpers/spawn.js';
 
@@ -20,6 +21,9 @@ describe('npm run bench', () => {
     for (const option of ['--scale', '--duration', '--connections', '--port', '--sqlite', '--out'])
       expect(help.stdout).toContain(option);
     expect(help.stdout).toMatch(/--port P .*P\+1/);
+    // Every port it takes: the create floor's too.
+    expect(help.stdout).toContain('P+4');
+    expect(help.stdout).toContain('100,000\nevents on MySQL/MariaDB');
     expect(help.stdout).toMatch(/--out FILE .*temporary file/);
   });
 
@@ -128,6 +132,35 @@ describe('npm run bench', () => {
         'deep page p99 served at 1.60× page 1 (target ≤ 1.5×)',
         'deep page p99 computed at 1.55× page 1 (target ≤ 1.5×)',
       ]);
+    });
+  });
+
+  describe('which run the targets apply to', () => {
+    const missed = ['event create at 120 req/s (target ≥ 600)'];
+
+    it('fail the reference run, 100,000 events on MySQL/MariaDB, with each one missed', () => {
+      expect(targetReport({ scale: 1, sqlite: false, missed })).toEqual({
+        lines: [
+          'Targets (set for 100,000 events (--scale 1) on MySQL/MariaDB, this run): 1 missed.',
+          'MISSED TARGET: event create at 120 req/s (target ≥ 600)',
+        ],
+        failed: true,
+      });
+      expect(targetReport({ scale: 1, sqlite: false, missed: [] }).failed).toBe(false);
+    });
+
+    it.each([
+      [0.01, true, 'scale 0.01, SQLite'],
+      [0.1, false, 'scale 0.1, MySQL/MariaDB'],
+      [1, true, 'scale 1, SQLite'],
+    ])('are reported, not failed, at scale %s (SQLite: %s)', (scale, sqlite, described) => {
+      expect(targetReport({ scale, sqlite, missed })).toEqual({
+        lines: [
+          `Targets are set for 100,000 events (--scale 1) on MySQL/MariaDB; this run (${described}) checks none of them, and would miss 1 there:`,
+          'not applied at this scale: event create at 120 req/s (target ≥ 600)',
+        ],
+        failed: false,
+      });
     });
   });
 

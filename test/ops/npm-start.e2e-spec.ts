@@ -33,7 +33,11 @@ describe('npm start', () => {
         JSON.stringify({
           name: 'start-probe',
           private: true,
-          scripts: { start: scripts.start.replace('dist/main.js', JSON.stringify(MAIN)) },
+          scripts: {
+            start: scripts.start
+              .replace('scripts/node.sh', JSON.stringify(join(ROOT, 'scripts/node.sh')))
+              .replace('dist/main.js', JSON.stringify(MAIN)),
+          },
         }),
       );
       const port = await freePort();

@@ -59,6 +59,41 @@ describe('starting the server', () => {
     }
   });
 
+  it('names the metrics listener, and a Redis that does not answer as not in use', async () => {
+    const [port, metricsPort, redisPort] = [await freePort(), await freePort(), await freePort()];
+    const server = await startServer({
+      DATABASE_URL: tempSqliteUrl(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    });
+    try {
+      expect(server.firstLine).toContain(
+        ` | response cache 1000 ms | metrics http://127.0.0.1:${metricsPort}/metrics` +
+          ` | redis 127.0.0.1:${redisPort} not answering (each process works alone until it does;` +
+          ` /health shows when)`,
+      );
+      const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(metrics.status).toBe(200);
+      // A failed login with Redis down: one warning, in words, not one per counter store.
+      const login = await fetch(`http://127.0.0.1:${port}/cal/events/v1/events`, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${Buffer.from('nobody:wrong').toString('base64')}` },
+      });
+      expect(login.status).toBe(401);
+      const warnings = server
+        .output()
+        .stdout.split('\n')
+        .filter((l) => l.includes('login failures are counted in this process'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`Redis at 127.0.0.1:${redisPort} (REDIS_URL) does not answer`);
+      expect(warnings[0]).not.toContain('maxRetriesPerRequest');
+    } finally {
+      await stop(server.child);
+    }
+  });
+
   describe('a port in use', () => {
     let blocker: Server;
     let port: number;
@@ -76,6 +111,25 @@ describe('starting the server', () => {
         HOST: '127.0.0.1',
       });
       expectOneLineFailure(result, `Cannot listen on 127.0.0.1:${port}`, 'in use', 'PORT');
+      expect(result.stdout).toBe('');
+    });
+
+    it('names METRICS_PORT when it is the metrics listener that cannot listen', async () => {
+      const free = await freePort();
+      const result = await run(MAIN, [], {
+        DATABASE_URL: tempSqliteUrl(),
+        PORT: String(free),
+        HOST: '127.0.0.1',
+        METRICS_PORT: String(port),
+        METRICS_HOST: '127.0.0.1',
+      });
+      expectOneLineFailure(
+        result,
+        `Cannot listen on 127.0.0.1:${port}`,
+        'in use',
+        'set METRICS_PORT)',
+      );
+      expect(result.stderr).not.toContain(String(free));
       expect(result.stdout).toBe('');
     });
   });

@@ -66,7 +66,7 @@ export class WpErrorFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const e = toApiError(error, this.logger);
     const lang = languageOf(req);
-    const translate = (text: Text) =>
+    const translate = (text: Text): string =>
       this.i18n.translate(text.key, { lang, args: text.args, defaultValue: text.key });
     const data: Record<string, unknown> = { status: e.status };
     for (const [key, value] of Object.entries(e.data)) {
@@ -82,13 +82,39 @@ export class WpErrorFilter implements ExceptionFilter {
         data[key] = value;
       }
     }
+    // The plugin's code and message, and what a newcomer's curl -d without a header needs to hear.
+    const message =
+      MISSING_OR_INVALID.has(e.code) && jsonSentAsForm(req)
+        ? `${withStop(translate(e.text))} ${translate({ key: 'errors.json_sent_as_form' })}`
+        : translate(e.text);
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
     res
       .status(e.status)
       .type('application/json; charset=UTF-8')
-      .send(JSON.stringify({ code: e.code, message: translate(e.text), data }));
+      .send(JSON.stringify({ code: e.code, message, data }));
   }
+}
+
+/** A sentence followed by another: the plugin's messages end without a full stop. */
+const withStop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+const MISSING_OR_INVALID = new Set(['rest_missing_callback_param', 'rest_invalid_param']);
+
+/**
+ * A JSON body sent as a form: `curl -d '{"title":…}'` without `Content-Type: application/json`
+ * sends `application/x-www-form-urlencoded`, which parses into one odd parameter named like the
+ * JSON text (`{"title":"Jazz night", …`), so the real parameters are "missing" (the plugin
+ * answers the same). The body is bounded by the body parser (1 MB, 1,000 parameters).
+ */
+function jsonSentAsForm(req: Request): boolean {
+  if (!req.is('application/x-www-form-urlencoded')) return false;
+  const body: unknown = req.body;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    Object.keys(body).some((name) => /^\s*[[{]/.test(name))
+  );
 }
 
 function mapValues<A, B>(o: Record<string, A>, f: (a: A) => B): Record<string, B> {
