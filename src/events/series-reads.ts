@@ -158,6 +158,18 @@ export class SeriesReads {
    * starts on the local day `day` (`YYYY-MM-DD`), or undefined: what a dated address
    * `/event/{slug}/{day}/{index}/` names (BEHAVIOR §15).
    */
+  /**
+   * Whether the event of `slug` in `language` has an occurrence on `day` (the `index`-th): what
+   * the password form of a protected series checks before it answers, so that a date the series
+   * never had is a 404 there as on an open series (its dates are no secret: lists show them).
+   */
+  async occursOn(slug: string, language: string, day: string, index: number): Promise<boolean> {
+    const event = await this.ds
+      .getRepository(EventEntity)
+      .findOne({ select: { id: true }, where: { slug, language } });
+    return !!event && (await this.occurrenceOn(event.id, day, index)) !== undefined;
+  }
+
   async occurrenceOn(eventId: number, day: string, index: number): Promise<number | undefined> {
     // The event's occurrences change only with a write naming it.
     dependsOn([recordTag('event', eventId)]);
