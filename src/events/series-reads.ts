@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, IsNull, Not, type DataSource } from 'typeorm';
 import type { Recurrence } from '../common/recurrence/rules.js';
+import type { Language } from '../config/languages.js';
 import { dependsOn, recordTag } from '../cache/dependencies.js';
 import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { isProvisionalId, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
@@ -163,7 +164,7 @@ export class SeriesReads {
    * the password form of a protected series checks before it answers, so that a date the series
    * never had is a 404 there as on an open series (its dates are no secret: lists show them).
    */
-  async occursOn(slug: string, language: string, day: string, index: number): Promise<boolean> {
+  async occursOn(slug: string, language: Language, day: string, index: number): Promise<boolean> {
     const event = await this.ds
       .getRepository(EventEntity)
       .findOne({ select: { id: true }, where: { slug, language } });
