@@ -10,7 +10,7 @@ import { WebhooksService } from '../src/webhooks/webhooks.service.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { until } from './helpers/until.js';
-import { WebhookReceiver, type Received } from './helpers/webhook-receiver.js';
+import { Receivers, type Received, type WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const API = '/cal/events/v1';
 
@@ -22,7 +22,13 @@ const API = '/cal/events/v1';
 describe('webhooks (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new Receivers(
+    () => app,
+    () => users.administrator.header,
+  );
+  const receiver = () => receivers.start();
+  const subscribe = (r: WebhookReceiver, body: Record<string, unknown>) =>
+    receivers.subscribe(r, body);
   const http = () => request(app.getHttpServer());
   const admin = () => ({ Authorization: users.administrator.header });
 
@@ -39,24 +45,8 @@ describe('webhooks (e2e)', () => {
   });
   afterAll(async () => {
     await closeApp(app);
-    for (const r of receivers) await r.stop();
+    await receivers.stop();
   });
-
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await new WebhookReceiver().start();
-    receivers.push(r);
-    return r;
-  }
-
-  async function subscribe(r: WebhookReceiver, body: Record<string, unknown>) {
-    const res = await http()
-      .post(`${API}/webhooks`)
-      .set(admin())
-      .send({ url: r.url, ...body })
-      .expect(201);
-    r.secret = res.body.secret;
-    return res.body as { id: number; secret: string };
-  }
 
   describe('subscriptions', () => {
     it('are for administrators only: 401 anonymous, 403 for other roles, after validation', async () => {
