@@ -29,9 +29,6 @@ describe('webhooks: one partner does not hold the others (e2e)', () => {
     () => app,
     () => users.administrator.header,
   );
-  const receiver = () => receivers.start();
-  const subscribe = (r: WebhookReceiver, body: Record<string, unknown>) =>
-    receivers.subscribe(r, body);
   const http = () => request(app.getHttpServer());
   const admin = () => ({ Authorization: users.administrator.header });
 
@@ -70,12 +67,16 @@ describe('webhooks: one partner does not hold the others (e2e)', () => {
       });
 
   it('a receiver that never answers delays only its own deliveries', async () => {
-    const hanging = await receiver();
+    const hanging = await receivers.start();
     hanging.answer = () => 'hang';
-    const healthy = await receiver();
+    const healthy = await receivers.start();
     const subs = [
-      await subscribe(hanging, { events: ['event.created', 'event.updated', 'event.published'] }),
-      await subscribe(healthy, { events: ['event.created', 'event.updated', 'event.published'] }),
+      await receivers.subscribe(hanging, {
+        events: ['event.created', 'event.updated', 'event.published'],
+      }),
+      await receivers.subscribe(healthy, {
+        events: ['event.created', 'event.updated', 'event.published'],
+      }),
     ];
     try {
       const created = new Map<number, number>();
@@ -99,8 +100,8 @@ describe('webhooks: one partner does not hold the others (e2e)', () => {
   });
 
   it('no write fails while another connection commits on the database (hundreds of writes)', async () => {
-    const healthy = await receiver();
-    const sub = await subscribe(healthy, { events: ['*'], include_private: true });
+    const healthy = await receivers.start();
+    const sub = await receivers.subscribe(healthy, { events: ['*'], include_private: true });
     const edited = (await createEvent('Busy edited').expect(201)).body.id as number;
     // On SQLite, a second connection commits on the file without pause, as the dispatcher's
     // thread does while deliveries run (its own connection): a request transaction that read
@@ -164,11 +165,13 @@ describe('webhooks: one partner does not hold the others (e2e)', () => {
   });
 
   it('does not announce a draft split off a series to a public subscription', async () => {
-    const pub = await receiver();
-    const all = await receiver();
+    const pub = await receivers.start();
+    const all = await receivers.start();
     const subs = [
-      await subscribe(pub, { events: ['event.created', 'event.updated', 'event.published'] }),
-      await subscribe(all, {
+      await receivers.subscribe(pub, {
+        events: ['event.created', 'event.updated', 'event.published'],
+      }),
+      await receivers.subscribe(all, {
         events: ['event.created', 'event.updated', 'event.published'],
         include_private: true,
       }),
