@@ -8,7 +8,7 @@ import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { testDatabaseUrl } from './helpers/database.js';
 import { until } from './helpers/until.js';
-import { Receivers, type WebhookReceiver } from './helpers/webhook-receiver.js';
+import { Receivers } from './helpers/webhook-receiver.js';
 
 const API = '/cal/events/v1';
 const TIMEOUT_MS = 6000;

@@ -10,7 +10,7 @@ import { WebhooksService } from '../src/webhooks/webhooks.service.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { until } from './helpers/until.js';
-import { Receivers, type Received, type WebhookReceiver } from './helpers/webhook-receiver.js';
+import { Receivers, type Received } from './helpers/webhook-receiver.js';
 
 const API = '/cal/events/v1';
 
