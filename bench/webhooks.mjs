@@ -99,8 +99,16 @@ const RECEIVER = `
   process.on('disconnect', () => process.exit(0));
 `;
 
-async function startReceiver() {
-  const child = spawn(process.execPath, ['-e', RECEIVER], {
+/** A receiver that takes every POST and never answers (each attempt ends at WEBHOOK_TIMEOUT). */
+const HANGING = RECEIVER.replace('res.writeHead(204).end();', '');
+
+/** Creates written one after another beside a hanging receiver. */
+const HANGING_CREATES = 20;
+/** The server's WEBHOOK_TIMEOUT in this bench. */
+const TIMEOUT_MS = 5000;
+
+async function startReceiver(program = RECEIVER) {
+  const child = spawn(process.execPath, ['-e', program], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise((resolve, reject) => {
@@ -157,7 +165,7 @@ export async function webhookCreates({
   const server = startServer(
     url,
     port,
-    { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_TIMEOUT: '5s' },
+    { WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_TIMEOUT: `${TIMEOUT_MS}ms` },
     profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   );
   const load = (label, seconds = duration) => {
@@ -282,6 +290,44 @@ export async function webhookCreates({
           `${result.statements.with.map((x) => x.toFixed(1)).join(', ')} with, deliveries included`,
       );
     }
+    // One receiver that never answers beside the healthy one: the healthy subscriptions'
+    // messages must not wait for it (each of its attempts holds only its own slots).
+    await setActive(true);
+    const hanging = await startReceiver(HANGING);
+    try {
+      const stuck = await post(origin, admin, '/webhooks', { url: hanging.url, events: ['*'] });
+      const before = await receiver.received();
+      const started = Date.now();
+      for (let i = 0; i < HANGING_CREATES; i++) {
+        await post(origin, auth, '/events', {
+          title: `hooks hanging ${i}`,
+          start_date: '2031-05-01 10:00',
+          end_date: '2031-05-01 11:00',
+          venue: { venue: `Bench hall hanging ${i}`, city: 'Szeged' },
+        });
+      }
+      const written = Date.now() - started;
+      const expected = before + HANGING_CREATES * MESSAGES_PER_CREATE * SUBSCRIPTIONS;
+      while ((await receiver.received()) < expected) {
+        if (Date.now() - started > DRAIN_WITHIN_MS) {
+          throw new Error(`healthy deliveries missing beside a hanging receiver`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      result.hanging = {
+        creates: HANGING_CREATES,
+        writtenMs: written,
+        drainedMs: Date.now() - started - written,
+        timeoutMs: TIMEOUT_MS,
+      };
+      log(
+        `beside a receiver that never answers (timeout ${TIMEOUT_MS} ms): ${HANGING_CREATES} creates written in ` +
+          `${written} ms, every healthy message ${result.hanging.drainedMs} ms after the last`,
+      );
+      await post(origin, admin, `/webhooks/${stuck.id}`, { active: false });
+    } finally {
+      await hanging.stop();
+    }
     // The server's resident memory after the run (its dispatcher thread's included).
     result.rssMb = rssMb(server.pid);
     if (result.rssMb !== null) log(`server RSS after the run: ${result.rssMb} MB`);
@@ -326,6 +372,11 @@ export function webhookLines(result) {
       (result.databaseCpu.with.length
         ? ` The database server's CPU time per create (it runs on this machine): ${list(result.databaseCpu.without.map((x) => x.toFixed(2)))} ms without, ` +
           `${list(result.databaseCpu.with.map((x) => x.toFixed(2)))} ms with; the receiver's ${list(result.receiverCpu.map((x) => x.toFixed(2)))} ms.`
+        : '') +
+      (result.hanging
+        ? ` Beside a receiver that never answers (a fourth subscription, WEBHOOK_TIMEOUT ${result.hanging.timeoutMs} ms), ` +
+          `${result.hanging.creates} creates written one after another in ${result.hanging.writtenMs} ms had every healthy message ` +
+          `${result.hanging.drainedMs} ms after the last: none waited for the hanging one.`
         : ''),
   ];
 }

@@ -668,6 +668,44 @@ function heavyBody(target: Target): fc.Arbitrary<Record<string, unknown>> {
     .map(([body, [name, value]]) => ({ ...body, [name]: value }));
 }
 
+/** Rules of every density, dense and rare, bounded and not (issue 44: series from any year). */
+const SERIES_RULES = [
+  'FREQ=DAILY',
+  'FREQ=WEEKLY',
+  'FREQ=MONTHLY',
+  'FREQ=YEARLY',
+  'FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYMONTHDAY=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28',
+  'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29',
+  'FREQ=MONTHLY;BYDAY=-1FR',
+  'FREQ=WEEKLY;COUNT=5',
+  'FREQ=DAILY;UNTIL=99991230',
+  'FREQ=YEARLY;INTERVAL=1000',
+];
+
+/**
+ * A create or update of a recurring event whose series starts in any year 1-9999: what it
+ * costs follows what it stores (at most 1,000 occurrences), never how long ago it started.
+ */
+function oldSeriesBody(target: Target): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(
+      plausibleBody(target),
+      fc.oneof(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1000, max: 2100 })),
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 1, max: 28 }),
+      fc.constantFrom(...SERIES_RULES),
+    )
+    .map(([body, year, month, day, rule]) => {
+      const date = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+      return {
+        ...body,
+        start_date: `${date} 10:00:00`,
+        end_date: `${date} 11:00:00`,
+        recurrence: { rules: [rule] },
+      };
+    });
+}
+
 function bodyArb(target: Target): fc.Arbitrary<Body> {
   const names = Object.keys(target.args);
   const field = fc.constantFrom(...(names.length ? names : ['title']));
@@ -698,6 +736,7 @@ function bodyArb(target: Target): fc.Arbitrary<Body> {
     { weight: 6, arbitrary: json(argsObject) },
     { weight: 6, arbitrary: json(plausible) },
     { weight: 2, arbitrary: json(heavyBody(target)) },
+    ...('recurrence' in target.args ? [{ weight: 2, arbitrary: json(oldSeriesBody(target)) }] : []),
     { weight: 2, arbitrary: json(jsonValue) },
     {
       weight: 2,

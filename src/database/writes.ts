@@ -89,8 +89,16 @@ export type ScheduleListener = (earliest: string | null) => void;
 type Rider = (manager: EntityManager, result: unknown) => Promise<void>;
 
 /** Errors after which the whole transaction is tried again: it lost a deadlock or a lock wait. */
-const RETRYABLE = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
+const RETRYABLE = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
 const ATTEMPTS = 5;
+/**
+ * SQLite's every busy variant (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT, SQLITE_LOCKED...):
+ * another connection on the file (the webhook dispatcher's thread, the CLI) held it or committed
+ * under a snapshot this transaction had read. Tried again, from the start, for as long as the
+ * busy timeout (data-source.ts) would have waited.
+ */
+const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
+const SQLITE_BUSY_MS = 5000;
 
 /**
  * The one door for writes of the resource modules. A unit of work runs in one transaction:
@@ -130,7 +138,9 @@ export class Writes {
       detail?: ChangeDetail,
     ) => {
       const key = `${kind}:${id}`;
-      if (!changes.has(key)) changes.set(key, { change: { kind, id, action }, record, detail });
+      const named = changes.get(key);
+      if (!named) changes.set(key, { change: { kind, id, action }, record, detail });
+      else namedAgain(named, record, detail);
     };
     // What the work touches beyond the records it names; a retried attempt's too (a superset).
     const touched = new Set<string>();
@@ -208,6 +218,7 @@ export class Writes {
             return result;
           }
         : work;
+    const busyUntil = Date.now() + SQLITE_BUSY_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await touching(touched, () =>
@@ -221,8 +232,10 @@ export class Writes {
         const code =
           (error as { driverError?: { code?: string } }).driverError?.code ??
           (error as { code?: string }).code;
-        if (attempt >= ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+        const busy = !mysql && !!code && SQLITE_BUSY.test(code) && Date.now() < busyUntil;
+        if (!busy && (attempt >= ATTEMPTS || !code || !RETRYABLE.has(code))) throw error;
+        const pause = 5 + Math.random() * 20 * Math.min(attempt, ATTEMPTS);
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   }
@@ -264,6 +277,35 @@ interface Named {
   change: RecordChange;
   record?: Readonly<PublicationState>;
   detail?: ChangeDetail;
+}
+
+/** How far a change moves the events lists, least first. */
+const MOVED = ['none', 'text', 'all'] as const;
+
+/**
+ * A record the write names again (an event split off a series, then updated; a record created,
+ * then given its terms): it keeps its first action and the state before the write, but what is
+ * announced and cached follows the record as the whole write left it (the last one given, read
+ * at the commit), and the lists it may move are those of both namings.
+ */
+function namedAgain(
+  named: Named,
+  record: Readonly<PublicationState> | undefined,
+  detail: ChangeDetail | undefined,
+): void {
+  if (record) named.record = record;
+  if (!named.detail?.listed) return;
+  const later = detail?.listed;
+  named.detail = {
+    ...named.detail,
+    listed: later
+      ? {
+          dates: [...named.detail.listed.dates, ...later.dates],
+          moved:
+            MOVED[Math.max(MOVED.indexOf(named.detail.listed.moved), MOVED.indexOf(later.moved))],
+        }
+      : undefined,
+  };
 }
 
 /** Whether an event's status as readers saw it differs from the one the write left. */

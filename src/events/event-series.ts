@@ -5,8 +5,10 @@ import { expandSeries, horizonFrom, type Occurrence } from '../common/recurrence
 import {
   isRecurrenceProblem,
   parseRecurrence,
+  RECURRENCE_LIMITS,
   type Recurrence,
 } from '../common/recurrence/rules.js';
+import { threadCpuMs } from '../common/cpu.js';
 import { nowUtcSql } from '../database/columns.js';
 import { insertRows } from '../database/plain-insert.js';
 import {
@@ -60,16 +62,23 @@ export function horizonFor(event: EventEntity, siteZone: string, now: Date): str
 
 /**
  * The occurrences of `event`'s series, or a 400 naming the bound the series goes over (nothing is
- * written then: the caller's transaction rolls back). An unbounded series is bounded per horizon:
- * what it made before now does not count.
+ * written then: the caller's transaction rolls back). The bound of occurrences counts every one
+ * the series stores, from its start to its horizon (a series that started in 1900 is as big as
+ * what it stores, not as what is left of it), and the CPU budget covers the whole expansion:
+ * stepping the rules (cut as soon as it goes over), then placing and sorting what they made.
  */
 export function expandEvent(event: EventEntity, siteZone: string, now: Date) {
   const recurrence = recurrenceOf(event)!;
+  const deadline = threadCpuMs() + RECURRENCE_LIMITS.ms;
   const out = expandSeries(recurrence, anchorOf(event, siteZone), {
     horizon: horizonFor(event, siteZone, now),
-    countFrom: horizonStart(event, siteZone, now),
   });
   if ('key' in out) throw invalidParams({ recurrence: out });
+  if (threadCpuMs() > deadline) {
+    throw invalidParams({
+      recurrence: { key: 'recurrence.too_slow', args: { max: RECURRENCE_LIMITS.ms } },
+    });
+  }
   return out;
 }
 
@@ -282,7 +291,7 @@ export function splitSeries(
     rdates: recurrence.rdates.filter((d) => !before(d) && d !== at.start),
   };
   // What the series listed from `at` on, and what the tail gives when restarted there.
-  const window = { horizon: horizonFor(event, siteZone, now), countFrom: at.start };
+  const window = { horizon: horizonFor(event, siteZone, now) };
   const wanted = expandSeries(recurrence, anchor, window);
   const given = expandSeries(tail, { ...anchor, start: at.start, end: at.end }, window);
   if ('key' in wanted) throw invalidParams({ recurrence: wanted });

@@ -116,6 +116,9 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
       for (const row of rows) {
         after = Number(row.id);
         if (await this.extend(after, now)) extended++;
+        // The requests go first: a pass is many short turns of the event loop, one series each
+        // (its expansion bounded by the series' size, RECURRENCE_LIMITS), never one long one.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       if (rows.length < BATCH) break;
     }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, IsNull, Not, type DataSource } from 'typeorm';
 import type { Recurrence } from '../common/recurrence/rules.js';
+import type { Language } from '../config/languages.js';
 import { dependsOn, recordTag } from '../cache/dependencies.js';
 import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { isProvisionalId, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
@@ -158,6 +159,18 @@ export class SeriesReads {
    * starts on the local day `day` (`YYYY-MM-DD`), or undefined: what a dated address
    * `/event/{slug}/{day}/{index}/` names (BEHAVIOR §15).
    */
+  /**
+   * Whether the event of `slug` in `language` has an occurrence on `day` (the `index`-th): what
+   * the password form of a protected series checks before it answers, so that a date the series
+   * never had is a 404 there as on an open series (its dates are no secret: lists show them).
+   */
+  async occursOn(slug: string, language: Language, day: string, index: number): Promise<boolean> {
+    const event = await this.ds
+      .getRepository(EventEntity)
+      .findOne({ select: { id: true }, where: { slug, language } });
+    return !!event && (await this.occurrenceOn(event.id, day, index)) !== undefined;
+  }
+
   async occurrenceOn(eventId: number, day: string, index: number): Promise<number | undefined> {
     // The event's occurrences change only with a write naming it.
     dependsOn([recordTag('event', eventId)]);

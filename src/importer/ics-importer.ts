@@ -7,7 +7,8 @@ import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { HttpClient, MAX_ANSWER_BYTES, SourceError } from './http-client.js';
-import { readIcs, type IcsItem } from './ics-parse.js';
+import { EXPANSION_BOUNDS, readIcs, type ExpansionBounds, type IcsItem } from './ics-parse.js';
+import { threadCpuMs } from '../common/cpu.js';
 import { digestOf, ImportMap } from './import-map.js';
 import { Writes, type RecordChange } from '../database/writes.js';
 import { messages, type Reason } from './messages.js';
@@ -33,6 +34,14 @@ export interface IcsOptions {
   /** The operator's language for those lines (English unless given). */
   t?: Translate;
   http?: HttpClient;
+  /** How far checking and writing the file's series may go (ics-parse.ts's defaults unless given). */
+  bounds?: ExpansionBounds;
+}
+
+/** Counts `item` as skipped, with why. */
+function skip(summary: IcsSummary, item: IcsItem, reason: Reason): void {
+  summary.counts.skipped++;
+  summary.skipped.push({ sourceId: item.id, title: item.title, reason });
 }
 
 /** Venues, organizers and terms the events brought: written along with an event, or reused. */
@@ -75,7 +84,7 @@ export class IcsImporter {
     const actor = await this.writer.actorFor(options.author);
     const http = options.http ?? new HttpClient();
     const { text, key } = await this.load(address, http);
-    const { items } = readIcs(text, options, undefined, address);
+    const { items, deadline } = readIcs(text, options, options.bounds, address);
     const map = new ImportMap(this.ds, this.writes, key);
     await map.load();
     const summary: IcsSummary = {
@@ -96,7 +105,10 @@ export class IcsImporter {
     const unsubscribe = this.writes.onCommit((changes) => linked.add(changes));
     try {
       for (const item of items) {
-        await this.importOne(item, map, ctx, options, summary);
+        // A series is expanded and stored again as it is written: within the file's time too.
+        if (item.body?.recurrence && threadCpuMs() > deadline) {
+          skip(summary, item, messages.icsCutFile((options.bounds ?? EXPANSION_BOUNDS).totalMs));
+        } else await this.importOne(item, map, ctx, options, summary);
         progress.tick();
       }
       if (!options.dryRun) summary.merged = await this.mergeOccurrences(items, map, ctx);
@@ -174,11 +186,7 @@ export class IcsImporter {
     summary: IcsSummary,
   ) {
     const counts = summary.counts;
-    const skip = (reason: Reason) => {
-      counts.skipped++;
-      summary.skipped.push({ sourceId: item.id, title: item.title, reason });
-    };
-    if (!item.body) return skip(item.problem ?? messages.unreadable());
+    if (!item.body) return skip(summary, item, item.problem ?? messages.unreadable());
     const digest = digestOf({ kind: 'ics', body: item.body });
     try {
       const outcome = await map.apply('event', item.id, digest, {
@@ -194,7 +202,7 @@ export class IcsImporter {
       });
       counts[outcome]++;
     } catch (error) {
-      if (error instanceof ApiError) return skip(this.writer.describe(error));
+      if (error instanceof ApiError) return skip(summary, item, this.writer.describe(error));
       throw error;
     }
   }

@@ -22,13 +22,19 @@ export interface IcsItem {
 
 export interface IcsReading {
   items: IcsItem[];
+  /**
+   * When the file's time is spent (this thread's CPU time, threadCpuMs): the check of its series
+   * spent part of `totalMs`, and writing them (each expanded and stored again) keeps to the rest.
+   */
+  deadline: number;
 }
 
 /**
  * How far the check of a series goes before anything is written: each series is expanded as the
  * API will expand it (its occurrences up to the horizon), at most `steps` recurrence periods and
- * `ms` milliseconds of CPU, and the file's series at most `totalMs` milliseconds in all, so that a
- * file of many rules that never match ends in bounded time (each then refused, not written).
+ * `ms` milliseconds of CPU, and the file's series at most `totalMs` milliseconds in all, checked
+ * and written (IcsReading.deadline), so that a file of many rules that never match, or of many
+ * that match rarely, ends in bounded time (each then refused, not written).
  */
 export interface ExpansionBounds {
   steps: number;
@@ -36,7 +42,7 @@ export interface ExpansionBounds {
   totalMs: number;
 }
 
-const EXPANSION_BOUNDS: ExpansionBounds = {
+export const EXPANSION_BOUNDS: ExpansionBounds = {
   steps: RECURRENCE_LIMITS.steps,
   ms: RECURRENCE_LIMITS.ms,
   totalMs: 20_000,
@@ -162,7 +168,7 @@ export function readIcs(
       }
     }
   }
-  return { items };
+  return { items, deadline: check.deadline };
 }
 
 /** What SeriesCheck.run answers for a series with no occurrence in the window. */
@@ -170,7 +176,7 @@ const OUTSIDE = Symbol('outside');
 
 /** The expansion check of the file's series, with the file's time budget. */
 class SeriesCheck {
-  private readonly deadline: number;
+  readonly deadline: number;
   private readonly from: string;
   private readonly to: string;
 

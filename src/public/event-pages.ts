@@ -75,6 +75,8 @@ export class EventPages {
       (lang) => this.frame.siteUrl(lang, `/event/${slug}/${tail}`),
     );
     const action = this.frame.sitePathOf(ctx.language, `/event/${slug}/${tail}`);
+    if (found.kind === 'protected' && !(await this.series.occursOn(slug, ctx.language, day, index)))
+      return this.frame.notFound(ctx);
     if (found.kind !== 'found') return this.eventResult(found, password, ctx, action);
     const id = await this.series.occurrenceOn(found.record.id, day, index);
     if (id === undefined) return this.frame.notFound(ctx);

@@ -92,6 +92,19 @@ export function untraced<T>(work: () => T): T {
 }
 
 /** An outgoing HTTP request being traced: the headers that pass its context on, and its end. */
+/**
+ * The URL of a request this process sends, as spans name it (`url.full`): scheme, host and port,
+ * and `/REDACTED` for any path or query. Incoming-webhook URLs (Slack's `/services/T…/B…/secret`,
+ * Discord's `/api/webhooks/{id}/{token}`, Teams') and private calendar feeds (Google's
+ * `/private-{token}/basic.ics`) carry their credential in the path, and a collector is a third
+ * party: what it is told of a destination is where it is, not how to write to it.
+ */
+export function outboundUrl(url: URL): { 'url.full': string; 'url.path': string } {
+  const bare = url.pathname === '/' && !url.search;
+  const path = bare ? '/' : '/REDACTED';
+  return { 'url.full': `${url.protocol}//${url.host}${path}`, 'url.path': path };
+}
+
 export interface ClientSpan {
   /** `traceparent` (and `tracestate`) to send with the request. */
   headers: Record<string, string>;
@@ -119,8 +132,7 @@ export function startClientSpan(
     kind: SpanKind.CLIENT,
     attributes: {
       'http.request.method': method,
-      // The path only: a query string may carry a receiver's token.
-      'url.full': `${url.protocol}//${url.host}${url.pathname}`,
+      ...outboundUrl(url),
       'server.address': url.hostname,
       'server.port': port,
       ...origin?.attributes,

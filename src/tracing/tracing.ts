@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { PROJECT_ROOT } from '../config/paths.js';
-import { useTracer } from './spans.js';
+import { outboundUrl, useTracer } from './spans.js';
 
 /** The service name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
 const SERVICE_NAME = 'cal-events-api';
@@ -76,7 +76,15 @@ export function startTracing(logger: Logger): Tracing {
   provider.register();
   const disableInstrumentations = registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: [new UndiciInstrumentation()],
+    instrumentations: [
+      new UndiciInstrumentation({
+        // The importer's fetches: their URLs redacted as the deliveries' are (outboundUrl).
+        startSpanHook: (request) => ({
+          ...outboundUrl(new URL(request.path, request.origin)),
+          'url.query': '',
+        }),
+      }),
+    ],
   });
   useTracer(trace.getTracer(SERVICE_NAME, serviceVersion));
   return {

@@ -5,6 +5,12 @@ import { execute, num, select, tableWithIndex, type Row } from './webhook-sql.js
 
 type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
+/** A due delivery, by id, with the subscription it goes to (the target it takes a slot of). */
+export interface DueDelivery {
+  id: number;
+  subscriptionId: number;
+}
+
 export interface DeliveryRow {
   id: number;
   subscriptionId: number;
@@ -89,11 +95,15 @@ export class DeliveriesRepository {
    * 65 ms once a third were delivered, 3 ms of database CPU per create where
    * IDX_webhook_deliveries_record (subscription, record, status) takes 0.3.
    */
-  async dueDeliveries(now: number, limit: number, active: readonly number[]): Promise<number[]> {
+  async dueDeliveries(
+    now: number,
+    limit: number,
+    active: readonly number[],
+  ): Promise<DueDelivery[]> {
     if (!active.length) return [];
     const rows = await select(
       this.ds,
-      `SELECT d.id FROM ${tableWithIndex(this.ds, 'webhook_deliveries', 'd', 'IDX_webhook_deliveries_due')}
+      `SELECT d.id, d.subscription_id FROM ${tableWithIndex(this.ds, 'webhook_deliveries', 'd', 'IDX_webhook_deliveries_due')}
        WHERE d.status = 'pending' AND d.next_attempt_at <= ?
          AND d.subscription_id IN (${active.map(() => '?').join(', ')})
          AND (d.lease_until IS NULL OR d.lease_until < ?)
@@ -104,7 +114,7 @@ export class DeliveriesRepository {
        ORDER BY d.next_attempt_at, d.id LIMIT ${Math.trunc(limit)}`,
       [now, ...active, now],
     );
-    return rows.map((r) => Number(r.id));
+    return rows.map((r) => ({ id: Number(r.id), subscriptionId: Number(r.subscription_id) }));
   }
 
   /**

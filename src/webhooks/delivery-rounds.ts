@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/config.js';
 import type { AttemptOutcome, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 import { subscriptionFailure } from './failure-reasons.js';
@@ -7,10 +8,17 @@ import type { SubscriptionRow, SubscriptionsRepository } from './subscriptions.r
 import type { Resolver } from './target-policy.js';
 
 /**
- * Deliveries claimed per round, all sent at once (over at most 16 connections per receiver,
- * sender.ts): a round's statements (find, claim, read, store) are shared by its deliveries.
+ * Deliveries claimed per round at most: a round's statements (find, claim) are shared by its
+ * deliveries.
  */
 const DELIVERY_BATCH = 48;
+/**
+ * Attempts in flight to one target (a receiver's origin: scheme, host and port) at most, as many
+ * as sender.ts keeps connections to it: a receiver that hangs holds these and no more.
+ */
+const PER_TARGET = 16;
+/** Attempts in flight at most, all targets together. */
+const IN_FLIGHT = 2 * DELIVERY_BATCH;
 const USER_AGENT = 'cal-events-api-webhooks/1.0 (Standard Webhooks)';
 
 /** What an attempt came to once stored, for `cal_webhook_attempts_total`. */
@@ -30,7 +38,19 @@ export interface RoundsContext {
   resolve: Resolver;
   /** True once the process stops: no further round starts. */
   stopped: () => boolean;
+  /** Called when a target's attempts are stored and its slots free again. */
+  freed: () => void;
 }
+
+/** The target a subscription's deliveries go to, whose slots they take. */
+const targetOf = (subscription: SubscriptionRow | undefined): string => {
+  if (!subscription) return '';
+  try {
+    return new URL(subscription.url).origin;
+  } catch {
+    return subscription.url;
+  }
+};
 
 /**
  * The dispatcher's sending (every process): a due delivery is leased by a conditional UPDATE (the
@@ -44,11 +64,22 @@ export interface RoundsContext {
  * until a delivery to it succeeds again. Administrators can replay a delivery.
  */
 export class DeliveryRounds {
+  private readonly logger = new Logger('Webhooks');
+  /** Attempts in flight, by target. */
+  private readonly slots = new Map<string, number>();
+  private inFlight = 0;
+  /** The targets' groups of attempts in flight, each stored when its last attempt ends. */
+  private readonly groups = new Set<Promise<void>>();
+
   constructor(private readonly ctx: RoundsContext) {}
 
   /**
-   * Sends what is due, in up to `rounds` rounds. `worked`: something was sent; `more`: the last
-   * round was full (more may be waiting).
+   * Claims what is due, in up to `rounds` rounds, and sends it without waiting for it: each
+   * target's attempts of a round are a group, stored once they have all ended, and take the
+   * target's slots meanwhile (PER_TARGET). A target whose slots are all taken (a receiver that
+   * hangs until WEBHOOK_TIMEOUT) is left out of the next looks, so that its deliveries wait for
+   * it and the others' do not. `worked`: something was claimed; `more`: the last round was full
+   * (more may be waiting).
    */
   async run(
     rounds: number,
@@ -58,22 +89,73 @@ export class DeliveryRounds {
     // The pass's reading of the subscriptions says which are active and where to send: one
     // statement per pass, not one per round.
     const byId = await subscriptions.byId();
-    const active = [...byId.values()].filter((s) => s.active).map((s) => s.id);
     for (let round = 0; round < rounds && !this.ctx.stopped(); round++) {
-      const ids = await this.ctx.deliveries.dueDeliveries(Date.now(), DELIVERY_BATCH, active);
+      const room = Math.min(DELIVERY_BATCH, IN_FLIGHT - this.inFlight);
+      const open = [...byId.values()]
+        .filter((s) => s.active && this.free(targetOf(s)) > 0)
+        .map((s) => s.id);
+      if (room <= 0 || !open.length) return { worked, more: false };
+      const due = await this.ctx.deliveries.dueDeliveries(Date.now(), room, open);
+      // Each target takes at most its free slots; the rest waits for the next look.
+      const taken = new Map<string, number>();
+      const ids = due
+        .filter(({ subscriptionId }) => {
+          const target = targetOf(byId.get(subscriptionId));
+          const n = taken.get(target) ?? 0;
+          if (n >= this.free(target)) return false;
+          taken.set(target, n + 1);
+          return true;
+        })
+        .map((d) => d.id);
       if (!ids.length) return { worked, more: false };
       const now = Date.now();
       // The lease outlives the longest request, so only a dead holder loses it.
       const lease = now + this.ctx.config.webhooks.timeoutMs + 5000;
       const claimed = await this.ctx.deliveries.claimDeliveries(ids, this.ctx.owner, now, lease);
       worked ||= claimed.length > 0;
-      const outcomes = await Promise.all(
-        claimed.map((delivery) => this.attempt(delivery, byId.get(delivery.subscriptionId))),
-      );
-      await this.store(claimed, outcomes, byId);
-      if (ids.length < DELIVERY_BATCH) return { worked, more: false };
+      const byTarget = new Map<string, DeliveryRow[]>();
+      for (const delivery of claimed) {
+        const target = targetOf(byId.get(delivery.subscriptionId));
+        byTarget.set(target, [...(byTarget.get(target) ?? []), delivery]);
+      }
+      for (const [target, group] of byTarget) this.send(target, group, byId);
+      if (due.length < room) return { worked, more: false };
     }
     return { worked, more: worked };
+  }
+
+  /** Resolves once every attempt in flight has ended and been stored. */
+  async settled(): Promise<void> {
+    while (this.groups.size) await Promise.all(this.groups);
+  }
+
+  private free(target: string): number {
+    return PER_TARGET - (this.slots.get(target) ?? 0);
+  }
+
+  /** Sends `target`'s group of a round, then stores what it came to and frees its slots. */
+  private send(
+    target: string,
+    group: DeliveryRow[],
+    byId: ReadonlyMap<number, SubscriptionRow>,
+  ): void {
+    this.slots.set(target, (this.slots.get(target) ?? 0) + group.length);
+    this.inFlight += group.length;
+    const work = Promise.all(group.map((d) => this.attempt(d, byId.get(d.subscriptionId))))
+      .then((outcomes) => this.store(group, outcomes, byId))
+      // The database away: the leases run out and the deliveries are sent again.
+      .catch((error: unknown) =>
+        this.logger.warn(`webhook attempts not stored: ${(error as Error).message}`),
+      )
+      .finally(() => {
+        const left = (this.slots.get(target) ?? 0) - group.length;
+        if (left > 0) this.slots.set(target, left);
+        else this.slots.delete(target);
+        this.inFlight -= group.length;
+        this.groups.delete(work);
+        this.ctx.freed();
+      });
+    this.groups.add(work);
   }
 
   /** Sends one claimed delivery; null when its subscription is gone. */
@@ -112,7 +194,7 @@ export class DeliveryRounds {
   }
 
   /**
-   * Stores what a round's attempts came to, one statement per kind of outcome (delivered, to be
+   * Stores what a target's attempts of a round came to, one statement per kind of outcome (delivered, to be
    * tried again, failed), then each subscription's state. A kind whose rows were not all this
    * process's any more (it stalled past their lease, and another process took them over) is
    * left to that process: neither counted nor marked here.

@@ -11,7 +11,7 @@ import type { SubscriptionsRepository } from './subscriptions.repository.js';
 import type { Resolver } from './target-policy.js';
 import { Loop } from './webhook-loop.js';
 
-/** Delivery rounds per pass (delivery-rounds.ts: a round's deliveries are sent at once). */
+/** Delivery rounds per pass (delivery-rounds.ts: a round's deliveries are sent at once, per target). */
 const DELIVERY_ROUNDS = 20;
 /**
  * While the process answers requests, a delivery pass sends one round, and the next starts no
@@ -96,6 +96,7 @@ export class DispatchLoops {
       owner: deps.owner,
       resolve: deps.resolve,
       stopped,
+      freed: () => this.deliveryLoop.wake(),
     });
   }
 
@@ -117,7 +118,10 @@ export class DispatchLoops {
       timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
       timer.unref();
     });
-    await Promise.race([Promise.all([this.fanoutLoop.stop(), this.deliveryLoop.stop()]), waited]);
+    await Promise.race([
+      Promise.all([this.fanoutLoop.stop(), this.deliveryLoop.stop(), this.rounds.settled()]),
+      waited,
+    ]);
     clearTimeout(timer);
   }
 

@@ -18,11 +18,30 @@ describe('webhook target policy', () => {
       'fd00:ec2::254',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      // IPv4-compatible and IPv4-translated forms (issue 44), as written and as URLs spell them.
+      '::7f00:1',
+      '::127.0.0.1',
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:7f00:1',
+      '0:0:0:0:0:0:7f00:1',
+      '0:0:0:0:ffff:0:a00:1',
+      '::a9fe:a9fe',
+      '::ffff:0:c0a8:101',
     ]) {
       expect([address, addressAllowed(address, none)]).toEqual([address, false]);
     }
     expect(addressAllowed('93.184.215.14', none)).toBe(true);
     expect(addressAllowed('2606:4700::1111', none)).toBe(true);
+    expect(addressAllowed('::5db8:d70e', none)).toBe(true);
+    for (const url of [
+      'https://[::7f00:1]/',
+      'https://[::127.0.0.1]/',
+      'https://[::ffff:0:127.0.0.1]/',
+    ]) {
+      expect([url, checkTargetUrl(url, none)?.key]).toEqual([url, 'webhooks.reason.forbidden']);
+    }
+    // An operator's IPv6 allowance still holds as written.
+    expect(addressAllowed('::1', parseAllowedTargets('::1'))).toBe(true);
   });
 
   it('requires https unless the host is allowed, and then allows http and the address', () => {

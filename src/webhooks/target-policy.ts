@@ -40,23 +40,44 @@ for (const [net, prefix] of [
   FORBIDDEN.addSubnet(net, prefix, 'ipv6');
 }
 
-/** An IPv4 address written inside IPv6 (`::ffff:10.0.0.1`, `::10.0.0.1`), as IPv4. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^::(?:ffff:(?:0{1,4}:)?)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (match) return match[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const a = parseInt(hex[1], 16);
-  const b = parseInt(hex[2], 16);
-  return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted quad read as two), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const quad = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number);
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
+  const parts = [...head, ...Array<string>(Math.max(0, fill)).fill('0'), ...tail];
+  if (parts.length !== 8 || parts.some((p) => !/^[0-9a-f]{1,4}$/.test(p))) return null;
+  return parts.map((p) => parseInt(p, 16));
 }
 
+/**
+ * An IPv4 address written inside IPv6, as IPv4, in any spelling of the three forms that carry
+ * one: IPv4-mapped (`::ffff:10.0.0.1`, `::ffff:a00:1`), IPv4-compatible (`::10.0.0.1`, `::a00:1`,
+ * deprecated but routed by some kernels) and IPv4-translated (`::ffff:0:10.0.0.1`).
+ */
+function embeddedIpv4(address: string): string | null {
+  const g = ipv6Groups(address);
+  if (!g || g[0] || g[1] || g[2] || g[3]) return null;
+  const carries = (g[4] === 0 && (g[5] === 0 || g[5] === 0xffff)) || (g[4] === 0xffff && !g[5]);
+  if (!carries) return null;
+  return `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`;
+}
+
+/** Whether `address` is in `list`, as written or as the IPv4 address it carries. */
 function inList(list: BlockList, address: string): boolean {
   const family = isIP(address);
   if (!family) return false;
-  const v4 = family === 6 ? embeddedIpv4(address) : null;
-  if (v4) return list.check(v4, 'ipv4');
-  return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return list.check(address, 'ipv4');
+  const v4 = embeddedIpv4(address);
+  return list.check(address, 'ipv6') || (v4 !== null && list.check(v4, 'ipv4'));
 }
 
 /** Whether a delivery may connect to `address` (an IP address). */

@@ -1,4 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -84,5 +86,38 @@ export class WebhookReceiver {
     for (const drop of this.hung) drop();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * Receivers for one test file, started on demand and subscribed through the API by an
+ * administrator (`authorization`), each given its subscription's secret; `stop` ends them all.
+ */
+export class Receivers {
+  private readonly started: WebhookReceiver[] = [];
+
+  constructor(
+    private readonly app: () => NestExpressApplication,
+    private readonly authorization: () => string,
+  ) {}
+
+  async start(): Promise<WebhookReceiver> {
+    const r = await new WebhookReceiver().start();
+    this.started.push(r);
+    return r;
+  }
+
+  async subscribe(r: WebhookReceiver, body: Record<string, unknown>) {
+    const res = await request(this.app().getHttpServer())
+      .post('/cal/events/v1/webhooks')
+      .set('Authorization', this.authorization())
+      .send({ url: r.url, ...body })
+      .expect(201);
+    r.secret = res.body.secret;
+    return res.body as { id: number; secret: string };
+  }
+
+  async stop(): Promise<void> {
+    for (const r of this.started) await r.stop();
   }
 }

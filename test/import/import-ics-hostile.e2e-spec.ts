@@ -60,7 +60,7 @@ describe('import:ics of hostile files', () => {
   it('refuses series over a bound, each with its reason, and imports the one after them', async () => {
     const result = await importFile('series-bounds.ics');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Total: 1 created, 0 updated, 0 unchanged, 3 skipped.');
+    expect(result.stdout).toContain('Total: 1 created, 0 updated, 0 unchanged, 4 skipped.');
     expect(result.stdout).toMatch(
       /february-30@probe "The 30th of February": not imported, since its recurrence cannot be kept as a series: recurrence takes more than 20000 steps to expand/,
     );
@@ -69,6 +69,10 @@ describe('import:ics of hostile files', () => {
     );
     expect(result.stdout).toMatch(
       /five-thousand@probe "Five thousand days": not imported, .*more than 1000 occurrences/,
+    );
+    // Old starts count every occurrence since (issue 44), however dense the rule.
+    expect(result.stdout).toMatch(
+      /dense-since-1000@probe "Nearly every day since 1000": not imported, .*more than 1000 occurrences/,
     );
     const app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
     try {
@@ -85,7 +89,7 @@ describe('import:ics of hostile files', () => {
       await closeApp(app);
     }
     const again = await importFile('series-bounds.ics');
-    expect(again.stdout).toContain('Total: 0 created, 0 updated, 1 unchanged, 3 skipped.');
+    expect(again.stdout).toContain('Total: 0 created, 0 updated, 1 unchanged, 4 skipped.');
   }, 120_000);
 
   it('says what it could not in the language of the locale', async () => {

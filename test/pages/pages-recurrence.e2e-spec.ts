@@ -118,6 +118,37 @@ describe('recurring events on the public pages (e2e)', () => {
     }
   });
 
+  it('answers 404 for a date a protected series never had, the form for one it has', async () => {
+    await post('secret', {
+      title: 'Secret rehearsal',
+      slug: 'secret-rehearsal',
+      start_date: '2030-05-07 19:00:00',
+      end_date: '2030-05-07 21:00:00',
+      timezone: 'Europe/Budapest',
+      password: 'sesame',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=3'] },
+    });
+    const form = await http().get('/event/secret-rehearsal/2030-05-14/').expect(200);
+    expect(form.text).toContain('name="post_password"');
+    const open = await http().get('/event/weekly-choir/2030-05-15/').expect(404);
+    for (const path of [
+      '/event/secret-rehearsal/2030-05-15/',
+      '/event/secret-rehearsal/2030-05-14/2/',
+      '/event/secret-rehearsal/1999-01-01/',
+    ]) {
+      const res = await http().get(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      // The same page as an open series' 404: nothing says a protected event is there.
+      expect(res.text).toBe(open.text);
+    }
+    // With the password, as without: a date it never had is not found.
+    await http()
+      .post('/event/secret-rehearsal/2030-05-15/')
+      .type('form')
+      .send({ post_password: 'sesame' })
+      .expect(404);
+  });
+
   it('lists the upcoming dates of the series with its rule in the reader language', async () => {
     const items = await occurrences();
     const page = await http().get('/event/weekly-choir/').expect(200);

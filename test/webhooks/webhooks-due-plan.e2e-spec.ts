@@ -61,7 +61,9 @@ describe('webhooks: the look for due deliveries (e2e)', () => {
       });
     let due: number[];
     try {
-      due = await app.get(DeliveriesRepository).dueDeliveries(Date.now(), 48, SUBSCRIPTIONS);
+      due = (await app.get(DeliveriesRepository).dueDeliveries(Date.now(), 48, SUBSCRIPTIONS)).map(
+        (d) => d.id,
+      );
     } finally {
       spy.mockRestore();
     }

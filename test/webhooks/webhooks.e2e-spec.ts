@@ -10,7 +10,7 @@ import { WebhooksService } from '../../src/webhooks/webhooks.service.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { until } from '../helpers/until.js';
-import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
+import { Receivers, type Received } from '../helpers/webhook-receiver.js';
 
 const API = '/cal/events/v1';
 
@@ -22,7 +22,10 @@ const API = '/cal/events/v1';
 describe('webhooks (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new Receivers(
+    () => app,
+    () => users.administrator.header,
+  );
   const http = () => request(app.getHttpServer());
   const admin = () => ({ Authorization: users.administrator.header });
 
@@ -39,24 +42,8 @@ describe('webhooks (e2e)', () => {
   });
   afterAll(async () => {
     await closeApp(app);
-    for (const r of receivers) await r.stop();
+    await receivers.stop();
   });
-
-  async function receiver(): Promise<WebhookReceiver> {
-    const r = await new WebhookReceiver().start();
-    receivers.push(r);
-    return r;
-  }
-
-  async function subscribe(r: WebhookReceiver, body: Record<string, unknown>) {
-    const res = await http()
-      .post(`${API}/webhooks`)
-      .set(admin())
-      .send({ url: r.url, ...body })
-      .expect(201);
-    r.secret = res.body.secret;
-    return res.body as { id: number; secret: string };
-  }
 
   describe('subscriptions', () => {
     it('are for administrators only: 401 anonymous, 403 for other roles, after validation', async () => {
@@ -111,7 +98,7 @@ describe('webhooks (e2e)', () => {
     });
 
     it('are created with a secret shown once, listed, read, changed, rotated and deleted', async () => {
-      const r = await receiver();
+      const r = await receivers.start();
       const created = await http()
         .post(`${API}/webhooks`)
         .set(admin())
@@ -170,10 +157,10 @@ describe('webhooks (e2e)', () => {
     const types = (list: Received[]) => list.map((r) => r.type);
 
     it('announce every kind × action once per change, in order per record, signed', async () => {
-      const all = await receiver();
-      const pub = await receiver();
-      const everything = await subscribe(all, { events: ['*'], include_private: true });
-      const publicSub = await subscribe(pub, { events: ['*'] });
+      const all = await receivers.start();
+      const pub = await receivers.start();
+      const everything = await receivers.subscribe(all, { events: ['*'], include_private: true });
+      const publicSub = await receivers.subscribe(pub, { events: ['*'] });
 
       const ids: Record<string, number> = {};
       const write = async (method: 'post' | 'delete', path: string, body?: object) => {
@@ -275,8 +262,8 @@ describe('webhooks (e2e)', () => {
     });
 
     it('announce a scheduled post going live by the clock once, and not one rescheduled or unpublished', async () => {
-      const r = await receiver();
-      const sub = await subscribe(r, { events: ['*'] });
+      const r = await receivers.start();
+      const sub = await receivers.subscribe(r, { events: ['*'] });
       const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
       const dates = { start_date: '2031-06-01 10:00', end_date: '2031-06-01 12:00' };
       const schedule = async (path: string, body: object, at: number) => {
@@ -333,8 +320,8 @@ describe('webhooks (e2e)', () => {
     });
 
     it('filters by language', async () => {
-      const r = await receiver();
-      const sub = await subscribe(r, { events: ['tag.created'], language: 'ro' });
+      const r = await receivers.start();
+      const sub = await receivers.subscribe(r, { events: ['tag.created'], language: 'ro' });
       await http().post(`${API}/tags`).set(admin()).send({ name: 'English tag' }).expect(201);
       const ro = await http()
         .post(`/ro${API}/tags`)
@@ -351,9 +338,9 @@ describe('webhooks (e2e)', () => {
     });
 
     it('retries a receiver that fails three times, then delivers; a rotated secret signs beside the new one', async () => {
-      const r = await receiver();
+      const r = await receivers.start();
       r.answer = (n) => (n <= 3 ? [500, 429, 503][n - 1] : 200);
-      const sub = await subscribe(r, { events: ['category.created'] });
+      const sub = await receivers.subscribe(r, { events: ['category.created'] });
       const old = r.secret;
       const rotated = await http()
         .post(`${API}/webhooks/${sub.id}/rotate-secret`)
@@ -392,9 +379,9 @@ describe('webhooks (e2e)', () => {
     });
 
     it('marks a subscription failing after its retries, says why, and replays', async () => {
-      const r = await receiver();
+      const r = await receivers.start();
       r.answer = () => 500;
-      const sub = await subscribe(r, { events: ['tag.created'] });
+      const sub = await receivers.subscribe(r, { events: ['tag.created'] });
       await http().post(`${API}/tags`).set(admin()).send({ name: 'Never arrives' }).expect(201);
       await until(
         async () => {
@@ -456,7 +443,7 @@ describe('webhooks (e2e)', () => {
     });
 
     it('refuses at delivery an address the name resolves to later (no retry, no request)', async () => {
-      const r = await receiver();
+      const r = await receivers.start();
       const service = app.get(WebhooksService);
       const dispatcher = app.get(WebhookDispatcher);
       const url = `https://rebind.example.test:${r.port}/hook`;
@@ -500,9 +487,9 @@ describe('webhooks (e2e)', () => {
     });
 
     it('does not follow redirects', async () => {
-      const r = await receiver();
+      const r = await receivers.start();
       r.answer = () => 302;
-      const sub = await subscribe(r, { events: ['tag.created'] });
+      const sub = await receivers.subscribe(r, { events: ['tag.created'] });
       await http().post(`${API}/tags`).set(admin()).send({ name: 'Redirected' }).expect(201);
       await until(
         async () => {
@@ -533,11 +520,11 @@ describe('webhooks (e2e)', () => {
   describe('message bodies', () => {
     it('are stored once per change and reader, named by its deliveries, and pruned once none names them', async () => {
       const db = app.get(DataSource);
-      const [a, b, c] = [await receiver(), await receiver(), await receiver()];
+      const [a, b, c] = [await receivers.start(), await receivers.start(), await receivers.start()];
       const subs = [
-        await subscribe(a, { events: ['tag.created'] }),
-        await subscribe(b, { events: ['tag.created'] }),
-        await subscribe(c, { events: ['tag.created'], include_private: true }),
+        await receivers.subscribe(a, { events: ['tag.created'] }),
+        await receivers.subscribe(b, { events: ['tag.created'] }),
+        await receivers.subscribe(c, { events: ['tag.created'], include_private: true }),
       ];
       const ids = subs.map((s) => s.id);
       const tag = await http()

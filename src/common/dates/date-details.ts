@@ -1,4 +1,5 @@
 import { DateTime, type Zone } from 'luxon';
+import { LRUCache } from 'lru-cache';
 import { toLuxonZone, wallClockToDateTime } from './zones.js';
 
 /** `*_date_details` of the REST payloads: every component a zero-padded string. */
@@ -38,9 +39,18 @@ export function formatSql(dt: DateTime): string {
   return dt.toFormat(SQL_FORMAT);
 }
 
+/**
+ * The zones read so far: toLuxonZone checks an IANA name by building an Intl.DateTimeFormat, which
+ * cost most of the time of placing a series' occurrences (one check per date).
+ */
+const zones = new LRUCache<string, Zone>({ max: 1_000 });
+
 function zoneOf(zone: string): Zone {
+  const known = zones.get(zone);
+  if (known) return known;
   const luxonZone = toLuxonZone(zone);
   if (!luxonZone) throw new RangeError(`Unknown time zone: ${zone}`);
+  zones.set(zone, luxonZone);
   return luxonZone;
 }
 

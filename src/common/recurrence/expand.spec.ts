@@ -189,6 +189,44 @@ describe('expandSeries: bounds', () => {
   });
 });
 
+describe('expandSeries: series that start long ago (issue 44)', () => {
+  const DENSE =
+    'FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYMONTHDAY=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28';
+  const horizon = '2028-12-31 23:59:59';
+
+  it.each(['0001-01-03', '1000-01-01', '1900-01-01', '9000-01-01'])(
+    'counts every occurrence from a start in %s, and refuses at the bound at once',
+    (day) => {
+      const a = at(`${day} 10:00:00`, `${day} 11:00:00`, 'Europe/Budapest');
+      const started = threadCpuMs();
+      const out = expandSeries(rec([DENSE]), a, {
+        horizon: day > '2028' ? '9999-12-30 23:59:59' : horizon,
+      });
+      expect(out).toEqual({ key: 'recurrence.too_many_occurrences', args: { max: 1000 } });
+      // Before: every year since the start was stepped (43,315 occurrences from 1900).
+      expect(threadCpuMs() - started).toBeLessThan(1000);
+    },
+  );
+
+  it('keeps a refusal cheap with ten dense rules from the year 1', () => {
+    const rules = Array.from({ length: 10 }, (_, i) => `FREQ=DAILY;INTERVAL=${i + 1}`);
+    const a = at('0001-01-03 10:00:00', '0001-01-03 11:00:00', 'UTC');
+    const started = threadCpuMs();
+    expect(expandSeries(rec(rules), a, { horizon })).toEqual({
+      key: 'recurrence.too_many_occurrences',
+      args: { max: 1000 },
+    });
+    expect(threadCpuMs() - started).toBeLessThan(2000);
+  });
+
+  it('stores an old series within the bound whole, from its start', () => {
+    const a = at('1100-03-01 10:00:00', '1100-03-01 11:00:00', 'UTC');
+    const out = expandSeries(rec(['FREQ=YEARLY']), a, { horizon });
+    expect('occurrences' in out && out.occurrences.length).toBe(2028 - 1100 + 1);
+    expect('occurrences' in out && out.occurrences[0].start).toBe('1100-03-01 10:00:00');
+  });
+});
+
 describe('parseRule', () => {
   it.each([
     ['FREQ=HOURLY', 'recurrence.freq_unsupported'],

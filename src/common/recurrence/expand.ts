@@ -40,7 +40,8 @@ export interface ExpandOptions {
   limits?: { occurrences: number; steps: number; ms: number };
   /**
    * An unbounded series counts against `limits.occurrences` only its occurrences from this local
-   * wall clock on (those of one horizon, however long it has run); a bounded one counts all.
+   * wall clock on; a bounded one counts all. The API's writes pass none (every stored occurrence
+   * counts, so that the cost of a series follows its size, not its age).
    */
   countFrom?: string;
 }

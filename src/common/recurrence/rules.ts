@@ -11,7 +11,7 @@ export const RECURRENCE_LIMITS = {
   ruleLength: 500,
   /** Exclusion dates, and added dates, of one series (each). */
   dates: 1000,
-  /** Occurrences one expansion may make (a bounded series in all, an unbounded one per horizon). */
+  /** Occurrences of one series, every one it stores (an unbounded one from its start to its horizon). */
   occurrences: 1000,
   /** How far ahead an unbounded series is materialized, from now (or its start, if later). */
   horizonDays: 730,
