@@ -5,6 +5,7 @@ import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventsController } from './events.controller.js';
 import { LinkedRemoval } from './linked-removal.js';
+import { EventPurgeModule } from './event-purge.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { EventQueryResolver } from './event-query.resolver.js';
@@ -23,6 +24,7 @@ import { CacheModule } from '../cache/cache.module.js';
     CacheModule,
     AuthModule,
     WritesModule,
+    EventPurgeModule,
     PostsModule,
     VenuesModule,
     OrganizersModule,

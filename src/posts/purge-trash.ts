@@ -27,9 +27,10 @@ const KINDS: Array<{ key: keyof PurgeCounts; kind: PostRecordKind; scope: Transl
 
 /**
  * Deletes trashed events, venues and organizers for good, as WordPress's "Empty Trash" does
- * (the API only trashes, CONTRACT §3), with every row that hangs off them: term and organizer
- * links, the venue of events, translation group membership and the post id. Image records stay:
- * they are shared by URL with other records. One transaction: all or nothing.
+ * (the API only trashes, CONTRACT §3), with every row that hangs off them: translation group
+ * membership and the post id here; term and organizer links and the venue of events through the
+ * events module's journal hook (events/event-purge.ts), since posts knows nothing of events.
+ * Image records stay: they are shared by URL with other records. One transaction: all or nothing.
  *
  * `trashedBeforeUtc` (`YYYY-MM-DD HH:MM:SS`) keeps records trashed later (their `modified_utc`
  * is the time of the trash, the last write a trashed record receives).
@@ -79,19 +80,10 @@ export class TrashPurger {
   }
 }
 
+/** The records' own rows; what hangs off them in the events' tables, events/event-purge.ts clears. */
 async function deleteRecords(manager: EntityManager, key: keyof PurgeCounts, ids: number[]) {
   const list = ids.map(() => '?').join(', ');
   const run = (sql: string) => manager.query(sql.replace('(:ids)', `(${list})`), ids);
-  if (key === 'events') {
-    await run('DELETE FROM event_terms WHERE event_id IN (:ids)');
-    await run('DELETE FROM event_organizers WHERE event_id IN (:ids)');
-    await run('UPDATE events SET post_parent = 0 WHERE post_parent IN (:ids)');
-  } else if (key === 'venues') {
-    // Trash unlinks a venue from its events already; this covers rows trashed before that rule.
-    await run('UPDATE events SET venue_id = NULL WHERE venue_id IN (:ids)');
-  } else {
-    await run('DELETE FROM event_organizers WHERE organizer_id IN (:ids)');
-  }
   await run(`DELETE FROM ${key} WHERE id IN (:ids)`);
   await run('DELETE FROM post_ids WHERE id IN (:ids)');
 }
