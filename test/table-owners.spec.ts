@@ -25,9 +25,6 @@ const QUERY_HOME = /(?:\.repository|-sql|[.-]store)\.ts$|^database\//;
  * it off the list) as much as when a new one comes. Issue 47 item 2 leaves these for later.
  */
 const TABLE_EXCEPTIONS: Record<string, string> = {
-  // The earliest scheduled date of events, venues and organizers in one look-up: wants a
-  // "scheduled dates" port that events/, venues/ and organizers/ each provide.
-  'database/scheduled-publications.ts': 'reads events.date_utc',
   // Counts of published events per term (term lists sort by them): wants a "term counts" port.
   'terms/term-sql.ts': 'counts event_terms',
   'terms/event-terms.repository.ts': 'counts and recounts event_terms',

@@ -6,6 +6,8 @@ import { VenuesModule } from '../venues/venues.module.js';
 import { EventsController } from './events.controller.js';
 import { LinkedRemoval } from './linked-removal.js';
 import { EventPurgeModule } from './event-purge.js';
+import { ScheduledEvents } from './scheduled-events.js';
+import { DatabaseModule } from '../database/database.module.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { EventQueryResolver } from './event-query.resolver.js';
@@ -24,6 +26,7 @@ import { CacheModule } from '../cache/cache.module.js';
     CacheModule,
     AuthModule,
     WritesModule,
+    DatabaseModule,
     EventPurgeModule,
     PostsModule,
     VenuesModule,
@@ -35,6 +38,7 @@ import { CacheModule } from '../cache/cache.module.js';
     EventsService,
     EventsRepository,
     LinkedRemoval,
+    ScheduledEvents,
     EventQueryResolver,
     EventPresenter,
     EventReads,
