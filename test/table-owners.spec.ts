@@ -41,7 +41,6 @@ const QUERY_EXCEPTIONS: Record<string, string> = {
   'events/series-reads.ts': 'occurrences',
   // The import map's own table (import_map), queried beside the importer.
   'importer/import-map.ts': 'import_map',
-  'posts/purge-trash.ts': 'trashed records',
 };
 
 function sources(dir: string): string[] {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { Language } from '../config/config.js';
 import { Writes, type PostRecordKind } from '../database/writes.js';
 import { TranslationStore } from './translation-store.js';
+import { TrashStore } from './trash-store.js';
 import {
   EVENT_TRANSLATIONS,
   ORGANIZER_TRANSLATIONS,
@@ -40,21 +39,14 @@ export class TrashPurger {
   constructor(
     private readonly writes: Writes,
     private readonly translations: TranslationStore,
+    private readonly store: TrashStore,
   ) {}
 
   purge(trashedBeforeUtc: string | null): Promise<PurgeCounts> {
     return this.writes.run(async ({ manager, changed }) => {
       const counts: PurgeCounts = { events: 0, venues: 0, organizers: 0 };
       for (const { key, kind, scope } of KINDS) {
-        const rows: Array<{
-          id: number | string;
-          language: Language;
-          tgroup: number | string | null;
-        }> = await manager.query(
-          `SELECT id, language, translation_group AS tgroup FROM ${scope.table}
-           WHERE status = 'trash'${trashedBeforeUtc ? ' AND modified_utc < ?' : ''} ORDER BY id`,
-          trashedBeforeUtc ? [trashedBeforeUtc] : [],
-        );
+        const rows = await this.store.trashed(manager, scope, trashedBeforeUtc);
         // Trash already leaves translation groups; rows trashed by older versions may not have.
         for (const row of rows.filter((r) => r.tgroup !== null)) {
           await this.translations.leave(manager, scope, {
@@ -65,7 +57,7 @@ export class TrashPurger {
         }
         const ids = rows.map((r) => Number(r.id));
         for (let i = 0; i < ids.length; i += CHUNK) {
-          await deleteRecords(manager, key, ids.slice(i, i + CHUNK));
+          await this.store.delete(manager, scope, ids.slice(i, i + CHUNK));
         }
         for (const row of rows) {
           changed(kind, Number(row.id), 'deleted', undefined, {
@@ -78,12 +70,4 @@ export class TrashPurger {
       return counts;
     });
   }
-}
-
-/** The records' own rows; what hangs off them in the events' tables, events/event-purge.ts clears. */
-async function deleteRecords(manager: EntityManager, key: keyof PurgeCounts, ids: number[]) {
-  const list = ids.map(() => '?').join(', ');
-  const run = (sql: string) => manager.query(sql.replace('(:ids)', `(${list})`), ids);
-  await run(`DELETE FROM ${key} WHERE id IN (:ids)`);
-  await run('DELETE FROM post_ids WHERE id IN (:ids)');
 }
