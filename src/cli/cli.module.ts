@@ -13,6 +13,7 @@ import { MetricsModule } from '../metrics/metrics.module.js';
 import { QueryTracing } from '../tracing/query-tracing.js';
 
 import { WebhookOutboxModule } from '../webhooks/webhook-outbox.js';
+import { EventPurgeModule } from '../events/event-purge.js';
 
 const COMMON = [
   MetricsModule,
@@ -21,6 +22,8 @@ const COMMON = [
   WebhookOutboxModule,
   CacheModule,
   PostsModule,
+  // The purge's rows in the events' tables (posts knows nothing of events).
+  EventPurgeModule,
 ];
 
 /**

@@ -1,12 +1,19 @@
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { DatabaseMonitor } from './database-monitor.js';
+import { HealthStore } from './health-store.js';
 import { ReplicaRouter, RequestRouteMiddleware } from './replica-router.js';
 import { ScheduledPublications } from './scheduled-publications.js';
 import { SharedGeneration } from './shared-generation.js';
 import { CacheModule } from '../cache/cache.module.js';
 import { WritesModule } from './writes.module.js';
 
-const PROVIDERS = [DatabaseMonitor, ScheduledPublications, SharedGeneration, ReplicaRouter];
+const PROVIDERS = [
+  DatabaseMonitor,
+  HealthStore,
+  ScheduledPublications,
+  SharedGeneration,
+  ReplicaRouter,
+];
 
 @Module({
   imports: [WritesModule, CacheModule],

@@ -39,6 +39,11 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** The tables' look-ups (scheduledIn); venues and organizers are posts this floor knows. */
+  private readonly sources = [
+    "SELECT MIN(date_utc) AS d FROM venues WHERE status = 'future' AND date_utc > ?",
+    "SELECT MIN(date_utc) AS d FROM organizers WHERE status = 'future' AND date_utc > ?",
+  ];
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -63,17 +68,24 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     clearTimeout(this.timer);
   }
 
+  /**
+   * Adds a table's scheduled posts to the look-up: its owner's SQL selecting `MIN(date_utc) AS d`
+   * of its `future` rows dated after the one parameter (now). Owners add theirs as the modules
+   * start (events/scheduled-events.ts), before the first look-up.
+   */
+  scheduledIn(sql: string): void {
+    this.sources.push(sql);
+  }
+
   /** The earliest `date_utc` of a scheduled record still in the future, or null. */
   async next(): Promise<string | null> {
     const now = nowUtcSql();
     // Dates are stored as `YYYY-MM-DD HH:MM:SS` text (DateTimeColumn): they compare as strings.
     const rows: Array<{ next: string | null }> = await this.ds.query(
       `SELECT MIN(d) AS next FROM (
-         SELECT MIN(date_utc) AS d FROM events WHERE status = 'future' AND date_utc > ?
-         UNION ALL SELECT MIN(date_utc) FROM venues WHERE status = 'future' AND date_utc > ?
-         UNION ALL SELECT MIN(date_utc) FROM organizers WHERE status = 'future' AND date_utc > ?
+         ${this.sources.join('\n         UNION ALL ')}
        ) upcoming`,
-      [now, now, now],
+      this.sources.map(() => now),
     );
     return rows[0]?.next ?? null;
   }

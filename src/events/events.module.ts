@@ -5,6 +5,9 @@ import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventsController } from './events.controller.js';
 import { LinkedRemoval } from './linked-removal.js';
+import { EventPurgeModule } from './event-purge.js';
+import { ScheduledEvents } from './scheduled-events.js';
+import { DatabaseModule } from '../database/database.module.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { EventQueryResolver } from './event-query.resolver.js';
@@ -23,6 +26,8 @@ import { CacheModule } from '../cache/cache.module.js';
     CacheModule,
     AuthModule,
     WritesModule,
+    DatabaseModule,
+    EventPurgeModule,
     PostsModule,
     VenuesModule,
     OrganizersModule,
@@ -33,6 +38,7 @@ import { CacheModule } from '../cache/cache.module.js';
     EventsService,
     EventsRepository,
     LinkedRemoval,
+    ScheduledEvents,
     EventQueryResolver,
     EventPresenter,
     EventReads,

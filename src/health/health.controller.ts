@@ -1,9 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import { WithoutDatabase } from '../database/database-availability.js';
+import { HealthStore } from '../database/health-store.js';
 import { ReplicaRouter } from '../database/replica-router.js';
 import { SharedGeneration } from '../database/shared-generation.js';
 import { SharedThrottleStores } from '../auth/redis-throttle-store.js';
@@ -19,7 +18,7 @@ import { Drain } from './drain.js';
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly db: HealthStore,
     private readonly replicas: ReplicaRouter,
     private readonly generation: SharedGeneration,
     private readonly drain: Drain,
@@ -40,9 +39,9 @@ export class HealthController {
     let migrations: 'current' | 'pending' | 'unknown' = 'unknown';
     if (!draining) {
       try {
-        await withTimeout(this.db.query('SELECT 1'), 1000);
+        await withTimeout(this.db.ping(), 1000);
         database = 'up';
-        migrations = (await withTimeout(this.db.showMigrations(), 1000)) ? 'pending' : 'current';
+        migrations = (await withTimeout(this.db.migrationsPending(), 1000)) ? 'pending' : 'current';
       } catch {
         // Reported as it stands: down, or migrations unknown.
       }
@@ -59,7 +58,7 @@ export class HealthController {
     // Replicas are reported against the primary's latest write generation.
     if (this.replicas.enabled) await this.generation.sync();
     try {
-      await withTimeout(this.db.query('SELECT 1'), 1000);
+      await withTimeout(this.db.ping(), 1000);
       res.status(200).json({
         status: 'ok',
         database: { status: 'up', ms: Date.now() - started },

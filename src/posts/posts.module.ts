@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PostStore } from './post-store.js';
 import { TranslationStore } from './translation-store.js';
 import { TrashPurger } from './purge-trash.js';
+import { TrashStore } from './trash-store.js';
 import { WritesModule } from '../database/writes.module.js';
 
 /**
@@ -11,7 +12,7 @@ import { WritesModule } from '../database/writes.module.js';
  */
 @Module({
   imports: [WritesModule],
-  providers: [PostStore, TranslationStore, TrashPurger],
+  providers: [PostStore, TranslationStore, TrashStore, TrashPurger],
   exports: [PostStore, TranslationStore, TrashPurger],
 })
 export class PostsModule {}

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { Language } from '../config/config.js';
 import { Writes, type PostRecordKind } from '../database/writes.js';
 import { TranslationStore } from './translation-store.js';
+import { TrashStore } from './trash-store.js';
 import {
   EVENT_TRANSLATIONS,
   ORGANIZER_TRANSLATIONS,
@@ -27,9 +26,10 @@ const KINDS: Array<{ key: keyof PurgeCounts; kind: PostRecordKind; scope: Transl
 
 /**
  * Deletes trashed events, venues and organizers for good, as WordPress's "Empty Trash" does
- * (the API only trashes, CONTRACT §3), with every row that hangs off them: term and organizer
- * links, the venue of events, translation group membership and the post id. Image records stay:
- * they are shared by URL with other records. One transaction: all or nothing.
+ * (the API only trashes, CONTRACT §3), with every row that hangs off them: translation group
+ * membership and the post id here; term and organizer links and the venue of events through the
+ * events module's journal hook (events/event-purge.ts), since posts knows nothing of events.
+ * Image records stay: they are shared by URL with other records. One transaction: all or nothing.
  *
  * `trashedBeforeUtc` (`YYYY-MM-DD HH:MM:SS`) keeps records trashed later (their `modified_utc`
  * is the time of the trash, the last write a trashed record receives).
@@ -39,21 +39,14 @@ export class TrashPurger {
   constructor(
     private readonly writes: Writes,
     private readonly translations: TranslationStore,
+    private readonly store: TrashStore,
   ) {}
 
   purge(trashedBeforeUtc: string | null): Promise<PurgeCounts> {
     return this.writes.run(async ({ manager, changed }) => {
       const counts: PurgeCounts = { events: 0, venues: 0, organizers: 0 };
       for (const { key, kind, scope } of KINDS) {
-        const rows: Array<{
-          id: number | string;
-          language: Language;
-          tgroup: number | string | null;
-        }> = await manager.query(
-          `SELECT id, language, translation_group AS tgroup FROM ${scope.table}
-           WHERE status = 'trash'${trashedBeforeUtc ? ' AND modified_utc < ?' : ''} ORDER BY id`,
-          trashedBeforeUtc ? [trashedBeforeUtc] : [],
-        );
+        const rows = await this.store.trashed(manager, scope, trashedBeforeUtc);
         // Trash already leaves translation groups; rows trashed by older versions may not have.
         for (const row of rows.filter((r) => r.tgroup !== null)) {
           await this.translations.leave(manager, scope, {
@@ -64,7 +57,7 @@ export class TrashPurger {
         }
         const ids = rows.map((r) => Number(r.id));
         for (let i = 0; i < ids.length; i += CHUNK) {
-          await deleteRecords(manager, key, ids.slice(i, i + CHUNK));
+          await this.store.delete(manager, scope, ids.slice(i, i + CHUNK));
         }
         for (const row of rows) {
           changed(kind, Number(row.id), 'deleted', undefined, {
@@ -77,21 +70,4 @@ export class TrashPurger {
       return counts;
     });
   }
-}
-
-async function deleteRecords(manager: EntityManager, key: keyof PurgeCounts, ids: number[]) {
-  const list = ids.map(() => '?').join(', ');
-  const run = (sql: string) => manager.query(sql.replace('(:ids)', `(${list})`), ids);
-  if (key === 'events') {
-    await run('DELETE FROM event_terms WHERE event_id IN (:ids)');
-    await run('DELETE FROM event_organizers WHERE event_id IN (:ids)');
-    await run('UPDATE events SET post_parent = 0 WHERE post_parent IN (:ids)');
-  } else if (key === 'venues') {
-    // Trash unlinks a venue from its events already; this covers rows trashed before that rule.
-    await run('UPDATE events SET venue_id = NULL WHERE venue_id IN (:ids)');
-  } else {
-    await run('DELETE FROM event_organizers WHERE organizer_id IN (:ids)');
-  }
-  await run(`DELETE FROM ${key} WHERE id IN (:ids)`);
-  await run('DELETE FROM post_ids WHERE id IN (:ids)');
 }
