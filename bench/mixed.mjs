@@ -81,6 +81,8 @@ const RATES = String(args.rates ?? '0,1,5,20')
   .split(',')
   .map(Number);
 const ONLY = new Set(String(args.only ?? 'mixed,list,event,cold,workers').split(','));
+/** The forms of the events the whole-form writer saved (an editor's screen loads one once). */
+const forms = new Map();
 /** What names a figure under whole-form saves. */
 const WHOLE_FORM = ', whole-form saves';
 const WRITERS = String(args.writers ?? 'title,form').split(',');
@@ -181,12 +183,13 @@ async function measureBuild(label) {
       figures.push(['mixed distinct URLs, served, WORKERS=2', PORT + 2, paths]);
     }
     for (const [name, port, urls] of figures) {
-      for (const [rate, writer] of RATES.flatMap((rate) =>
-        rate ? WRITERS.map((writer) => [rate, writer]) : [[rate, 'title']],
-      )) {
-        const saves = rate && writer === 'form' ? WHOLE_FORM : '';
-        const row = { name: String(name) + saves + label, rate, ceiling };
-        Object.assign(row, await underWrites(origin(port), urls, rate, writer));
+      const runs = RATES.flatMap((rate) =>
+        rate ? WRITERS.map((saves) => [rate, saves]) : [[rate, 'title']],
+      );
+      for (const [rate, saves] of runs) {
+        const suffix = rate && saves === 'form' ? WHOLE_FORM : '';
+        const row = { name: String(name) + suffix + label, rate, ceiling };
+        Object.assign(row, await underWrites(origin(port), urls, rate, saves));
         rows.push(row);
         const target = targetOf(row);
         console.log(
@@ -431,9 +434,6 @@ async function underWrites(originUrl, paths, rate, saves) {
     await writer;
   }
 }
-
-/** The forms of the events the writer saved (an editor's screen loads one once). */
-const forms = new Map();
 
 /**
  * The whole form of event `id` as an editor's screen sends it back: its dates, description,
