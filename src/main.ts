@@ -1,12 +1,14 @@
 // First: an older Node stops here with one line, before anything native is loaded.
 import './config/node-version.js';
+// Then: V8 sizes its young generation only from the command line (src/heap-flags.ts).
+import './heap-flags.js';
 import cluster from 'node:cluster';
 import { reportListening, runPrimary } from './cluster.js';
 import { isClusterWorker } from './common/cluster-worker.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { errorText, messagesFor } from './config/messages.js';
 import { describeStartupError, prepareSqliteDirectory, startupSummary } from './config/startup.js';
-import { tuneHeap } from './heap.js';
+import { tuneHeap } from './common/heap.js';
 
 tuneHeap();
 

@@ -141,51 +141,135 @@ export class EventWritePlanner {
   }
 
   /**
-   * Organizers, terms and the terms' state copies, in the write's transaction (row written):
-   * a new event's links (no `before`) are written with its state; an updated event's links
-   * follow what changed since `before`. Answers the event's organizers when it knows them (set
-   * now, or none for a new event), and a new event's embedded terms when it knows them
-   * (EventTermLinks.resolveListsForNewEvent).
+   * A new event's organizers, terms and the terms' state copies, in the write's transaction (row
+   * written), with its state. Answers its organizers (set now, or none) and its embedded terms
+   * when it knows them (EventTermLinks.resolveListsForNewEvent).
    */
   async applyLinks(
     event: EventEntity,
     plan: WritePlan,
     ctx: RequestContext,
     scope: WriteScope,
-    before?: LinkState,
   ): Promise<WrittenLinks> {
     const { manager } = scope;
-    const created = !before;
-    let organizerIds: number[] | undefined = created ? [] : undefined;
+    let organizerIds: number[] = [];
     if (plan.organizerPlan) {
       organizerIds = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
-      await this.events.setOrganizers(event.id, organizerIds, manager, created);
+      await this.events.setOrganizers(event.id, organizerIds, manager, true);
     }
-    const lists: Array<[Taxonomy, Array<number | string>]> = [];
-    if (plan.categoryItems) lists.push(['category', plan.categoryItems]);
-    if (plan.tagItems) lists.push(['tag', plan.tagItems]);
-    if (!before) {
-      const { ids, terms } = await this.terms.resolveListsForNewEvent(lists, event, scope, ctx);
-      // A created event's links of both taxonomies go in one statement.
-      await this.events.addTerms(manager, event, ids.flat());
-      await this.terms.linksCreated(manager, ids.flat(), event);
-      return { organizerIds, terms };
+    const { ids, terms } = await this.terms.resolveListsForNewEvent(
+      termLists(plan),
+      event,
+      scope,
+      ctx,
+    );
+    // A created event's links of both taxonomies go in one statement.
+    await this.events.addTerms(manager, event, ids.flat());
+    await this.terms.linksCreated(manager, ids.flat(), event);
+    return { organizerIds, terms };
+  }
+
+  /**
+   * What an update changes of an event's links, in the write's transaction: the organizers and
+   * term lists it sent, less those equal to what the event carries (a whole-form save re-sends
+   * them unchanged; docs/caches.md: a write invalidates by what changed, not by what was sent).
+   * Terms named by name or slug are resolved (created when new) here. `event` is in its
+   * language after the write.
+   */
+  async linkChanges(event: EventEntity, plan: WritePlan, scope: WriteScope): Promise<LinkChanges> {
+    const { manager } = scope;
+    const changes: LinkChanges = { terms: [] };
+    const organizers = plan.organizerPlan;
+    if (organizers) {
+      // Only links to existing records can be the same; an inline record is written anyway.
+      const sent = organizers.every((item) => !item || 'id' in item)
+        ? [...new Set(organizers.flatMap((item) => (item && 'id' in item ? [item.id] : [])))]
+        : undefined;
+      const carried = sent && (await this.events.organizerIds([event.id], manager)).get(event.id);
+      if (sent && carried && sameList(sent, carried)) changes.organizerIds = carried;
+      else changes.organizerPlan = organizers;
     }
+    const lists = termLists(plan);
+    if (!lists.length) return changes;
     const resolved = await this.terms.resolveListsForWrite(lists, event.language, scope);
+    const carried = await this.events.termIdsByTaxonomy(manager, event.id);
+    changes.carried = [...carried.values()].flat();
+    for (const [i, [taxonomy]] of lists.entries()) {
+      const before = carried.get(TAXONOMIES[taxonomy].wpName) ?? [];
+      if (!sameSet(resolved[i], before)) changes.terms.push([taxonomy, resolved[i]]);
+    }
+    return changes;
+  }
+
+  /**
+   * An updated event's links as they change (linkChanges), in the write's transaction (row
+   * written): organizers and terms replaced where they changed, and the terms' copies of the
+   * event's state and their counts taken again when the links or the state they copy (`before`)
+   * changed. Answers the event's organizers when it knows them.
+   */
+  async applyLinkChanges(
+    event: EventEntity,
+    changes: LinkChanges,
+    ctx: RequestContext,
+    scope: WriteScope,
+    before: LinkState,
+  ): Promise<WrittenLinks> {
+    const { manager } = scope;
+    let organizerIds = changes.organizerIds;
+    if (changes.organizerPlan) {
+      organizerIds = await this.organizers.applyPlan(changes.organizerPlan, ctx, scope);
+      await this.events.setOrganizers(event.id, organizerIds, manager, false);
+    }
     const moved = before.status !== event.status || before.language !== event.language;
     // The links copy the event's state; terms count the links of published events: when the
     // event was or is published and its links or their state change, the counts of the terms
     // it carried and carries are taken again.
+    const relinked = changes.terms.length > 0;
     const recount =
-      (before.status === 'publish' || event.status === 'publish') && (moved || lists.length > 0);
-    const carried = recount ? await this.events.termIdsOf(manager, event.id) : [];
-    for (const [i, [taxonomy]] of lists.entries()) {
-      await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, resolved[i]);
+      (before.status === 'publish' || event.status === 'publish') && (moved || relinked);
+    const carried = recount
+      ? (changes.carried ?? (await this.events.termIdsOf(manager, event.id)))
+      : [];
+    for (const [taxonomy, ids] of changes.terms) {
+      await this.events.setTerms(manager, event.id, TAXONOMIES[taxonomy].wpName, ids);
     }
-    if (moved || before.dateUtc !== event.dateUtc || lists.length) {
+    if (moved || before.dateUtc !== event.dateUtc || relinked) {
       await this.events.syncTermLinks(manager, event);
     }
-    if (recount) await this.terms.linksChanged(manager, [...carried, ...resolved.flat()]);
+    if (recount) {
+      await this.terms.linksChanged(manager, [
+        ...carried,
+        ...changes.terms.flatMap(([, ids]) => ids),
+      ]);
+    }
     return { organizerIds };
   }
 }
+
+/** What an update changes of an event's links (EventWritePlanner.linkChanges). */
+export interface LinkChanges {
+  /** The organizers sent, when they differ from the event's (or create a record). */
+  organizerPlan?: Plan;
+  /** The event's organizers, in order, when the write re-sent them unchanged. */
+  organizerIds?: number[];
+  /** Each taxonomy whose terms change, with the ids the event carries after the write. */
+  terms: Array<[Taxonomy, number[]]>;
+  /** The ids of every term the event carried before, when they were read. */
+  carried?: number[];
+}
+
+/** The term lists a write sends, by taxonomy. */
+function termLists(plan: WritePlan): Array<[Taxonomy, Array<number | string>]> {
+  const lists: Array<[Taxonomy, Array<number | string>]> = [];
+  if (plan.categoryItems) lists.push(['category', plan.categoryItems]);
+  if (plan.tagItems) lists.push(['tag', plan.tagItems]);
+  return lists;
+}
+
+const sameList = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
+
+const sameSet = (a: readonly number[], b: readonly number[]) => {
+  const set = new Set(b);
+  return new Set(a).size === set.size && a.every((id) => set.has(id));
+};

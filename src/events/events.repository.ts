@@ -305,6 +305,25 @@ export class EventsRepository {
     return rows.map((r) => r.termId);
   }
 
+  /** The ids of the terms an event carries, by WordPress taxonomy (caller's transaction, one statement). */
+  async termIdsByTaxonomy(manager: EntityManager, eventId: number): Promise<Map<string, number[]>> {
+    const rows: Array<{ termId: number | string; taxonomy: string }> = await manager
+      .createQueryBuilder()
+      .select('et.term_id', 'termId')
+      .addSelect('t.taxonomy', 'taxonomy')
+      .from(EventTermEntity, 'et')
+      .innerJoin('terms', 't', 't.id = et.term_id')
+      .where('et.event_id = :eventId', { eventId })
+      .getRawMany();
+    const out = new Map<string, number[]>();
+    for (const row of rows) {
+      const ids = out.get(row.taxonomy) ?? [];
+      ids.push(Number(row.termId));
+      out.set(row.taxonomy, ids);
+    }
+    return out;
+  }
+
   /**
    * Replaces the terms of `wpTaxonomy` that an event carries (caller's transaction; the links'
    * copies of the event's state follow with syncTermLinks).

@@ -325,14 +325,16 @@ export class EventsService {
       }
       throw error;
     }
+    // What of the links it sent changes: a whole-form save re-sends them as they are.
+    const linkChanges = await this.plans.linkChanges(event, plan, scope);
     // As readers saw it: a scheduled event whose date has passed was published already.
     scope.changed('event', event.id, 'updated', event, {
       previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
-      listed: listedChange(was, event, plan),
+      listed: listedChange(was, event, linkChanges),
     });
     const base = slugBase(event, dto.slug ?? movedSlug);
     if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-    const links = await this.plans.applyLinks(event, plan, ctx, scope, before);
+    const links = await this.plans.applyLinkChanges(event, linkChanges, ctx, scope, before);
     return { event, links };
   }
 

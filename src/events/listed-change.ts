@@ -1,6 +1,6 @@
 import type { ListedChange } from '../cache/dependencies.js';
 import type { EventEntity } from './event.entity.js';
-import type { WritePlan } from './event-write-plan.js';
+import type { LinkChanges } from './event-write-plan.js';
 
 /** Columns that no list filters or orders by (BEHAVIOR §5.2): their change moves no list. */
 const UNLISTED: ReadonlySet<string> = new Set([
@@ -36,7 +36,7 @@ const SEARCHED: ReadonlySet<string> = new Set(['title', 'excerpt', 'description'
 export function listedChange(
   was: Readonly<EventEntity>,
   event: EventEntity,
-  plan: Pick<WritePlan, 'organizerPlan' | 'categoryItems' | 'tagItems'>,
+  links: Pick<LinkChanges, 'organizerPlan' | 'terms'>,
 ): ListedChange | undefined {
   const recurring = (e: Readonly<EventEntity>) =>
     e.recurrence !== null || e.occurrencesUntil !== null;
@@ -44,8 +44,8 @@ export function listedChange(
   const dates: Array<[string, string]> = [[was.startDate, was.endDate]];
   if (event.startDate !== was.startDate || event.endDate !== was.endDate)
     dates.push([event.startDate, event.endDate]);
-  let moved: ListedChange['moved'] =
-    plan.organizerPlan || plan.categoryItems || plan.tagItems ? 'all' : 'none';
+  // Links re-sent as they were (linkChanges left them out) move nothing.
+  let moved: ListedChange['moved'] = links.organizerPlan || links.terms.length ? 'all' : 'none';
   const before = was as unknown as Record<string, unknown>;
   const after = event as unknown as Record<string, unknown>;
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {

@@ -16,6 +16,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CODE_DIR } from '../config/paths.js';
 import { Writes } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
+import { YOUNG_GENERATION_MB } from '../common/heap.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import type { CountAttempts } from './delivery-rounds.js';
 import { DispatchLoops } from './dispatch-loops.js';
@@ -164,7 +165,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       owner: this.owner,
       inFlight: this.inFlight.buffer,
     };
-    const worker = new Worker(THREAD_ENTRY, { workerData: data });
+    // The thread's own V8 heap gets the young generation of the server's (src/common/heap.ts).
+    const worker = new Worker(THREAD_ENTRY, {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     this.worker = worker;
     worker.on('message', (message: FromThread) => {
       if (message.type === 'count') this.count(message.outcome, message.n);

@@ -154,9 +154,26 @@ export class UsersService implements OnApplicationBootstrap {
     }
     const key = this.cache.key(login, password);
     if (this.cache.has(key, user)) return user;
-    if (!(await verifyPassword(password, user.passwordHash))) return null;
+    if (!(await this.verifyOnce(key, password, user.passwordHash))) return null;
     this.cache.remember(key, user);
     return user;
+  }
+
+  /** Verifications running, by credential key and stored hash. */
+  private readonly verifying = new Map<string, Promise<boolean>>();
+
+  /**
+   * One scrypt run for the concurrent requests that bring the same credential before it is
+   * remembered (a client's first requests in parallel): each run costs 0.1 s of CPU and 32 MB.
+   */
+  private verifyOnce(key: string, password: string, hash: string): Promise<boolean> {
+    const flight = `${key}\0${hash}`;
+    let verified = this.verifying.get(flight);
+    if (!verified) {
+      verified = verifyPassword(password, hash).finally(() => this.verifying.delete(flight));
+      this.verifying.set(flight, verified);
+    }
+    return verified;
   }
 }
 

@@ -1,0 +1,32 @@
+import { getHeapStatistics } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { heapFlags, SEMI_SPACE_MB, tuneHeap } from './heap.js';
+
+describe('tuneHeap', () => {
+  it("keeps the operator's own growing factor", () => {
+    expect(tuneHeap(['--heap-growing-percent=80'])).toBe(false);
+    expect(tuneHeap(['--enable-source-maps', '--heap_growing_percent=120'])).toBe(false);
+  });
+
+  it('sets the factor otherwise, without disturbing the running heap', () => {
+    expect(tuneHeap(['--enable-source-maps'])).toBe(true);
+    expect(getHeapStatistics().used_heap_size).toBeGreaterThan(0);
+  });
+});
+
+describe('heapFlags', () => {
+  it('adds the young generation and the growing factor to a bare command line', () => {
+    expect(heapFlags(['--enable-source-maps'], {})).toEqual([
+      `--max-semi-space-size=${SEMI_SPACE_MB}`,
+      '--heap-growing-percent=50',
+    ]);
+  });
+
+  it("keeps the operator's choices, on the command line or in NODE_OPTIONS", () => {
+    expect(heapFlags(['--max_semi_space_size=64'], {})).toEqual(['--heap-growing-percent=50']);
+    expect(
+      heapFlags([], { NODE_OPTIONS: '--max-semi-space-size=32 --enable-source-maps' }),
+    ).toEqual(['--heap-growing-percent=50']);
+    expect(heapFlags(['--heap-growing-percent=80', '--max-semi-space-size=8'], {})).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * How far V8 lets the old generation grow past what survived its last full collection before
+ * collecting again, in percent. V8 picks a factor of up to 4× by itself, so a server whose live
+ * heap is about 60 MB ended a load test at 300–380 MB of RSS, nearly all of it garbage waiting
+ * for the next collection; at 1.5× it stays about 200 MB at the same throughput
+ * (docs/benchmarks.md: the heap growing factor, in "The night after").
+ */
+const HEAP_GROWING_PERCENT = 50;
+
+/**
+ * The most each of V8's two semi-spaces (the young generation, where every request's objects
+ * are born) may grow to, in MB. Node 24's V8 grows them to 64 MB each under load where Node 20's
+ * stopped at 16: 96 MB more resident memory per process for a young generation that a request
+ * server empties every few milliseconds anyway (docs/operations.md, "Memory").
+ */
+export const SEMI_SPACE_MB = 16;
+/** The young generation those semi-spaces make (two of them, plus as much for large objects). */
+export const YOUNG_GENERATION_MB = 3 * SEMI_SPACE_MB;
+
+const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size\b/;
+const GROWING_FLAG = /^--heap[-_]growing[-_]percent\b/;
+/** Set in the environment of a process started again with the flags (never twice). */
+const RELAUNCHED = 'CAL_HEAP_FLAGS';
+
+/**
+ * V8 sizes the young generation when the process starts: `--max-semi-space-size` works only on
+ * the command line (or NODE_OPTIONS), not from setFlagsFromString. So the server, started
+ * without it, starts itself again in the same process (`process.execve`: same pid, same
+ * standard streams, nothing opened yet) with the flags of this module; cluster workers inherit
+ * the primary's command line. An operator's own choice (on the command line or in
+ * NODE_OPTIONS) is kept. Where `process.execve` does not exist (Node before 22.15, Windows),
+ * the server runs with V8's sizes and tuneHeap's growing factor.
+ */
+export function relaunchWithHeapFlags(
+  execArgv: readonly string[] = process.execArgv,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  const flags = heapFlags(execArgv, env);
+  if (!flags.length || env[RELAUNCHED] || typeof process.execve !== 'function') return;
+  process.execve(
+    process.execPath,
+    [process.execPath, ...flags, ...execArgv, ...process.argv.slice(1)],
+    { ...env, [RELAUNCHED]: flags.join(' ') },
+  );
+}
+
+/** The heap flags missing from a command line (and NODE_OPTIONS): what relaunch adds. */
+export function heapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const flags: string[] = [];
+  if (!given.some((arg) => SEMI_SPACE_FLAG.test(arg)))
+    flags.push(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+  if (!given.some((arg) => GROWING_FLAG.test(arg)))
+    flags.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  return flags;
+}
+
+/**
+ * Sets V8's heap growing factor for this process (workers too: each runs main.ts), unless the
+ * operator chose one on the command line (`node --heap-growing-percent=N dist/main.js`; Node
+ * refuses the flag in NODE_OPTIONS). V8 reads it at every full collection, so setting it before
+ * the heap has grown is enough. Answers whether it was set here.
+ */
+export function tuneHeap(execArgv: readonly string[] = process.execArgv): boolean {
+  if (execArgv.some((arg) => GROWING_FLAG.test(arg))) return false;
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  return true;
+}
