@@ -10,9 +10,9 @@ import { UsersRepository, type SessionUser } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
 
 /** The session cookie of the editors' console (WordPress's `wordpress_logged_in_…`). */
-export const SESSION_COOKIE = 'cal_session';
+const SESSION_COOKIE = 'cal_session';
 /** WordPress's `auth_cookie_expiration` without "Remember me": two days. */
-export const SESSION_LIFETIME_MS = 2 * 86_400_000;
+const SESSION_LIFETIME_MS = 2 * 86_400_000;
 
 /** 32 random bytes in base64url: 43 characters. Anything else in the cookie opens nothing. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

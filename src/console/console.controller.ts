@@ -18,14 +18,22 @@ const TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
 };
 
+/** An asset as the build left it, with the compressed copies it wrote beside it. */
+interface Asset {
+  raw: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
 /**
  * The files of the built console, read once: its page and the assets Vite wrote (their names
- * carry a hash of their content, so they are cached for good). Only names listed in the folder
- * are served; none exist when the console was not built (`npm run build`).
+ * carry a hash of their content, so they are cached for good), each with the Brotli and gzip
+ * copies the build wrote (admin/vite.config.ts). Only names listed in the folder are served;
+ * none exist when the console was not built (`npm run build`).
  */
 class ConsoleFiles {
   private page?: string | null;
-  private assets?: Map<string, Buffer>;
+  private assets?: Map<string, Asset>;
 
   index(): string | null {
     const path = join(CONSOLE_DIR, 'index.html');
@@ -33,13 +41,20 @@ class ConsoleFiles {
     return this.page;
   }
 
-  asset(name: string): Buffer | undefined {
+  asset(name: string): Asset | undefined {
     if (!this.assets) {
       const dir = join(CONSOLE_DIR, 'assets');
+      const copy = (file: string) =>
+        existsSync(join(dir, file)) ? readFileSync(join(dir, file)) : undefined;
       this.assets = new Map();
       if (existsSync(dir)) {
         for (const file of readdirSync(dir)) {
-          if (TYPES[extname(file)]) this.assets.set(file, readFileSync(join(dir, file)));
+          if (!TYPES[extname(file)]) continue;
+          this.assets.set(file, {
+            raw: readFileSync(join(dir, file)),
+            br: copy(`${file}.br`),
+            gzip: copy(`${file}.gz`),
+          });
         }
       }
     }
@@ -82,11 +97,20 @@ export class ConsoleController {
   }
 
   @Get('admin/assets/:file')
-  asset(@Param('file') file: string, @Res({ passthrough: true }) res: Response): Rendered {
-    const bytes = this.files.asset(file);
-    if (!bytes) throw noRoute();
+  asset(
+    @Param('file') file: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Rendered {
+    const asset = this.files.asset(file);
+    if (!asset) throw noRoute();
     res.type(TYPES[extname(file)]);
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    return new Rendered(200, bytes);
+    res.setHeader('Vary', 'Accept-Encoding');
+    const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
+    const encoded = accepted === 'br' ? asset.br : accepted === 'gzip' ? asset.gzip : undefined;
+    if (!encoded) return new Rendered(200, asset.raw);
+    res.setHeader('Content-Encoding', accepted as string);
+    return new Rendered(200, encoded);
   }
 }
