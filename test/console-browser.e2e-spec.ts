@@ -7,6 +7,7 @@ import { CONSOLE_DIR } from '../src/config/paths.js';
 import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { needs } from './helpers/services.js';
+import { BROWSER, HAS_BROWSER, launchChromium } from './helpers/chromium.js';
 
 /**
  * The editors' console (issue 51) in headless Chromium, as built by `npm run build` and served by
@@ -15,8 +16,6 @@ import { needs } from './helpers/services.js';
  * creates an event from a title alone (a draft at the next full hour), and logs out. With
  * UPDATE_SCREENSHOTS=1, screenshots into docs/screenshots/.
  */
-const BROWSER = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAS_BROWSER = existsSync(BROWSER);
 const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
 const SHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const API = '/cal/events/v1';
@@ -73,12 +72,7 @@ describe('editors console in Chromium (e2e)', () => {
         })
         .expect(201);
     }
-    const puppeteer = (await import('puppeteer-core')).default;
-    browser = await puppeteer.launch({
-      executablePath: BROWSER,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -90,6 +90,12 @@ const theme = {
   },
 };
 
+/** Venues and organizers: their screens, menu icon and the field that names one. */
+const LINKED = [
+  { name: 'venues', screens: venues, icon: PlaceIcon, field: 'venue' },
+  { name: 'organizers', screens: organizers, icon: PeopleIcon, field: 'organizer' },
+];
+
 export function App() {
   return (
     <Admin
@@ -111,22 +117,17 @@ export function App() {
         icon={EventIcon}
         recordRepresentation="title"
       />
-      <Resource
-        name="venues"
-        list={venues.list}
-        edit={venues.edit}
-        create={venues.create}
-        icon={PlaceIcon}
-        recordRepresentation="venue"
-      />
-      <Resource
-        name="organizers"
-        list={organizers.list}
-        edit={organizers.edit}
-        create={organizers.create}
-        icon={PeopleIcon}
-        recordRepresentation="organizer"
-      />
+      {LINKED.map(({ name, screens, icon, field }) => (
+        <Resource
+          key={name}
+          name={name}
+          list={screens.list}
+          edit={screens.edit}
+          create={screens.create}
+          icon={icon}
+          recordRepresentation={field}
+        />
+      ))}
       <Resource name="categories" recordRepresentation="name" />
       <Resource name="tags" recordRepresentation="name" />
       <CustomRoutes>
