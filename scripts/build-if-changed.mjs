@@ -6,7 +6,7 @@
 // newer than dist/.tsbuildinfo (a folder's time moves when a file in it is added, removed or
 // renamed), or no dist/main.js or dist/admin/index.html at all.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,4 +49,6 @@ if (built && Math.max(...inputs.map(newestUnder)) <= statSync(INFO).mtimeMs) {
       stdio: 'inherit',
     });
   else execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  // tsc leaves its build info as it was when only the console changed: mark this build.
+  if (existsSync(INFO)) utimesSync(INFO, new Date(), new Date());
 }
