@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm start`'s build step: runs `npm run build` (tsc, incremental through dist/.tsbuildinfo)
-// only when something it compiles changed since the last build, so a restart without changes
-// starts at once. Changed means: a file or folder under src/, tsconfig*.json or package-lock.json
+// and the editors' console (admin/, Vite) only when something they compile changed since the last
+// build, so a restart without changes starts at once. Changed means: a file or folder under src/
+// or admin/, the console's catalogues (i18n/*/console.json), tsconfig*.json or package-lock.json
 // newer than dist/.tsbuildinfo (a folder's time moves when a file in it is added, removed or
-// renamed), or no dist/main.js at all.
+// renamed), or no dist/main.js or dist/admin/index.html at all.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,10 +21,22 @@ function newestUnder(path) {
   return newest;
 }
 
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json']
+const inputs = [
+  'src',
+  'admin',
+  'i18n/en/console.json',
+  'i18n/hu/console.json',
+  'i18n/ro/console.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package-lock.json',
+]
   .map((name) => join(ROOT, name))
   .filter((path) => existsSync(path));
-const built = existsSync(join(ROOT, 'dist', 'main.js')) && existsSync(INFO);
+const built =
+  existsSync(join(ROOT, 'dist', 'main.js')) &&
+  existsSync(join(ROOT, 'dist', 'admin', 'index.html')) &&
+  existsSync(INFO);
 if (built && Math.max(...inputs.map(newestUnder)) <= statSync(INFO).mtimeMs) {
   console.error('dist/ is up to date: nothing to build');
 } else {
@@ -42,4 +55,6 @@ if (built && Math.max(...inputs.map(newestUnder)) <= statSync(INFO).mtimeMs) {
       stdio: 'inherit',
     });
   else execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  // tsc leaves its build info as it was when only the console changed: mark this build.
+  if (existsSync(INFO)) utimesSync(INFO, new Date(), new Date());
 }

@@ -31,6 +31,7 @@ import { LastModifiedInterceptor } from './common/http/conditional.js';
 import { EventsModule } from './events/events.module.js';
 import { FeedsModule } from './feeds/feeds.module.js';
 import { PublicModule } from './public/public.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import { VenuesModule } from './venues/venues.module.js';
 import { OrganizersModule } from './organizers/organizers.module.js';
 import { TermsModule } from './terms/terms.module.js';
@@ -72,6 +73,7 @@ const FEATURES = [
   TermsModule,
   WebhooksModule,
   PublicModule,
+  ConsoleModule,
 ];
 
 const PROVIDERS = [

@@ -10,6 +10,8 @@ import { cachePolicy } from './common/http/conditional.js';
 import { calendarNegotiation } from './feeds/negotiation.js';
 import { PUBLIC_ROUTES } from './public/public.module.js';
 import { embedFraming } from './public/calendar/embed-framing.js';
+import { CONSOLE_ROUTES } from './console/console.controller.js';
+import { SESSION_ROUTE } from './console/session.controller.js';
 import type { Logger } from 'pino';
 import { createLogger, requestLogger, type LogSink } from './common/http/request-logger.js';
 import { languageOf, languagePrefix } from './common/i18n/language.js';
@@ -97,7 +99,15 @@ export function configureApp(
   });
   if (config.basePath) {
     app.setGlobalPrefix(config.basePath, {
-      exclude: ['health', 'health/live', 'health/ready', WP_INDEX_PATH, ...PUBLIC_ROUTES],
+      exclude: [
+        'health',
+        'health/live',
+        'health/ready',
+        WP_INDEX_PATH,
+        ...PUBLIC_ROUTES,
+        ...CONSOLE_ROUTES,
+        SESSION_ROUTE,
+      ],
     });
   }
 

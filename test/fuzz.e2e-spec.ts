@@ -15,7 +15,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { ROUTE_TABLE } from '../src/docs/route-table.js';
 import { threadCpuMs } from '../src/common/cpu.js';
-import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
+import { basic, createRoleUsers, logIn, type RoleUsers, type Session } from './helpers/auth.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
 
 /**
@@ -1183,7 +1183,10 @@ const namedLanguages = (path: string): Lang[] =>
     (m) => m[1].toLowerCase() as Lang,
   );
 
-function toWire(r: GenRequest, pools: Pools, headers: Record<Auth, string | undefined>): Wire {
+/** The headers that authenticate as each kind of caller (the contributor through a console session). */
+type AuthHeaders = Record<Auth, Record<string, string> | undefined>;
+
+function toWire(r: GenRequest, pools: Pools, headers: AuthHeaders): Wire {
   const path = r.target.path
     .replace('{id}', pathPart(r.id, pools))
     .replace('{slug}', pathPart(r.slug, pools))
@@ -1197,8 +1200,8 @@ function toWire(r: GenRequest, pools: Pools, headers: Record<Auth, string | unde
     prefixLanguage: 'en',
     describe: '',
   };
-  const auth = headers[r.auth] ?? (r.auth === 'bad' ? r.badAuth : undefined);
-  if (auth) wire.headers.authorization = auth;
+  const auth = headers[r.auth] ?? (r.auth === 'bad' ? { authorization: r.badAuth } : undefined);
+  if (auth) Object.assign(wire.headers, auth);
   const b = r.body;
   let bodyLanguage: unknown;
   switch (b.kind) {
@@ -1484,6 +1487,7 @@ describe('a failing request, as printed', () => {
 describe('fuzz: bad input never breaks anything (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;
+  let contributorSession: Session;
   let port: number;
   let db: DataSource;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -1504,6 +1508,7 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
     port = (app.getHttpServer().address() as AddressInfo).port;
     db = app.get(DataSource);
     users = await createRoleUsers(app);
+    contributorSession = await logIn(app, app.getHttpServer(), users.contributor.login);
   });
   afterAll(async () => {
     agent.destroy();
@@ -1686,10 +1691,11 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
         }
       }
       current = await snapshot(db, tables);
-      const authHeaders: Record<Auth, string | undefined> = {
+      // The contributor calls as the console does: its session cookie and the nonce (CONTRACT §2).
+      const authHeaders: AuthHeaders = {
         anonymous: undefined,
-        administrator: users.administrator.header,
-        contributor: users.contributor.header,
+        administrator: { authorization: users.administrator.header },
+        contributor: { cookie: contributorSession.cookie, 'x-wp-nonce': contributorSession.nonce },
         bad: undefined,
       };
 

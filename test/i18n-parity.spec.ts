@@ -45,6 +45,15 @@ const SAME_EVERYWHERE = new Set([
   'cli.source.api_refusal_params',
   'cli.source.param',
   'recurrence.describe.time', // {base}, {start}–{end}
+  // The console's (react-admin's polyglot catalogue): placeholders only, a blank, and words
+  // spelt alike (E-mail; Calendar is Romanian too).
+  'console.ra.boolean.null',
+  'console.ra.page.edit',
+  'console.ra.page.list',
+  'console.ra.page.show',
+  'console.ra.auth.email',
+  'console.resources.organizers.fields.email',
+  'console.cal.calendar',
 ]);
 
 describe('translations', () => {
@@ -86,7 +95,8 @@ describe('translations', () => {
 
   it.each(['hu', 'ro'])('%s keeps every {placeholder}', (lang) => {
     const other = keysOf(lang);
-    const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+    // Each once: the console's Romanian plurals name %{smart_count} in each of their three forms.
+    const placeholders = (s: string) => [...new Set(s.match(/\{\w+\}/g) ?? [])].sort();
     const broken = [...en].filter(
       ([k, v]) =>
         JSON.stringify(placeholders(v)) !== JSON.stringify(placeholders(other.get(k) ?? '')),

@@ -6,10 +6,12 @@ import { UsersService } from './users/users.service.js';
 import { LoginThrottle, THROTTLE_STORES } from './login-throttle.js';
 import { SharedThrottleStores } from './redis-throttle-store.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
+import { Sessions } from './sessions.js';
 
 @Module({
   imports: [MetricsModule, TypeOrmModule.forFeature([UserEntity])],
   providers: [
+    Sessions,
     UsersRepository,
     UsersService,
     LoginThrottle,
@@ -21,6 +23,6 @@ import { MetricsModule } from '../metrics/metrics.module.js';
       useFactory: (shared: SharedThrottleStores) => shared.stores,
     },
   ],
-  exports: [UsersService, LoginThrottle, SharedThrottleStores],
+  exports: [UsersService, LoginThrottle, SharedThrottleStores, Sessions],
 })
 export class AuthModule {}

@@ -3,12 +3,15 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ANONYMOUS, type AuthRequest } from '../common/actor.js';
 import { DatabaseMonitor } from '../database/database-monitor.js';
 import { LoginThrottle } from './login-throttle.js';
+import { Sessions } from './sessions.js';
 import { UsersService } from './users/users.service.js';
 
 /**
- * Authenticates only: no header → anonymous; HTTP Basic with a login and application password →
- * that user; anything else → 401 on every route, public GETs included (as WordPress does).
- * Capabilities are checked by services, after parameter validation.
+ * Authenticates only: HTTP Basic with a login and application password → that user; another
+ * `Authorization` → 401 on every route, public GETs included (as WordPress does). Without the
+ * header, the console's session cookie with its `X-WP-Nonce` → that user (sessions.ts: without
+ * the nonce the cookie is ignored); nothing → anonymous. Capabilities are checked by services,
+ * after parameter validation.
  */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
@@ -16,13 +19,14 @@ export class BasicAuthGuard implements CanActivate {
     private readonly users: UsersService,
     private readonly throttle: LoginThrottle,
     private readonly monitor: DatabaseMonitor,
+    private readonly sessions: Sessions,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     const header = req.headers.authorization;
     if (!header) {
-      req.actor = ANONYMOUS;
+      req.actor = (await this.monitor.guard(this.sessions.actor(req))) ?? ANONYMOUS;
       return true;
     }
     const credentials = parseBasic(header);

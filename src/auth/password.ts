@@ -87,13 +87,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
 let decoy: Promise<string> | undefined;
 export const decoyHash = () => (decoy ??= hashPassword(randomBytes(18).toString('base64')));
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** `length` characters from [A-Za-z0-9] (256 is a multiple of 64, ... close enough: 62 letters). */
+const randomText = (length: number) =>
+  Array.from(randomBytes(length), (b) => ALPHABET[b % ALPHABET.length]).join('');
+
 /** WordPress application passwords: 24 characters from [A-Za-z0-9], shown in groups of four. */
 export function generateApplicationPassword(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(24);
-  const chars = Array.from(bytes, (b) => alphabet[b % alphabet.length]);
-  return chars.join('').replace(/(.{4})(?=.)/g, '$1 ');
+  return randomText(24).replace(/(.{4})(?=.)/g, '$1 ');
 }
+
+/** A console password given by the CLI when none is chosen: 20 characters, no spaces. */
+export const generateLoginPassword = (): string => randomText(20);
 
 export {
   MIN_PASSWORD_LENGTH,

@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { carriesCredentials } from '../common/http/credentials.js';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, Observable, of } from 'rxjs';
@@ -150,12 +151,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
 
   /** How the answer is cached, or undefined when it is not. */
   private options(req: Request, context: ExecutionContext): CachedReadsOptions | undefined {
-    if (
-      !this.cache.enabled ||
-      req.method !== 'GET' ||
-      req.headers.authorization !== undefined ||
-      hasBody(req)
-    )
+    if (!this.cache.enabled || req.method !== 'GET' || carriesCredentials(req) || hasBody(req))
       return undefined;
     return this.reflector.getAllAndOverride<CachedReadsOptions | undefined>(CACHED_READS, [
       context.getHandler(),

@@ -73,6 +73,12 @@ const COMMANDS: CommandSpec[] = [
     options: { password: { value: 'P', help: 'cli.options.own_password' } },
   },
   {
+    name: 'user:console-password',
+    args: ['login'],
+    summary: 'cli.user_console_password.summary',
+    options: { password: { value: 'P', help: 'cli.options.own_password' } },
+  },
+  {
     name: 'user:delete',
     args: ['login'],
     summary: 'cli.user_delete.summary',

@@ -61,6 +61,10 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
       const password = await ctx.users.setPassword(args[0], str(options.password));
       return [t('cli.user_password.done', { login: args[0] }), password];
     }
+    case 'user:console-password': {
+      const password = await ctx.users.setLoginPassword(args[0], str(options.password));
+      return [t('cli.user_console_password.done', { login: args[0] }), password];
+    }
     case 'user:delete': {
       if (!(await ctx.users.delete(args[0])))
         throw new CommandError(t('cli.users.no_user', { login: args[0] }));

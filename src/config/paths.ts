@@ -31,3 +31,6 @@ function __dirnameOfThisModule(): string {
   if (typeof __dirname === 'string') return __dirname;
   return import.meta.dirname ?? dirname(fileURLToPath(import.meta.url));
 }
+
+/** The editors' console as `npm run build` leaves it (admin/, built by Vite): src/console serves it. */
+export const CONSOLE_DIR = join(PROJECT_ROOT, 'dist', 'admin');

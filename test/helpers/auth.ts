@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
 import { ROLES, type Role } from '../../src/common/roles.js';
 
@@ -19,4 +20,32 @@ export async function createRoleUsers(app: INestApplication, suffix = ''): Promi
     }),
   );
   return Object.fromEntries(entries) as RoleUsers;
+}
+
+/** A console session (CONTRACT §2): the `Cookie` header to send, and the nonce that must go with it. */
+export type Session = { cookie: string; nonce: string };
+
+/** The console's login route, under every language prefix, outside BASE_PATH. */
+export const SESSION_PATH = '/admin/session';
+
+/** The session cookie a login answer sets, as a `Cookie` request header. */
+export function sessionCookie(setCookie: string | string[] | undefined): string {
+  const line = [setCookie ?? []].flat().find((c) => c.startsWith('cal_session='));
+  if (!line) throw new Error(`no session cookie in ${JSON.stringify(setCookie)}`);
+  return line.split(';')[0];
+}
+
+/**
+ * Gives `login` a console password and logs it in through the login route of `server` (an
+ * http.Server or a base URL), as the console does.
+ */
+export async function logIn(
+  app: INestApplication,
+  server: Parameters<typeof request>[0],
+  login: string,
+): Promise<Session> {
+  const password = await app.get(UsersService).setLoginPassword(login);
+  const res = await request(server).post(SESSION_PATH).send({ login, password });
+  if (res.status !== 200) throw new Error(`login of ${login}: ${res.status} ${res.text}`);
+  return { cookie: sessionCookie(res.headers['set-cookie']), nonce: res.body.nonce as string };
 }

@@ -44,7 +44,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type Credentials } from './auth.js';
+import { createRoleUsers, logIn, type Credentials, type Session } from './auth.js';
 import { closeApp, createTestApp } from './create-test-app.js';
 
 // =================================================================================================
@@ -553,9 +553,17 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** The matrix's cases of one part, against an app seeded with the records that part addresses. */
-export function describeAuthorizationMatrix(part: MatrixPart): void {
-  describe(`authorization matrix: ${part} (e2e)`, () => {
+/**
+ * The matrix's cases of one part, against an app seeded with the records that part addresses.
+ * `via: 'session'` sends every case as the console does (CONTRACT §2): a session cookie with its
+ * `X-WP-Nonce` for each role, and for `anonymous` an administrator's session cookie without the
+ * nonce, which must count for nothing; the expected answers are the same.
+ */
+export function describeAuthorizationMatrix(
+  part: MatrixPart,
+  { via = 'basic' }: { via?: 'basic' | 'session' } = {},
+): void {
+  describe(`authorization matrix: ${part} via ${via} (e2e)`, () => {
     const collections: readonly Collection[] = MATRIX_PARTS[part];
     const kinds = new Set(
       collections.flatMap((c) => (c === 'categories' || c === 'tags' ? [] : [KIND[c]])),
@@ -565,6 +573,8 @@ export function describeAuthorizationMatrix(part: MatrixPart): void {
     let baseUrl: string;
     /** Users by login: `{role}` and a peer `{role}2` for each of the five roles. */
     const accounts: Record<string, Credentials> = {};
+    /** With `via: 'session'`: a console session per login. */
+    const sessions: Record<string, Session> = {};
     const seeds = new Map<string, Seed>();
     const terms: Record<'categories' | 'tags', Record<TermUse | 'gone', number>> = {
       categories: {} as Record<TermUse | 'gone', number>,
@@ -575,6 +585,11 @@ export function describeAuthorizationMatrix(part: MatrixPart): void {
     const http = () => request(baseUrl);
     const send = (method: Method, path: string, login?: string) => {
       const call = http()[method.toLowerCase() as 'get'](`${API}${path}`);
+      if (via === 'session') {
+        const session = sessions[login ?? 'administrator'];
+        const withCookie = call.set('Cookie', session.cookie);
+        return login ? withCookie.set('X-WP-Nonce', session.nonce) : withCookie;
+      }
       return login ? call.set('Authorization', accounts[login].header) : call;
     };
     const roleOf = (login: string) => login.replace(/2$/, '') as Role;
@@ -664,6 +679,11 @@ export function describeAuthorizationMatrix(part: MatrixPart): void {
       for (const suffix of ['', '2']) {
         const users = await createRoleUsers(app, suffix);
         for (const credentials of Object.values(users)) accounts[credentials.login] = credentials;
+      }
+      if (via === 'session') {
+        for (const login of Object.keys(accounts)) {
+          sessions[login] = await logIn(app, baseUrl, login);
+        }
       }
 
       const jobs: Array<() => Promise<void>> = [];

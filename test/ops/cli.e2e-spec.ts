@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { basic } from '../helpers/auth.js';
+import { basic, SESSION_PATH, sessionCookie } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { resetDatabase } from '../helpers/database.js';
 import { cli, migrate as migrateInProcess } from '../helpers/programs.js';
@@ -42,6 +42,7 @@ describe('the CLI', () => {
         'user:create',
         'user:list',
         'user:password',
+        'user:console-password',
         'user:delete',
         'records:purge-trash',
       ]) {
@@ -169,6 +170,45 @@ describe('the CLI', () => {
       await get('a chosen long passphrase').expect(200);
 
       const nobody = await cli(['user:password', 'nobody'], { DATABASE_URL: url });
+      expect(nobody).toMatchObject({ code: 1, stdout: '' });
+      expect(nobody.stderr.trim()).toBe('no user with login "nobody"');
+    });
+
+    it('gives a console password: it opens the login form, not HTTP Basic; the application password stays', async () => {
+      const login = (password: string) =>
+        request(app!.getHttpServer()).post(SESSION_PATH).send({ login: 'frank', password });
+      // frank has an application password (the test before) and no console password yet.
+      await login('a chosen long passphrase').expect(401);
+
+      const given = await cli(['user:console-password', 'frank'], { DATABASE_URL: url });
+      expect(given.code).toBe(0);
+      const password = lastLine(given.stdout);
+      expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+      const session = await login(password).expect(200);
+      expect(session.body.user).toEqual({ id: expect.any(Number), login: 'frank', role: 'editor' });
+      await login('a chosen long passphrase').expect(401);
+      const get = (authorization: string) =>
+        request(app!.getHttpServer()).get(BASE).set('Authorization', authorization);
+      await get(basic('frank', password)).expect(401);
+      await get(basic('frank', 'a chosen long passphrase')).expect(200);
+
+      // A new console password ends the sessions of the old one.
+      const cookie = sessionCookie(session.headers['set-cookie']);
+      const whoami = () => request(app!.getHttpServer()).get(SESSION_PATH).set('Cookie', cookie);
+      await whoami().expect(200);
+      const chosen = await cli(
+        ['user:console-password', 'frank', '--password', 'another long passphrase'],
+        { DATABASE_URL: url },
+      );
+      expect(lastLine(chosen.stdout)).toBe('another long passphrase');
+      await whoami().expect(401);
+      await login('another long passphrase').expect(200);
+
+      const short = await cli(['user:console-password', 'frank', '--password', 'short'], {
+        DATABASE_URL: url,
+      });
+      expect(short).toMatchObject({ code: 1, stdout: '' });
+      const nobody = await cli(['user:console-password', 'nobody'], { DATABASE_URL: url });
       expect(nobody).toMatchObject({ code: 1, stdout: '' });
       expect(nobody.stderr.trim()).toBe('no user with login "nobody"');
     });

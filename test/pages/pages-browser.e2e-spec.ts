@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -6,6 +6,7 @@ import request from 'supertest';
 import { createRoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
+import { BROWSER, HAS_BROWSER, launchChromium } from '../helpers/chromium.js';
 
 /**
  * The event page in headless Chromium (CONTRACT §7): an axe-core check per language (no serious
@@ -14,8 +15,6 @@ import { needs } from '../helpers/services.js';
  * what happens without it.
  */
 
-const BROWSER = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAS_BROWSER = existsSync(BROWSER);
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const BASE = '/cal/events/v1';
 
@@ -115,12 +114,7 @@ describe('event page in Chromium (e2e)', () => {
         i18n_language: lang,
       });
     }
-    const puppeteer = (await import('puppeteer-core')).default;
-    browser = await puppeteer.launch({
-      executablePath: BROWSER,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

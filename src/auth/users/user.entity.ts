@@ -23,6 +23,10 @@ export class UserEntity {
   @Column({ name: 'password_hash', type: 'varchar', length: 255 })
   passwordHash!: string;
 
+  /** The console password's hash (CONTRACT §2); NULL: this user cannot log in to the console. */
+  @Column({ name: 'login_password_hash', type: 'varchar', length: 255, nullable: true })
+  loginPasswordHash!: string | null;
+
   @DateTimeColumn('created_at')
   createdAt!: string;
 }

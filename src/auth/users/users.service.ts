@@ -4,6 +4,7 @@ import { CredentialCache } from '../credential-cache.js';
 import {
   decoyHash,
   generateApplicationPassword,
+  generateLoginPassword,
   hashPassword,
   MIN_PASSWORD_LENGTH,
   normalizeApplicationPassword,
@@ -63,12 +64,21 @@ export class UsersService implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** ADMIN_LOGIN/ADMIN_PASSWORD: create that administrator once, when no such login exists. */
+  /**
+   * ADMIN_LOGIN/ADMIN_PASSWORD: create that administrator once, when no such login exists, with
+   * ADMIN_PASSWORD as both its application and its console password; an administrator created
+   * before the console existed gets ADMIN_PASSWORD as console password when it has none.
+   */
   async onApplicationBootstrap(): Promise<void> {
     const admin = this.config.admin;
-    if (!admin || (await this.users.existsByLogin(admin.login))) return;
-    await this.create({ login: admin.login, role: 'administrator', password: admin.password });
-    this.logger.log(`created administrator "${admin.login}" from ADMIN_LOGIN`);
+    if (!admin) return;
+    const existing = await this.users.byLogin(admin.login);
+    if (existing && existing.loginPasswordHash !== null) return;
+    if (!existing) {
+      await this.create({ login: admin.login, role: 'administrator', password: admin.password });
+      this.logger.log(`created administrator "${admin.login}" from ADMIN_LOGIN`);
+    }
+    await this.setLoginPassword(admin.login, admin.password);
   }
 
   async create(input: {
@@ -123,6 +133,33 @@ export class UsersService implements OnApplicationBootstrap {
     );
     this.cache.forgetUser(user.id);
     return password;
+  }
+
+  /**
+   * Gives `login` the console password `chosen` or a generated one, and returns it; the user's
+   * sessions end (as WordPress ends them when a password changes). The application password is
+   * left as it is.
+   */
+  async setLoginPassword(login: string, chosen?: string): Promise<string> {
+    if (chosen !== undefined) checkChosenPassword(chosen);
+    const user = await this.users.byLogin(login);
+    if (!user) throw new UserInputError('cli.users.no_user', { login });
+    const password = chosen ?? generateLoginPassword();
+    await this.users.setLoginPasswordHash(user.id, await hashPassword(password));
+    await this.users.deleteSessionsOf(user.id);
+    return password;
+  }
+
+  /**
+   * The user whose console password this is, or null. Application passwords do not open the
+   * console (WordPress's login form refuses them too); a user without a console password, or
+   * an unknown login, pays for one scrypt run like a wrong password.
+   */
+  async authenticateLogin(login: string, password: string): Promise<UserEntity | null> {
+    const user = await this.users.byLogin(login);
+    const hash = user?.loginPasswordHash ?? (await decoyHash());
+    const ok = await verifyPassword(password, hash);
+    return user?.loginPasswordHash && ok ? user : null;
   }
 
   async list(): Promise<PublicUser[]> {

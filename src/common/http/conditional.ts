@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { carriesCredentials } from './credentials.js';
 import type { NextFunction, Request, Response } from 'express';
 import { map, type Observable } from 'rxjs';
 
@@ -39,9 +40,9 @@ export function cachePolicy(req: Request, res: Response, next: NextFunction): vo
   let policy = PUBLIC_REVALIDATE;
   if (req.path === '/health' || req.path.endsWith('/health')) policy = 'no-store';
   else if (carriesPassword(req)) policy = NOT_STORED;
-  else if (req.headers.authorization !== undefined) policy = PRIVATE_REVALIDATE;
+  else if (carriesCredentials(req)) policy = PRIVATE_REVALIDATE;
   res.setHeader('Cache-Control', policy);
-  res.setHeader('Vary', 'Authorization, Accept, Accept-Encoding');
+  res.setHeader('Vary', 'Authorization, X-WP-Nonce, Accept, Accept-Encoding');
   next();
 }
 

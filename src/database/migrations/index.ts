@@ -19,6 +19,7 @@ import { SeriesHorizonLease1765500000000 } from './1765500000000-series-horizon-
 import { WebhookTraceContext1765600000000 } from './1765600000000-webhook-trace-context.js';
 import { OccurrenceListing1765700000000 } from './1765700000000-occurrence-listing.js';
 import { WebhookBodies1765800000000 } from './1765800000000-webhook-bodies.js';
+import { ConsoleSessions1765950000000 } from './1765950000000-console-sessions.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   WebhookTraceContext1765600000000,
   OccurrenceListing1765700000000,
   WebhookBodies1765800000000,
+  ConsoleSessions1765950000000,
 ];

@@ -1,0 +1,183 @@
+import type { DataProvider, RaRecord } from 'react-admin';
+import { api } from './api';
+
+/** The collections of the API the console edits, and the list key of each answer. */
+const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+type Collection = (typeof COLLECTIONS)[number];
+
+/** The fields an event form writes (the payload has more, read-only ones). */
+const EVENT_FIELDS = [
+  'title',
+  'description',
+  'excerpt',
+  'status',
+  'start_date',
+  'end_date',
+  'all_day',
+  'timezone',
+  'cost',
+  'website',
+  'featured',
+  'sticky',
+  'hide_from_listings',
+] as const;
+
+type Row = Record<string, unknown> & { id: number };
+const ids = (list: unknown): number[] =>
+  Array.isArray(list) ? list.map((item) => Number((item as Row).id)).filter(Number.isFinite) : [];
+
+/**
+ * An event as the form edits it: its venue, organizers and terms as ids beside the payload's
+ * embedded records, its image as its URL.
+ */
+function fromApi(resource: string, row: Row): RaRecord {
+  if (resource !== 'events') return row;
+  const venue = row.venue as Row | unknown[] | undefined;
+  const image = row.image as { url?: string } | false | undefined;
+  return {
+    ...row,
+    venue_id: venue && !Array.isArray(venue) ? venue.id : null,
+    organizer_ids: ids(row.organizer),
+    category_ids: ids(row.categories),
+    tag_ids: ids(row.tags),
+    image_url: image && typeof image === 'object' ? (image.url ?? '') : '',
+  };
+}
+
+/** The body of a create or update: what the form holds, in the API's write parameters. */
+function toApi(resource: string, data: Record<string, unknown>): Record<string, unknown> {
+  if (resource !== 'events') {
+    const { id: _id, ...rest } = data;
+    return rest;
+  }
+  const body: Record<string, unknown> = {};
+  for (const field of EVENT_FIELDS) if (data[field] !== undefined) body[field] = data[field];
+  if (data.venue_id !== undefined) body.venue = data.venue_id ?? 0;
+  if (data.organizer_ids !== undefined) body.organizer = data.organizer_ids;
+  if (data.category_ids !== undefined) body.categories = data.category_ids;
+  if (data.tag_ids !== undefined) body.tags = data.tag_ids;
+  if (data.image_url !== undefined) body.image = data.image_url || false;
+  return body;
+}
+
+const query = (params: Record<string, unknown>) => {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    q.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return q.toString();
+};
+
+function collection(resource: string): Collection {
+  if (!(COLLECTIONS as readonly string[]).includes(resource)) throw new Error(resource);
+  return resource as Collection;
+}
+
+/** The events list shows every date unless a filter narrows it (the API shows from now, for two years). */
+const listDefaults = (resource: string, filter: Record<string, unknown>) =>
+  resource === 'events'
+    ? {
+        start_date: '1970-01-01 00:00:00',
+        end_date: '2100-12-31 23:59:59',
+        status: 'any',
+        ...filter,
+      }
+    : { status: resource === 'categories' || resource === 'tags' ? undefined : 'any', ...filter };
+
+/**
+ * react-admin's data provider over the service's REST API (cal/events/v1, WordPress's paging:
+ * `page`, `per_page`, totals in the body): every permission, validation, cache and webhook rule
+ * of the API applies unchanged.
+ */
+export const dataProvider: DataProvider = {
+  async getList(resource, { pagination, filter }) {
+    const name = collection(resource);
+    const { page = 1, perPage = 25 } = pagination ?? {};
+    const params: Record<string, unknown> = {
+      page,
+      per_page: perPage,
+      ...listDefaults(resource, filter ?? {}),
+    };
+    if (name === 'categories' || name === 'tags') params.hide_empty = false;
+    const { body } = await api<Record<string, unknown>>(`/${name}?${query(params)}`).catch(
+      (error: { status?: number; body?: { code?: string } }) => {
+        // A page past the last: the API answers 400, a list shows nothing.
+        if (error.status === 400 && error.body?.code === 'rest_invalid_param' && page > 1)
+          return { body: { [name]: [], total: 0 } };
+        throw error;
+      },
+    );
+    const rows = (body[name] as Row[] | undefined) ?? [];
+    return {
+      data: rows.map((row) => fromApi(name, row)) as never[],
+      total: Number(body.total ?? rows.length),
+    };
+  },
+
+  async getOne(resource, { id }) {
+    const name = collection(resource);
+    const { body } = await api<Row>(`/${name}/${id}`);
+    return { data: fromApi(name, body) as never };
+  },
+
+  async getMany(resource, { ids: wanted }) {
+    const name = collection(resource);
+    const data = await Promise.all(
+      wanted.map((id) => api<Row>(`/${name}/${id}`).then(({ body }) => fromApi(name, body))),
+    );
+    return { data: data as never[] };
+  },
+
+  async getManyReference(resource, { target, id, pagination, filter, sort, meta }) {
+    return dataProvider.getList(resource, {
+      pagination,
+      sort,
+      meta,
+      filter: { ...filter, [target]: id },
+    });
+  },
+
+  async create(resource, { data }) {
+    const name = collection(resource);
+    const { body } = await api<Row>(`/${name}`, {
+      method: 'POST',
+      body: JSON.stringify(toApi(name, data as Record<string, unknown>)),
+    });
+    return { data: fromApi(name, body) } as never;
+  },
+
+  async update(resource, { id, data }) {
+    const name = collection(resource);
+    const { body } = await api<Row>(`/${name}/${id}`, {
+      method: 'POST',
+      body: JSON.stringify(toApi(name, data as Record<string, unknown>)),
+    });
+    return { data: fromApi(name, body) } as never;
+  },
+
+  async updateMany(resource, { ids: targets, data }) {
+    const name = collection(resource);
+    await Promise.all(
+      targets.map((id) =>
+        api(`/${name}/${id}`, {
+          method: 'POST',
+          body: JSON.stringify(toApi(name, data as Record<string, unknown>)),
+        }),
+      ),
+    );
+    return { data: targets };
+  },
+
+  async delete(resource, { id, previousData }) {
+    const name = collection(resource);
+    await api(`/${name}/${id}`, { method: 'DELETE' });
+    return { data: (previousData ?? { id }) as never };
+  },
+
+  async deleteMany(resource, { ids: targets }) {
+    const name = collection(resource);
+    await Promise.all(targets.map((id) => api(`/${name}/${id}`, { method: 'DELETE' })));
+    return { data: targets };
+  },
+};

@@ -1,0 +1,209 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { CONSOLE_DIR } from '../../src/config/paths.js';
+import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { needs } from '../helpers/services.js';
+import { BROWSER, HAS_BROWSER, launchChromium } from '../helpers/chromium.js';
+
+/**
+ * The editors' console (issue 51) in headless Chromium, as built by `npm run build` and served by
+ * the server under its CSP: the login screen and the events list in three languages with no
+ * serious or critical axe-core violation, no script error and no CSP violation; an editor logs in,
+ * creates an event from a title alone (a draft at the next full hour), and logs out. With
+ * UPDATE_SCREENSHOTS=1, screenshots into docs/screenshots/.
+ */
+const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
+const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
+const API = '/cal/events/v1';
+const ADMIN_PASSWORD = 'console administrator passphrase';
+const TITLES: Record<string, string> = {
+  en: 'Spring concert in the park',
+  hu: 'Tavaszi koncert a parkban',
+  ro: 'Concert de primăvară în parc',
+};
+
+type Catalogue = { ra: { auth: Record<string, string> }; resources: { events: { name: string } } };
+const catalogue = (lang: string) =>
+  JSON.parse(
+    readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
+  ) as Catalogue;
+const plural = (name: string) => name.split(' |||| ')[1];
+
+interface AxeResult {
+  violations: Array<{
+    id: string;
+    impact: string | null;
+    help: string;
+    nodes: Array<{ target: string[] }>;
+  }>;
+}
+
+describe('editors console in Chromium (e2e)', () => {
+  needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
+  needs('the built console (npm run build)', () => BUILT);
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  let origin: string;
+  // oxlint-disable-next-line typescript/no-explicit-any
+  let browser: any;
+
+  beforeAll(async () => {
+    if (!HAS_BROWSER || !BUILT) return;
+    app = await createTestApp({ env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD } });
+    await app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    users = await createRoleUsers(app);
+    // The API lists the records of the language it is asked in: one event in each language.
+    for (const [lang, title] of Object.entries(TITLES)) {
+      await request(app.getHttpServer())
+        .post(`${API}/events`)
+        .set('Authorization', users.editor.header)
+        .send({
+          title,
+          status: 'publish',
+          start_date: '2030-03-30 19:00:00',
+          end_date: '2030-03-30 21:00:00',
+          venue: { venue: `City Park Stage ${lang}`, city: 'Budapest' },
+          i18n_language: lang,
+        })
+        .expect(201);
+    }
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (HAS_BROWSER && BUILT) await closeApp(app);
+  });
+
+  /** A page that records script errors and CSP violations (both reach the console as errors). */
+  async function open(path: string) {
+    // A context of its own: no cookie of another test's session.
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message: { type(): string; text(): string }) => {
+      // The console asks the server whether a session exists: 401 while logged out.
+      if (message.type() === 'error' && !message.text().includes('status of 401')) {
+        errors.push(message.text());
+      }
+    });
+    page.on('pageerror', (error: Error) => errors.push(error.message));
+    await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
+    const response = await page.goto(`${origin}${path}`, { waitUntil: 'networkidle0' });
+    expect([200, 304]).toContain(response.status());
+    return { page, errors };
+  }
+
+  // oxlint-disable-next-line typescript/no-explicit-any
+  async function axe(page: any): Promise<string[]> {
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const result = (await page.evaluate(
+      "axe.run(document, { resultTypes: ['violations'] })",
+    )) as AxeResult;
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  }
+
+  // oxlint-disable-next-line typescript/no-explicit-any
+  async function logIn(page: any, login: string, password: string) {
+    await page.waitForSelector('input[name="username"]');
+    await page.type('input[name="username"]', login);
+    await page.type('input[name="password"]', password);
+    await page.click('button[type="submit"]');
+  }
+
+  // oxlint-disable-next-line typescript/no-explicit-any
+  const text = (page: any) => page.evaluate('document.body.textContent') as Promise<string>;
+
+  // oxlint-disable-next-line typescript/no-explicit-any
+  async function shot(page: any, name: string) {
+    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
+  }
+
+  it.each([
+    ['en', '/admin/'],
+    ['hu', '/hu/admin/'],
+    ['ro', '/ro/admin/'],
+  ])(
+    '%s: the login screen and the events list, accessible, without script errors under the CSP',
+    async (lang, path) => {
+      const words = catalogue(lang);
+      const { page, errors } = await open(path);
+      expect(await page.evaluate('document.documentElement.lang')).toBe(lang);
+      await page.waitForSelector('input[name="username"]');
+      expect(await text(page)).toContain(words.ra.auth.sign_in);
+      expect(await axe(page)).toEqual([]);
+      await shot(page, `login-${lang}`);
+
+      await logIn(page, 'chief', ADMIN_PASSWORD);
+      await page
+        .waitForFunction(`document.body.innerText.includes(${JSON.stringify(TITLES[lang])})`, {
+          timeout: 20_000,
+        })
+        .catch(async (error: Error) => {
+          throw new Error(
+            `${error.message}: ${page.url()} ${await text(page)} ${errors.join('; ')}`,
+          );
+        });
+      expect(await text(page)).toContain(plural(words.resources.events.name));
+      expect(await axe(page)).toEqual([]);
+      await shot(page, `events-${lang}`);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    90_000,
+  );
+
+  it('an editor logs in, saves a draft from a title alone, and logs out', async () => {
+    const password = 'editor console passphrase';
+    const usersService = app.get(
+      (await import('../../src/auth/users/users.service.js')).UsersService,
+    );
+    await usersService.setLoginPassword(users.editor.login, password);
+    const { page, errors } = await open('/admin/#/events/create');
+    await logIn(page, users.editor.login, password);
+    await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'event-create-en');
+    await page.type('input[name="title"]', 'Written in the console');
+    await page.click('button[type="submit"]');
+    await page.waitForFunction('/^#\\/events\\/\\d+$/.test(location.hash)', { timeout: 20_000 });
+
+    const list = await request(app.getHttpServer())
+      .get(`${API}/events`)
+      .query({ search: 'Written in the console', status: 'draft', start_date: '2000-01-01' })
+      .set('Authorization', users.editor.header)
+      .expect(200);
+    expect(list.body.events).toHaveLength(1);
+    const [event] = list.body.events as Array<Record<string, unknown>>;
+    expect(event.status).toBe('draft');
+    expect(event.author).toBe(String(users.editor.id));
+    expect(String(event.start_date)).toMatch(/:00:00$/);
+    const start = Date.parse(String(event.start_date).replace(' ', 'T'));
+    expect(start).toBeGreaterThan(Date.now() - 60_000);
+    expect(start).toBeLessThanOrEqual(Date.now() + 3600_000);
+
+    // Log out from the user menu: the session is gone on the server too.
+    const cookies = (await page.cookies()) as Array<{ name: string; value: string }>;
+    const session = cookies.find((c) => c.name === 'cal_session');
+    expect(session).toBeDefined();
+    await page.click('button[aria-label="Profile"]');
+    await page.waitForSelector('.logout');
+    await page.click('.logout');
+    await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
+    await request(app.getHttpServer())
+      .get('/admin/session')
+      .set('Cookie', `cal_session=${session!.value}`)
+      .expect(401);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
