@@ -31,7 +31,7 @@ export function parseFields(value: unknown): FieldTree | undefined {
   }
   if (!names.length) return undefined;
   if (names.length > MAX_NAMES) throw badFields();
-  const tree: FieldTree = {};
+  const tree = Object.create(null) as FieldTree;
   for (const name of names) {
     const parts = name.split('.');
     if (name.length > MAX_NAME || parts.length > MAX_DEPTH) throw badFields();
@@ -64,13 +64,14 @@ const badFields = () => invalidParams({ _fields: t('validation.invalid') });
 export function pickFields(data: unknown, tree: FieldTree): unknown {
   if (Array.isArray(data)) return data.map((item) => pickFields(item, tree));
   if (data === null || typeof data !== 'object') return data;
-  const picked: Record<string, unknown> = {};
+  // Entries, not assignments: a `__proto__` key of the answer stays a plain key.
+  const picked: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(data)) {
     if (!Object.hasOwn(tree, key)) continue;
     const wanted = tree[key];
-    picked[key] = wanted === true ? value : pickFields(value, wanted);
+    picked.push([key, wanted === true ? value : pickFields(value, wanted)]);
   }
-  return picked;
+  return Object.fromEntries(picked);
 }
 
 /**
