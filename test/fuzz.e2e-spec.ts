@@ -112,8 +112,19 @@ type Body =
   | { kind: 'encoded'; encoding: string; bytes: Uint8Array }
   | { kind: 'oversize'; contentType: string };
 
+/**
+ * How the request travels (src/common/http/wp-conventions.ts): with its own method, or as a POST
+ * naming it with `X-HTTP-Method-Override` or `?_method=` (a GET keeps its method and carries the
+ * override, never honoured), the scalar fields of a JSON body moved into the query string under
+ * what stays in the body, or a POST naming a method no route serves.
+ */
+type Via = 'direct' | 'header' | 'query' | 'query-body' | 'junk-method';
+const JUNK_METHODS = ['TRACE', '', 'OPTIONS', 'PUT, DELETE', 'x'.repeat(300), 'dElEtE'];
+
 interface GenRequest {
   target: Target;
+  via?: Via;
+  junkMethod?: string;
   prefix: '' | '/en' | '/hu' | '/ro';
   auth: Auth;
   badAuth: string;
@@ -878,6 +889,17 @@ function requestArb(targets: Target[]): fc.Arbitrary<GenRequest> {
     };
     const noisy = fc.record({
       ...common,
+      via: fc.constantFrom<Via>(
+        'direct',
+        'direct',
+        'direct',
+        'direct',
+        'header',
+        'query',
+        'query-body',
+        'junk-method',
+      ),
+      junkMethod: fc.constantFrom(...JUNK_METHODS),
       auth: fc.oneof(
         { weight: 4, arbitrary: fc.constant<Auth>('anonymous') },
         { weight: 5, arbitrary: fc.constant<Auth>('administrator') },
@@ -889,6 +911,7 @@ function requestArb(targets: Target[]): fc.Arbitrary<GenRequest> {
     });
     const plausible = fc.record({
       ...common,
+      via: fc.constantFrom<Via>('direct', 'direct', 'header', 'query', 'query-body'),
       auth: fc.constantFrom<Auth>('administrator', 'administrator', 'contributor'),
       query: fc.constant<QueryPair[]>([]),
       body: fc
@@ -1094,6 +1117,8 @@ function languageIn(pairs: QueryPair[], pools: Pools): unknown {
 
 interface Wire {
   method: Method;
+  /** The method the server must run: the one named by a valid override on a POST. */
+  effective?: Method | 'none';
   path: string;
   headers: OutgoingHttpHeaders;
   body?: Buffer;
@@ -1143,6 +1168,49 @@ const namedLanguages = (path: string): Lang[] =>
   [...path.matchAll(/[?&]i18n_language=(en|hu|ro)(?=&|$)/gi)].map(
     (m) => m[1].toLowerCase() as Lang,
   );
+
+/** Sends `wire` the way `r.via` says (Via). */
+function travel(r: GenRequest, wire: Wire, pools: Pools): void {
+  const via = r.via ?? 'direct';
+  if (via === 'direct') return;
+  const method = wire.method;
+  const addQuery = (pairs: QueryPair[]) => {
+    const text = pairsToString(pairs, pools);
+    if (text) wire.path += `${wire.path.includes('?') ? '&' : '?'}${text}`;
+  };
+  if (via === 'junk-method') {
+    if (method !== 'POST') return;
+    wire.headers['x-http-method-override'] = r.junkMethod ?? 'TRACE';
+    // Upper-cased, a valid method name is a valid override.
+    const named = (r.junkMethod ?? '').toUpperCase();
+    wire.effective = (METHODS as readonly string[]).includes(named) ? (named as Method) : 'none';
+    return;
+  }
+  if (via === 'query-body' && r.body.kind === 'json') {
+    const value = resolve(r.body.value, pools);
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      // `i18n_language` stays where it was: the language the answer must be in follows it.
+      const movable = ([key, v]: [string, unknown]) =>
+        key !== 'i18n_language' && ['string', 'number', 'boolean'].includes(typeof v);
+      const moved = Object.entries(value).filter(movable);
+      const kept = Object.fromEntries(Object.entries(value).filter((entry) => !movable(entry)));
+      addQuery(moved.map(([key, v]) => ({ key, value: v, encoding: 'encoded' })));
+      wire.body = Object.keys(kept).length ? Buffer.from(JSON.stringify(kept)) : undefined;
+      if (!wire.body) delete wire.headers['content-type'];
+    }
+  }
+  if (method === 'GET') {
+    // Never honoured on GET: the request stays a read.
+    wire.headers['x-http-method-override'] = 'DELETE';
+    addQuery([{ key: '_method', value: 'DELETE', encoding: 'encoded' }]);
+    return;
+  }
+  if (method === 'POST') return;
+  wire.method = 'POST';
+  wire.effective = method;
+  if (via === 'header') wire.headers['x-http-method-override'] = method;
+  else addQuery([{ key: '_method', value: method.toLowerCase(), encoding: 'encoded' }]);
+}
 
 function toWire(r: GenRequest, pools: Pools, headers: Record<Auth, string | undefined>): Wire {
   const path = r.target.path
@@ -1225,6 +1293,7 @@ function toWire(r: GenRequest, pools: Pools, headers: Record<Auth, string | unde
       wire.headers['content-type'] = b.contentType;
       break;
   }
+  travel(r, wire, pools);
   if (wire.body) wire.headers['content-length'] = wire.body.length;
   // The language the error must be in: `i18n_language` from the query wins, then from a body
   // the server could parse, then the prefix (CONTRACT §5). When the body decides, both its
@@ -1237,7 +1306,8 @@ function toWire(r: GenRequest, pools: Pools, headers: Record<Auth, string | unde
   else if (queryLanguage === undefined && isLang(bl)) wire.languages = [bl, prefixLanguage];
   else wire.languages = [prefixLanguage];
   const bodyText = wire.body ? wire.body.subarray(0, 300).toString('latin1') : '';
-  wire.describe = `${wire.method} ${wire.path.slice(0, 300)} [${r.auth}] ${
+  const override = wire.headers['x-http-method-override'];
+  wire.describe = `${wire.method}${override === undefined ? '' : ` (X-HTTP-Method-Override: ${String(override).slice(0, 40)})`} ${wire.path.slice(0, 300)} [${r.auth}] ${
     wire.headers['content-type'] ?? ''
   } ${wire.body ? `(${wire.body.length} bytes) ${JSON.stringify(bodyText)}` : ''}`;
   return wire;
@@ -1743,7 +1813,10 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
         }
         const after = await snapshot(db, tables);
         const changed = changedTables(current, after);
-        const write = wire.method !== 'GET';
+        // What the server ran: a GET stays one whatever override it carries; an override no
+        // route serves writes nothing.
+        const effective = wire.effective ?? wire.method;
+        const write = effective !== 'GET' && effective !== 'none';
         if (changed.length && (!write || res.status >= 400)) {
           violation(
             `${write ? 'failed write' : 'read'} (status ${res.status}) changed ${changed.join(', ')}`,
