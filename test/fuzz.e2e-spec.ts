@@ -1385,7 +1385,8 @@ async function tableNames(db: DataSource): Promise<string[]> {
       : await db.query(
           "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
         );
-  // The webhook dispatcher renews its lease in the background, whatever a request does.
+  // The webhook dispatcher renews its lease, and the series horizon job (once an hour) takes
+  // its own, in the background, whatever a request does.
   return rows
     .map((r) => Object.values(r)[0])
     .filter((name) => !BACKGROUND_TABLES.has(name))
@@ -1393,7 +1394,7 @@ async function tableNames(db: DataSource): Promise<string[]> {
 }
 
 /** Tables that processes write on their own schedule, not as a request's effect. */
-const BACKGROUND_TABLES = new Set(['webhook_leases']);
+const BACKGROUND_TABLES = new Set(['webhook_leases', 'series_horizon_lease']);
 
 /**
  * Columns a background process sets after the request that wrote the row has answered: the
