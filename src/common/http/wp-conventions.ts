@@ -91,9 +91,8 @@ const ENVELOPED_HEADERS = new Set([
  * A HEAD request, and an answer that is not JSON (a feed or a page), are sent as they are.
  */
 export function envelope(req: Request, res: Response, next: NextFunction): void {
-  if (req.method === 'HEAD' || (req.query as Record<string, unknown>)._envelope === undefined) {
-    return next();
-  }
+  if (req.method === 'HEAD' || !mentionsEnvelope(req.url)) return next();
+  if ((req.query as Record<string, unknown>)._envelope === undefined) return next();
   // The envelope is a new body: a conditional request must not turn it into a 304.
   delete req.headers['if-none-match'];
   delete req.headers['if-modified-since'];
@@ -148,6 +147,17 @@ export function envelope(req: Request, res: Response, next: NextFunction): void 
     return end(json);
   }) as Response['end'];
   next();
+}
+
+/**
+ * Whether the URL may carry `_envelope` (also as `%5F`): every request passes here, and most
+ * need no query string parsed for it.
+ */
+function mentionsEnvelope(url: string): boolean {
+  const q = url.indexOf('?');
+  if (q < 0) return false;
+  const query = url.slice(q).toLowerCase();
+  return query.includes('_envelope') || query.includes('%5fenvelope');
 }
 
 /** The JSON answer `raw` as a value, or undefined when the answer is not JSON. */
