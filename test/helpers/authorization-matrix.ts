@@ -992,7 +992,8 @@ export function describeAuthorizationMatrix(part: MatrixPart): void {
         );
         throw new Error(`${summary}\n${lines.join('\n')}`);
       }
-      // Twice the cases it walked before the override joined (the writes are sent both ways).
-    }, 360_000);
+      // Twice the cases it walked before the override joined (the writes are sent both ways):
+      // the events part took 305 s in a whole-suite run on a loaded two-core machine.
+    }, 600_000);
   });
 }
