@@ -27,6 +27,7 @@ import { CacheModule } from './cache/cache.module.js';
 import { ResponseCacheInterceptor } from './cache/response-cache.js';
 import { ArchiveHeadersInterceptor } from './common/pagination/paginate.js';
 import { PluginNamesInterceptor } from './common/http/plugin-names.js';
+import { FieldsInterceptor } from './common/http/fields.js';
 import { LastModifiedInterceptor } from './common/http/conditional.js';
 import { EventsModule } from './events/events.module.js';
 import { FeedsModule } from './feeds/feeds.module.js';
@@ -87,6 +88,9 @@ const PROVIDERS = [
   { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
   // Outside ArchiveHeadersInterceptor, so that it stores the list headers with the body.
   { provide: APP_INTERCEPTOR, useClass: ResponseCacheInterceptor },
+  // `_fields`: inside the cache (a variant is stored reduced), outside what builds and renames
+  // the payload.
+  { provide: APP_INTERCEPTOR, useClass: FieldsInterceptor },
   // Inside the cache (it stores the renamed answer), outside ArchiveHeadersInterceptor (it
   // sees the list body).
   { provide: APP_INTERCEPTOR, useClass: PluginNamesInterceptor },

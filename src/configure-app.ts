@@ -19,6 +19,9 @@ import { NAMESPACE, namespaceOf, restBase } from './common/http/links.js';
 import { WP_INDEX_PATH, wordpressRestRoot } from './common/http/rest-root.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DocsService } from './docs/docs.service.js';
+import { INDEX_DEFAULTS, type IndexDefaults } from './docs/index-defaults.js';
+import { routeOptions } from './docs/route-options.js';
+import { envelope, methodOverride, queryUnderBody } from './common/http/wp-conventions.js';
 import { doc } from './common/i18n/doc-key.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.js';
@@ -77,11 +80,18 @@ export function configureApp(
   app.use(embedFraming(config));
   // WordPress's ways in: /wp-json/, the plugin's namespace, ?rest_route=, the discovery header.
   app.use(wordpressRestRoot(config));
+  // WordPress's REST conventions (wp-conventions.ts): `_envelope` wraps whatever answers from
+  // here on, body parsers' refusals included; a POST's method override is in place before
+  // anything routes, guards or logs the request.
+  app.use(envelope);
+  app.use(methodOverride);
   // Bodies above 1 MB answer 413 in the WordPress shape (WpErrorFilter).
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
   app.use(rejectDeepJson);
   app.use(jsonContentType);
+  // Write parameters from the query string, under the body's (JSON or form wins).
+  app.use(queryUnderBody);
   // Express 5 no longer parses `categories[]=1&categories[]=2` by default.
   app.set('query parser', 'extended');
   app.disable('x-powered-by');
@@ -96,7 +106,10 @@ export function configureApp(
     methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     // `Link`: WordPress's REST discovery header (rest-root.ts), as WordPress exposes it.
     exposedHeaders: ['X-TEC-Total', 'X-TEC-TotalPages', 'Link'],
+    // OPTIONS goes on to routeOptions: a preflight's empty 204 there, a route's description else.
+    preflightContinue: true,
   });
+  app.use(routeOptions(app.get(DocsService), config, app.get<IndexDefaults>(INDEX_DEFAULTS)));
   if (config.basePath) {
     app.setGlobalPrefix(config.basePath, {
       exclude: [

@@ -112,8 +112,19 @@ type Body =
   | { kind: 'encoded'; encoding: string; bytes: Uint8Array }
   | { kind: 'oversize'; contentType: string };
 
+/**
+ * How the request travels (src/common/http/wp-conventions.ts): with its own method, or as a POST
+ * naming it with `X-HTTP-Method-Override` or `?_method=` (a GET keeps its method and carries the
+ * override, never honoured), the scalar fields of a JSON body moved into the query string under
+ * what stays in the body, or a POST naming a method no route serves.
+ */
+type Via = 'direct' | 'header' | 'query' | 'query-body' | 'junk-method';
+const JUNK_METHODS = ['TRACE', '', 'OPTIONS', 'PUT, DELETE', 'x'.repeat(300), 'dElEtE'];
+
 interface GenRequest {
   target: Target;
+  via?: Via;
+  junkMethod?: string;
   prefix: '' | '/en' | '/hu' | '/ro';
   auth: Auth;
   badAuth: string;
@@ -917,6 +928,17 @@ function requestArb(targets: Target[]): fc.Arbitrary<GenRequest> {
     };
     const noisy = fc.record({
       ...common,
+      via: fc.constantFrom<Via>(
+        'direct',
+        'direct',
+        'direct',
+        'direct',
+        'header',
+        'query',
+        'query-body',
+        'junk-method',
+      ),
+      junkMethod: fc.constantFrom(...JUNK_METHODS),
       auth: fc.oneof(
         { weight: 4, arbitrary: fc.constant<Auth>('anonymous') },
         { weight: 5, arbitrary: fc.constant<Auth>('administrator') },
@@ -928,6 +950,7 @@ function requestArb(targets: Target[]): fc.Arbitrary<GenRequest> {
     });
     const plausible = fc.record({
       ...common,
+      via: fc.constantFrom<Via>('direct', 'direct', 'header', 'query', 'query-body'),
       auth: fc.constantFrom<Auth>('administrator', 'administrator', 'contributor'),
       query: fc.constant<QueryPair[]>([]),
       body: fc
@@ -1133,6 +1156,8 @@ function languageIn(pairs: QueryPair[], pools: Pools): unknown {
 
 interface Wire {
   method: Method;
+  /** The method the server must run: the one named by a valid override on a POST. */
+  effective?: Method | 'none';
   path: string;
   headers: OutgoingHttpHeaders;
   body?: Buffer;
@@ -1185,6 +1210,49 @@ const namedLanguages = (path: string): Lang[] =>
 
 /** The headers that authenticate as each kind of caller (the contributor through a console session). */
 type AuthHeaders = Record<Auth, Record<string, string> | undefined>;
+
+/** Sends `wire` the way `r.via` says (Via). */
+function travel(r: GenRequest, wire: Wire, pools: Pools): void {
+  const via = r.via ?? 'direct';
+  if (via === 'direct') return;
+  const method = wire.method;
+  const addQuery = (pairs: QueryPair[]) => {
+    const text = pairsToString(pairs, pools);
+    if (text) wire.path += `${wire.path.includes('?') ? '&' : '?'}${text}`;
+  };
+  if (via === 'junk-method') {
+    if (method !== 'POST') return;
+    wire.headers['x-http-method-override'] = r.junkMethod ?? 'TRACE';
+    // Upper-cased, a valid method name is a valid override.
+    const named = (r.junkMethod ?? '').toUpperCase();
+    wire.effective = (METHODS as readonly string[]).includes(named) ? (named as Method) : 'none';
+    return;
+  }
+  if (via === 'query-body' && r.body.kind === 'json') {
+    const value = resolve(r.body.value, pools);
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      // `i18n_language` stays where it was: the language the answer must be in follows it.
+      const movable = ([key, v]: [string, unknown]) =>
+        key !== 'i18n_language' && ['string', 'number', 'boolean'].includes(typeof v);
+      const moved = Object.entries(value).filter(movable);
+      const kept = Object.fromEntries(Object.entries(value).filter((entry) => !movable(entry)));
+      addQuery(moved.map(([key, v]) => ({ key, value: v, encoding: 'encoded' })));
+      wire.body = Object.keys(kept).length ? Buffer.from(JSON.stringify(kept)) : undefined;
+      if (!wire.body) delete wire.headers['content-type'];
+    }
+  }
+  if (method === 'GET') {
+    // Never honoured on GET: the request stays a read.
+    wire.headers['x-http-method-override'] = 'DELETE';
+    addQuery([{ key: '_method', value: 'DELETE', encoding: 'encoded' }]);
+    return;
+  }
+  if (method === 'POST') return;
+  wire.method = 'POST';
+  wire.effective = method;
+  if (via === 'header') wire.headers['x-http-method-override'] = method;
+  else addQuery([{ key: '_method', value: method.toLowerCase(), encoding: 'encoded' }]);
+}
 
 function toWire(r: GenRequest, pools: Pools, headers: AuthHeaders): Wire {
   const path = r.target.path
@@ -1267,6 +1335,7 @@ function toWire(r: GenRequest, pools: Pools, headers: AuthHeaders): Wire {
       wire.headers['content-type'] = b.contentType;
       break;
   }
+  travel(r, wire, pools);
   if (wire.body) wire.headers['content-length'] = wire.body.length;
   // The language the error must be in: `i18n_language` from the query wins, then from a body
   // the server could parse, then the prefix (CONTRACT §5). When the body decides, both its
@@ -1279,7 +1348,8 @@ function toWire(r: GenRequest, pools: Pools, headers: AuthHeaders): Wire {
   else if (queryLanguage === undefined && isLang(bl)) wire.languages = [bl, prefixLanguage];
   else wire.languages = [prefixLanguage];
   const bodyText = wire.body ? wire.body.subarray(0, 300).toString('latin1') : '';
-  wire.describe = `${wire.method} ${wire.path.slice(0, 300)} [${r.auth}] ${
+  const override = wire.headers['x-http-method-override'];
+  wire.describe = `${wire.method}${override === undefined ? '' : ` (X-HTTP-Method-Override: ${String(override).slice(0, 40)})`} ${wire.path.slice(0, 300)} [${r.auth}] ${
     wire.headers['content-type'] ?? ''
   } ${wire.body ? `(${wire.body.length} bytes) ${JSON.stringify(bodyText)}` : ''}`;
   return wire;
@@ -1357,7 +1427,8 @@ async function tableNames(db: DataSource): Promise<string[]> {
       : await db.query(
           "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
         );
-  // The webhook dispatcher renews its lease in the background, whatever a request does.
+  // The webhook dispatcher renews its lease, and the series horizon job (once an hour) takes
+  // its own, in the background, whatever a request does.
   return rows
     .map((r) => Object.values(r)[0])
     .filter((name) => !BACKGROUND_TABLES.has(name))
@@ -1365,7 +1436,7 @@ async function tableNames(db: DataSource): Promise<string[]> {
 }
 
 /** Tables that processes write on their own schedule, not as a request's effect. */
-const BACKGROUND_TABLES = new Set(['webhook_leases']);
+const BACKGROUND_TABLES = new Set(['webhook_leases', 'series_horizon_lease']);
 
 /**
  * Columns a background process sets after the request that wrote the row has answered: the
@@ -1788,7 +1859,10 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
         }
         const after = await snapshot(db, tables);
         const changed = changedTables(current, after);
-        const write = wire.method !== 'GET';
+        // What the server ran: a GET stays one whatever override it carries; an override no
+        // route serves writes nothing.
+        const effective = wire.effective ?? wire.method;
+        const write = effective !== 'GET' && effective !== 'none';
         if (changed.length && (!write || res.status >= 400)) {
           violation(
             `${write ? 'failed write' : 'read'} (status ${res.status}) changed ${changed.join(', ')}`,

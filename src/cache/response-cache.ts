@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { VersionedCache } from './versioned-cache.js';
 import type { Tags } from './dependencies.js';
 import { WriteVersion } from './write-version.js';
-import { Rendered, setEtag } from '../common/http/body-bytes.adapter.js';
+import { rawHeaderNames, Rendered, setEtag } from '../common/http/body-bytes.adapter.js';
 import { PUBLIC_REVALIDATE } from '../common/http/conditional.js';
 import { JsonBody, JsonChunks } from '../common/http/json-body.js';
 import { namespaceOf } from '../common/http/links.js';
@@ -165,10 +165,6 @@ const added = (res: Response, before: Set<string>): Entry['headers'] =>
   rawHeaderNames(res)
     .filter((name) => !before.has(name))
     .map((name) => [name, res.getHeader(name)!]);
-
-/** Node has it on every outgoing message; @types/node declares it on ClientRequest only. */
-const rawHeaderNames = (res: Response): string[] =>
-  (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];

@@ -3,4 +3,4 @@
 // (cookie + X-WP-Nonce; anonymous: a cookie without its nonce), the others through HTTP Basic.
 import { describeAuthorizationMatrix } from '../helpers/authorization-matrix.js';
 
-describeAuthorizationMatrix('organizers', { via: 'session' });
+describeAuthorizationMatrix('organizers', { transport: 'session' });

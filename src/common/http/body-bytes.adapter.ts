@@ -81,3 +81,7 @@ function strongEtag(body: JsonChunks): string {
   for (const chunk of body.chunks) hash.update(chunk);
   return `"${body.length.toString(16)}-${hash.digest('base64').substring(0, 27)}"`;
 }
+
+/** Node has it on every outgoing message; @types/node declares it on ClientRequest only. */
+export const rawHeaderNames = (res: Response): string[] =>
+  (res as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();

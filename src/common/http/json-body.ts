@@ -115,7 +115,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
 }
 
 /** Plain objects and arrays: what res.json() would serialize (not files, buffers or streams). */
-function isJsonValue(body: object): boolean {
+export function isJsonValue(body: object): boolean {
   if (Array.isArray(body)) return true;
   const proto = Object.getPrototypeOf(body) as unknown;
   return proto === Object.prototype || proto === null;
