@@ -66,12 +66,22 @@ export function horizonFor(event: EventEntity, siteZone: string, now: Date): str
  * the series stores, from its start to its horizon (a series that started in 1900 is as big as
  * what it stores, not as what is left of it), and the CPU budget covers the whole expansion:
  * stepping the rules (cut as soon as it goes over), then placing and sorting what they made.
+ * `extending` (the horizon job): only the occurrences from now on count against the bound.
  */
-export function expandEvent(event: EventEntity, siteZone: string, now: Date) {
+export function expandEvent(
+  event: EventEntity,
+  siteZone: string,
+  now: Date,
+  { extending = false }: { extending?: boolean } = {},
+) {
   const recurrence = recurrenceOf(event)!;
   const deadline = threadCpuMs() + RECURRENCE_LIMITS.ms;
   const out = expandSeries(recurrence, anchorOf(event, siteZone), {
     horizon: horizonFor(event, siteZone, now),
+    // The horizon job extends a series a write accepted: what it already stores was counted
+    // then, so only what lies ahead of now counts here. An unbounded daily series keeps its
+    // horizon after its first 1,000 days; a write that changes its rule or dates counts all.
+    countFrom: extending ? horizonStart(event, siteZone, now) : undefined,
   });
   if ('key' in out) throw invalidParams({ recurrence: out });
   if (threadCpuMs() > deadline) {

@@ -145,7 +145,7 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
         );
         if (!moved.affected) return false;
         const current = (await manager.findOneBy(EventEntity, { id }))!;
-        const { occurrences } = expandEvent(current, zone, now);
+        const { occurrences } = expandEvent(current, zone, now, { extending: true });
         await replaceOccurrences(manager, current, occurrences);
         return true;
       });

@@ -100,4 +100,25 @@ describe('recurring events: the horizon moves with time (e2e)', () => {
     expect(await horizon.run(new Date(at.getTime() + 2 * 3_600_000))).toBe(0);
     expect(await rows(weekly)).toEqual(before);
   });
+
+  it('keeps extending a daily series past its first 1,000 days: only what lies ahead counts', async () => {
+    const created = await request(app.getHttpServer())
+      .post(`${BASE}/events`)
+      .set('Authorization', users.editor.header)
+      .send({
+        title: 'Every day',
+        start_date: `${day(Date.now() + DAY)} 08:00:00`,
+        end_date: `${day(Date.now() + DAY)} 09:00:00`,
+        status: 'publish',
+        recurrence: { rules: ['FREQ=DAILY'] },
+      })
+      .expect(201);
+    const daily = created.body.id as number;
+    // 400 days on, the series stores 1,130 days from its start to its new horizon: more than the
+    // bound a write counts, all but the 730 ahead already stored and accepted.
+    const later = new Date(Date.now() + 400 * DAY);
+    expect(await horizon.extendDue(later)).toBeGreaterThanOrEqual(1);
+    expect((await until(daily)) >= sql(later.getTime() + 729 * DAY)).toBe(true);
+    expect((await rows(daily)).length).toBeGreaterThan(1000);
+  });
 });

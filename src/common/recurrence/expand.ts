@@ -41,7 +41,8 @@ export interface ExpandOptions {
   /**
    * An unbounded series counts against `limits.occurrences` only its occurrences from this local
    * wall clock on; a bounded one counts all. The API's writes pass none (every stored occurrence
-   * counts, so that the cost of a series follows its size, not its age).
+   * counts, so that the cost of a series follows its size, not its age); the horizon job passes
+   * now, extending a series a write accepted.
    */
   countFrom?: string;
 }
