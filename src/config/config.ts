@@ -1,7 +1,7 @@
 import type { Language } from './languages.js';
 import { parseOperations, type OperationsConfig } from './operations.js';
 import * as schema from './schema.js';
-import type { DatabaseConfig, FailureLimit, TrustProxy } from './schema.js';
+import type { DatabaseConfig, FailureLimit, TrustProxy } from './values.js';
 import { Reader } from './variable.js';
 import type { WebhookConfig } from './webhooks.js';
 
@@ -10,7 +10,7 @@ const KM_PER_MILE = 1.609344;
 
 export { isLanguage, LANGUAGES, type Language } from './languages.js';
 export { ConfigError } from './config-error.js';
-export { EXAMPLE_ADMIN_PASSWORD, parseDatabaseUrl, type DatabaseConfig } from './schema.js';
+export { EXAMPLE_ADMIN_PASSWORD, parseDatabaseUrl, type DatabaseConfig } from './values.js';
 export { withoutTrailingSlashes } from './variable.js';
 
 export interface AppConfig extends OperationsConfig {
