@@ -726,13 +726,17 @@ describe('events (e2e)', () => {
       );
       expect(inserts).toHaveLength(3);
       for (const sql of inserts) expect(sql).not.toMatch(/RETURNING/);
-      // The user's row; BEGIN; on MySQL/MariaDB the duplicate-venue lock (SQLite has one writer);
-      // the duplicate check; the event's id; the venue's id; the venue; the event; terms; their
-      // links; their counts; the webhook outbox's row of the changes; COMMIT; then the venue
-      // read for the answer (the event's row is not read back).
+      // The user's row; BEGIN; on MySQL/MariaDB the duplicate-venue lock, on SQLite the write
+      // lock taken first (a no-op UPDATE, so that no other connection's commit can make the
+      // write fail); the duplicate check; the event's id; the venue's id; the venue; the event;
+      // terms; their links; their counts; the webhook outbox's row of the changes; COMMIT; then
+      // the venue read for the answer (the event's row is not read back). What follows is
+      // another task's: the webhook dispatcher starts a round when a write commits.
       // A pool connection's first write also sets its isolation level once (not counted).
-      const once = statements.filter((sql) => sql.startsWith('SET SESSION TRANSACTION')).length;
-      expect(count - once).toBe(isMysql() ? 14 : 13);
+      const own = statements.slice(0, statements.indexOf('COMMIT') + 2);
+      expect(own.length).toBeLessThanOrEqual(count);
+      const once = own.filter((sql) => sql.startsWith('SET SESSION TRANSACTION')).length;
+      expect(own.length - once).toBe(14);
     });
 
     it('links the term whose slug an item is before the one it names, whether or not all are found', async () => {
