@@ -4,7 +4,6 @@ import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { countQueries } from '../helpers/query-counter.js';
-import { isMysql } from '../helpers/database.js';
 
 const BASE = '/cal/events/v1';
 const REST = 'http://cal.test/cal/events/v1';
