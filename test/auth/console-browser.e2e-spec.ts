@@ -195,7 +195,12 @@ describe('editors console in Chromium (e2e)', () => {
     const cookies = (await page.cookies()) as Array<{ name: string; value: string }>;
     const session = cookies.find((c) => c.name === 'cal_session');
     expect(session).toBeDefined();
-    await page.click('button[aria-label="Profile"]');
+    // The form's page re-renders after the save: wait for the menu button to be shown.
+    const profile = await page.waitForSelector('button[aria-label="Profile"]', {
+      visible: true,
+      timeout: 20_000,
+    });
+    await profile!.click();
     await page.waitForSelector('.logout');
     await page.click('.logout');
     await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
