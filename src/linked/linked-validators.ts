@@ -1,7 +1,9 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ValidateBy } from 'class-validator';
+import { IsOptional, ValidateBy } from 'class-validator';
 import { toInteger } from '../common/http/transforms.js';
-import { DATE_CONTEXT, dateReason, URL_REASON } from '../common/http/validators.js';
+import { DATE_CONTEXT, dateReason, MaxChars, URL_REASON } from '../common/http/validators.js';
 import { isWebUrl } from '../common/http/web-url.js';
 import { typeMessage } from '../common/http/validation.js';
 import { isWritableStatus } from '../posts/post-status.js';
@@ -119,4 +121,21 @@ export const IsStatusListInput = () =>
     typeof v === 'string' || (Array.isArray(v) && v.every((s) => typeof s === 'string'))
       ? true
       : 'invalid',
+  );
+
+/**
+ * An optional string field of a venue or organizer, documented as WordPress's schema does
+ * (`default: null`): a string if sent (`check`, {@link IsStringField} unless said), at most
+ * `max` characters. The checks are registered in the order the stacked decorators were.
+ */
+export const OptionalTextField = (
+  description: string,
+  max: number,
+  stringCheck: PropertyDecorator = IsStringField(),
+) =>
+  applyDecorators(
+    MaxChars(max),
+    stringCheck,
+    IsOptional(),
+    ApiPropertyOptional({ description, type: 'string', default: null, maxLength: max }),
   );

@@ -17,6 +17,7 @@ import {
   IsDateTimeField,
   IsImageField,
   IsNameField,
+  OptionalTextField,
   IsStringField,
   IsWebsiteField,
   IsWritableStatusField,
@@ -51,15 +52,7 @@ class OrganizerFieldsDto {
   @MaxChars(LIMITS.title)
   organizer?: string;
 
-  @ApiPropertyOptional({
-    description: odoc('description'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.content,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.content)
+  @OptionalTextField(odoc('description'), LIMITS.content)
   description?: string;
 
   @ApiPropertyOptional({ description: odoc('status'), type: 'string', default: null })
@@ -67,49 +60,17 @@ class OrganizerFieldsDto {
   @IsWritableStatusField()
   status?: WritableStatus;
 
-  @ApiPropertyOptional({
-    description: odoc('phone'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(odoc('phone'), LIMITS.short)
   phone?: string;
 
-  @ApiPropertyOptional({
-    description: odoc('website'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.url,
-  })
-  @IsOptional()
-  @IsWebsiteField()
-  @MaxChars(LIMITS.url)
+  @OptionalTextField(odoc('website'), LIMITS.url, IsWebsiteField())
   website?: string;
 
   /** No e-mail format check, as TEC has none (BEHAVIOR §7.5). */
-  @ApiPropertyOptional({
-    description: odoc('email'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(odoc('email'), LIMITS.short)
   email?: string;
 
-  @ApiPropertyOptional({
-    description: odoc('image'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.url,
-  })
-  @IsOptional()
-  @IsImageField()
-  @MaxChars(LIMITS.url)
+  @OptionalTextField(odoc('image'), LIMITS.url, IsImageField())
   image?: string;
 
   /** CONTRACT §6: sets the post password; `""` removes it. */

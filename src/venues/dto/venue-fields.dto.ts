@@ -18,6 +18,7 @@ import {
   IsDateTimeField,
   IsImageField,
   IsNameField,
+  OptionalTextField,
   IsStringField,
   IsWebsiteField,
   IsWritableStatusField,
@@ -54,15 +55,7 @@ export class VenueFieldsDto {
   @MaxChars(LIMITS.title)
   venue?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('description'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.content,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.content)
+  @OptionalTextField(vdoc('description'), LIMITS.content)
   description?: string;
 
   @ApiPropertyOptional({ description: vdoc('status'), type: 'string' })
@@ -71,136 +64,40 @@ export class VenueFieldsDto {
   status?: WritableStatus;
 
   /** Declared `string` with truthy semantics (BEHAVIOR §1.3): a JSON boolean is a 400. */
-  @ApiPropertyOptional({
-    description: vdoc('show_map'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('show_map'), LIMITS.short)
   show_map?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('show_map_link'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('show_map_link'), LIMITS.short)
   show_map_link?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('address'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('address'), LIMITS.short)
   address?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('city'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('city'), LIMITS.short)
   city?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('country'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('country'), LIMITS.short)
   country?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('province'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('province'), LIMITS.short)
   province?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('state'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('state'), LIMITS.short)
   state?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('zip'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('zip'), LIMITS.short)
   zip?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('phone'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('phone'), LIMITS.short)
   phone?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('stateprovince'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringField()
-  @MaxChars(LIMITS.short)
+  @OptionalTextField(vdoc('stateprovince'), LIMITS.short)
   stateprovince?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('website'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.url,
-  })
-  @IsOptional()
-  @IsWebsiteField()
-  @MaxChars(LIMITS.url)
+  @OptionalTextField(vdoc('website'), LIMITS.url, IsWebsiteField())
   website?: string;
 
-  @ApiPropertyOptional({
-    description: vdoc('image'),
-    type: 'string',
-    default: null,
-    maxLength: LIMITS.url,
-  })
-  @IsOptional()
-  @IsImageField()
-  @MaxChars(LIMITS.url)
+  @OptionalTextField(vdoc('image'), LIMITS.url, IsImageField())
   image?: string;
 
   /** CONTRACT §6: sets the post password; `""` removes it. */
