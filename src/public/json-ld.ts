@@ -116,3 +116,26 @@ export function scriptJson(data: unknown): string {
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026');
 }
+
+/**
+ * schema.org Event of a calendar view's item: Google's required properties (name, startDate,
+ * location) with endDate, eventStatus, eventAttendanceMode, inLanguage and url; the event's page
+ * (its url) carries the rest. A view lists up to a hundred: each stays small.
+ */
+export function eventSummaryJsonLd(
+  event: TecEvent,
+  url: string,
+  language: Language,
+): Record<string, unknown> {
+  return defined({
+    '@type': 'Event',
+    name: plainText(event.title),
+    startDate: isoWhen(event, 'start_date'),
+    endDate: isoWhen(event, 'end_date'),
+    eventStatus: `${SCHEMA}/EventScheduled`,
+    eventAttendanceMode: `${SCHEMA}/OfflineEventAttendanceMode`,
+    location: place(event.venue),
+    inLanguage: language,
+    url,
+  });
+}

@@ -136,12 +136,17 @@ describe('calendar views in Chromium (e2e)', () => {
     await page.screenshot({ path: join(SHOTS, name), fullPage: true });
   };
 
-  // Each language's month, and each other view in two of the languages: every view and every
-  // language seen, in half the time of all twelve.
+  // Every view in every language (issue 50).
+  const VIEWS = [
+    'month/2030-03/',
+    'week/2030-03-18/',
+    '2030-03-22/',
+    'list/?tribe-bar-date=2030-03-01',
+  ];
   it.each([
-    ['en', ['month/2030-03/', 'week/2030-03-18/', '2030-03-22/']],
-    ['hu', ['month/2030-03/', '2030-03-22/', 'list/?tribe-bar-date=2030-03-01']],
-    ['ro', ['month/2030-03/', 'week/2030-03-18/', 'list/?tribe-bar-date=2030-03-01']],
+    ['en', VIEWS],
+    ['hu', VIEWS],
+    ['ro', VIEWS],
   ])(
     '%s: the views without a serious accessibility violation',
     async (lang, views) => {
@@ -153,7 +158,7 @@ describe('calendar views in Chromium (e2e)', () => {
         if (view.startsWith('month')) await shoot(`calendar-month-${lang}.png`);
       }
     },
-    90_000,
+    120_000,
   );
 
   it('375 px: no sideways scroll on any view; the month is a list of its days with events', async () => {

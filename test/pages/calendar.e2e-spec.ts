@@ -400,6 +400,22 @@ describe('calendar views (e2e)', () => {
       .expect(200);
     const march = await page(views[0]).expect(200);
     expect(march.text).toContain('Spring concert, moved');
+    // May's view never showed it and could not (its dates are March's): kept.
+    expect(await countQueries(app, () => page(views[3]).expect(200))).toBe(0);
+    // Moved into May, it leaves March's views and joins May's: both are computed again.
+    await http()
+      .post(`${BASE}/events/${made.concert.id}`)
+      .set('Authorization', users.editor.header)
+      .send({ start_date: '2030-05-14 19:00:00', end_date: '2030-05-14 21:00:00' })
+      .expect(200);
+    expect((await page(views[3]).expect(200)).text).toContain('Spring concert, moved');
+    expect((await page(views[0]).expect(200)).text).not.toContain('Spring concert, moved');
+    // Back in March, as the other tests of this file expect it.
+    await http()
+      .post(`${BASE}/events/${made.concert.id}`)
+      .set('Authorization', users.editor.header)
+      .send({ start_date: '2030-03-14 19:00:00', end_date: '2030-03-14 21:00:00' })
+      .expect(200);
   });
 
   it('a computed month: one range query and one read of its records, whatever their number', async () => {

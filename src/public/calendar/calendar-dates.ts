@@ -139,18 +139,21 @@ export function periodOf(view: CalendarView, day: string, language: Language): P
   };
 }
 
+/** The day `days` after (or before) `day`, by calendar arithmetic on UTC dates. */
+function addDays(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
 /** Every day from `first` to `last` (at most a few weeks: the views' periods). */
 export function daysBetween(first: string, last: string): string[] {
   const out: string[] = [];
-  let d = DateTime.fromISO(first, { zone: 'utc' });
-  const end = DateTime.fromISO(last, { zone: 'utc' });
-  for (let i = 0; i < 62 && d <= end; i++, d = d.plus({ days: 1 })) out.push(d.toISODate()!);
+  for (let i = 0, d = first; i < 62 && d <= last; i++, d = addDays(d, 1)) out.push(d);
   return out;
 }
 
 /** The day after `day`. */
-export const nextDay = (day: string) =>
-  DateTime.fromISO(day, { zone: 'utc' }).plus({ days: 1 }).toISODate()!;
+export const nextDay = (day: string) => addDays(day, 1);
 
 /**
  * The UTC instant whose wall clock in `zone` is `day` 00:00:00 (less `secondsBefore`), as the
@@ -164,54 +167,86 @@ export function strictBound(day: string, zone: string, secondsBefore = 0): strin
     .toFormat('yyyy-MM-dd HH:mm:ss');
 }
 
-/** Names and formats of the reader's language. */
+type Format = Intl.DateTimeFormatOptions;
+const MONTH_YEAR: Format = { month: 'long', year: 'numeric' };
+const LONG_DAY: Format = { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' };
+const MEDIUM_DAY: Format = { year: 'numeric', month: 'short', day: 'numeric' };
+const TIME: Format = { hour: 'numeric', minute: 'numeric' };
+const WEEKDAY_SHORT: Format = { weekday: 'short' };
+const WEEKDAY_LONG: Format = { weekday: 'long' };
+
+/** Intl formatters are costly to create: one per language and format, for the process. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string, format: Format): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(format)}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(locale, { ...format, timeZone: 'UTC' });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
+/** The times of day a language shows (`19:00`), by `HH:MM`: a calendar has few distinct ones. */
+const times = new Map<string, string>();
+
+/** A `YYYY-MM-DD` (and `HH:MM`) as a Date at that UTC wall clock. */
+function utcDate(day: string, time = '00:00'): Date {
+  const [y, m, d] = day.split('-').map(Number);
+  const [h, min] = time.split(':').map(Number);
+  return new Date(Date.UTC(y, m - 1, d, h, min));
+}
+
+/** Names and formats of the reader's language (Intl's, as Luxon's presets write them). */
 export class CalendarLocale {
   readonly locale: string;
   constructor(readonly language: Language) {
     this.locale = LOCALES[language];
   }
 
-  private at(day: string): DateTime {
-    return DateTime.fromISO(day, { zone: 'utc' }).setLocale(this.locale);
+  private format(day: string, format: Format): string {
+    return formatter(this.locale, format).format(utcDate(day));
   }
 
   /** `March 2030`, `2030. március`, `martie 2030`. */
   month(day: string): string {
-    return this.at(day).toLocaleString({ month: 'long', year: 'numeric' });
+    return this.format(day, MONTH_YEAR);
   }
 
   /** `Sunday, 30 March 2030` as the language writes it. */
   longDay(day: string): string {
-    return this.at(day).toLocaleString(DateTime.DATE_HUGE);
+    return this.format(day, LONG_DAY);
   }
 
-  /** `30 Mar – 5 Apr 2030`. */
+  /** `30 Mar 2030 – 5 Apr 2030`. */
   range(first: string, last: string): string {
-    const a = this.at(first).toLocaleString(DateTime.DATE_MED);
-    const b = this.at(last).toLocaleString(DateTime.DATE_MED);
-    return `${a} – ${b}`;
+    return `${this.format(first, MEDIUM_DAY)} – ${this.format(last, MEDIUM_DAY)}`;
   }
 
   /** The weekday names from the week's first day: short and long. */
   weekdays(): Array<{ short: string; long: string }> {
     const start = weekStart(DateTime.fromISO('2030-01-09', { zone: 'utc' }), this.language);
     return Array.from({ length: 7 }, (_, i) => {
-      const d = start.plus({ days: i }).setLocale(this.locale);
-      return {
-        short: d.toLocaleString({ weekday: 'short' }),
-        long: d.toLocaleString({ weekday: 'long' }),
-      };
+      const day = start.plus({ days: i }).toISODate()!;
+      return { short: this.format(day, WEEKDAY_SHORT), long: this.format(day, WEEKDAY_LONG) };
     });
   }
 
   /** The day of the month (`30`). */
   dayOfMonth(day: string): string {
-    return String(this.at(day).day);
+    return String(Number(day.slice(8, 10)));
   }
 
   /** A local `YYYY-MM-DD HH:MM:SS` as the language shows a time (`19:00`). */
   time(local: string): string {
-    const dt = DateTime.fromSQL(local, { zone: 'utc' }).setLocale(this.locale);
-    return dt.isValid ? dt.toLocaleString(DateTime.TIME_SIMPLE) : '';
+    const clock = local.slice(11, 16);
+    if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(clock)) return '';
+    const key = `${this.locale} ${clock}`;
+    let found = times.get(key);
+    if (found === undefined) {
+      found = formatter(this.locale, TIME).format(utcDate('2030-01-01', clock));
+      times.set(key, found);
+    }
+    return found;
   }
 }

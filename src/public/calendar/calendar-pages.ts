@@ -4,7 +4,7 @@ import type { TecEvent } from '../../common/payload/tec-payload.js';
 import { APP_CONFIG, LANGUAGES, type AppConfig, type Language } from '../../config/config.js';
 import { plainText } from '../../feeds/plain-text.js';
 import { eventWhen } from '../format.js';
-import { eventJsonLd, scriptJson } from '../json-ld.js';
+import { eventSummaryJsonLd, scriptJson } from '../json-ld.js';
 import { PageFrame, webcal, type PageResult } from '../page-frame.js';
 import { Views } from '../views.js';
 import {
@@ -60,6 +60,32 @@ interface ShownEvent {
   title: string;
   time: string;
   allDay: boolean;
+  /** An embedded view opens an event in the page around it, not in its frame. */
+  target?: string;
+}
+
+/** What every part of one view's answer reads: the request, its period and its language. */
+interface ViewState {
+  address: ViewAddress;
+  scope: CalendarScope;
+  request: ViewRequest;
+  ctx: RequestContext;
+  today: string;
+  /** The day the view is about (the list's first day). */
+  day: string;
+  period: Period;
+  locale: CalendarLocale;
+  t: Record<string, string>;
+}
+
+/** A view's own part: its template data and the events it shows (in the list's order). */
+interface ViewBody {
+  data: Record<string, unknown>;
+  shown: TecEvent[];
+  page: number;
+  /** The list's neighbours (its pages); the grids' are their periods'. */
+  previous?: string;
+  next?: string;
 }
 
 /**
@@ -83,128 +109,125 @@ export class CalendarPages {
     request: ViewRequest,
     ctx: RequestContext,
   ): Promise<PageResult> {
-    const zone = ctx.config.siteTimezone;
-    const today = todayIn(zone);
+    const today = todayIn(ctx.config.siteTimezone);
     const day = address.day ?? (address.view === 'list' ? (request.listDay ?? today) : today);
-    const period = periodOf(address.view, day, ctx.language);
-    const locale = new CalendarLocale(ctx.language);
-    const t = this.views.texts(ctx.language);
-    const url = (view: CalendarView, d: string, language = ctx.language, page = 1) =>
-      this.viewUrl(scope, request.embed, language, view, d, page);
+    const state: ViewState = {
+      address,
+      scope,
+      request,
+      ctx,
+      today,
+      day,
+      period: periodOf(address.view, day, ctx.language),
+      locale: new CalendarLocale(ctx.language),
+      t: this.views.texts(ctx.language),
+    };
+    const body = address.view === 'list' ? await this.listBody(state) : await this.gridBody(state);
+    return body ? this.answer(state, body) : this.frame.notFound(ctx);
+  }
 
-    let body: Record<string, unknown>;
-    let shown: TecEvent[];
-    let total: number;
-    let page = 1;
-    if (address.view === 'list') {
-      page = request.page;
-      if (!Number.isInteger(page) || page < 1 || page > MAX_LIST_PAGE) {
-        return this.frame.notFound(ctx);
-      }
-      const found = await this.reads.from(day, scope.filter, page, LIST_PAGE_SIZE, ctx);
-      if (!found || (page > 1 && page > found.pages)) return this.frame.notFound(ctx);
-      shown = found.events;
-      total = found.total;
-      body = {
-        list: shown.map((e) => ({
-          ...this.shown(e, ctx, locale, t, request.embed),
-          when: eventWhen(e, ctx.language, t.all_day),
+  /** The list view's page of events from its first day on; undefined: no such page. */
+  private async listBody(v: ViewState): Promise<ViewBody | undefined> {
+    const { ctx, request, day, period } = v;
+    const page = request.page;
+    if (!Number.isInteger(page) || page < 1 || page > MAX_LIST_PAGE) return undefined;
+    const found = await this.reads.from(day, v.scope.filter, page, LIST_PAGE_SIZE, ctx);
+    if (!found || (page > 1 && page > found.pages)) return undefined;
+    const url = (d: string, p = 1) => this.urlIn(v, 'list', d, ctx.language, p);
+    return {
+      data: {
+        list: found.events.map((e) => ({
+          ...this.shown(e, v),
+          when: eventWhen(e, ctx.language, v.t.all_day),
         })),
-        // Earlier: the page before, or the month before from the first page; later: the next
-        // page, or the month after from the last one.
-        previous:
-          page > 1 ? url('list', day, ctx.language, page - 1) : url('list', period.previous),
-        next:
-          page < found.pages ? url('list', day, ctx.language, page + 1) : url('list', period.next),
         position: this.views.t(ctx.language, 'page_of', {
           page,
           pages: Math.max(1, found.pages),
         }),
-      };
-    } else {
-      const found = await this.reads.window(period.first, period.last, scope.filter, ctx);
-      if (!found) return this.frame.notFound(ctx);
-      shown = found.events;
-      total = found.total;
-      const byDay = placeByDay(shown, period.first, period.last);
-      const cells = [...byDay].map(([d, events]) => {
-        const cap = address.view === 'month' ? MONTH_CELL_EVENTS : events.length;
-        return {
-          day: d,
-          number: locale.dayOfMonth(d),
-          label: locale.longDay(d),
-          href: url('day', d),
-          today: d === today,
-          outside: address.view === 'month' && d.slice(0, 7) !== period.day.slice(0, 7),
-          events: events.slice(0, cap).map((e) => this.shown(e, ctx, locale, t, request.embed, d)),
-          more:
-            events.length > cap
-              ? this.views.t(ctx.language, 'cal_more', { count: events.length - cap })
-              : '',
-          moreLabel:
-            events.length > cap
-              ? this.views.t(ctx.language, 'cal_more_on', {
-                  count: events.length - cap,
-                  day: locale.longDay(d),
-                })
-              : '',
-        };
-      });
-      const weeks: Array<typeof cells> = [];
-      for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
-      body = {
-        weekdays: locale.weekdays(),
-        weeks,
-        days: cells,
-        truncated:
-          total > MAX_VIEW_EVENTS
-            ? this.views.t(ctx.language, 'cal_truncated', {
-                shown: MAX_VIEW_EVENTS,
-                count: total,
-              })
-            : '',
-      };
-    }
+      },
+      shown: found.events,
+      page,
+      // Earlier: the page before, or the month before from the first page; later: the next
+      // page, or the month after from the last one.
+      previous: page > 1 ? url(day, page - 1) : url(period.previous),
+      next: page < found.pages ? url(day, page + 1) : url(period.next),
+    };
+  }
 
-    const heading = this.heading(period, locale, t);
+  /**
+   * A month's, a week's or a day's grid: each day's events (a month's first few and "+N more").
+   * The JSON-LD lists the events the grid shows, in the list's order.
+   */
+  private async gridBody(v: ViewState): Promise<ViewBody | undefined> {
+    const { period, ctx } = v;
+    const found = await this.reads.window(period.first, period.last, v.scope.filter, ctx);
+    if (!found) return undefined;
+    const cap = v.address.view === 'month' ? MONTH_CELL_EVENTS : Number.POSITIVE_INFINITY;
+    const linked = new Set<TecEvent>();
+    const cells = [...placeByDay(found.events, period.first, period.last)].map(([d, events]) => {
+      const listed = events.slice(0, cap);
+      for (const e of listed) linked.add(e);
+      return this.cell(v, d, listed, events.length - listed.length);
+    });
+    const weeks: Array<typeof cells> = [];
+    for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
+    const truncated =
+      found.total > MAX_VIEW_EVENTS
+        ? this.views.t(ctx.language, 'cal_truncated', {
+            shown: MAX_VIEW_EVENTS,
+            count: found.total,
+          })
+        : '';
+    return {
+      data: { weekdays: v.locale.weekdays(), weeks, days: cells, truncated },
+      shown: found.events.filter((e) => linked.has(e)),
+      page: 1,
+    };
+  }
+
+  /** A day of a grid: its date, link, the events it lists and how many more it holds. */
+  private cell(v: ViewState, d: string, events: readonly TecEvent[], more: number) {
+    const { ctx, locale } = v;
+    const label = locale.longDay(d);
+    return {
+      day: d,
+      number: locale.dayOfMonth(d),
+      label,
+      href: this.urlIn(v, 'day', d),
+      today: d === v.today,
+      outside: v.address.view === 'month' && d.slice(0, 7) !== v.period.day.slice(0, 7),
+      events: events.map((e) => this.shown(e, v, d)),
+      more: more > 0 ? this.views.t(ctx.language, 'cal_more', { count: more }) : '',
+      moreLabel:
+        more > 0 ? this.views.t(ctx.language, 'cal_more_on', { count: more, day: label }) : '',
+    };
+  }
+
+  /**
+   * The page around a view's body: heading, navigation, the other views, the subscription, the
+   * embed snippets, the translations and the JSON-LD of what it shows.
+   */
+  private answer(v: ViewState, body: ViewBody): PageResult {
+    const { address, scope, ctx, period, t } = v;
+    const heading = this.heading(period, v.locale, t);
     const ics = this.icsUrl(period, scope, ctx, address.view === 'list');
     // An embed's canonical page is the site's own view.
-    const canonical = this.viewUrl(scope, false, ctx.language, address.view, period.day, page);
-    const embedUrl = this.viewUrl(scope, true, ctx.language, address.view, period.day, page);
-    const snippet = `<iframe src="${embedUrl}" title="${this.views.t(ctx.language, 'cal_embed_title')}" width="100%" height="800" style="border:0" loading="lazy"></iframe>`;
-    const script = `<div data-cal-embed="${embedUrl}"></div>\n<script src="${this.config.siteUrl}/embed.js" async></script>`;
-    const label = (view: CalendarView) => t[`cal_view_${view}`];
+    const canonical = this.viewUrl(scope, false, ctx.language, address.view, period.day, body.page);
     const data = {
-      ...body,
+      ...body.data,
+      ...this.navigation(v, body),
+      ...this.snippets(v, body.page),
       view: address.view,
       heading,
       subject: scope.subject,
-      embed: request.embed,
-      nav: {
-        previous: {
-          href: body.previous ?? url(address.view, period.previous),
-          label: t[`cal_previous_${address.view}`],
-        },
-        next: {
-          href: body.next ?? url(address.view, period.next),
-          label: t[`cal_next_${address.view}`],
-        },
-        today: { href: url(address.view, today), label: t.cal_today },
-      },
-      views: CALENDAR_VIEWS.map((view) => ({
-        label: label(view),
-        href: url(view, period.day),
-        current: view === address.view,
-      })),
+      embed: v.request.embed,
       subscribe: { title: t.cal_subscribe, href: ics, webcal: webcal(ics) },
-      snippet,
-      script,
-      empty: shown.length === 0,
+      empty: body.shown.length === 0,
     };
     const translations = Object.fromEntries(
       LANGUAGES.filter((lang) => scope.everyLanguage || lang === ctx.language).map((lang) => [
         lang,
-        url(address.view, period.day, lang, page),
+        this.urlIn(v, address.view, period.day, lang, body.page),
       ]),
     );
     const title = scope.subject ? `${heading} – ${scope.subject}` : heading;
@@ -213,32 +236,68 @@ export class CalendarPages {
       canonical,
       translations,
       calendars: [{ title: t.cal_subscribe, href: ics, webcal: webcal(ics) }],
-      jsonLd: scriptJson(this.itemList(shown, total, ctx, title, canonical)),
+      jsonLd: scriptJson(this.itemList(body.shown, ctx, title, canonical)),
     });
   }
 
+  /** Previous, next and today, and the other views of the same period. */
+  private navigation(v: ViewState, body: ViewBody) {
+    const { address, period, t } = v;
+    return {
+      nav: {
+        previous: {
+          href: body.previous ?? this.urlIn(v, address.view, period.previous),
+          label: t[`cal_previous_${address.view}`],
+        },
+        next: {
+          href: body.next ?? this.urlIn(v, address.view, period.next),
+          label: t[`cal_next_${address.view}`],
+        },
+        today: { href: this.urlIn(v, address.view, v.today), label: t.cal_today },
+      },
+      views: CALENDAR_VIEWS.map((view) => ({
+        label: t[`cal_view_${view}`],
+        href: this.urlIn(v, view, period.day),
+        current: view === address.view,
+      })),
+    };
+  }
+
+  /** The iframe and the embed.js snippets a site copies to show this view. */
+  private snippets(v: ViewState, page: number) {
+    const { ctx } = v;
+    const embedUrl = this.viewUrl(v.scope, true, ctx.language, v.address.view, v.period.day, page);
+    return {
+      snippet: `<iframe src="${embedUrl}" title="${this.views.t(ctx.language, 'cal_embed_title')}" width="100%" height="800" style="border:0" loading="lazy"></iframe>`,
+      script: `<div data-cal-embed="${embedUrl}"></div>\n<script src="${this.config.siteUrl}/embed.js" async></script>`,
+    };
+  }
+
+  /** A view's address in this view's scope and framing (its language unless told). */
+  private urlIn(
+    v: ViewState,
+    view: CalendarView,
+    day: string,
+    language = v.ctx.language,
+    page = 1,
+  ): string {
+    return this.viewUrl(v.scope, v.request.embed, language, view, day, page);
+  }
+
   /** An event as a view links it: to its `url` (an occurrence's dated one) in its language. */
-  private shown(
-    event: TecEvent,
-    ctx: RequestContext,
-    locale: CalendarLocale,
-    t: Record<string, string>,
-    embed: boolean,
-    day?: string,
-  ): ShownEvent & { target?: string } {
+  private shown(event: TecEvent, v: ViewState, day?: string): ShownEvent {
     const allDay = !!event.all_day;
     const starts = event.start_date.slice(0, 10);
     return {
-      href: this.frame.localize(event.url, event.language ?? ctx.language),
+      href: this.frame.localize(event.url, event.language ?? v.ctx.language),
       title: plainText(event.title),
       time: allDay
-        ? t.all_day
+        ? v.t.all_day
         : day === undefined || day === starts
-          ? locale.time(event.start_date)
+          ? v.locale.time(event.start_date)
           : '',
       allDay,
-      // An embedded view opens an event in the page around it, not in its frame.
-      target: embed ? '_top' : undefined,
+      target: v.request.embed ? '_top' : undefined,
     };
   }
 
@@ -295,27 +354,17 @@ export class CalendarPages {
     return `${ctx.restBase}/events.ics?${params.toString()}`;
   }
 
-  /** schema.org ItemList of the view's events (the first JSON_LD_EVENTS of them). */
-  private itemList(
-    events: readonly TecEvent[],
-    total: number,
-    ctx: RequestContext,
-    name: string,
-    url: string,
-  ) {
+  /** schema.org ItemList of the events a view shows (the first JSON_LD_EVENTS of them). */
+  private itemList(events: readonly TecEvent[], ctx: RequestContext, name: string, url: string) {
     return {
       '@context': 'https://schema.org',
       '@type': 'ItemList',
       name,
       url,
-      numberOfItems: Math.min(total, events.length),
+      numberOfItems: events.length,
       itemListElement: events.slice(0, JSON_LD_EVENTS).map((event, i) => {
         const language = event.language ?? ctx.language;
-        const { '@context': _context, ...item } = eventJsonLd(
-          event,
-          this.frame.localize(event.url, language),
-          language,
-        );
+        const item = eventSummaryJsonLd(event, this.frame.localize(event.url, language), language);
         return { '@type': 'ListItem', position: i + 1, item };
       }),
     };
