@@ -1,4 +1,3 @@
-import { createConnection } from 'mysql2';
 import type { Connection } from 'mysql2/promise';
 import type { DatabaseConfig } from '../config/config.js';
 
@@ -12,12 +11,16 @@ export type MysqlConfig = Exclude<DatabaseConfig, { type: 'sqlite' }>;
  * go unheard (an unheard 'error' event crashes the process): one before the connection is
  * established rejects the promise, any later one (the server gone, a dropped socket) calls
  * `onLost`, which should forget the connection.
+ *
+ * mysql2 is loaded here, when a connection is first opened: a server on the embedded database
+ * never loads it (about 3 MB of heap for a driver it does not use; docs/operations.md, "Memory").
  */
-function openSideConnection(
+async function openSideConnection(
   db: MysqlConfig,
   timeoutMs: number,
   onLost: () => void,
 ): Promise<Connection> {
+  const { createConnection } = await import('mysql2');
   return new Promise((resolve, reject) => {
     let connected = false;
     const core = createConnection({
