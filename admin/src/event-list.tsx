@@ -145,6 +145,7 @@ export function EventList() {
     <List
       filters={filters}
       filterDefaultValues={{ status: 'any' }}
+      empty={false}
       sort={{ field: 'start_date', order: 'ASC' }}
     >
       <Selectable>

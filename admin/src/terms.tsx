@@ -42,6 +42,7 @@ const terms = (resource: 'categories' | 'tags') => {
         <List
           filters={filters}
           exporter={false}
+          empty={false}
           actions={<TopToolbar>{can.manageTerms && <CreateButton />}</TopToolbar>}
         >
           <Datagrid rowClick={can.manageTerms ? 'edit' : false} bulkActionButtons={false}>

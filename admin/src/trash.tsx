@@ -33,6 +33,7 @@ function TrashedList({ resource, name }: (typeof KINDS)[number]) {
       storeKey={`trash.${resource}`}
       exporter={false}
       actions={false}
+      empty={false}
       title={<></>}
     >
       <Selectable>

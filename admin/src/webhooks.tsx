@@ -51,7 +51,7 @@ const WebhookForm = () => (
 );
 
 export const WebhookList = () => (
-  <List exporter={false} pagination={false}>
+  <List exporter={false} pagination={false} empty={false}>
     <Datagrid rowClick="edit" bulkActionButtons={false}>
       <TextField source="url" sortable={false} />
       <TextField source="events" sortable={false} />
