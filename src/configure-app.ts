@@ -34,6 +34,18 @@ export function configureApp(
   options: { logger?: Logger; logSink?: LogSink } = {},
 ): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
+  installFirstMiddleware(app, config, options);
+  installRequestConventions(app, config);
+  setUpApiDocuments(app, config);
+  return config;
+}
+
+/** What reads, counts, traces, refuses and logs a request before anything else sees it. */
+function installFirstMiddleware(
+  app: NestExpressApplication,
+  config: AppConfig,
+  options: { logger?: Logger; logSink?: LogSink },
+): void {
   // First of all the language prefix is read (and taken off the URL), so that whatever refuses
   // a request after it answers in its language: the body parsers (malformed JSON, 413, 415), a
   // malformed URI, any middleware (found by test/fuzz.e2e-spec.ts).
@@ -78,6 +90,10 @@ export function configureApp(
   );
   // The calendar's embeds may be framed by EMBED_ORIGINS.
   app.use(embedFraming(config));
+}
+
+/** WordPress's ways in and conventions, bodies, caching, CORS, OPTIONS and the base path. */
+function installRequestConventions(app: NestExpressApplication, config: AppConfig): void {
   // WordPress's ways in: /wp-json/, the plugin's namespace, ?rest_route=, the discovery header.
   app.use(wordpressRestRoot(config));
   // WordPress's REST conventions (wp-conventions.ts): `_envelope` wraps whatever answers from
@@ -123,7 +139,10 @@ export function configureApp(
       ],
     });
   }
+}
 
+/** The OpenAPI document and one Swagger UI per language. */
+function setUpApiDocuments(app: NestExpressApplication, config: AppConfig): void {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -150,7 +169,6 @@ export function configureApp(
       return docs.forRequest(languageOf(r), restBase(config, r), r.secure, namespaceOf(r));
     },
   });
-  return config;
 }
 
 /** WordPress answers every REST response, errors included, as `application/json; charset=UTF-8`. */

@@ -124,26 +124,7 @@ export class LoginThrottle {
       .update('\0')
       .update(password)
       .digest('base64');
-    const inFlight = [keys.address, keys.login];
-    for (const key of inFlight) {
-      const credentials = this.pending.get(key) ?? new Map<string, number>();
-      credentials.set(fingerprint, (credentials.get(fingerprint) ?? 0) + 1);
-      this.pending.set(key, credentials);
-    }
-    let settled = false;
-    const release = () => {
-      if (settled) return false;
-      settled = true;
-      for (const key of inFlight) {
-        const credentials = this.pending.get(key);
-        if (!credentials) continue;
-        const left = (credentials.get(fingerprint) ?? 1) - 1;
-        if (left > 0) credentials.set(fingerprint, left);
-        else credentials.delete(fingerprint);
-        if (!credentials.size) this.pending.delete(key);
-      }
-      return true;
-    };
+    const release = this.holdPending([keys.address, keys.login], fingerprint);
     return {
       failed: async () => {
         if (!release()) return;
@@ -172,6 +153,31 @@ export class LoginThrottle {
       abandon: () => {
         release();
       },
+    };
+  }
+  /**
+   * Counts a verification of `fingerprint` as running under each of `keys` until the returned
+   * release is called (once: it says whether this call released it).
+   */
+  private holdPending(keys: string[], fingerprint: string): () => boolean {
+    for (const key of keys) {
+      const credentials = this.pending.get(key) ?? new Map<string, number>();
+      credentials.set(fingerprint, (credentials.get(fingerprint) ?? 0) + 1);
+      this.pending.set(key, credentials);
+    }
+    let settled = false;
+    return () => {
+      if (settled) return false;
+      settled = true;
+      for (const key of keys) {
+        const credentials = this.pending.get(key);
+        if (!credentials) continue;
+        const left = (credentials.get(fingerprint) ?? 1) - 1;
+        if (left > 0) credentials.set(fingerprint, left);
+        else credentials.delete(fingerprint);
+        if (!credentials.size) this.pending.delete(key);
+      }
+      return true;
     };
   }
 }

@@ -70,73 +70,12 @@ export async function runCommand(parsed: ParsedCommand, ctx: CliContext): Promis
         throw new CommandError(t('cli.users.no_user', { login: args[0] }));
       return [t('cli.user_delete.done', { login: args[0] })];
     }
-    case 'records:purge-trash': {
-      const age = str(options['older-than']);
-      let before: string | null = null;
-      if (age !== undefined) {
-        const ms = parseAge(age);
-        if (ms === null) {
-          throw new UsageError(
-            t('cli.invalid.age', { option: 'older-than', value: age }),
-            parsed.spec,
-          );
-        }
-        before = nowUtcSql(new Date((ctx.now?.() ?? new Date()).getTime() - ms));
-      }
-      const counts = await ctx.trash.purge(before);
-      const total = counts.events + counts.venues + counts.organizers;
-      const kinds = { ...counts, age: age ?? '' };
-      return [
-        total
-          ? t(age ? 'cli.purge.done_older' : 'cli.purge.done', kinds)
-          : t(age ? 'cli.purge.nothing_older' : 'cli.purge.nothing', { age: age ?? '' }),
-      ];
-    }
-    case 'import:tec': {
-      const password = str(options.password) ?? ctx.env?.IMPORT_PASSWORD;
-      const user = str(options.user);
-      if ((user === undefined) !== (password === undefined)) {
-        throw new UsageError(t('cli.import_tec.user_and_password'), parsed.spec);
-      }
-      const since = str(options.since);
-      if (options['quiet-webhooks'] === true) ctx.quietWebhooks?.();
-      const summary = await ctx.tec!.run(args[0], {
-        author: str(options.author)!,
-        user,
-        password,
-        since: since ? parseSince(since)! : undefined,
-        dryRun: options['dry-run'] === true,
-        concurrency: Number(str(options.concurrency) ?? 4),
-        trustHtml: options['trust-html'] === true,
-        progress: new Progress(ctx.progress ?? process.stderr),
-        print: ctx.print,
-        t,
-      });
-      return summaryLines(summary, options['dry-run'] === true, t);
-    }
-    case 'import:ics': {
-      const fromText = str(options.from);
-      const toText = str(options.to);
-      const now = ctx.now?.() ?? new Date();
-      const from = fromText
-        ? parseSince(fromText)!
-        : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-      const to = toText
-        ? parseSince(toText)!
-        : new Date(Date.UTC(from.getUTCFullYear() + 1, from.getUTCMonth(), from.getUTCDate()));
-      if (to <= from) throw new UsageError(t('cli.import_ics.to_before_from'), parsed.spec);
-      if (options['quiet-webhooks'] === true) ctx.quietWebhooks?.();
-      const summary = await ctx.ics!.run(args[0], {
-        author: str(options.author)!,
-        from,
-        to,
-        dryRun: options['dry-run'] === true,
-        progress: new Progress(ctx.progress ?? process.stderr),
-        print: ctx.print,
-        t,
-      });
-      return icsSummaryLines(summary, options['dry-run'] === true, t);
-    }
+    case 'records:purge-trash':
+      return purgeTrash(parsed, ctx);
+    case 'import:tec':
+      return importTec(parsed, ctx);
+    case 'import:ics':
+      return importIcs(parsed, ctx);
   }
   throw new UsageError(t('cli.parse.unknown_command', { name: parsed.spec.name }));
 }
@@ -157,4 +96,80 @@ function userTable(list: PublicUser[], t: Translate): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+/** records:purge-trash: empties the trash, or what has been in it longer than `--older-than`. */
+async function purgeTrash(parsed: ParsedCommand, ctx: CliContext): Promise<string[]> {
+  const { options } = parsed;
+  const { t } = ctx;
+  const age = str(options['older-than']);
+  let before: string | null = null;
+  if (age !== undefined) {
+    const ms = parseAge(age);
+    if (ms === null) {
+      throw new UsageError(t('cli.invalid.age', { option: 'older-than', value: age }), parsed.spec);
+    }
+    before = nowUtcSql(new Date((ctx.now?.() ?? new Date()).getTime() - ms));
+  }
+  const counts = await ctx.trash.purge(before);
+  const total = counts.events + counts.venues + counts.organizers;
+  const kinds = { ...counts, age: age ?? '' };
+  return [
+    total
+      ? t(age ? 'cli.purge.done_older' : 'cli.purge.done', kinds)
+      : t(age ? 'cli.purge.nothing_older' : 'cli.purge.nothing', { age: age ?? '' }),
+  ];
+}
+
+/** import:tec: copies events, venues, organizers and terms from a site with the plugin. */
+async function importTec(parsed: ParsedCommand, ctx: CliContext): Promise<string[]> {
+  const { args, options } = parsed;
+  const { t } = ctx;
+  const password = str(options.password) ?? ctx.env?.IMPORT_PASSWORD;
+  const user = str(options.user);
+  if ((user === undefined) !== (password === undefined)) {
+    throw new UsageError(t('cli.import_tec.user_and_password'), parsed.spec);
+  }
+  const since = str(options.since);
+  if (options['quiet-webhooks'] === true) ctx.quietWebhooks?.();
+  const summary = await ctx.tec!.run(args[0], {
+    author: str(options.author)!,
+    user,
+    password,
+    since: since ? parseSince(since)! : undefined,
+    dryRun: options['dry-run'] === true,
+    concurrency: Number(str(options.concurrency) ?? 4),
+    trustHtml: options['trust-html'] === true,
+    progress: new Progress(ctx.progress ?? process.stderr),
+    print: ctx.print,
+    t,
+  });
+  return summaryLines(summary, options['dry-run'] === true, t);
+}
+
+/** import:ics: imports the events of an iCalendar feed within a window of dates. */
+async function importIcs(parsed: ParsedCommand, ctx: CliContext): Promise<string[]> {
+  const { args, options } = parsed;
+  const { t } = ctx;
+  const fromText = str(options.from);
+  const toText = str(options.to);
+  const now = ctx.now?.() ?? new Date();
+  const from = fromText
+    ? parseSince(fromText)!
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const to = toText
+    ? parseSince(toText)!
+    : new Date(Date.UTC(from.getUTCFullYear() + 1, from.getUTCMonth(), from.getUTCDate()));
+  if (to <= from) throw new UsageError(t('cli.import_ics.to_before_from'), parsed.spec);
+  if (options['quiet-webhooks'] === true) ctx.quietWebhooks?.();
+  const summary = await ctx.ics!.run(args[0], {
+    author: str(options.author)!,
+    from,
+    to,
+    dryRun: options['dry-run'] === true,
+    progress: new Progress(ctx.progress ?? process.stderr),
+    print: ctx.print,
+    t,
+  });
+  return icsSummaryLines(summary, options['dry-run'] === true, t);
 }

@@ -233,16 +233,7 @@ function seriesItems(
   check: SeriesCheck,
 ): IcsItem[] {
   const title = event.summary ?? '';
-  // Each changed occurrence keyed on its original start in UTC (an unreadable one is reported).
-  const changed: Array<{ event: ICAL.Event; id: string }> = [];
-  const unreadable: IcsItem[] = [];
-  for (const exception of exceptions) {
-    try {
-      changed.push({ event: exception, id: `${uid}@${utcWall(exception.recurrenceId)}` });
-    } catch (error) {
-      unreadable.push({ id: uid, title: exception.summary ?? '', problem: reasonOf(error) });
-    }
-  }
+  const { changed, unreadable } = keyedExceptions(uid, exceptions);
   const refused = (problem: Reason): IcsItem[] => [
     { id: uid, title, problem },
     ...changed.map((c) => ({
@@ -261,13 +252,7 @@ function seriesItems(
   const allDay = body.all_day === true;
   const zone = typeof body.timezone === 'string' ? body.timezone : undefined;
   const component = event.component;
-  // Local to the series' zone: a date alone stays a date (a whole day), a time moves into it.
-  const local = (t: ICAL.Time): string => {
-    if (t.isDate || allDay) return wall(t).slice(0, 10);
-    const tzid = t.zone?.tzid;
-    if (zone && tzid && tzid !== 'floating') return utcToLocal(utcWall(t), zone);
-    return wall(t);
-  };
+  const local = localTo(allDay, zone);
   if (component.getFirstProperty('exrule')) {
     return refused(
       messages.seriesRefused(message('recurrence.part_unsupported', { part: 'EXRULE' })),
@@ -278,19 +263,8 @@ function seriesItems(
     if (rules.length > RECURRENCE_LIMITS.rules) break;
     rules.push(String(property.getFirstValue()));
   }
-  const dates = (name: 'exdate' | 'rdate') => {
-    const out: string[] = [];
-    for (const property of component.getAllProperties(name)) {
-      for (const value of property.getValues() as Array<ICAL.Time | ICAL.Period>) {
-        if (out.length >= MAX_DATES) return out;
-        const time = value instanceof ICAL.Period ? value.start : value;
-        if (time instanceof ICAL.Time) out.push(local(time));
-      }
-    }
-    return out;
-  };
-  const exdates = dates('exdate');
-  const rdates = dates('rdate');
+  const exdates = seriesDates(component, 'exdate', local);
+  const rdates = seriesDates(component, 'rdate', local);
   const items: IcsItem[] = [...unreadable];
   for (const { event: exception, id } of changed.slice(0, MAX_DATES)) {
     const cancelled =
@@ -322,6 +296,47 @@ function seriesItems(
   if (problem === OUTSIDE) return [];
   if (problem) return refused(messages.seriesRefused(problem));
   return [{ id: uid, title, body: { ...body, recurrence } }, ...items];
+}
+
+/** Each changed occurrence keyed on its original start in UTC (an unreadable one is reported). */
+function keyedExceptions(uid: string, exceptions: ICAL.Event[]) {
+  const changed: Array<{ event: ICAL.Event; id: string }> = [];
+  const unreadable: IcsItem[] = [];
+  for (const exception of exceptions) {
+    try {
+      changed.push({ event: exception, id: `${uid}@${utcWall(exception.recurrenceId)}` });
+    } catch (error) {
+      unreadable.push({ id: uid, title: exception.summary ?? '', problem: reasonOf(error) });
+    }
+  }
+  return { changed, unreadable };
+}
+
+/** Local to the series' zone: a date alone stays a date (a whole day), a time moves into it. */
+function localTo(allDay: boolean, zone: string | undefined) {
+  return (t: ICAL.Time): string => {
+    if (t.isDate || allDay) return wall(t).slice(0, 10);
+    const tzid = t.zone?.tzid;
+    if (zone && tzid && tzid !== 'floating') return utcToLocal(utcWall(t), zone);
+    return wall(t);
+  };
+}
+
+/** A series' EXDATEs or RDATEs as local dates, at most MAX_DATES of them. */
+function seriesDates(
+  component: ICAL.Component,
+  name: 'exdate' | 'rdate',
+  local: (t: ICAL.Time) => string,
+): string[] {
+  const out: string[] = [];
+  for (const property of component.getAllProperties(name)) {
+    for (const value of property.getValues() as Array<ICAL.Time | ICAL.Period>) {
+      if (out.length >= MAX_DATES) return out;
+      const time = value instanceof ICAL.Period ? value.start : value;
+      if (time instanceof ICAL.Time) out.push(local(time));
+    }
+  }
+  return out;
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

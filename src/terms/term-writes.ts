@@ -138,32 +138,11 @@ export class TermWrites {
       const language = body.language ?? existing.language;
       const moving = language !== existing.language;
       if (moving) patch.language = language;
-      let resetSlug: string | undefined;
-      if (body.slug !== undefined) {
-        // WordPress wp_update_term: an empty (sanitized) slug is derived from the name; a slug
-        // taken by another term is an error unless the slug was derived or the parent changed,
-        // in which case it is made unique. Slugs are unique per language: a moving term is
-        // checked against its new language.
-        let slug = sanitizeTitle(body.slug);
-        const derived = slug === '';
-        if (derived) slug = sanitizeTitle(patch.name ?? existing.name);
-        if (slug !== existing.slug || moving) {
-          const taken = slug
-            ? await this.repo.findBySlug(manager, existing.taxonomy, language, slug)
-            : null;
-          if (taken && taken.id !== existing.id) {
-            if (!derived && !parentChanged) throw duplicateSlug(slug);
-            resetSlug = slug;
-          } else if (slug) {
-            patch.slug = slug;
-          } else {
-            resetSlug = '';
-          }
-        }
-      } else if (moving) {
-        // The term takes its slug along when it is free in the new language, else `slug-2`, ...
-        resetSlug = existing.slug;
-      }
+      const resetSlug = await this.settleSlug(manager, existing, body.slug, patch, {
+        language,
+        moving,
+        parentChanged,
+      });
       // Until the slug is settled, a placeholder keeps the language write from clashing with
       // a term of the new language that has the old slug.
       if (moving && resetSlug !== undefined) patch.slug = placeholderSlug();
@@ -182,6 +161,47 @@ export class TermWrites {
       return existing;
     });
     return this.queries.presentOne(term.id, ctx);
+  }
+
+  /**
+   * WordPress wp_update_term's slug rules for an update: sets `patch.slug` when the slug can be
+   * written as asked, or answers the slug to make unique after the write (`''`: derive it).
+   */
+  private async settleSlug(
+    manager: EntityManager,
+    existing: TermEntity,
+    requested: string | undefined,
+    patch: Partial<Pick<TermEntity, 'name' | 'slug'>>,
+    to: { language: TermEntity['language']; moving: boolean; parentChanged: boolean },
+  ): Promise<string | undefined> {
+    const { language, moving, parentChanged } = to;
+    let resetSlug: string | undefined;
+    if (requested !== undefined) {
+      // WordPress wp_update_term: an empty (sanitized) slug is derived from the name; a slug
+      // taken by another term is an error unless the slug was derived or the parent changed,
+      // in which case it is made unique. Slugs are unique per language: a moving term is
+      // checked against its new language.
+      let slug = sanitizeTitle(requested);
+      const derived = slug === '';
+      if (derived) slug = sanitizeTitle(patch.name ?? existing.name);
+      if (slug !== existing.slug || moving) {
+        const taken = slug
+          ? await this.repo.findBySlug(manager, existing.taxonomy, language, slug)
+          : null;
+        if (taken && taken.id !== existing.id) {
+          if (!derived && !parentChanged) throw duplicateSlug(slug);
+          resetSlug = slug;
+        } else if (slug) {
+          patch.slug = slug;
+        } else {
+          resetSlug = '';
+        }
+      }
+    } else if (moving) {
+      // The term takes its slug along when it is free in the new language, else `slug-2`, ...
+      resetSlug = existing.slug;
+    }
+    return resetSlug;
   }
 
   /**

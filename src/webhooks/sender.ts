@@ -82,6 +82,45 @@ const AGENT_OPTIONS = { keepAlive: true, maxSockets: 16, maxFreeSockets: 16, tim
 const agents = { http: new HttpAgent(AGENT_OPTIONS), https: new HttpsAgent(AGENT_OPTIONS) };
 
 /**
+ * The socket's DNS look-up: resolves `hostname` and refuses it (not worth a retry) when an
+ * address it resolves to is not allowed, unless the host itself is trusted.
+ */
+function guardedLookup(resolveHost: Resolver, trusted: boolean, allowed: AllowedTargets) {
+  return (
+    hostname: string,
+    opts: { all?: boolean; family?: number },
+    callback: (...args: unknown[]) => void,
+  ) => {
+    resolveHost(hostname).then(
+      (addresses) => {
+        const list = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((a) => a.family && (!opts.family || a.family === opts.family));
+        const bad = trusted ? undefined : list.find((a) => !addressAllowed(a.address, allowed));
+        if (bad) return callback(new Refused(failureCode('forbidden-address', bad.address)));
+        if (!list.length) return callback(new Error(failureCode('unresolved', hostname)));
+        if (opts.all) return callback(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
+      // A name that does not resolve now may later: worth a retry, unlike a refused address.
+      () => callback(new Error(failureCode('unresolved', hostname))),
+    );
+  };
+}
+
+/** Reads an answer up to MAX_RESPONSE_BYTES (then drops the connection) and calls `done` once it ends. */
+function readBounded(res: IncomingMessage, done: () => void): void {
+  let read = 0;
+  res.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > MAX_RESPONSE_BYTES) res.destroy();
+  });
+  res.on('end', done);
+  res.on('close', done);
+  res.on('error', done);
+}
+
+/**
  * POSTs one message to `url`. The connection goes only to an address the target policy allows,
  * checked after DNS resolution in the socket's own look-up (so the address checked is the one
  * connected to); redirects are not followed (a 3xx is a failure); the whole attempt is bounded
@@ -111,37 +150,10 @@ export function send(
     durationMs: elapsed(),
   });
   if (isIP(host) && !trusted && !addressAllowed(host, options.allowed)) {
-    return Promise.resolve(
-      result({
-        ok: false,
-        retry: false,
-        responseStatus: null,
-        error: failureCode('forbidden-address', host),
-      }),
-    );
+    const error = failureCode('forbidden-address', host);
+    return Promise.resolve(result({ ok: false, retry: false, responseStatus: null, error }));
   }
-  const lookup = (
-    hostname: string,
-    opts: { all?: boolean; family?: number },
-    callback: (...args: unknown[]) => void,
-  ) => {
-    resolveHost(hostname).then(
-      (addresses) => {
-        const list = addresses
-          .map((address) => ({ address, family: isIP(address) }))
-          .filter((a) => a.family && (!opts.family || a.family === opts.family));
-        const bad = trusted
-          ? undefined
-          : list.find((a) => !addressAllowed(a.address, options.allowed));
-        if (bad) return callback(new Refused(failureCode('forbidden-address', bad.address)));
-        if (!list.length) return callback(new Error(failureCode('unresolved', hostname)));
-        if (opts.all) return callback(null, list);
-        callback(null, list[0].address, list[0].family);
-      },
-      // A name that does not resolve now may later: worth a retry, unlike a refused address.
-      () => callback(new Error(failureCode('unresolved', hostname))),
-    );
-  };
+  const lookup = guardedLookup(resolveHost, trusted, options.allowed);
 
   // With tracing on, the attempt is a client span whose `traceparent` goes with it, linked to
   // the trace of the write the message announces.
@@ -171,18 +183,7 @@ export function send(
           ...signedHeaders(message, new Date()),
         },
       },
-      (res: IncomingMessage) => {
-        const status = res.statusCode ?? 0;
-        let read = 0;
-        res.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        const done = () => finish(outcomeOf(status));
-        res.on('end', done);
-        res.on('close', done);
-        res.on('error', done);
-      },
+      (res: IncomingMessage) => readBounded(res, () => finish(outcomeOf(res.statusCode ?? 0))),
     );
     const timer = setTimeout(() => {
       req.destroy();

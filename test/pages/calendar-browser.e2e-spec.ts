@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,6 +7,14 @@ import request from 'supertest';
 import { createRoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
+import {
+  axeViolations,
+  BROWSER,
+  type Browser,
+  HAS_BROWSER,
+  launchChromium,
+  type Page,
+} from '../helpers/chromium.js';
 
 /**
  * The calendar views in headless Chromium (issue 50): no serious or critical axe-core violation
@@ -16,14 +24,8 @@ import { needs } from '../helpers/services.js';
  * each language, and at a phone's width, goes into docs/screenshots/.
  */
 
-const BROWSER = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAS_BROWSER = existsSync(BROWSER);
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const BASE = '/cal/events/v1';
-
-interface AxeResult {
-  violations: Array<{ id: string; impact: string | null; help: string }>;
-}
 
 describe('calendar views in Chromium (e2e)', () => {
   needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
@@ -32,10 +34,8 @@ describe('calendar views in Chromium (e2e)', () => {
   /** A page of another site (another origin: `localhost` against `127.0.0.1`). */
   let host: Server;
   let hostOrigin: string;
-  // oxlint-disable-next-line typescript/no-explicit-any
-  let browser: any;
-  // oxlint-disable-next-line typescript/no-explicit-any
-  let page: any;
+  let browser: Browser;
+  let page: Page;
 
   beforeAll(async () => {
     if (!HAS_BROWSER) return;
@@ -111,12 +111,7 @@ describe('calendar views in Chromium (e2e)', () => {
         end_date: `2030-03-22 ${hour}:45:00`,
       });
     }
-    const puppeteer = (await import('puppeteer-core')).default;
-    browser = await puppeteer.launch({
-      executablePath: BROWSER,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   }, 120_000);
 
@@ -129,22 +124,12 @@ describe('calendar views in Chromium (e2e)', () => {
   });
 
   const open = async (path: string, width = 1280) => {
-    await page.setViewport({ width, height: 900, deviceScaleFactor: 1 });
+    await page.setViewportSize({ width, height: 900 });
     const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
     // A page seen before revalidates (304) in the browser's cache.
-    expect([200, 304]).toContain(response.status());
+    expect([200, 304]).toContain(response?.status());
   };
-  const axe = async () => {
-    if (!(await page.evaluate('typeof axe !== "undefined"'))) {
-      await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-    }
-    const result = (await page.evaluate(
-      "axe.run(document, { resultTypes: ['violations'] })",
-    )) as AxeResult;
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.help}`);
-  };
+  const axe = () => axeViolations(page);
   const shoot = async (name: string) => {
     if (process.env.UPDATE_SCREENSHOTS !== '1') return;
     mkdirSync(SHOTS, { recursive: true });
@@ -210,9 +195,9 @@ describe('calendar views in Chromium (e2e)', () => {
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
       walked.push(
-        (await page.evaluate(
+        await page.evaluate<string>(
           "document.activeElement.getAttribute('href') || document.activeElement.tagName",
-        )) as string,
+        ),
       );
     }
     const at = (href: string) => walked.indexOf(`${origin}${href}`);
@@ -245,17 +230,18 @@ describe('calendar views in Chromium (e2e)', () => {
       if (message.type() === 'error') errors.push(message.text());
     };
     page.on('console', listen);
-    await page.setViewport({ width: 1280, height: 900, deviceScaleFactor: 1 });
-    await page.goto(`${hostOrigin}/`, { waitUntil: 'networkidle0' });
-    const frame = page.frames().find((f: { url(): string }) => f.url().includes('/embed/events/'));
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${hostOrigin}/`, { waitUntil: 'networkidle' });
+    const frame = page.frames().find((f) => f.url().includes('/embed/events/'));
     expect(frame).toBeDefined();
-    expect(await frame.evaluate("document.querySelectorAll('td.cal-day').length")).toBeGreaterThan(
+    expect(await frame!.evaluate("document.querySelectorAll('td.cal-day').length")).toBeGreaterThan(
       27,
     );
-    expect(await frame.evaluate("document.querySelector('header.site')")).toBeNull();
+    expect(await frame!.evaluate("document.querySelector('header.site')")).toBeNull();
     // embed.js: the Hungarian week in a shadow root of the host page, with its stylesheet.
     await page.waitForFunction(
       "document.querySelector('#inline').shadowRoot?.querySelector('.cal-days')",
+      undefined,
       { timeout: 10_000 },
     );
     const inline = (await page.evaluate(`(() => {
@@ -275,6 +261,7 @@ describe('calendar views in Chromium (e2e)', () => {
     );
     await page.waitForFunction(
       "document.querySelector('#inline').shadowRoot?.querySelector('time[datetime=\"2030-03-18\"]')",
+      undefined,
       { timeout: 10_000 },
     );
     expect(page.url()).toBe(`${hostOrigin}/`);

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -6,7 +6,13 @@ import request from 'supertest';
 import { createRoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
-import { BROWSER, HAS_BROWSER, launchChromium } from '../helpers/chromium.js';
+import {
+  axeViolations,
+  BROWSER,
+  type Browser,
+  HAS_BROWSER,
+  launchChromium,
+} from '../helpers/chromium.js';
 
 /**
  * The event page in headless Chromium (CONTRACT §7): an axe-core check per language (no serious
@@ -18,16 +24,11 @@ import { BROWSER, HAS_BROWSER, launchChromium } from '../helpers/chromium.js';
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const BASE = '/cal/events/v1';
 
-interface AxeResult {
-  violations: Array<{ id: string; impact: string | null; help: string; nodes: unknown[] }>;
-}
-
 describe('event page in Chromium (e2e)', () => {
   needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
   let app: NestExpressApplication;
   let origin: string;
-  // oxlint-disable-next-line typescript/no-explicit-any
-  let browser: any;
+  let browser: Browser;
 
   beforeAll(async () => {
     if (!HAS_BROWSER) return;
@@ -129,28 +130,20 @@ describe('event page in Chromium (e2e)', () => {
   ])(
     '%s: no serious accessibility violation, styled under the CSP',
     async (lang, path) => {
-      const page = await browser.newPage();
+      const page = await browser.newPage({ viewport: { width: 412, height: 915 } });
       const blocked: string[] = [];
       page.on('console', (message: { type(): string; text(): string }) => {
         if (message.type() === 'error') blocked.push(message.text());
       });
-      await page.setViewport({ width: 412, height: 915, deviceScaleFactor: 1 });
       const response = await page.goto(`${origin}${path}`, { waitUntil: 'load' });
-      expect(response.status()).toBe(200);
+      expect(response?.status()).toBe(200);
       expect(await page.evaluate('document.documentElement.lang')).toBe(lang);
       // The stylesheet applied (no CSP violation, no missing file).
       const width = await page.evaluate('getComputedStyle(document.body).maxWidth');
       expect(width).not.toBe('none');
       expect(blocked).toEqual([]);
       // axe-core runs through the DevTools protocol, not as a page script (the CSP allows none).
-      await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
-      const result = (await page.evaluate(
-        "axe.run(document, { resultTypes: ['violations'] })",
-      )) as AxeResult;
-      const serious = result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.help}`);
-      expect(serious).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       if (process.env.UPDATE_SCREENSHOTS === '1') {
         mkdirSync(SHOTS, { recursive: true });
         await page.screenshot({ path: join(SHOTS, `event-${lang}.png`), fullPage: true });
@@ -172,12 +165,12 @@ describe('event page in Chromium (e2e)', () => {
       await page.goto(`${origin}${path}`, { waitUntil: 'load' });
       expect(await text()).not.toContain(words);
       const submit = async (password: string) => {
-        await page.type('#post_password', password);
+        await page.fill('#post_password', password);
         const [response] = await Promise.all([
           page.waitForNavigation({ waitUntil: 'load' }),
           page.click('form.password button[type="submit"]'),
         ]);
-        return response as { status(): number; url(): string };
+        return response!;
       };
       const wrong = await submit('not it');
       expect(wrong.status()).toBe(403);

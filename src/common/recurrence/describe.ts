@@ -30,6 +30,49 @@ export function describeRecurrence(
   tr: Translate,
   lang: string,
 ): string {
+  const words = describerWords(tr, lang);
+  const { w } = words;
+  const ending = (text: string, rule: Rule) =>
+    rule.until
+      ? w('until', { base: text, date: words.date(rule.until) })
+      : rule.count
+        ? w('count', { base: text, count: rule.count })
+        : text;
+  const times = (text: string) =>
+    anchor.allDay
+      ? w('all_day', { base: text })
+      : w('time', { base: text, start: anchor.start.slice(11, 16), end: anchor.end.slice(11, 16) });
+
+  const parts = recurrence.rules.map((r) => {
+    const rule = parseRule(r) as Rule;
+    return { text: ruleClause(rule, words), rule };
+  });
+  let text: string;
+  if (parts.length === 1) {
+    // One rule: its times, then how it ends ("…, 19:00–21:00, until 30 June 2027").
+    text = ending(times(parts[0].text), parts[0].rule);
+  } else if (parts.length) {
+    // Several: each ends within its own clause, the times are those of all.
+    text = times(
+      parts.map((p) => ending(p.text, p.rule)).reduce((a, b) => w('rules', { first: a, last: b })),
+    );
+  } else if (recurrence.rdates.length) {
+    text = times(w('only_dates', { count: recurrence.rdates.length }));
+  } else return '';
+  if (parts.length && recurrence.exdates.length) {
+    text = w('except', { base: text, count: recurrence.exdates.length });
+  }
+  if (parts.length && recurrence.rdates.length) {
+    text = w('also', { base: text, count: recurrence.rdates.length });
+  }
+  text = hungarianArticles(text);
+  return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
+}
+
+/** The words a description is made of, in the reader's language. */
+type DescriberWords = ReturnType<typeof describerWords>;
+
+function describerWords(tr: Translate, lang: string) {
   const w = (key: string, args?: Record<string, string | number>) =>
     tr(`recurrence.describe.${key}`, args);
   const list = (items: string[]) =>
@@ -66,101 +109,89 @@ export function describeRecurrence(
       /\.$/,
       `-${HUNGARIAN_ON_DAY[d - 1]}`,
     );
+  return { w, list, ordinalKey, ordinal, month, date, dayOfMonth };
+}
 
-  const one = (rule: Rule) => {
-    const freq = rule.freq.toLowerCase();
-    const count = rule.interval;
-    const months = rule.byMonth ?? [];
-    const plain = rule.byDay?.filter((d) => !d.ordinal) ?? [];
-    const nth = (rule.byDay?.filter((d) => d.ordinal) ?? []).map((d) =>
-      w(`nth.${ordinalKey(d.ordinal)}`, { n: Math.abs(d.ordinal), day: w(`weekday.${d.day}`) }),
-    );
-    const monthDays = (rule.byMonthDay ?? []).map((n) =>
-      n > 0
-        ? w('monthday', { n })
-        : n === -1
-          ? w('monthday_last')
-          : w('monthday_from_end', { n: -n }),
-    );
-    const inPeriod = [...nth, ...monthDays];
-    let text: string;
-    let monthsTold = false;
-    let monthDaysTold = false;
-    if (
-      freq === 'yearly' &&
-      months.length === 1 &&
-      rule.byMonthDay?.length === 1 &&
-      rule.byMonthDay[0] > 0 &&
-      !rule.byDay &&
-      !rule.bySetPos
-    ) {
-      text = w('on_date', { count, date: dayOfMonth(months[0], rule.byMonthDay[0]) });
-      monthsTold = monthDaysTold = true;
-    } else if (freq === 'monthly' && inPeriod.length) {
-      text = w('of_month', { count, days: list(inPeriod) });
-      monthDaysTold = true;
-    } else if (freq === 'yearly' && months.length && inPeriod.length) {
-      text = w('of_months', { count, days: list(inPeriod), months: list(months.map(month)) });
-      monthsTold = monthDaysTold = true;
-    } else if (freq === 'yearly' && nth.length) {
-      // Without BYMONTH a yearly ordinal counts the days of the year (RFC 5545).
-      text = w('of_year', { count, days: list(nth) });
-    } else {
-      text = w(`every.${freq}`, { count });
-    }
-    if (months.length && !monthsTold) {
-      text = w('in_months', { base: text, months: list(months.map((m) => w(`month_in.${m}`))) });
-    }
-    if (plain.length) {
-      text = w('on_weekdays', {
-        base: text,
-        days: list(plain.map((d) => w(`weekday_on.${d.day}`))),
-      });
-    }
-    if (monthDays.length && !monthDaysTold) {
-      text = w('of_each_month', { base: text, days: list(monthDays) });
-    }
-    if (rule.bySetPos) {
-      text = w('setpos', {
-        base: text,
-        positions: list(rule.bySetPos.map(ordinal)),
-        count: rule.bySetPos.length,
-      });
-    }
-    return { text, rule };
-  };
-  const ending = (text: string, rule: Rule) =>
-    rule.until
-      ? w('until', { base: text, date: date(rule.until) })
-      : rule.count
-        ? w('count', { base: text, count: rule.count })
-        : text;
-  const times = (text: string) =>
-    anchor.allDay
-      ? w('all_day', { base: text })
-      : w('time', { base: text, start: anchor.start.slice(11, 16), end: anchor.end.slice(11, 16) });
+/** One rule's frequency with its days, months and positions, without times or ending. */
+function ruleClause(rule: Rule, words: DescriberWords): string {
+  const { w, list, ordinalKey } = words;
+  const months = rule.byMonth ?? [];
+  const plain = rule.byDay?.filter((d) => !d.ordinal) ?? [];
+  const nth = (rule.byDay?.filter((d) => d.ordinal) ?? []).map((d) =>
+    w(`nth.${ordinalKey(d.ordinal)}`, { n: Math.abs(d.ordinal), day: w(`weekday.${d.day}`) }),
+  );
+  const monthDays = (rule.byMonthDay ?? []).map((n) =>
+    n > 0
+      ? w('monthday', { n })
+      : n === -1
+        ? w('monthday_last')
+        : w('monthday_from_end', { n: -n }),
+  );
+  let { text, monthsTold, monthDaysTold } = frequencyClause(rule, words, nth, monthDays);
+  if (months.length && !monthsTold) {
+    text = w('in_months', { base: text, months: list(months.map((m) => w(`month_in.${m}`))) });
+  }
+  if (plain.length) {
+    text = w('on_weekdays', { base: text, days: list(plain.map((d) => w(`weekday_on.${d.day}`))) });
+  }
+  if (monthDays.length && !monthDaysTold) {
+    text = w('of_each_month', { base: text, days: list(monthDays) });
+  }
+  if (rule.bySetPos) {
+    text = w('setpos', {
+      base: text,
+      positions: list(rule.bySetPos.map(words.ordinal)),
+      count: rule.bySetPos.length,
+    });
+  }
+  return text;
+}
 
-  const parts = recurrence.rules.map((r) => one(parseRule(r) as Rule));
-  let text: string;
-  if (parts.length === 1) {
-    // One rule: its times, then how it ends ("…, 19:00–21:00, until 30 June 2027").
-    text = ending(times(parts[0].text), parts[0].rule);
-  } else if (parts.length) {
-    // Several: each ends within its own clause, the times are those of all.
-    text = times(
-      parts.map((p) => ending(p.text, p.rule)).reduce((a, b) => w('rules', { first: a, last: b })),
-    );
-  } else if (recurrence.rdates.length) {
-    text = times(w('only_dates', { count: recurrence.rdates.length }));
-  } else return '';
-  if (parts.length && recurrence.exdates.length) {
-    text = w('except', { base: text, count: recurrence.exdates.length });
+/**
+ * A frequency and the days within its period as one message where the languages word them
+ * together; says which of the months and month days it has told already.
+ */
+function frequencyClause(rule: Rule, words: DescriberWords, nth: string[], monthDays: string[]) {
+  const { w, list } = words;
+  const freq = rule.freq.toLowerCase();
+  const count = rule.interval;
+  const months = rule.byMonth ?? [];
+  const inPeriod = [...nth, ...monthDays];
+  if (
+    freq === 'yearly' &&
+    months.length === 1 &&
+    rule.byMonthDay?.length === 1 &&
+    rule.byMonthDay[0] > 0 &&
+    !rule.byDay &&
+    !rule.bySetPos
+  ) {
+    const date = words.dayOfMonth(months[0], rule.byMonthDay[0]);
+    return { text: w('on_date', { count, date }), monthsTold: true, monthDaysTold: true };
   }
-  if (parts.length && recurrence.rdates.length) {
-    text = w('also', { base: text, count: recurrence.rdates.length });
+  if (freq === 'monthly' && inPeriod.length) {
+    return {
+      text: w('of_month', { count, days: list(inPeriod) }),
+      monthsTold: false,
+      monthDaysTold: true,
+    };
   }
-  text = hungarianArticles(text);
-  return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
+  if (freq === 'yearly' && months.length && inPeriod.length) {
+    const text = w('of_months', {
+      count,
+      days: list(inPeriod),
+      months: list(months.map(words.month)),
+    });
+    return { text, monthsTold: true, monthDaysTold: true };
+  }
+  // Without BYMONTH a yearly ordinal counts the days of the year (RFC 5545).
+  if (freq === 'yearly' && nth.length) {
+    return {
+      text: w('of_year', { count, days: list(nth) }),
+      monthsTold: false,
+      monthDaysTold: false,
+    };
+  }
+  return { text: w(`every.${freq}`, { count }), monthsTold: false, monthDaysTold: false };
 }
 
 /**

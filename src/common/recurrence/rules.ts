@@ -122,6 +122,17 @@ export function parseRule(text: string): Rule | RecurrenceProblem {
     return reason('freq_unsupported', { value: freq });
   }
   const rule: Rule = { freq: freq as Frequency, interval: 1 };
+  const problem =
+    readInterval(rule, parts) ??
+    readEnd(rule, parts) ??
+    readByDay(rule, parts) ??
+    readByLists(rule, parts) ??
+    readWeekStart(rule, parts);
+  return problem ?? rule;
+}
+
+/** INTERVAL: how many periods between occurrences. */
+function readInterval(rule: Rule, parts: Map<string, string>): RecurrenceProblem | undefined {
   const interval = parts.get('INTERVAL');
   if (interval !== undefined) {
     if (!/^\d{1,4}$/.test(interval) || +interval < 1 || +interval > RECURRENCE_LIMITS.interval) {
@@ -129,6 +140,11 @@ export function parseRule(text: string): Rule | RecurrenceProblem {
     }
     rule.interval = Number(interval);
   }
+  return undefined;
+}
+
+/** COUNT or UNTIL: how the rule ends (at most one of them). */
+function readEnd(rule: Rule, parts: Map<string, string>): RecurrenceProblem | undefined {
   const count = parts.get('COUNT');
   const until = parts.get('UNTIL');
   if (count !== undefined && until !== undefined) return reason('count_and_until');
@@ -147,6 +163,11 @@ export function parseRule(text: string): Rule | RecurrenceProblem {
     rule.until = `${m[1]}-${m[2]}-${m[3]}` + (m[4] ? ` ${m[4]}:${m[5]}:${m[6]}` : '');
     if (m[7]) rule.untilUtc = true;
   }
+  return undefined;
+}
+
+/** BYDAY: weekdays, with ordinals in monthly and yearly rules. */
+function readByDay(rule: Rule, parts: Map<string, string>): RecurrenceProblem | undefined {
   const ordinalMax = rule.freq === 'MONTHLY' ? 5 : rule.freq === 'YEARLY' ? 53 : 0;
   const byDay = parts.get('BYDAY');
   if (byDay !== undefined) {
@@ -171,6 +192,11 @@ export function parseRule(text: string): Rule | RecurrenceProblem {
       if (bad) return reason('byday_ordinal', { value: `${bad.ordinal}${bad.day}`, max: 5 });
     }
   }
+  return undefined;
+}
+
+/** BYMONTHDAY, BYMONTH and BYSETPOS: lists of integers in their ranges. */
+function readByLists(rule: Rule, parts: Map<string, string>): RecurrenceProblem | undefined {
   const byMonthDay = parts.get('BYMONTHDAY');
   if (byMonthDay !== undefined) {
     if (rule.freq === 'WEEKLY') return reason('part_freq', { part: 'BYMONTHDAY', freq: 'WEEKLY' });
@@ -191,6 +217,11 @@ export function parseRule(text: string): Rule | RecurrenceProblem {
     if (isProblem(positions)) return positions;
     rule.bySetPos = positions;
   }
+  return undefined;
+}
+
+/** WKST: the first day of the week. */
+function readWeekStart(rule: Rule, parts: Map<string, string>): RecurrenceProblem | undefined {
   const wkst = parts.get('WKST');
   if (wkst !== undefined) {
     if (!(WEEKDAYS as readonly string[]).includes(wkst)) {
@@ -198,7 +229,7 @@ export function parseRule(text: string): Rule | RecurrenceProblem {
     }
     rule.wkst = wkst as Weekday;
   }
-  return rule;
+  return undefined;
 }
 
 /** The normal form of a rule: upper case, parts in a fixed order, as stored and shown. */
