@@ -23,15 +23,28 @@ import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import { Typography } from '@mui/material';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
-import { EventCreate, EventEdit, EventList } from './events';
+import { EventCreate, EventEdit } from './events';
+import { EventList } from './event-list';
 import { i18nProvider } from './i18nProvider';
 import { organizers, venues } from './linked';
+import { categories, tags } from './terms';
+import { WebhookCreate, WebhookEdit, WebhookList } from './webhooks';
+import { useAbilities } from './roles';
+import TrashPage from './trash';
+import ReviewQueue from './review';
+import TranslationsPage from './translations';
+import CategoryIcon from '@mui/icons-material/Category';
+import LocalOfferIcon from '@mui/icons-material/LocalOffer';
+import DeleteIcon from '@mui/icons-material/Delete';
+import RateReviewIcon from '@mui/icons-material/RateReview';
+import WebhookIcon from '@mui/icons-material/Webhook';
 
 /** FullCalendar is loaded when the calendar is opened, not with the login screen. */
 const CalendarPage = lazy(() => import('./calendar'));
 
 function ConsoleMenu() {
   const translate = useTranslate();
+  const can = useAbilities();
   return (
     <Menu>
       <Menu.ResourceItem name="events" />
@@ -40,8 +53,17 @@ function ConsoleMenu() {
         primaryText={translate('cal.calendar')}
         leftIcon={<CalendarMonthIcon />}
       />
+      <Menu.Item
+        to="/review"
+        primaryText={translate('cal.review.title')}
+        leftIcon={<RateReviewIcon />}
+      />
       <Menu.ResourceItem name="venues" />
       <Menu.ResourceItem name="organizers" />
+      <Menu.ResourceItem name="categories" />
+      <Menu.ResourceItem name="tags" />
+      <Menu.Item to="/trash" primaryText={translate('cal.trash.title')} leftIcon={<DeleteIcon />} />
+      {can.administer && <Menu.ResourceItem name="webhooks" />}
     </Menu>
   );
 }
@@ -128,9 +150,20 @@ export function App() {
           recordRepresentation={field}
         />
       ))}
-      <Resource name="categories" recordRepresentation="name" />
-      <Resource name="tags" recordRepresentation="name" />
+      <Resource name="categories" {...categories} icon={CategoryIcon} recordRepresentation="name" />
+      <Resource name="tags" {...tags} icon={LocalOfferIcon} recordRepresentation="name" />
+      <Resource
+        name="webhooks"
+        list={WebhookList}
+        edit={WebhookEdit}
+        create={WebhookCreate}
+        icon={WebhookIcon}
+        recordRepresentation="url"
+      />
       <CustomRoutes>
+        <Route path="/trash" element={<TrashPage />} />
+        <Route path="/review" element={<ReviewQueue />} />
+        <Route path="/events/:id/translations" element={<TranslationsPage />} />
         <Route
           path="/calendar"
           element={

@@ -62,5 +62,12 @@ async function send<T>(url: string, init: RequestInit = {}): Promise<ApiAnswer<T
 /** A call to the REST API (`path` after the namespace, e.g. `/events?page=2`). */
 export const api = <T>(path: string, init?: RequestInit) => send<T>(`${API()}${path}`, init);
 
+/**
+ * A call to the REST API in another content language (its lists answer the records of the
+ * language they are asked in; a create belongs to it): `/ro/wp-json/...`.
+ */
+export const apiIn = <T>(language: Language, path: string, init?: RequestInit) =>
+  send<T>(`/${language}/wp-json/cal/events/v1${path}`, init);
+
 /** A call to the console's session route (login, who am I, logout). */
 export const session = <T>(init?: RequestInit) => send<T>(SESSION(), init);

@@ -1,8 +1,8 @@
 import type { DataProvider, RaRecord } from 'react-admin';
-import { api } from './api';
+import { api, apiIn, LANGUAGES, type Language } from './api';
 
 /** The collections of the API the console edits, and the list key of each answer. */
-const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags', 'webhooks'] as const;
 type Collection = (typeof COLLECTIONS)[number];
 
 /** The fields an event form writes (the payload has more, read-only ones). */
@@ -30,7 +30,18 @@ const ids = (list: unknown): number[] =>
  * An event as the form edits it: its venue, organizers and terms as ids beside the payload's
  * embedded records, its image as its URL.
  */
+/** What a webhook subscription's form writes (the rest of its answer is the server's). */
+const WEBHOOK_FIELDS = ['url', 'events', 'language', 'include_private', 'active'] as const;
+/** What the forms of categories, tags (no parent) and webhook subscriptions write. */
+const WRITABLE: Record<string, readonly string[]> = {
+  categories: ['name', 'slug', 'description', 'parent'],
+  tags: ['name', 'slug', 'description'],
+  webhooks: WEBHOOK_FIELDS,
+};
+
 function fromApi(resource: string, row: Row): RaRecord {
+  // A category without a parent has parent 0, which is no record to look up.
+  if (resource === 'categories') return { ...row, parent: row.parent || null };
   if (resource !== 'events') return row;
   const venue = row.venue as Row | unknown[] | undefined;
   const image = row.image as { url?: string } | false | undefined;
@@ -46,6 +57,11 @@ function fromApi(resource: string, row: Row): RaRecord {
 
 /** The body of a create or update: what the form holds, in the API's write parameters. */
 function toApi(resource: string, data: Record<string, unknown>): Record<string, unknown> {
+  const fields = WRITABLE[resource];
+  if (fields)
+    return Object.fromEntries(
+      fields.flatMap((f) => (f in data ? [[f, f === 'parent' ? (data[f] ?? 0) : data[f]]] : [])),
+    );
   if (resource !== 'events') {
     const { id: _id, ...rest } = data;
     return rest;
@@ -75,15 +91,24 @@ function collection(resource: string): Collection {
 }
 
 /** The events list shows every date unless a filter narrows it (the API shows from now, for two years). */
-const listDefaults = (resource: string, filter: Record<string, unknown>) =>
-  resource === 'events'
-    ? {
-        start_date: '1970-01-01 00:00:00',
-        end_date: '2100-12-31 23:59:59',
-        status: 'any',
-        ...filter,
-      }
-    : { status: resource === 'categories' || resource === 'tags' ? undefined : 'any', ...filter };
+const listDefaults = (resource: string, filter: Record<string, unknown>) => {
+  const { from, until, ...rest } = filter;
+  if (resource === 'events')
+    return {
+      start_date: from ? `${String(from)} 00:00:00` : '1970-01-01 00:00:00',
+      end_date: until ? `${String(until)} 23:59:59` : '2100-12-31 23:59:59',
+      status: 'any',
+      ...rest,
+    };
+  if (resource === 'venues' || resource === 'organizers') return { status: 'any', ...rest };
+  return rest;
+};
+
+/** The content language a list is asked in: the filter's, else the console's. */
+const languageOf = (filter: Record<string, unknown>): Language | undefined =>
+  (LANGUAGES as readonly unknown[]).includes(filter.language)
+    ? (filter.language as Language)
+    : undefined;
 
 /**
  * react-admin's data provider over the service's REST API (cal/events/v1, WordPress's paging:
@@ -94,20 +119,20 @@ export const dataProvider: DataProvider = {
   async getList(resource, { pagination, filter }) {
     const name = collection(resource);
     const { page = 1, perPage = 25 } = pagination ?? {};
-    const params: Record<string, unknown> = {
-      page,
-      per_page: perPage,
-      ...listDefaults(resource, filter ?? {}),
-    };
+    const { language, ...rest } = filter ?? {};
+    const params: Record<string, unknown> =
+      name === 'webhooks' ? {} : { page, per_page: perPage, ...listDefaults(resource, rest) };
     if (name === 'categories' || name === 'tags') params.hide_empty = false;
-    const { body } = await api<Record<string, unknown>>(`/${name}?${query(params)}`).catch(
-      (error: { status?: number; body?: { code?: string } }) => {
-        // A page past the last: the API answers 400, a list shows nothing.
-        if (error.status === 400 && error.body?.code === 'rest_invalid_param' && page > 1)
-          return { body: { [name]: [], total: 0 } };
-        throw error;
-      },
-    );
+    const lang = languageOf({ language });
+    const path = `/${name}?${query(params)}`;
+    const { body } = await (
+      lang ? apiIn<Record<string, unknown>>(lang, path) : api<Record<string, unknown>>(path)
+    ).catch((error: { status?: number; body?: { code?: string } }) => {
+      // A page past the last: the API answers 400, a list shows nothing.
+      if (error.status === 400 && error.body?.code === 'rest_invalid_param' && page > 1)
+        return { body: { [name]: [], total: 0 } };
+      throw error;
+    });
     const rows = (body[name] as Row[] | undefined) ?? [];
     return {
       data: rows.map((row) => fromApi(name, row)) as never[],

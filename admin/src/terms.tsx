@@ -1,0 +1,70 @@
+import {
+  AutocompleteInput,
+  Create,
+  CreateButton,
+  Datagrid,
+  Edit,
+  List,
+  NumberField,
+  ReferenceInput,
+  SearchInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  required,
+} from 'react-admin';
+import { useAbilities } from './roles';
+
+/**
+ * Event categories and tags: a list with search and each term's number of events, and a form
+ * of its name, slug, description (and a category's parent). Only editors and administrators
+ * manage them (CONTRACT §2); the others see the list only.
+ */
+const terms = (resource: 'categories' | 'tags') => {
+  const filters = [<SearchInput key="search" source="search" alwaysOn />];
+  const Form = () => (
+    <SimpleForm warnWhenUnsavedChanges>
+      <TextInput source="name" validate={required()} fullWidth />
+      <TextInput source="slug" />
+      <TextInput source="description" multiline fullWidth />
+      {resource === 'categories' && (
+        <ReferenceInput source="parent" reference="categories">
+          <AutocompleteInput optionText="name" filterToQuery={(search) => ({ search })} />
+        </ReferenceInput>
+      )}
+    </SimpleForm>
+  );
+  return {
+    list: function TermList() {
+      const can = useAbilities();
+      return (
+        <List
+          filters={filters}
+          exporter={false}
+          empty={false}
+          actions={<TopToolbar>{can.manageTerms && <CreateButton />}</TopToolbar>}
+        >
+          <Datagrid rowClick={can.manageTerms ? 'edit' : false} bulkActionButtons={false}>
+            <TextField source="name" sortable={false} />
+            <TextField source="slug" sortable={false} />
+            <NumberField source="count" sortable={false} />
+          </Datagrid>
+        </List>
+      );
+    },
+    edit: () => (
+      <Edit mutationMode="pessimistic">
+        <Form />
+      </Edit>
+    ),
+    create: () => (
+      <Create redirect="list">
+        <Form />
+      </Create>
+    ),
+  };
+};
+
+export const categories = terms('categories');
+export const tags = terms('tags');
