@@ -128,7 +128,9 @@ export const dataProvider: DataProvider = {
     const name = collection(resource);
     if (name === 'events') {
       const body = await updateEvent(id, data as Record<string, unknown>, previousData);
-      return { data: fromApi(name, body) } as never;
+      // An occurrence changed alone (or with the following ones) is answered by a new event:
+      // react-admin keeps the id it asked for, the new one is `moved_to`.
+      return { data: { ...fromApi(name, body), id, moved_to: body.id } } as never;
     }
     const { body } = await api<Row>(`/${name}/${id}`, {
       method: 'POST',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Button } from '@mui/material';
 import SaveIcon from '@mui/icons-material/Save';
 import { useWatch } from 'react-hook-form';
@@ -128,10 +128,16 @@ function EventDates() {
 }
 
 /** Every IANA zone the browser knows; empty is the site's zone. */
-const ZONES = [
-  { id: '', name: 'cal.timezone_site' },
-  ...Intl.supportedValuesOf('timeZone').map((zone) => ({ id: zone, name: zone })),
-];
+const ZONES = Intl.supportedValuesOf('timeZone').map((zone) => ({ id: zone, name: zone }));
+
+function TimezoneInput() {
+  const translate = useTranslate();
+  const choices = useMemo(
+    () => [{ id: '', name: translate('cal.timezone_site') }, ...ZONES],
+    [translate],
+  );
+  return <AutocompleteInput source="timezone" choices={choices} translateChoice={false} />;
+}
 
 /**
  * A picker of venues, organizers or terms that creates one from what was typed (inline create):
@@ -203,7 +209,7 @@ function EventForm({ defaults }: { defaults?: () => Record<string, unknown> }) {
       <SelectInput source="status" choices={STATUSES} />
       <EventDates />
       <BooleanInput source="all_day" />
-      <AutocompleteInput source="timezone" choices={ZONES} translateChoice={false} emptyValue="" />
+      <TimezoneInput />
       <RecurrenceInput />
       <TextInput source="description" multiline minRows={4} fullWidth />
       <TextInput source="excerpt" multiline fullWidth />

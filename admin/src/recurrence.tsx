@@ -91,7 +91,7 @@ function DateList(props: {
           />
         ))}
       </Stack>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+      <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
         <TextField
           size="small"
           type={props.type}
@@ -164,7 +164,7 @@ function RuleBuilder({
           sx={{ flexWrap: 'wrap' }}
         >
           {WEEKDAYS.map((day, i) => (
-            <ToggleButton key={day} value={day} aria-label={dayName(i, 'long')}>
+            <ToggleButton key={day} value={day} title={dayName(i, 'long')}>
               {dayName(i, 'short')}
             </ToggleButton>
           ))}
@@ -200,7 +200,7 @@ function RuleBuilder({
           control={<Radio />}
           label={translate('cal.recurrence.ends_never')}
         />
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
           <FormControlLabel
             value="count"
             control={<Radio />}
@@ -218,7 +218,7 @@ function RuleBuilder({
             sx={{ width: 110 }}
           />
         </Stack>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
           <FormControlLabel
             value="until"
             control={<Radio />}
@@ -299,7 +299,17 @@ function RecurrencePreview({ series }: { series: Series }) {
 }
 
 const Section = ({ children }: { children: ReactNode }) => (
-  <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2, my: 1, maxWidth: 720 }}>
+  <Box
+    sx={{
+      border: 1,
+      borderColor: 'divider',
+      borderRadius: 1,
+      p: 2,
+      my: 1,
+      width: '100%',
+      boxSizing: 'border-box',
+    }}
+  >
     {children}
   </Box>
 );
