@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import FullCalendar from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
@@ -6,7 +6,7 @@ import interactionPlugin from '@fullcalendar/interaction';
 import type { EventDropArg, EventInput, EventSourceFuncArg } from '@fullcalendar/core';
 import huLocale from '@fullcalendar/core/locales/hu';
 import roLocale from '@fullcalendar/core/locales/ro';
-import { Card, CardContent } from '@mui/material';
+import { Button, Card, CardContent } from '@mui/material';
 import {
   Title,
   useDataProvider,
@@ -17,6 +17,7 @@ import {
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { wallClock } from './dates';
+import { isOccurrence, UpdateTypeDialog, type UpdateType } from './occurrence';
 
 /** More pages than a month or a week of a calendar holds are not read. */
 const MAX_PAGES = 20;
@@ -55,30 +56,44 @@ export default function CalendarPage() {
         end: String(row.end_date).replace(' ', 'T'),
         allDay: Boolean(row.all_day),
         classNames: [`cal-status-${String(row.status)}`],
+        extendedProps: { row },
       }));
     },
     [dataProvider],
   );
 
+  const calendar = useRef<FullCalendar>(null);
+  /** A moved occurrence waits for the answer to "this / this and following / all". */
+  const [asked, setAsked] = useState<EventDropArg | null>(null);
+
   const move = useCallback(
-    async (drop: EventDropArg) => {
+    async (drop: EventDropArg, type?: UpdateType) => {
       const { event } = drop;
+      const row = (event.extendedProps.row ?? {}) as RaRecord;
       try {
         await dataProvider.update('events', {
           id: Number(event.id),
           data: {
+            ...row,
             start_date: wallClock(event.start!),
             end_date: wallClock(event.end ?? event.start!),
+            _tec_update_type: type,
           },
-          previousData: { id: Number(event.id) },
+          previousData: row,
         });
         notify('ra.notification.updated', { type: 'info', messageArgs: { smart_count: 1 } });
+        // A series changed, or an occurrence left it with a new id: the calendar is read anew.
+        if (type) calendar.current?.getApi().refetchEvents();
       } catch (error) {
         drop.revert();
         notify((error as Error).message, { type: 'error' });
       }
     },
     [dataProvider, notify],
+  );
+  const drop = useCallback(
+    (arg: EventDropArg) => (isOccurrence(arg.event.id) ? setAsked(arg) : void move(arg)),
+    [move],
   );
 
   const locales = useMemo(() => [huLocale, roLocale], []);
@@ -87,6 +102,7 @@ export default function CalendarPage() {
       <Title title={translate('cal.calendar')} />
       <CardContent>
         <FullCalendar
+          ref={calendar}
           plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
           initialView="dayGridMonth"
           headerToolbar={{
@@ -98,7 +114,7 @@ export default function CalendarPage() {
           locale={locale}
           events={load}
           editable
-          eventDrop={move}
+          eventDrop={drop}
           eventClick={(click) => {
             click.jsEvent.preventDefault();
             navigate(`/events/${click.event.id}`);
@@ -106,6 +122,25 @@ export default function CalendarPage() {
           height="auto"
         />
       </CardContent>
+      <UpdateTypeDialog
+        open={!!asked}
+        onClose={() => {
+          asked?.revert();
+          setAsked(null);
+        }}
+        choice={(type, label) => (
+          <Button
+            key={type}
+            variant={type === 'single' ? 'contained' : 'outlined'}
+            onClick={() => {
+              if (asked) void move(asked, type);
+              setAsked(null);
+            }}
+          >
+            {translate(label)}
+          </Button>
+        )}
+      />
     </Card>
   );
 }

@@ -1,26 +1,10 @@
 import type { DataProvider, RaRecord } from 'react-admin';
 import { api, apiIn, LANGUAGES, type Language } from './api';
+import { eventBody, updateEvent } from './eventWrites';
 
 /** The collections of the API the console edits, and the list key of each answer. */
 const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags', 'webhooks'] as const;
 type Collection = (typeof COLLECTIONS)[number];
-
-/** The fields an event form writes (the payload has more, read-only ones). */
-const EVENT_FIELDS = [
-  'title',
-  'description',
-  'excerpt',
-  'status',
-  'start_date',
-  'end_date',
-  'all_day',
-  'timezone',
-  'cost',
-  'website',
-  'featured',
-  'sticky',
-  'hide_from_listings',
-] as const;
 
 type Row = Record<string, unknown> & { id: number };
 const ids = (list: unknown): number[] =>
@@ -66,14 +50,7 @@ function toApi(resource: string, data: Record<string, unknown>): Record<string, 
     const { id: _id, ...rest } = data;
     return rest;
   }
-  const body: Record<string, unknown> = {};
-  for (const field of EVENT_FIELDS) if (data[field] !== undefined) body[field] = data[field];
-  if (data.venue_id !== undefined) body.venue = data.venue_id ?? 0;
-  if (data.organizer_ids !== undefined) body.organizer = data.organizer_ids;
-  if (data.category_ids !== undefined) body.categories = data.category_ids;
-  if (data.tag_ids !== undefined) body.tags = data.tag_ids;
-  if (data.image_url !== undefined) body.image = data.image_url || false;
-  return body;
+  return eventBody(data);
 }
 
 const query = (params: Record<string, unknown>) => {
@@ -172,8 +149,14 @@ export const dataProvider: DataProvider = {
     return { data: fromApi(name, body) } as never;
   },
 
-  async update(resource, { id, data }) {
+  async update(resource, { id, data, previousData }) {
     const name = collection(resource);
+    if (name === 'events') {
+      const body = await updateEvent(id, data as Record<string, unknown>, previousData);
+      // An occurrence changed alone (or with the following ones) is answered by a new event:
+      // react-admin keeps the id it asked for, the new one is `moved_to`.
+      return { data: { ...fromApi(name, body), id, moved_to: body.id } } as never;
+    }
     const { body } = await api<Row>(`/${name}/${id}`, {
       method: 'POST',
       body: JSON.stringify(toApi(name, data as Record<string, unknown>)),

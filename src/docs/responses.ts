@@ -1,6 +1,13 @@
 import { doc } from '../common/i18n/doc-key.js';
 import type { Schema } from './schema.js';
-import { archiveRef, LIST_ITEMS, schemaRef, type ListKind } from './schemas.js';
+import {
+  archiveRef,
+  LIST_ITEMS,
+  object,
+  RECURRENCE_PROPERTIES,
+  schemaRef,
+  type ListKind,
+} from './schemas.js';
 import { webhookResponses } from './webhook-schemas.js';
 
 /**
@@ -110,6 +117,17 @@ function calendar(isList: boolean): Responses {
   };
 }
 
+/** The recurrence preview (CONTRACT §9): the payload's `recurrence` of a series not yet saved. */
+const recurrencePreview = (): Responses => ({
+  '200': ok(
+    'recurrence_200',
+    object(RECURRENCE_PROPERTIES, { description: 'events.doc.preview.answer' }),
+  ),
+  '400': error('recurrence_400'),
+  '401': error('unauthorized'),
+  '403': error('recurrence_403'),
+});
+
 const PATH = /^\/(events|venues|organizers|categories|tags)(\/\{id\}|\/by-slug\/\{slug\})?$/;
 
 /** The responses of `method` on `path` (relative to the namespace), or undefined if unknown. */
@@ -127,6 +145,7 @@ export function responsesFor(path: string, method: string): Responses | undefine
   if ((path === '/events.ics' || path === '/events/{id}.ics') && method === 'get') {
     return calendar(path === '/events.ics');
   }
+  if (path === '/recurrence' && method === 'get') return recurrencePreview();
   if (path === '/webhooks' || path.startsWith('/webhooks/')) return webhookResponses(path, method);
   const match = PATH.exec(path);
   if (!match) return undefined;

@@ -32,7 +32,8 @@ export const ROUTE_TABLE: RouteRow[] = [
   { pattern: `/categories/${ID}`, path: '/categories/{id}', groups: TERM_ITEM },
   { pattern: '/tags', path: '/tags', groups: [['GET'], ['POST']] },
   { pattern: `/tags/${ID}`, path: '/tags/{id}', groups: TERM_ITEM },
-  // This service's own routes (CONTRACT "Webhooks"), never under the plugin's namespace.
+  // This service's own routes (CONTRACT "Webhooks", §9 "Preview"), never under the plugin's namespace.
+  { pattern: '/recurrence', path: '/recurrence', groups: [['GET']] },
   { pattern: '/webhooks', path: '/webhooks', groups: [['GET'], ['POST']] },
   { pattern: `/webhooks/${ID}`, path: '/webhooks/{id}', groups: TERM_ITEM },
   {
@@ -50,4 +51,4 @@ export const ROUTE_TABLE: RouteRow[] = [
 
 /** Paths of this service's own routes, left out of the plugin's namespace (CONTRACT §6). */
 export const isServiceOnlyPath = (path: string) =>
-  path === '/webhooks' || path.startsWith('/webhooks/');
+  path === '/recurrence' || path === '/webhooks' || path.startsWith('/webhooks/');

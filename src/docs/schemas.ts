@@ -19,11 +19,31 @@ const string = (key: string, extra?: Schema) => prop('string', key, extra);
 const integer = (key: string, extra?: Schema) => prop('integer', key, extra);
 const boolean = (key: string) => prop('boolean', key);
 const arrayOf = (key: string, items: Schema) => prop('array', key, { items });
-const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
+export const object = (properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
   type: 'object',
   ...extra,
   properties,
 });
+
+/** An event's `recurrence` (CONTRACT §9), also the answer of the recurrence preview. */
+export const RECURRENCE_PROPERTIES: Record<string, Schema> = {
+  rules: { type: 'array', items: { type: 'string' } },
+  exdates: { type: 'array', items: { type: 'string' } },
+  rdates: { type: 'array', items: { type: 'string' } },
+  description: { type: 'string' },
+  next: {
+    type: 'array',
+    items: object(
+      {
+        start_date: { type: 'string' },
+        end_date: { type: 'string' },
+        utc_start_date: { type: 'string' },
+        utc_end_date: { type: 'string' },
+      },
+      { description: 'events.doc.occurrence_out' },
+    ),
+  },
+};
 
 /** Dates, status, links and global ids: the same fields, in the same order, on every post. */
 function postHead(kind: 'event' | 'venue' | 'organizer'): Record<string, Schema> {
@@ -148,27 +168,10 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     json_ld: jsonLd('event'),
     ...LANGUAGE_FIELDS,
     // Under cal/events/v1 only (the plugin's namespace shows Pro's payload).
-    recurrence: object(
-      {
-        rules: { type: 'array', items: { type: 'string' } },
-        exdates: { type: 'array', items: { type: 'string' } },
-        rdates: { type: 'array', items: { type: 'string' } },
-        description: { type: 'string' },
-        next: {
-          type: 'array',
-          items: object(
-            {
-              start_date: { type: 'string' },
-              end_date: { type: 'string' },
-              utc_start_date: { type: 'string' },
-              utc_end_date: { type: 'string' },
-            },
-            { description: 'events.doc.occurrence_out' },
-          ),
-        },
-      },
-      { nullable: true, description: 'events.doc.recurrence_out' },
-    ),
+    recurrence: object(RECURRENCE_PROPERTIES, {
+      nullable: true,
+      description: 'events.doc.recurrence_out',
+    }),
     occurrences_remaining: { type: 'integer', description: 'events.doc.occurrences_remaining_out' },
   }),
   Venue: object({

@@ -4,6 +4,7 @@ import { OrganizersModule } from '../organizers/organizers.module.js';
 import { TermsModule } from '../terms/terms.module.js';
 import { VenuesModule } from '../venues/venues.module.js';
 import { EventsController } from './events.controller.js';
+import { RecurrencePreviewController } from './recurrence-preview.controller.js';
 import { LinkedRemoval } from './linked-removal.js';
 import { EventPurgeModule } from './event-purge.js';
 import { ScheduledEvents } from './scheduled-events.js';
@@ -33,7 +34,7 @@ import { CacheModule } from '../cache/cache.module.js';
     OrganizersModule,
     TermsModule,
   ],
-  controllers: [EventsController],
+  controllers: [EventsController, RecurrencePreviewController],
   providers: [
     EventsService,
     EventsRepository,

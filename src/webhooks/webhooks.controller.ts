@@ -1,17 +1,7 @@
-import {
-  Body,
-  CanActivate,
-  Controller,
-  Injectable,
-  Param,
-  Query,
-  UseGuards,
-  type ExecutionContext,
-} from '@nestjs/common';
+import { Body, Controller, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { noRoute } from '../common/errors/api-error.js';
-import { NAMESPACE, namespaceOf, PLUGIN_NAMESPACE } from '../common/http/links.js';
+import { NAMESPACE } from '../common/http/links.js';
+import { OwnNamespaceOnly } from '../common/http/own-namespace.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { Endpoint } from '../docs/endpoint.js';
@@ -22,20 +12,6 @@ import {
   webhookDoc,
 } from './dto/webhook.dto.js';
 import { WebhooksService } from './webhooks.service.js';
-
-/**
- * Webhooks are this service's own routes, not the plugin's: under the plugin's namespace
- * (`tribe/events/v1`) they do not exist (404 rest_no_route), before anything else is checked.
- */
-@Injectable()
-export class OwnNamespaceOnly implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    if (namespaceOf(context.switchToHttp().getRequest<Request>()) === PLUGIN_NAMESPACE) {
-      throw noRoute();
-    }
-    return true;
-  }
-}
 
 const ID = { name: 'id', type: 'integer', description: webhookDoc('id') } as const;
 const DELIVERY = {
