@@ -606,6 +606,23 @@ async function smokeRun(df) {
       fs.existsSync(dbFile),
       'the SQLite database was created at DATABASE_URL (migrations ran)',
     );
+    // The image's NODE_OPTIONS sizes the young generation as src/common/heap.ts does, so the
+    // server does not start itself again: PID 1 keeps the CMD's command line.
+    const { SEMI_SPACE_MB } = await import(
+      pathToFileURL(path.join(ROOT, 'dist', 'common', 'heap.js')).href
+    );
+    const semi = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+    check(
+      (df.env.NODE_OPTIONS ?? '').split(/\s+/).includes(semi),
+      `ENV NODE_OPTIONS has ${semi}: ${df.env.NODE_OPTIONS ?? ''}`,
+    );
+    if (process.platform === 'linux') {
+      const cmdline = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
+      check(
+        JSON.stringify(cmdline.slice(0, -1)) === JSON.stringify(df.cmd),
+        `the server kept the CMD's command line (no second start): ${cmdline.join(' ').trim()}`,
+      );
+    }
     if (df.healthcheck) {
       const ok = await run(df.healthcheck, { cwd: app, env: { ...env, PORT: String(port) } });
       check(ok.code === 0, `HEALTHCHECK command exits ${ok.code} against the running server`);

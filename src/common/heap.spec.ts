@@ -23,10 +23,16 @@ describe('heapFlags', () => {
   });
 
   it("keeps the operator's choices, on the command line or in NODE_OPTIONS", () => {
-    expect(heapFlags(['--max_semi_space_size=64'], {})).toEqual(['--heap-growing-percent=50']);
+    expect(heapFlags(['--heap-growing-percent=80'], {})).toEqual([
+      `--max-semi-space-size=${SEMI_SPACE_MB}`,
+    ]);
+    expect(heapFlags(['--heap-growing-percent=80', '--max-semi-space-size=8'], {})).toEqual([]);
+  });
+
+  it('starts no second time once the young generation is sized (tuneHeap sets the factor)', () => {
+    expect(heapFlags(['--max_semi_space_size=64'], {})).toEqual([]);
     expect(
       heapFlags([], { NODE_OPTIONS: '--max-semi-space-size=32 --enable-source-maps' }),
-    ).toEqual(['--heap-growing-percent=50']);
-    expect(heapFlags(['--heap-growing-percent=80', '--max-semi-space-size=8'], {})).toEqual([]);
+    ).toEqual([]);
   });
 });

@@ -46,12 +46,16 @@ export function relaunchWithHeapFlags(
   );
 }
 
-/** The heap flags missing from a command line (and NODE_OPTIONS): what relaunch adds. */
+/**
+ * The heap flags missing from a command line (and NODE_OPTIONS): what relaunch adds. None once
+ * the young generation is sized there: the growing factor alone needs no second start (tuneHeap
+ * sets it in the running process), so a process started with `--max-semi-space-size` (the Docker
+ * image puts it in NODE_OPTIONS) keeps its command line, `node dist/main.js` as PID 1.
+ */
 export function heapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
-  const flags: string[] = [];
-  if (!given.some((arg) => SEMI_SPACE_FLAG.test(arg)))
-    flags.push(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+  if (given.some((arg) => SEMI_SPACE_FLAG.test(arg))) return [];
+  const flags = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
   if (!given.some((arg) => GROWING_FLAG.test(arg)))
     flags.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return flags;
