@@ -24,14 +24,7 @@ import {
   type LinkState,
   type WritePlan,
 } from './event-write-plan.js';
-import {
-  applyCost,
-  applyDates,
-  applyFields,
-  applyStatus,
-  slugBase,
-  type WriteClock,
-} from './event-write-rules.js';
+import { applyUpdate, slugBase, type WriteClock } from './event-write-rules.js';
 import { EventsRepository } from './events.repository.js';
 import { listedChange } from './listed-change.js';
 import { OccurrencesRepository, type StoredOccurrence } from './series/occurrences.repository.js';
@@ -139,16 +132,15 @@ export class EventUpdates {
       dateUtc: event.dateUtc,
       language: event.language,
     };
-    applyFields(event, dto, contentFilter(canPostUnfilteredHtml(ctx.actor)));
-    // Slugs are unique per language: a moved event takes its slug along when it is free in
-    // the new language, else the next free `slug-2`, ... (assigned after the save).
-    const moving = dto.language !== undefined && dto.language !== event.language;
-    const movedSlug = moving ? (event.slug ?? undefined) : undefined;
-    if (moving) {
-      event.language = dto.language!;
-      event.slug = null;
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
+    const { moving, movedSlug, reexpand } = applyUpdate(event, dto, plan, html, clock);
+    // A new series, or new dates of a series, give new occurrences (a 400 over a bound rolls the
+    // whole write back); the translations that shared a changed series follow it.
+    const zone = ctx.config.siteTimezone;
+    if (reexpand) await this.series.materialize(manager, event, zone, clock.now);
+    if (plan.recurrence !== undefined) {
+      await this.series.followTranslations(scope, event, was.recurrence, ctx, clock);
     }
-    await this.applyColumns(scope, event, was, dto, plan, ctx, clock);
     await this.plans.applyVenue(event, plan, ctx, scope);
     try {
       await this.events.save(manager, event);
@@ -171,35 +163,5 @@ export class EventUpdates {
     const links = await this.plans.applyLinkChanges(event, linkChanges, ctx, scope, before);
     const first = event.recurrence ? await this.occurrences.firstOccurrence(id, manager) : null;
     return { event, links, first };
-  }
-
-  /**
-   * The dates, cost, status and series of the update; a new series, or new dates of a series,
-   * give new occurrences (a 400 over a bound rolls the whole write back); the dates of a series
-   * are read as its (applyDates).
-   */
-  private async applyColumns(
-    scope: WriteScope,
-    event: EventEntity,
-    was: Readonly<EventEntity>,
-    dto: UpdateEventDto,
-    plan: WritePlan,
-    ctx: RequestContext,
-    clock: WriteClock,
-  ) {
-    const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
-    if (plan.recurrence !== undefined) {
-      event.recurrence = plan.recurrence ? JSON.stringify(plan.recurrence) : null;
-    }
-    applyDates(event, dto, clock, false);
-    applyCost(event, plan.cost);
-    applyStatus(event, dto, clock, false);
-    const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
-    if (plan.recurrence !== undefined || (event.recurrence && anchorAfter !== anchorBefore)) {
-      await this.series.materialize(scope.manager, event, ctx.config.siteTimezone, clock.now);
-    }
-    if (plan.recurrence !== undefined) {
-      await this.series.followTranslations(scope, event, was.recurrence, ctx, clock);
-    }
   }
 }

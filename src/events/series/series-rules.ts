@@ -53,7 +53,8 @@ function horizonStart(event: EventEntity, siteZone: string, now: Date): string {
 
 /** The local wall clock up to which a series is materialized when written at `now`. */
 export function horizonFor(event: EventEntity, siteZone: string, now: Date): string {
-  return horizonFrom(horizonStart(event, siteZone, now));
+  const start = horizonStart(event, siteZone, now);
+  return horizonFrom(start);
 }
 
 /**
@@ -72,13 +73,13 @@ export function expandEvent(
 ) {
   const recurrence = recurrenceOf(event)!;
   const deadline = threadCpuMs() + RECURRENCE_LIMITS.ms;
-  const out = expandSeries(recurrence, anchorOf(event, siteZone), {
-    horizon: horizonFor(event, siteZone, now),
-    // The horizon job extends a series a write accepted: what it already stores was counted
-    // then, so only what lies ahead of now counts here. An unbounded daily series keeps its
-    // horizon after its first 1,000 days; a write that changes its rule or dates counts all.
-    countFrom: extending ? horizonStart(event, siteZone, now) : undefined,
-  });
+  const anchor = anchorOf(event, siteZone);
+  const horizon = horizonFor(event, siteZone, now);
+  // The horizon job extends a series a write accepted: what it already stores was counted
+  // then, so only what lies ahead of now counts here. An unbounded daily series keeps its
+  // horizon after its first 1,000 days; a write that changes its rule or dates counts all.
+  const countFrom = extending ? horizonStart(event, siteZone, now) : undefined;
+  const out = expandSeries(recurrence, anchor, { horizon, countFrom });
   if ('key' in out) throw invalidParams({ recurrence: out });
   if (threadCpuMs() > deadline) {
     throw invalidParams({
