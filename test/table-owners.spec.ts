@@ -35,10 +35,6 @@ const TABLE_EXCEPTIONS: Record<string, string> = {
 };
 
 const QUERY_EXCEPTIONS: Record<string, string> = {
-  // Recurring events' reads and writes: one occurrences repository is item 1 of issue 47.
-  'events/event-series.ts': 'occurrences',
-  'events/series-horizon.ts': 'occurrences',
-  'events/series-reads.ts': 'occurrences',
   // The import map's own table (import_map), queried beside the importer.
   'importer/import-map.ts': 'import_map',
 };

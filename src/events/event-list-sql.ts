@@ -5,7 +5,7 @@ import { applyPostVisibility } from '../posts/visibility.js';
 import { containsPattern, LIKE_ESCAPE } from '../database/like.js';
 import { windowTag, type EventWindow } from '../cache/dependencies.js';
 import { EventEntity, OccurrenceEntity } from './event.entity.js';
-import { OCCURRENCE_ID_BASE } from './event-series.js';
+import { OCCURRENCE_ID_BASE } from './series/series-rules.js';
 import type { EventFilters } from './event-filters.js';
 import type { OccurrenceDates } from './event.mapper.js';
 import { geofenceFilter } from './geofence-sql.js';

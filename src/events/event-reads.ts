@@ -14,8 +14,9 @@ import type { EventEntity } from './event.entity.js';
 import { atFirstOccurrence, atOccurrence } from './event.mapper.js';
 import { EventPresenter, isUnlocked } from './event.presenter.js';
 import { EventQueryResolver } from './event-query.resolver.js';
-import { isProvisionalId, OCCURRENCE_ID_BASE } from './event-series.js';
 import { EventsRepository } from './events.repository.js';
+import { OccurrencesRepository } from './series/occurrences.repository.js';
+import { isProvisionalId, OCCURRENCE_ID_BASE } from './series/series-rules.js';
 
 /**
  * The reads of events (BEHAVIOR §5.2, §6.1, §15): lists, one event by id or slug, many by id,
@@ -26,6 +27,7 @@ import { EventsRepository } from './events.repository.js';
 export class EventReads {
   constructor(
     private readonly events: EventsRepository,
+    private readonly occurrences: OccurrencesRepository,
     private readonly query: EventQueryResolver,
     private readonly presenter: EventPresenter,
     private readonly recordCache: RecordCache,
@@ -81,7 +83,7 @@ export class EventReads {
   async get(id: number, password: string | undefined, ctx: RequestContext) {
     // BEHAVIOR §15: a provisional id is that occurrence; a stale one is not found.
     if (isProvisionalId(id)) {
-      const occurrence = await this.events.findOccurrence(id - OCCURRENCE_ID_BASE);
+      const occurrence = await this.occurrences.findOccurrence(id - OCCURRENCE_ID_BASE);
       if (!occurrence) throw notFound(id);
       const event = await this.events.findById(occurrence.eventId);
       if (!event) throw notFound(id);
@@ -130,7 +132,7 @@ export class EventReads {
     if (!readable.length) return out;
     const [payloads, firsts] = await Promise.all([
       this.presenter.present(readable, ctx, { jsonLd: true, password: undefined, readAt }),
-      this.events.firstOccurrences(readable.filter((e) => e.recurrence).map((e) => e.id)),
+      this.occurrences.firstOccurrences(readable.filter((e) => e.recurrence).map((e) => e.id)),
     ]);
     readable.forEach((event, i) => {
       const first = event.recurrence ? firsts.get(event.id) : undefined;
@@ -145,7 +147,7 @@ export class EventReads {
    */
   private async atFirst(event: Readonly<EventEntity>, payload: TecEvent, ctx: RequestContext) {
     if (!event.recurrence) return payload;
-    const first = await this.events.firstOccurrence(event.id);
+    const first = await this.occurrences.firstOccurrence(event.id);
     return first ? atFirstOccurrence(payload, first, ctx) : payload;
   }
 

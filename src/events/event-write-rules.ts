@@ -9,6 +9,7 @@ import {
 } from '../common/dates/index.js';
 import { resolveWriteStatus } from '../posts/post-status.js';
 import type { ContentFilter } from '../common/text/index.js';
+import type { Recurrence } from '../common/recurrence/rules.js';
 import type { Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
@@ -185,6 +186,48 @@ export function applyStatus(
     event.date = siteNow(clock);
     event.dateUtc = nowUtc;
   }
+}
+
+/** What an update changed that its write acts on (EventUpdates.writeUpdate). */
+export interface UpdatedColumns {
+  /** The language it moves to: the slug is assigned again there (from `movedSlug`). */
+  moving: boolean;
+  movedSlug: string | undefined;
+  /** Its series must be expanded again: new rules, or new dates of a series. */
+  reexpand: boolean;
+}
+
+/**
+ * The columns an update sets on `event`, in the order the rules apply: the fields, the language
+ * (slugs are unique per language: a moved event takes its slug along when it is free in the new
+ * language, else the next free `slug-2`, ..., assigned after the save), the series (`recurrence`
+ * given: null removes it), then dates, cost and status; the dates of a series are read as its.
+ */
+export function applyUpdate(
+  event: EventEntity,
+  dto: UpdateEventDto,
+  change: { recurrence?: Recurrence | null; cost?: ParsedCost },
+  html: ContentFilter,
+  clock: WriteClock,
+): UpdatedColumns {
+  applyFields(event, dto, html);
+  const moving = dto.language !== undefined && dto.language !== event.language;
+  const movedSlug = moving ? (event.slug ?? undefined) : undefined;
+  if (moving) {
+    event.language = dto.language!;
+    event.slug = null;
+  }
+  const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
+  if (change.recurrence !== undefined) {
+    event.recurrence = change.recurrence ? JSON.stringify(change.recurrence) : null;
+  }
+  applyDates(event, dto, clock, false);
+  applyCost(event, change.cost);
+  applyStatus(event, dto, clock, false);
+  const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
+  const reexpand =
+    change.recurrence !== undefined || (!!event.recurrence && anchorAfter !== anchorBefore);
+  return { moving, movedSlug, reexpand };
 }
 
 /**

@@ -30,7 +30,7 @@ import { PLUGIN_NAMESPACE } from '../common/http/links.js';
 import { utcToLocal } from '../common/dates/index.js';
 import { describeRecurrence } from '../common/recurrence/describe.js';
 import { expandSeries, horizonFrom } from '../common/recurrence/expand.js';
-import { anchorOf, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
+import { anchorOf, OCCURRENCE_ID_BASE, recurrenceOf } from './series/series-rules.js';
 
 /** What an event shows of its linked records, loaded for a whole page at once. */
 export interface EventLinks {

@@ -15,9 +15,13 @@ import { EventQueryResolver } from './event-query.resolver.js';
 import { EventPresenter } from './event.presenter.js';
 import { EventReads } from './event-reads.js';
 import { EventWritePlanner } from './event-write-plan.js';
-import { SeriesWrites } from './series-writes.js';
-import { SeriesHorizon } from './series-horizon.js';
-import { SeriesReads } from './series-reads.js';
+import { EventUpdates } from './event-updates.js';
+import { OccurrenceWrites } from './series/occurrence-writes.js';
+import { OccurrencesRepository } from './series/occurrences.repository.js';
+import { SeriesWrites } from './series/series-writes.js';
+import { SeriesHorizon } from './series/series-horizon.js';
+import { SeriesReads } from './series/series-reads.js';
+import { SeriesRepository } from './series/series.repository.js';
 import { WritesModule } from '../database/writes.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { CacheModule } from '../cache/cache.module.js';
@@ -44,6 +48,10 @@ import { CacheModule } from '../cache/cache.module.js';
     EventPresenter,
     EventReads,
     EventWritePlanner,
+    EventUpdates,
+    OccurrencesRepository,
+    SeriesRepository,
+    OccurrenceWrites,
     SeriesWrites,
     SeriesReads,
     SeriesHorizon,

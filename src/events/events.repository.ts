@@ -13,15 +13,9 @@ import { dependsOn } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import type { VersionedCache } from '../cache/versioned-cache.js';
-import {
-  EventEntity,
-  EventOrganizerEntity,
-  EventTermEntity,
-  listingOf,
-  OccurrenceEntity,
-} from './event.entity.js';
+import { EventEntity, EventOrganizerEntity, EventTermEntity, listingOf } from './event.entity.js';
 import type { EventFilters } from './event-filters.js';
-import { syncOccurrenceListing } from './event-series.js';
+import { OccurrencesRepository } from './series/occurrences.repository.js';
 import {
   listQuery,
   listTags,
@@ -29,7 +23,6 @@ import {
   toListed,
   unionPage,
   type ListedEvent,
-  type ListedOccurrence,
   type UnionRow,
 } from './event-list-sql.js';
 
@@ -57,6 +50,7 @@ export class EventsRepository {
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
     private readonly posts: PostStore,
+    private readonly occurrences: OccurrencesRepository,
     caches: Caches,
   ) {
     this.totals = caches.totals('event_totals');
@@ -138,44 +132,6 @@ export class EventsRepository {
     const next = rows[page.perPage];
     if (next && !found?.expired) remember(page.offset + page.perPage, next);
     return { items: rows.slice(0, page.perPage).map(toListed), total };
-  }
-
-  /** The occurrence `id` (the provisional id less the base), or null when there is none. */
-  async findOccurrence(id: number, manager?: EntityManager): Promise<StoredOccurrence | null> {
-    const row = await (manager ?? this.ds.manager).findOneBy(OccurrenceEntity, { id });
-    return row && toStored(row);
-  }
-
-  /** The first occurrence of a recurring event (by start), or null when it has none. */
-  async firstOccurrence(
-    eventId: number,
-    manager?: EntityManager,
-  ): Promise<StoredOccurrence | null> {
-    const row = await (manager ?? this.ds.manager).findOne(OccurrenceEntity, {
-      where: { eventId },
-      order: { startDate: 'ASC' },
-    });
-    return row && toStored(row);
-  }
-
-  /** `firstOccurrence` of each of the events `ids` that has one, by event: one query. */
-  async firstOccurrences(ids: readonly number[]): Promise<Map<number, StoredOccurrence>> {
-    if (!ids.length) return new Map();
-    // An event's start dates are unique (IDX_occurrences_event): one row per event.
-    const rows = await this.ds
-      .getRepository(OccurrenceEntity)
-      .createQueryBuilder('o')
-      .where('o.eventId IN (:...ids)', { ids: [...new Set(ids)] })
-      .andWhere(
-        'o.start_date = (SELECT MIN(f.start_date) FROM event_occurrences f WHERE f.event_id = o.event_id)',
-      )
-      .getMany();
-    return new Map(rows.map((row) => [row.eventId, toStored(row)]));
-  }
-
-  /** How many occurrences an event has (caller's transaction). */
-  countOccurrences(manager: EntityManager, eventId: number): Promise<number> {
-    return manager.countBy(OccurrenceEntity, { eventId });
   }
 
   findById(id: number, manager?: EntityManager): Promise<EventEntity | null> {
@@ -262,7 +218,8 @@ export class EventsRepository {
     event.imageId = await this.posts.imageIdFor(manager, event.imageUrl);
     const { id, ...columns } = event;
     await manager.update(EventEntity, { id }, columns);
-    if (event.recurrence) await syncOccurrenceListing(manager, { id, ...listingOf(event) });
+    if (event.recurrence)
+      await this.occurrences.syncOccurrenceListing(manager, { id, ...listingOf(event) });
   }
 
   /** Gives the event a unique slug (per language) from `base`; returns it. */
@@ -281,7 +238,7 @@ export class EventsRepository {
       { id },
       { status: 'trash', modified: modified.local, modifiedUtc: modified.utc },
     );
-    await syncOccurrenceListing(manager, { id, status: 'trash' });
+    await this.occurrences.syncOccurrenceListing(manager, { id, status: 'trash' });
   }
 
   /**
@@ -408,16 +365,3 @@ export class EventsRepository {
     return new Set(rows.map((r) => r.id));
   }
 }
-
-/** An occurrence as stored, with its event. */
-export type StoredOccurrence = ListedOccurrence & { eventId: number };
-
-const toStored = (row: OccurrenceEntity): StoredOccurrence => ({
-  id: row.id,
-  eventId: row.eventId,
-  start: row.startDate,
-  end: row.endDate,
-  startUtc: row.startUtc,
-  endUtc: row.endUtc,
-  dayIndex: row.dayIndex,
-});

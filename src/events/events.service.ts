@@ -8,7 +8,6 @@ import {
 import {
   ApiError,
   cannotCreateAs,
-  cannotUpdateAs,
   forbidden,
   invalidParams,
   t,
@@ -19,14 +18,9 @@ import type { Archive } from '../common/pagination/paginate.js';
 import type { TecEvent } from '../common/payload/tec-payload.js';
 import { effectiveStatus } from '../posts/post-status.js';
 import { TranslationStore } from '../posts/translation-store.js';
-import {
-  EVENT_TRANSLATIONS,
-  languageTakenReason,
-  translationsForbidden,
-} from '../posts/translations.js';
+import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
-import { isUniqueViolation } from '../database/unique-violation.js';
-import { Writes, type WriteScope } from '../database/writes.js';
+import { Writes } from '../database/writes.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
@@ -34,43 +28,33 @@ import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { EventEntity } from './event.entity.js';
 import { notAnEvent, notFound } from './event-errors.js';
 import { EventReads } from './event-reads.js';
-import {
-  clockOf,
-  EventWritePlanner,
-  viewerOf,
-  type LinkState,
-  type WritePlan,
-} from './event-write-plan.js';
+import { EventUpdates } from './event-updates.js';
+import { clockOf, EventWritePlanner, viewerOf } from './event-write-plan.js';
 import {
   applyCost,
   applyDates,
-  applyFields,
   applyStatus,
   newEvent,
   siteNow,
   slugBase,
-  type WriteClock,
 } from './event-write-rules.js';
 import { EventPresenter, type WrittenLinks } from './event.presenter.js';
-import {
-  isProvisionalId,
-  materialize,
-  OCCURRENCE_ID_BASE,
-  replaceOccurrences,
-  SERIES_COMPLETE,
-} from './event-series.js';
 import { atFirstOccurrence } from './event.mapper.js';
-import { EventsRepository, type StoredOccurrence } from './events.repository.js';
-import { listedChange } from './listed-change.js';
-import { SeriesWrites, type Split } from './series-writes.js';
+import { EventsRepository } from './events.repository.js';
+import { OccurrenceWrites } from './series/occurrence-writes.js';
+import { OccurrencesRepository } from './series/occurrences.repository.js';
+import { isProvisionalId, SERIES_COMPLETE } from './series/series-rules.js';
+import { SeriesWrites } from './series/series-writes.js';
 
 /**
  * The events of BEHAVIOR §5.2, §6.1 and §7.1-7.3 under CONTRACT.md, the one door the controller,
  * feeds, pages, importers and webhooks use. Writes go in the order WordPress checks a request:
  * validate (everything the request names), authorize, then write in one transaction through the
  * repository, and answer what the presenter shows. The reads live in EventReads, the request's
- * checks and the links beside the row in EventWritePlanner, what takes occurrences out of a
- * series in SeriesWrites, the field rules in event-write-rules.ts.
+ * checks and the links beside the row in EventWritePlanner, an update of an event in
+ * EventUpdates, what a write does to a series in SeriesWrites, the field rules in
+ * event-write-rules.ts. A write addressed to an occurrence (a provisional id) takes the
+ * series' own way from the top (OccurrenceWrites).
  */
 @Injectable()
 export class EventsService {
@@ -80,6 +64,9 @@ export class EventsService {
     private readonly reads: EventReads,
     private readonly plans: EventWritePlanner,
     private readonly seriesWrites: SeriesWrites,
+    private readonly occurrences: OccurrencesRepository,
+    private readonly occurrenceWrites: OccurrenceWrites,
+    private readonly updates: EventUpdates,
     private readonly presenter: EventPresenter,
     private readonly translations: TranslationStore,
     private readonly terms: EventTermLinks,
@@ -138,7 +125,7 @@ export class EventsService {
       event.id = id;
       await this.plans.applyVenue(event, plan, ctx, scope);
       await this.events.insert(manager, event, slugBase(event, dto.slug));
-      if (series) await replaceOccurrences(manager, event, series.occurrences);
+      if (series) await this.occurrences.replaceOccurrences(manager, event, series.occurrences);
       scope.changed('event', id, 'created', event, {
         listed: series ? undefined : { dates: [[event.startDate, event.endDate]], moved: 'all' },
       });
@@ -169,7 +156,7 @@ export class EventsService {
 
   async update(id: number, dto: UpdateEventDto, ctx: RequestContext) {
     // BEHAVIOR §15: a provisional id addresses one occurrence of a series.
-    if (isProvisionalId(id)) return this.updateOccurrence(id, dto, ctx);
+    if (isProvisionalId(id)) return this.occurrenceWrites.updateOccurrence(id, dto, ctx);
     const kind = await this.events.kindOf(id);
     if (kind && kind !== 'event') throw notAnEvent();
     const plan = await this.plans.validate(dto, ctx);
@@ -179,29 +166,7 @@ export class EventsService {
       if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
       throw notFound(id);
     }
-    return this.applyUpdate(existing, dto, plan, ctx);
-  }
-
-  /**
-   * An update addressed to an occurrence (CONTRACT §9), by `_tec_update_type`: `all` (default)
-   * updates the series as its real id does; `single` makes the occurrence an event of its own and
-   * `upcoming` a new series of it and what follows (splitOff), the update applying to that event.
-   * `upcoming` from the first occurrence is the whole series. Checked in the order of every
-   * update: the body, then whether the occurrence exists, then the permission on the series.
-   */
-  private async updateOccurrence(id: number, dto: UpdateEventDto, ctx: RequestContext) {
-    const occurrence = await this.events.findOccurrence(id - OCCURRENCE_ID_BASE);
-    const plan = await this.plans.validate(dto, ctx, true);
-    const series = occurrence ? await this.events.findById(occurrence.eventId) : null;
-    if (!occurrence || !series) {
-      if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
-      throw notFound(id);
-    }
-    const type = dto._tec_update_type ?? 'all';
-    if (type === 'all') return this.applyUpdate(series, dto, plan, ctx);
-    if (type === 'upcoming' && (await this.events.firstOccurrence(series.id))?.id === occurrence.id)
-      return this.applyUpdate(series, dto, plan, ctx);
-    return this.applyUpdate(series, dto, plan, ctx, { occurrence, type });
+    return this.updates.updateEvent(existing, dto, plan, ctx);
   }
 
   async updateBySlug(slug: string, dto: UpdateEventDto, ctx: RequestContext) {
@@ -211,136 +176,12 @@ export class EventsService {
       if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
       throw notFound(0);
     }
-    return this.applyUpdate(existing, dto, plan, ctx);
-  }
-
-  private async applyUpdate(
-    existing: EventEntity,
-    dto: UpdateEventDto,
-    plan: WritePlan,
-    ctx: RequestContext,
-    split?: Split,
-  ) {
-    // CONTRACT §5: a translation moves only to a language its group has no member in (a 400,
-    // still before the permission check).
-    if (dto.language !== undefined) {
-      const problem = await this.translations.languageChangeProblem(
-        EVENT_TRANSLATIONS,
-        existing,
-        dto.language,
-        viewerOf(ctx),
-      );
-      if (problem) throw invalidParams({ language: problem });
-    }
-    if (!canEdit(ctx.actor, existing)) throw forbidden(!!ctx.actor.user);
-    // CONTRACT §2: only editors and administrators give a record to another author.
-    if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotUpdateAs();
-    if (
-      dto.language !== undefined &&
-      !(await this.translations.mayMoveLanguage(
-        EVENT_TRANSLATIONS,
-        existing,
-        dto.language,
-        viewerOf(ctx),
-      ))
-    ) {
-      throw translationsForbidden();
-    }
-    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
-    const clock = clockOf(ctx);
-    // The answer is built from the row as the committed attempt wrote it, not read back.
-    let written: { event: EventEntity; links: WrittenLinks } | undefined;
-    let first: StoredOccurrence | null = null;
-    await this.writes.run(async (scope) => {
-      const id = split
-        ? await this.seriesWrites.splitOff(scope, existing.id, split, ctx, clock)
-        : existing.id;
-      written = await this.writeUpdate(scope, id, dto, plan, ctx, html, clock);
-      // As a read of the id shows it right after: a series at its first occurrence.
-      first = written.event.recurrence
-        ? await this.events.firstOccurrence(id, scope.manager)
-        : null;
-    });
-    const payload = await this.presenter.presentWritten(
-      written!.event,
-      written!.links,
-      ctx,
-      dto.password,
-    );
-    return first ? atFirstOccurrence(payload, first, ctx) : payload;
-  }
-
-  /** The update of the event `id` in the write's transaction; answers the row as written. */
-  private async writeUpdate(
-    scope: WriteScope,
-    id: number,
-    dto: UpdateEventDto,
-    plan: WritePlan,
-    ctx: RequestContext,
-    html: ReturnType<typeof contentFilter>,
-    clock: WriteClock,
-  ): Promise<{ event: EventEntity; links: WrittenLinks }> {
-    const { manager } = scope;
-    // Re-read inside the transaction, the row locked until the commit, so that concurrent
-    // updates never mix and what it was before this write is what the lists held.
-    const event = (await this.events.findForUpdate(id, manager))!;
-    const was: Readonly<EventEntity> = { ...event };
-    const before: LinkState = {
-      status: event.status,
-      dateUtc: event.dateUtc,
-      language: event.language,
-    };
-    applyFields(event, dto, html);
-    // Slugs are unique per language: a moved event takes its slug along when it is free in
-    // the new language, else the next free `slug-2`, ... (assigned after the save).
-    const moving = dto.language !== undefined && dto.language !== event.language;
-    const movedSlug = moving ? (event.slug ?? undefined) : undefined;
-    if (moving) {
-      event.language = dto.language!;
-      event.slug = null;
-    }
-    const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
-    // A new series, or new dates of a series, give new occurrences (a 400 over a
-    // bound rolls the whole write back); the dates of a series are read as its (applyDates).
-    if (plan.recurrence !== undefined) {
-      event.recurrence = plan.recurrence ? JSON.stringify(plan.recurrence) : null;
-    }
-    applyDates(event, dto, clock, false);
-    applyCost(event, plan.cost);
-    applyStatus(event, dto, clock, false);
-    const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
-    if (plan.recurrence !== undefined || (event.recurrence && anchorAfter !== anchorBefore)) {
-      await materialize(manager, event, ctx.config.siteTimezone, clock.now);
-    }
-    if (plan.recurrence !== undefined) {
-      await this.seriesWrites.followTranslations(scope, event, was.recurrence, ctx, clock);
-    }
-    await this.plans.applyVenue(event, plan, ctx, scope);
-    try {
-      await this.events.save(manager, event);
-    } catch (error) {
-      // A concurrent write gave the group a member in the new language first.
-      if (moving && isUniqueViolation(error)) {
-        throw invalidParams({ language: languageTakenReason(event.language) });
-      }
-      throw error;
-    }
-    // What of the links it sent changes: a whole-form save re-sends them as they are.
-    const linkChanges = await this.plans.linkChanges(event, plan, scope);
-    // As readers saw it: a scheduled event whose date has passed was published already.
-    scope.changed('event', event.id, 'updated', event, {
-      previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
-      listed: listedChange(was, event, linkChanges),
-    });
-    const base = slugBase(event, dto.slug ?? movedSlug);
-    if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
-    const links = await this.plans.applyLinkChanges(event, linkChanges, ctx, scope, before);
-    return { event, links };
+    return this.updates.updateEvent(existing, dto, plan, ctx);
   }
 
   async remove(id: number, ctx: RequestContext) {
     // CONTRACT §9: deleting an occurrence cancels it alone.
-    if (isProvisionalId(id)) return this.seriesWrites.cancelOccurrence(id, ctx);
+    if (isProvisionalId(id)) return this.occurrenceWrites.cancelOccurrence(id, ctx);
     const kind = await this.events.kindOf(id);
     if (kind && kind !== 'event') throw notAnEvent();
     const event = kind ? await this.events.findById(id) : null;

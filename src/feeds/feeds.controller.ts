@@ -11,7 +11,7 @@ import { doc } from '../common/i18n/doc-key.js';
 import { APP_CONFIG, withoutTrailingSlashes, type AppConfig } from '../config/config.js';
 import { Endpoint } from '../docs/endpoint.js';
 import { EventsService } from '../events/events.service.js';
-import { SeriesReads } from '../events/series-reads.js';
+import { SeriesReads } from '../events/series/series-reads.js';
 import { calendarAnswer, lastModifiedOf } from './calendar-response.js';
 import { FeedEventQuery, FeedListQuery } from './dto/feed.query.js';
 import { EventSource } from './event-source.js';

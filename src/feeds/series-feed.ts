@@ -1,6 +1,6 @@
 import { dateDetails } from '../common/dates/index.js';
 import type { TecEvent } from '../common/payload/tec-payload.js';
-import type { ChangedFacts, SeriesFacts } from '../events/series-reads.js';
+import type { ChangedFacts, SeriesFacts } from '../events/series/series-reads.js';
 import { icsZone, type ChangedOccurrence } from './ics.js';
 import type { IcsSeries } from './ics-series.js';
 

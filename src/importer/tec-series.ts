@@ -6,7 +6,7 @@ import {
   type Recurrence,
   type RecurrenceProblem,
 } from '../common/recurrence/rules.js';
-import { OCCURRENCE_ID_BASE } from '../events/event-series.js';
+import { OCCURRENCE_ID_BASE } from '../events/series/series-rules.js';
 import type { SourceRecord } from './tec-source.js';
 
 /** The dated tail of an occurrence's `url` on a Pro site: `/{YYYY-MM-DD}/`, `/{YYYY-MM-DD}/{n}/`. */

@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Writes } from '../../src/database/writes.js';
-import { SeriesHorizon } from '../../src/events/series-horizon.js';
+import { SeriesHorizon } from '../../src/events/series/series-horizon.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 

@@ -5,14 +5,14 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { RECURRENCE_LIMITS } from '../common/recurrence/rules.js';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { nowUtcSql } from '../database/columns.js';
-import { Writes } from '../database/writes.js';
-import { EventEntity } from './event.entity.js';
-import { expandEvent, horizonFor, replaceOccurrences, SERIES_COMPLETE } from './event-series.js';
+import { RECURRENCE_LIMITS } from '../../common/recurrence/rules.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
+import { nowUtcSql } from '../../database/columns.js';
+import { Writes } from '../../database/writes.js';
+import { EventsRepository } from '../events.repository.js';
+import { OccurrencesRepository } from './occurrences.repository.js';
+import { expandEvent, horizonFor, SERIES_COMPLETE } from './series-rules.js';
+import { SeriesRepository } from './series.repository.js';
 
 /** How often a process offers to extend the horizons (and the lease it takes when it does). */
 const EVERY_MS = 3_600_000;
@@ -43,7 +43,9 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
   clock: () => Date = () => new Date();
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly events: EventsRepository,
+    private readonly series: SeriesRepository,
+    private readonly occurrences: OccurrencesRepository,
     private readonly writes: Writes,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -84,18 +86,8 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** Takes the lease until an hour after `now` if nobody holds it; true when this call did. */
-  private async lease(now: Date): Promise<boolean> {
-    const runner = this.ds.createQueryRunner('master');
-    try {
-      const result = await runner.query(
-        'UPDATE series_horizon_lease SET lease_until = ? WHERE id = 1 AND lease_until <= ?',
-        [nowUtcSql(new Date(now.getTime() + EVERY_MS - 60_000)), nowUtcSql(now)],
-        true,
-      );
-      return (result.affected ?? 0) > 0;
-    } finally {
-      await runner.release();
-    }
+  private lease(now: Date): Promise<boolean> {
+    return this.series.takeHorizonLease(new Date(now.getTime() + EVERY_MS - 60_000), now);
   }
 
   /**
@@ -109,18 +101,15 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
     let extended = 0;
     let after = 0;
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
-      const rows: Array<{ id: number | string }> = await this.ds.query(
-        `SELECT id FROM events WHERE occurrences_until < ? AND id > ? ORDER BY id LIMIT ${BATCH}`,
-        [due, after],
-      );
-      for (const row of rows) {
-        after = Number(row.id);
+      const ids = await this.series.dueIds(due, after, BATCH);
+      for (const id of ids) {
+        after = id;
         if (await this.extend(after, now)) extended++;
         // The requests go first: a pass is many short turns of the event loop, one series each
         // (its expansion bounded by the series' size, RECURRENCE_LIMITS), never one long one.
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (rows.length < BATCH) break;
+      if (ids.length < BATCH) break;
     }
     return extended;
   }
@@ -130,7 +119,7 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
     const zone = this.config.siteTimezone;
     try {
       // Read first: a series with nothing to add costs no transaction (nor a cache flush).
-      const event = await this.ds.manager.findOneBy(EventEntity, { id });
+      const event = await this.events.findById(id);
       const until = event?.occurrencesUntil;
       if (!event?.recurrence || !until || until === SERIES_COMPLETE) return false;
       const horizon = horizonFor(event, zone, now);
@@ -138,15 +127,10 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
       return await this.writes.run(async ({ manager }) => {
         // Whoever moves the horizon first extends the series; the others change nothing (an
         // edit meanwhile has moved it too, having written the occurrences itself).
-        const moved = await manager.update(
-          EventEntity,
-          { id, occurrencesUntil: until },
-          { occurrencesUntil: horizon },
-        );
-        if (!moved.affected) return false;
-        const current = (await manager.findOneBy(EventEntity, { id }))!;
+        if (!(await this.series.moveHorizon(manager, id, until, horizon))) return false;
+        const current = (await this.events.findById(id, manager))!;
         const { occurrences } = expandEvent(current, zone, now, { extending: true });
-        await replaceOccurrences(manager, current, occurrences);
+        await this.occurrences.replaceOccurrences(manager, current, occurrences);
         return true;
       });
     } catch (error) {

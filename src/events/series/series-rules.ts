@@ -1,22 +1,18 @@
-import { Brackets, In, type EntityManager } from 'typeorm';
-import { invalidParams } from '../common/errors/api-error.js';
-import { utcToLocal } from '../common/dates/index.js';
-import { expandSeries, horizonFrom, type Occurrence } from '../common/recurrence/expand.js';
+import { invalidParams } from '../../common/errors/api-error.js';
+import { utcToLocal } from '../../common/dates/index.js';
+import { expandSeries, horizonFrom } from '../../common/recurrence/expand.js';
 import {
   isRecurrenceProblem,
   parseRecurrence,
   RECURRENCE_LIMITS,
   type Recurrence,
-} from '../common/recurrence/rules.js';
-import { threadCpuMs } from '../common/cpu.js';
-import { nowUtcSql } from '../database/columns.js';
-import { insertRows } from '../database/plain-insert.js';
-import {
-  EventEntity,
-  listingOf,
-  OccurrenceEntity,
-  type OccurrenceListing,
-} from './event.entity.js';
+} from '../../common/recurrence/rules.js';
+import { threadCpuMs } from '../../common/cpu.js';
+import { nowUtcSql } from '../../database/columns.js';
+import type { EventEntity } from '../event.entity.js';
+
+// The rules of recurring events as pure functions (expansion, split, anchor, horizon): they take
+// values and answer values; what is stored is OccurrencesRepository's and SeriesWrites'.
 
 /**
  * Provisional ids of occurrences (BEHAVIOR §15): the base plus the occurrence id, as the
@@ -57,7 +53,8 @@ function horizonStart(event: EventEntity, siteZone: string, now: Date): string {
 
 /** The local wall clock up to which a series is materialized when written at `now`. */
 export function horizonFor(event: EventEntity, siteZone: string, now: Date): string {
-  return horizonFrom(horizonStart(event, siteZone, now));
+  const start = horizonStart(event, siteZone, now);
+  return horizonFrom(start);
 }
 
 /**
@@ -76,13 +73,13 @@ export function expandEvent(
 ) {
   const recurrence = recurrenceOf(event)!;
   const deadline = threadCpuMs() + RECURRENCE_LIMITS.ms;
-  const out = expandSeries(recurrence, anchorOf(event, siteZone), {
-    horizon: horizonFor(event, siteZone, now),
-    // The horizon job extends a series a write accepted: what it already stores was counted
-    // then, so only what lies ahead of now counts here. An unbounded daily series keeps its
-    // horizon after its first 1,000 days; a write that changes its rule or dates counts all.
-    countFrom: extending ? horizonStart(event, siteZone, now) : undefined,
-  });
+  const anchor = anchorOf(event, siteZone);
+  const horizon = horizonFor(event, siteZone, now);
+  // The horizon job extends a series a write accepted: what it already stores was counted
+  // then, so only what lies ahead of now counts here. An unbounded daily series keeps its
+  // horizon after its first 1,000 days; a write that changes its rule or dates counts all.
+  const countFrom = extending ? horizonStart(event, siteZone, now) : undefined;
+  const out = expandSeries(recurrence, anchor, { horizon, countFrom });
   if ('key' in out) throw invalidParams({ recurrence: out });
   if (threadCpuMs() > deadline) {
     throw invalidParams({
@@ -90,119 +87,6 @@ export function expandEvent(
     });
   }
   return out;
-}
-
-/**
- * Writes the occurrences of a recurring event (caller's transaction): rows whose start stays
- * keep their id (and so their provisional id), the others are removed or added; the event's
- * `occurrencesUntil` says how far they go. A single event has none.
- */
-export async function materialize(
-  manager: EntityManager,
-  event: EventEntity,
-  siteZone: string,
-  now: Date,
-): Promise<void> {
-  if (!event.recurrence) {
-    await manager.delete(OccurrenceEntity, { eventId: event.id });
-    event.occurrencesUntil = null;
-    return;
-  }
-  const { occurrences, horizon } = expandEvent(event, siteZone, now);
-  await replaceOccurrences(manager, event, occurrences);
-  event.occurrencesUntil = horizon ?? SERIES_COMPLETE;
-}
-
-/**
- * Writes `occurrences` as the event's rows, keeping the ids of those whose start stays; new rows
- * copy the event's listing columns (the kept ones follow with EventsRepository.save).
- */
-export async function replaceOccurrences(
-  manager: EntityManager,
-  event: { id: number } & OccurrenceListing,
-  occurrences: Occurrence[],
-): Promise<void> {
-  const eventId = event.id;
-  const listing = listingOf(event);
-  const existing = await manager.find(OccurrenceEntity, { where: { eventId } });
-  const byStart = new Map(existing.map((o) => [o.startDate, o]));
-  const wanted = new Set(occurrences.map((o) => o.start));
-  const gone = existing.filter((o) => !wanted.has(o.startDate)).map((o) => o.id);
-  for (let i = 0; i < gone.length; i += 500) {
-    await manager.delete(OccurrenceEntity, { id: In(gone.slice(i, i + 500)) });
-  }
-  const perDay = new Map<string, number>();
-  const added: OccurrenceEntity[] = [];
-  for (const o of occurrences) {
-    const day = o.start.slice(0, 10);
-    const dayIndex = (perDay.get(day) ?? 0) + 1;
-    perDay.set(day, dayIndex);
-    const row = byStart.get(o.start);
-    if (!row) {
-      added.push(
-        Object.assign(new OccurrenceEntity(), {
-          ...listing,
-          eventId,
-          startDate: o.start,
-          endDate: o.end,
-          startUtc: o.startUtc,
-          endUtc: o.endUtc,
-          dayIndex,
-        }),
-      );
-    } else if (
-      row.endDate !== o.end ||
-      row.startUtc !== o.startUtc ||
-      row.endUtc !== o.endUtc ||
-      row.dayIndex !== dayIndex
-    ) {
-      await manager.update(
-        OccurrenceEntity,
-        { id: row.id },
-        { endDate: o.end, startUtc: o.startUtc, endUtc: o.endUtc, dayIndex },
-      );
-    }
-  }
-  for (let i = 0; i < added.length; i += 200) {
-    await insertRows(manager, OccurrenceEntity, added.slice(i, i + 200));
-  }
-}
-
-/** The occurrences' copies of their event's columns (OccurrenceListing), by column name. */
-const LISTING_COLUMNS: Record<keyof OccurrenceListing, string> = {
-  language: 'language',
-  hideFromListings: 'hide_from_listings',
-  status: 'status',
-  date: 'date',
-  dateUtc: 'date_utc',
-  authorId: 'author_id',
-};
-
-/**
- * Gives the occurrences of event `id` the event's columns in `listing` (caller's transaction: every
- * write of a recurring event, so that lists read no event row), writing only the rows whose copies
- * differ: an edit that changes none of them writes no occurrence.
- */
-export async function syncOccurrenceListing(
-  manager: EntityManager,
-  { id, ...listing }: { id: number } & Partial<OccurrenceListing>,
-): Promise<void> {
-  const given = Object.entries(listing) as Array<[keyof OccurrenceListing, unknown]>;
-  if (!given.length) return;
-  await manager
-    .createQueryBuilder()
-    .update(OccurrenceEntity)
-    .set(listing)
-    .where('event_id = :id', { id })
-    .andWhere(
-      new Brackets((w) => {
-        for (const [key, value] of given) {
-          const stored = typeof value === 'boolean' ? Number(value) : (value ?? '');
-          w.orWhere(`COALESCE(${LISTING_COLUMNS[key]}, '') <> :${key}`, { [key]: stored });
-        }
-      }),
-    )
-    .execute();
 }
 
 /** The stored form of `recurrence`, re-read (normal form, bounds), or a 400 naming the problem. */

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { In, IsNull, Not, type DataSource } from 'typeorm';
-import type { Recurrence } from '../common/recurrence/rules.js';
-import type { Language } from '../config/languages.js';
-import { dependsOn, recordTag } from '../cache/dependencies.js';
-import { EventEntity, OccurrenceEntity } from './event.entity.js';
-import { isProvisionalId, OCCURRENCE_ID_BASE, recurrenceOf } from './event-series.js';
+import type { Recurrence } from '../../common/recurrence/rules.js';
+import type { Language } from '../../config/languages.js';
+import { dependsOn, recordTag } from '../../cache/dependencies.js';
+import { OccurrencesRepository } from './occurrences.repository.js';
+import { isProvisionalId, OCCURRENCE_ID_BASE, recurrenceOf } from './series-rules.js';
+import { SeriesRepository } from './series.repository.js';
 
 /** What a feed needs of a series beyond the payload of one of its occurrences. */
 export interface SeriesFacts {
@@ -28,17 +27,17 @@ export interface ChangedFacts {
   series: SeriesFacts;
 }
 
-/** Ids per query at most (bound parameters of one IN list). */
-const CHUNK = 500;
-
 /**
  * Read helpers for readers of series other than the REST list (feeds, pages, importers): what a
  * provisional id belongs to, and which occurrence a dated address names. Each answers in a
- * constant number of queries, whatever the number of ids (chunks of CHUNK).
+ * constant number of queries, whatever the number of ids (the repositories' chunks).
  */
 @Injectable()
 export class SeriesReads {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    private readonly occurrences: OccurrencesRepository,
+    private readonly series: SeriesRepository,
+  ) {}
 
   /** The series of each provisional id of `ids` (other ids are left out), by provisional id. */
   async ofOccurrences(ids: readonly number[]): Promise<Map<number, SeriesFacts>> {
@@ -46,13 +45,8 @@ export class SeriesReads {
       (id) => id - OCCURRENCE_ID_BASE,
     );
     const links = new Map<number, number>();
-    for (let i = 0; i < occurrenceIds.length; i += CHUNK) {
-      const rows = await this.ds.getRepository(OccurrenceEntity).find({
-        select: { id: true, eventId: true },
-        where: { id: In(occurrenceIds.slice(i, i + CHUNK)) },
-      });
-      for (const row of rows) links.set(OCCURRENCE_ID_BASE + row.id, row.eventId);
-    }
+    for (const [id, eventId] of await this.occurrences.eventsOfOccurrences(occurrenceIds))
+      links.set(OCCURRENCE_ID_BASE + id, eventId);
     // An occurrence belongs to its event for good: only a write naming the event (its series
     // written again) replaces its occurrences. Its facts are the event's row (ofEvents).
     const series = await this.ofEvents([...new Set(links.values())]);
@@ -70,34 +64,19 @@ export class SeriesReads {
     const unique = [...new Set(ids)];
     // What the cached answer that shows them depends on: each event's row.
     dependsOn(unique.map((id) => recordTag('event', id)));
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows = await this.ds.getRepository(EventEntity).find({
-        select: {
-          id: true,
-          startDate: true,
-          endDate: true,
-          startUtc: true,
-          endUtc: true,
-          allDay: true,
-          timezone: true,
-          recurrence: true,
-        },
-        where: { id: In(unique.slice(i, i + CHUNK)) },
+    for (const row of await this.series.seriesRows(unique)) {
+      const recurrence = recurrenceOf(row);
+      if (!recurrence) continue;
+      out.set(row.id, {
+        eventId: row.id,
+        start: row.startDate,
+        end: row.endDate,
+        startUtc: row.startUtc,
+        endUtc: row.endUtc,
+        allDay: row.allDay,
+        timezone: row.timezone,
+        recurrence,
       });
-      for (const row of rows) {
-        const recurrence = recurrenceOf(row);
-        if (!recurrence) continue;
-        out.set(row.id, {
-          eventId: row.id,
-          start: row.startDate,
-          end: row.endDate,
-          startUtc: row.startUtc,
-          endUtc: row.endUtc,
-          allDay: row.allDay,
-          timezone: row.timezone,
-          recurrence,
-        });
-      }
     }
     return out;
   }
@@ -112,19 +91,8 @@ export class SeriesReads {
     // Each event's own row says whether it was split off a series (and its series' row, ofEvents).
     dependsOn(unique.map((id) => recordTag('event', id)));
     const links = new Map<number, { seriesId: number; start: string }>();
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows = await this.ds.getRepository(EventEntity).find({
-        select: { id: true, seriesId: true, seriesStart: true },
-        where: {
-          id: In(unique.slice(i, i + CHUNK)),
-          seriesId: Not(IsNull()),
-          seriesStart: Not(IsNull()),
-          recurrence: IsNull(),
-        },
-      });
-      for (const row of rows)
-        links.set(row.id, { seriesId: row.seriesId!, start: row.seriesStart! });
-    }
+    for (const row of await this.series.splitFromSeries(unique))
+      links.set(row.id, { seriesId: row.seriesId, start: row.seriesStart });
     const series = await this.ofEvents([...new Set([...links.values()].map((l) => l.seriesId))]);
     const out = new Map<number, ChangedFacts>();
     for (const [id, { seriesId, start }] of links) {
@@ -145,13 +113,17 @@ export class SeriesReads {
   ): Promise<Array<{ id: number; seriesStart: string }>> {
     // Which events were split off it is a question about every event: any event write.
     dependsOn(['events']);
-    const rows = await this.ds.getRepository(EventEntity).find({
-      select: { id: true, seriesStart: true },
-      where: { seriesId, recurrence: IsNull(), seriesStart: Not(IsNull()) },
-      order: { seriesStart: 'ASC' },
-      take: limit,
-    });
-    return rows.map((row) => ({ id: row.id, seriesStart: row.seriesStart! }));
+    return this.series.changedOccurrences(seriesId, limit);
+  }
+
+  /**
+   * Whether the event of `slug` in `language` has an occurrence on `day` (the `index`-th): what
+   * the password form of a protected series checks before it answers, so that a date the series
+   * never had is a 404 there as on an open series (its dates are no secret: lists show them).
+   */
+  async occursOn(slug: string, language: Language, day: string, index: number): Promise<boolean> {
+    const id = await this.series.idOfSlug(slug, language);
+    return id !== undefined && (await this.occurrenceOn(id, day, index)) !== undefined;
   }
 
   /**
@@ -159,32 +131,8 @@ export class SeriesReads {
    * starts on the local day `day` (`YYYY-MM-DD`), or undefined: what a dated address
    * `/event/{slug}/{day}/{index}/` names (BEHAVIOR §15).
    */
-  /**
-   * Whether the event of `slug` in `language` has an occurrence on `day` (the `index`-th): what
-   * the password form of a protected series checks before it answers, so that a date the series
-   * never had is a 404 there as on an open series (its dates are no secret: lists show them).
-   */
-  async occursOn(slug: string, language: Language, day: string, index: number): Promise<boolean> {
-    const event = await this.ds
-      .getRepository(EventEntity)
-      .findOne({ select: { id: true }, where: { slug, language } });
-    return !!event && (await this.occurrenceOn(event.id, day, index)) !== undefined;
-  }
-
   async occurrenceOn(eventId: number, day: string, index: number): Promise<number | undefined> {
-    // The event's occurrences change only with a write naming it.
-    dependsOn([recordTag('event', eventId)]);
-    const rows = await this.ds
-      .getRepository(OccurrenceEntity)
-      .createQueryBuilder('o')
-      .select('o.id', 'id')
-      .where('o.event_id = :eventId', { eventId })
-      .andWhere('o.start_date >= :from AND o.start_date <= :to', {
-        from: `${day} 00:00:00`,
-        to: `${day} 23:59:59`,
-      })
-      .andWhere('o.day_index = :index', { index })
-      .getRawMany<{ id: number | string }>();
-    return rows.length ? OCCURRENCE_ID_BASE + Number(rows[0].id) : undefined;
+    const id = await this.occurrences.occurrenceOnDay(eventId, day, index);
+    return id === undefined ? undefined : OCCURRENCE_ID_BASE + id;
   }
 }

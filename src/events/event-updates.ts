@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { canEdit, canPostUnfilteredHtml, mayAttributeTo } from '../auth/post-policy.js';
+import { cannotUpdateAs, forbidden, invalidParams } from '../common/errors/api-error.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { contentFilter } from '../common/text/index.js';
+import { nowUtcSql } from '../database/columns.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
+import { Writes, type WriteScope } from '../database/writes.js';
+import { effectiveStatus } from '../posts/post-status.js';
+import { TranslationStore } from '../posts/translation-store.js';
+import {
+  EVENT_TRANSLATIONS,
+  languageTakenReason,
+  translationsForbidden,
+} from '../posts/translations.js';
+import type { UpdateEventDto } from './dto/update-event.dto.js';
+import type { EventEntity } from './event.entity.js';
+import { atFirstOccurrence } from './event.mapper.js';
+import { EventPresenter, type WrittenLinks } from './event.presenter.js';
+import {
+  clockOf,
+  EventWritePlanner,
+  viewerOf,
+  type LinkState,
+  type WritePlan,
+} from './event-write-plan.js';
+import { applyUpdate, slugBase, type WriteClock } from './event-write-rules.js';
+import { EventsRepository } from './events.repository.js';
+import { listedChange } from './listed-change.js';
+import { OccurrencesRepository, type StoredOccurrence } from './series/occurrences.repository.js';
+import { SeriesWrites } from './series/series-writes.js';
+
+/** An updated event as its write left it: the row, its links, its first occurrence if any. */
+export interface WrittenUpdate {
+  event: EventEntity;
+  links: WrittenLinks;
+  first: StoredOccurrence | null;
+}
+
+/**
+ * The update of an existing event (BEHAVIOR §7.2, CONTRACT §5): the checks after validation
+ * (`checkUpdate`), the write of the row and its links in the caller's transaction (`writeUpdate`), and
+ * the answer built from what was written (`answerUpdate`); `updateEvent` is the three in a write of its own.
+ * An update addressed to an occurrence takes its own way first (series/occurrence-writes.ts) and
+ * comes here with the event it updates.
+ */
+@Injectable()
+export class EventUpdates {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly occurrences: OccurrencesRepository,
+    private readonly writes: Writes,
+    private readonly plans: EventWritePlanner,
+    private readonly series: SeriesWrites,
+    private readonly presenter: EventPresenter,
+    private readonly translations: TranslationStore,
+  ) {}
+
+  /** Updates `existing` as `dto` says, once `plan` validated it; answers the event as written. */
+  async updateEvent(
+    existing: EventEntity,
+    dto: UpdateEventDto,
+    plan: WritePlan,
+    ctx: RequestContext,
+  ) {
+    await this.checkUpdate(existing, dto, ctx);
+    const clock = clockOf(ctx);
+    let written: WrittenUpdate | undefined;
+    await this.writes.run(async (scope) => {
+      written = await this.writeUpdate(scope, existing.id, dto, plan, ctx, clock);
+    });
+    return this.answerUpdate(written!, ctx, dto.password);
+  }
+
+  /** The checks of an update after its validation, in WordPress' order (a 400 before a 403). */
+  async checkUpdate(existing: EventEntity, dto: UpdateEventDto, ctx: RequestContext) {
+    // CONTRACT §5: a translation moves only to a language its group has no member in (a 400,
+    // still before the permission check).
+    if (dto.language !== undefined) {
+      const problem = await this.translations.languageChangeProblem(
+        EVENT_TRANSLATIONS,
+        existing,
+        dto.language,
+        viewerOf(ctx),
+      );
+      if (problem) throw invalidParams({ language: problem });
+    }
+    if (!canEdit(ctx.actor, existing)) throw forbidden(!!ctx.actor.user);
+    // CONTRACT §2: only editors and administrators give a record to another author.
+    if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotUpdateAs();
+    if (
+      dto.language !== undefined &&
+      !(await this.translations.mayMoveLanguage(
+        EVENT_TRANSLATIONS,
+        existing,
+        dto.language,
+        viewerOf(ctx),
+      ))
+    ) {
+      throw translationsForbidden();
+    }
+  }
+
+  /** The answer of an update, from the rows as the committed attempt wrote them (not read back). */
+  async answerUpdate(written: WrittenUpdate, ctx: RequestContext, password: string | undefined) {
+    const payload = await this.presenter.presentWritten(
+      written.event,
+      written.links,
+      ctx,
+      password,
+    );
+    // As a read of the id shows it right after: a series at its first occurrence.
+    return written.first ? atFirstOccurrence(payload, written.first, ctx) : payload;
+  }
+
+  /** The update of the event `id` in the write's transaction; answers the row as written. */
+  async writeUpdate(
+    scope: WriteScope,
+    id: number,
+    dto: UpdateEventDto,
+    plan: WritePlan,
+    ctx: RequestContext,
+    clock: WriteClock,
+  ): Promise<WrittenUpdate> {
+    const { manager } = scope;
+    // Re-read inside the transaction, the row locked until the commit, so that concurrent
+    // updates never mix and what it was before this write is what the lists held.
+    const event = (await this.events.findForUpdate(id, manager))!;
+    const was: Readonly<EventEntity> = { ...event };
+    const before: LinkState = {
+      status: event.status,
+      dateUtc: event.dateUtc,
+      language: event.language,
+    };
+    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
+    const { moving, movedSlug, reexpand } = applyUpdate(event, dto, plan, html, clock);
+    // A new series, or new dates of a series, give new occurrences (a 400 over a bound rolls the
+    // whole write back); the translations that shared a changed series follow it.
+    const zone = ctx.config.siteTimezone;
+    if (reexpand) await this.series.materialize(manager, event, zone, clock.now);
+    if (plan.recurrence !== undefined) {
+      await this.series.followTranslations(scope, event, was.recurrence, ctx, clock);
+    }
+    await this.plans.applyVenue(event, plan, ctx, scope);
+    try {
+      await this.events.save(manager, event);
+    } catch (error) {
+      // A concurrent write gave the group a member in the new language first.
+      if (moving && isUniqueViolation(error)) {
+        throw invalidParams({ language: languageTakenReason(event.language) });
+      }
+      throw error;
+    }
+    // What of the links it sent changes: a whole-form save re-sends them as they are.
+    const linkChanges = await this.plans.linkChanges(event, plan, scope);
+    // As readers saw it: a scheduled event whose date has passed was published already.
+    scope.changed('event', event.id, 'updated', event, {
+      previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
+      listed: listedChange(was, event, linkChanges),
+    });
+    const base = slugBase(event, dto.slug ?? movedSlug);
+    if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
+    const links = await this.plans.applyLinkChanges(event, linkChanges, ctx, scope, before);
+    const first = event.recurrence ? await this.occurrences.firstOccurrence(id, manager) : null;
+    return { event, links, first };
+  }
+}
