@@ -58,8 +58,11 @@ export type JournalHook = (
   entries: readonly JournalEntry[],
 ) => Promise<void>;
 
-/** Called once per committed write with every record it changed; never for a rolled-back one. */
-export type ChangeListener = (changes: readonly RecordChange[]) => void | Promise<void>;
+/**
+ * Called once per committed write with every record it changed (with its status before and
+ * after, as the journal gives it); never for a rolled-back one.
+ */
+export type ChangeListener = (changes: readonly JournalEntry[]) => void | Promise<void>;
 
 /**
  * What a unit of work gets: the transaction's manager and a way to say what it changed. A post
@@ -154,7 +157,6 @@ export class Writes {
       }
       return answer;
     });
-    const named = [...changes.values()].map(({ change }) => change);
     const tagged = [...changes.values()].map(({ change, record, detail }) => ({
       ...change,
       listed: detail?.listed,
@@ -162,7 +164,7 @@ export class Writes {
     }));
     this.versions.bump('write', writeTags(tagged, touched, statusMoved(changes.values())));
     if (changes.size) {
-      this.publish(named);
+      this.publish([...changes.values()].map(journalEntry));
       const earliest = earliestScheduled([...changes.values()]);
       if (earliest !== undefined) for (const listener of this.scheduleListeners) listener(earliest);
     }
@@ -258,7 +260,7 @@ export class Writes {
     }
   }
 
-  private publish(changes: readonly RecordChange[]): void {
+  private publish(changes: readonly JournalEntry[]): void {
     const frozen = Object.freeze(changes.map((c) => Object.freeze({ ...c })));
     for (const listener of this.listeners) {
       const fail = (error: unknown) =>

@@ -14,16 +14,19 @@ import { EventQueryResolver } from './event-query.resolver.js';
 import { EventPresenter } from './event.presenter.js';
 import { EventReads } from './event-reads.js';
 import { EventWritePlanner } from './event-write-plan.js';
+import { GeolocationRegistration } from './geolocation-filter.js';
 import { SeriesWrites } from './series-writes.js';
 import { SeriesHorizon } from './series-horizon.js';
 import { SeriesReads } from './series-reads.js';
 import { WritesModule } from '../database/writes.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { CacheModule } from '../cache/cache.module.js';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 
 @Module({
   imports: [
     CacheModule,
+    ExtensionsModule,
     AuthModule,
     WritesModule,
     DatabaseModule,
@@ -43,6 +46,7 @@ import { CacheModule } from '../cache/cache.module.js';
     EventPresenter,
     EventReads,
     EventWritePlanner,
+    GeolocationRegistration,
     SeriesWrites,
     SeriesReads,
     SeriesHorizon,

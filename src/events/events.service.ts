@@ -63,6 +63,7 @@ import { atFirstOccurrence } from './event.mapper.js';
 import { EventsRepository, type StoredOccurrence } from './events.repository.js';
 import { listedChange } from './listed-change.js';
 import { SeriesWrites, type Split } from './series-writes.js';
+import { saveWriteFragments } from '../extensions/seams.js';
 
 /**
  * The events of BEHAVIOR §5.2, §6.1 and §7.1-7.3 under CONTRACT.md, the one door the controller,
@@ -138,6 +139,7 @@ export class EventsService {
       event.id = id;
       await this.plans.applyVenue(event, plan, ctx, scope);
       await this.events.insert(manager, event, slugBase(event, dto.slug));
+      await saveWriteFragments(plan.extensions, manager, id, true);
       if (series) await replaceOccurrences(manager, event, series.occurrences);
       scope.changed('event', id, 'created', event, {
         listed: series ? undefined : { dates: [[event.startDate, event.endDate]], moved: 'all' },
@@ -325,6 +327,7 @@ export class EventsService {
       }
       throw error;
     }
+    await saveWriteFragments(plan.extensions, manager, event.id, false);
     // What of the links it sent changes: a whole-form save re-sends them as they are.
     const linkChanges = await this.plans.linkChanges(event, plan, scope);
     // As readers saw it: a scheduled event whose date has passed was published already.
