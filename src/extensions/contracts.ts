@@ -66,6 +66,20 @@ export interface PayloadContributor<F extends object = Record<string, unknown>> 
    * properties) from its values.
    */
   jsonLd?(ld: Record<string, unknown>, values: F): void;
+  /**
+   * Lines of the record's VEVENT in the iCalendar feeds (events only), from the values its
+   * payload shows the feed's reader (a protected record's are its protected values).
+   */
+  calendarLines?(values: F): CalendarLine[];
+}
+
+/** An iCalendar property (`CONFERENCE;VALUE=URI;FEATURE=VIDEO`) and its value. */
+export interface CalendarLine {
+  /** The property name with its parameters: letters, digits, `-`, `;NAME=VALUE`. */
+  name: string;
+  value: string;
+  /** A URI: written as is (else escaped as iCalendar text). */
+  uri?: boolean;
 }
 
 /** The fields of events (tribe_rest_event_data). */

@@ -8,6 +8,7 @@ import { toWpValidationError } from '../common/http/validation.js';
 import { touch } from '../cache/dependencies.js';
 import type { JournalEntry } from '../database/writes.js';
 import type {
+  CalendarLine,
   EventWriteContributor,
   ExtensionContext,
   LifecycleChange,
@@ -218,4 +219,31 @@ export function lifecycleOf(entries: readonly JournalEntry[]): LifecycleChange[]
         ? 'went_live'
         : entry.action,
   }));
+}
+
+const CALENDAR_NAME = /^[A-Z][A-Z0-9-]*(?:;[A-Z0-9-]+=[A-Za-z0-9-]+)*$/;
+
+/** The modules' lines of an event's VEVENT (PayloadContributor.calendarLines), from its payload. */
+export function calendarLinesOf(registry: ExtensionRegistry, payload: object): CalendarLine[] {
+  return registry.payload('event').flatMap((contributor) => {
+    if (!contributor.calendarLines) return [];
+    const lines = contributor.calendarLines(payload);
+    for (const line of lines) {
+      if (!CALENDAR_NAME.test(line.name)) throw new Error(`bad calendar property ${line.name}`);
+    }
+    return lines;
+  });
+}
+
+/**
+ * The modules' schema.org properties on JSON-LD built from an event's payload (the public
+ * pages): from the values the payload shows its reader (a protected event's change nothing).
+ */
+export function adjustJsonLd<T extends Record<string, unknown>>(
+  registry: ExtensionRegistry,
+  ld: T,
+  payload: object,
+): T {
+  for (const contributor of registry.payload('event')) contributor.jsonLd?.(ld, payload);
+  return ld;
 }

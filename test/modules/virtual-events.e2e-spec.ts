@@ -110,6 +110,34 @@ describe('Virtual Events module (e2e)', () => {
     expect(plain.json_ld.eventAttendanceMode).toBe('https://schema.org/OfflineEventAttendanceMode');
   });
 
+  it('carries the link in the iCalendar feeds, except a protected event’s', async () => {
+    const one = await http().get(`${BASE}/events/${ids.online}.ics`).expect(200);
+    expect(one.text).toContain(
+      'CONFERENCE;VALUE=URI;FEATURE=VIDEO:https://meet.example.org/room\r\n',
+    );
+    expect(one.text).toContain('X-GOOGLE-CONFERENCE:https://meet.example.org/room\r\n');
+    const feed = await http().get(`${BASE}/events.ics?per_page=50`).expect(200);
+    expect(feed.text).toContain('https://meet.example.org/room');
+    expect(feed.text).not.toContain('https://meet.example.org/secret');
+    const plain = await http().get(`${BASE}/events/${ids.plain}.ics`).expect(200);
+    expect(plain.text).not.toContain('CONFERENCE');
+  });
+
+  it('says online in the event page’s JSON-LD', async () => {
+    const slug = (await http().get(`${BASE}/events/${ids.online}`).expect(200)).body.slug;
+    const page = await http().get(`/event/${slug}/`).expect(200);
+    const ld = JSON.parse(
+      /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page.text)![1],
+    ) as Record<string, unknown>;
+    expect(ld.eventAttendanceMode).toBe('https://schema.org/OnlineEventAttendanceMode');
+    expect(ld.location).toMatchObject({ '@type': 'VirtualLocation' });
+    const lockedSlug = (
+      await http().get(`${BASE}/events/${ids.locked}?password=s3cret`).expect(200)
+    ).body.slug;
+    const locked = await http().get(`/event/${lockedSlug}/`);
+    expect(locked.text).not.toContain('meet.example.org/secret');
+  });
+
   it('filters the list with virtual=true|false and echoes it', async () => {
     const online = await listed('?virtual=true&per_page=50');
     expect(online).toEqual(expect.arrayContaining([ids.online, ids.mixed, ids.locked]));

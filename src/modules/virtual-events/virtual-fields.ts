@@ -86,5 +86,15 @@ export function virtualPayload(
       const online = { '@type': 'VirtualLocation', url: values.virtual_url || undefined };
       ld.location = place ? [place, online] : online;
     },
+    // The link as calendar apps show it: RFC 7986's CONFERENCE (Apple, Thunderbird) and the
+    // property Google Calendar reads; a protected event's is "" (none written).
+    calendarLines(values) {
+      const url = values.virtual_url;
+      if (!values.is_virtual || !url) return [];
+      return [
+        { name: 'CONFERENCE;VALUE=URI;FEATURE=VIDEO', value: url, uri: true },
+        { name: 'X-GOOGLE-CONFERENCE', value: url, uri: true },
+      ];
+    },
   };
 }
