@@ -247,3 +247,21 @@ export function adjustJsonLd<T extends Record<string, unknown>>(
   for (const contributor of registry.payload('event')) contributor.jsonLd?.(ld, payload);
   return ld;
 }
+
+/**
+ * The modules' write fields a source record carries (an import from another site): each field a
+ * write contributor accepts, when the record gives it a value (null, a protected record's
+ * blank, is no value).
+ */
+export function writeFieldsOf(
+  registry: ExtensionRegistry,
+  record: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const contributor of registry.writes) {
+    for (const name of Object.keys(contributor.fields)) {
+      if (record[name] !== undefined && record[name] !== null) out[name] = record[name];
+    }
+  }
+  return out;
+}

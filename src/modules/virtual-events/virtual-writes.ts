@@ -27,7 +27,8 @@ export class VirtualEventFragment {
   virtual_url?: string;
 
   @IsOptional()
-  @IsIn(VIDEO_SOURCES, { message: 'invalid' })
+  // "": no source (what a plain event shows), as a payload read elsewhere carries it.
+  @IsIn(['', ...VIDEO_SOURCES], { message: 'invalid' })
   virtual_video_source?: string;
 }
 
@@ -52,7 +53,7 @@ export function virtualWrites(
       },
       virtual_video_source: {
         type: 'string',
-        enum: [...VIDEO_SOURCES],
+        enum: ['', ...VIDEO_SOURCES],
         description: d('virtual_video_source'),
       },
     },
@@ -68,9 +69,13 @@ export function virtualWrites(
         return;
       }
       const existing = created ? undefined : (await store.rowsOf([eventId], manager)).get(eventId);
+      // Empty values alone leave a plain event plain.
+      const given =
+        values.is_virtual === true || !!values.virtual_url || !!values.virtual_video_source;
+      if (!existing && !given) return;
       await store.put(manager, eventId, {
         url: values.virtual_url ?? existing?.url ?? '',
-        videoSource: values.virtual_video_source ?? existing?.videoSource ?? 'video',
+        videoSource: values.virtual_video_source || existing?.videoSource || 'video',
       });
     },
   };
