@@ -58,11 +58,8 @@ export type JournalHook = (
   entries: readonly JournalEntry[],
 ) => Promise<void>;
 
-/**
- * Called once per committed write with every record it changed (with its status before and
- * after, as the journal gives it); never for a rolled-back one.
- */
-export type ChangeListener = (changes: readonly JournalEntry[]) => void | Promise<void>;
+/** Called once per committed write with every record it changed; never for a rolled-back one. */
+export type ChangeListener = (changes: readonly RecordChange[]) => void | Promise<void>;
 
 /**
  * What a unit of work gets: the transaction's manager and a way to say what it changed. A post
@@ -157,6 +154,7 @@ export class Writes {
       }
       return answer;
     });
+    const named = [...changes.values()].map(({ change }) => change);
     const tagged = [...changes.values()].map(({ change, record, detail }) => ({
       ...change,
       listed: detail?.listed,
@@ -164,7 +162,11 @@ export class Writes {
     }));
     this.versions.bump('write', writeTags(tagged, touched, statusMoved(changes.values())));
     if (changes.size) {
-      this.publish([...changes.values()].map(journalEntry));
+      this.publish(named);
+      // With each change's status before and after (the extension surface's lifecycle).
+      const entries = [...changes.values()].map(journalEntry);
+      for (const listener of this.detailedListeners)
+        void Promise.resolve(listener(entries)).catch(() => undefined);
       const earliest = earliestScheduled([...changes.values()]);
       if (earliest !== undefined) for (const listener of this.scheduleListeners) listener(earliest);
     }
@@ -198,6 +200,14 @@ export class Writes {
   journal(hook: JournalHook): () => void {
     this.journals.add(hook);
     return () => this.journals.delete(hook);
+  }
+
+  private readonly detailedListeners = new Set<(entries: readonly JournalEntry[]) => unknown>();
+
+  /** Like onCommit, with each change as the journal gives it (status before and after). */
+  onCommitDetailed(listener: (entries: readonly JournalEntry[]) => unknown): () => void {
+    this.detailedListeners.add(listener);
+    return () => this.detailedListeners.delete(listener);
   }
 
   /** Subscribes to committed changes; returns the unsubscribe function. */
@@ -260,7 +270,7 @@ export class Writes {
     }
   }
 
-  private publish(changes: readonly JournalEntry[]): void {
+  private publish(changes: readonly RecordChange[]): void {
     const frozen = Object.freeze(changes.map((c) => Object.freeze({ ...c })));
     for (const listener of this.listeners) {
       const fail = (error: unknown) =>

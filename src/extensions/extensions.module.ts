@@ -14,7 +14,7 @@ class LifecycleBridge implements OnModuleDestroy {
   private readonly unsubscribe: () => void;
 
   constructor(writes: Writes, registry: ExtensionRegistry) {
-    this.unsubscribe = writes.onCommit(async (entries) => {
+    this.unsubscribe = writes.onCommitDetailed(async (entries) => {
       if (!registry.lifecycle.length) return;
       const changes = lifecycleOf(entries);
       for (const listener of registry.lifecycle) {
