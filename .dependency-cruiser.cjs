@@ -12,12 +12,16 @@ const FLOORS = [
   ['metrics'],
   ['cache'],
   ['database'],
+  // The extension surface (docs/extending.md): the core's seams call it, modules build on it.
+  ['extensions'],
   ['tracing', 'auth', 'docs'],
   ['posts'],
   ['linked', 'terms'],
   ['venues', 'organizers'],
   ['events'],
   ['feeds', 'webhooks', 'importer'],
+  // Extension modules: built on the surface alone (the rule modules-only-through-the-surface).
+  ['modules'],
 ];
 const TOP = ['public', 'console', 'health', 'cli', 'bench'];
 
@@ -68,6 +72,14 @@ module.exports = {
       comment: 'What the program imports must be installed in production (npm ci --omit=dev).',
       from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
       to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'modules-only-through-the-surface',
+      severity: 'error',
+      comment:
+        'An extension module uses the service through src/extensions/index.ts only, so that the core can change behind it (docs/extending.md).',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/', pathNot: ['^src/extensions/index\\.ts$', '^src/modules/$1/'] },
     },
     {
       name: 'migrations-import-nothing-of-the-app',

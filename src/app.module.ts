@@ -12,7 +12,13 @@ import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { isPermanentDatabaseError } from './config/startup.js';
 import { dataSourceOptions } from './database/data-source.js';
+import { migrations as coreMigrations } from './database/migrations/index.js';
 import { entities } from './entities.js';
+import {
+  EXTENSION_MODULES,
+  extensionMigrations,
+  type ExtensionModule,
+} from './extension-modules.js';
 import {
   DatabaseAvailabilityInterceptor,
   DatabaseAvailableGuard,
@@ -43,12 +49,14 @@ import { QueryTracing } from './tracing/query-tracing.js';
 import { WebhookOutboxModule } from './webhooks/webhook-outbox.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
-/** Everything but the configuration and the bench route. */
-const FEATURES = [
+/** Everything but the configuration and the bench route, with the extension modules given. */
+const features = (extensions: readonly ExtensionModule[]) => [
   TypeOrmModule.forRootAsync({
     inject: [APP_CONFIG],
     useFactory: (config: AppConfig) => ({
       ...dataSourceOptions(config),
+      // The modules' tables after the core's (docs/extending.md).
+      migrations: [...coreMigrations, ...extensionMigrations(extensions)],
       entities,
       retryAttempts: config.databaseRetries,
       retryDelay: 2000,
@@ -75,7 +83,10 @@ const FEATURES = [
   WebhooksModule,
   PublicModule,
   ConsoleModule,
+  ...extensions,
 ];
+
+const FEATURES = features(EXTENSION_MODULES);
 
 const PROVIDERS = [
   MetricsEndpoint,
@@ -120,6 +131,15 @@ export class AppModule {
         // The framework-ceiling route of `npm run bench`; never part of a normal deployment.
         ...(config.benchRoutes ? [BenchModule] : []),
       ],
+      providers: PROVIDERS,
+    };
+  }
+
+  /** The application with only the extension modules given (tests build it without them). */
+  static withExtensions(extensions: readonly ExtensionModule[]): DynamicModule {
+    return {
+      module: ConfiguredAppModule,
+      imports: [ConfigModule, ...features(extensions)],
       providers: PROVIDERS,
     };
   }

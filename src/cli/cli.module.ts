@@ -1,3 +1,5 @@
+import { migrations } from '../database/migrations/index.js';
+import { EXTENSION_MODULES, extensionMigrations } from '../extension-modules.js';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
@@ -37,7 +39,13 @@ export class CliModule {
       module: CliModule,
       imports: [
         ConfigModule.withValue(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config), entities, retryAttempts: 0 }),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(config),
+          // The extension modules' tables after the core's, as the application runs them.
+          migrations: [...migrations, ...extensionMigrations(EXTENSION_MODULES)],
+          entities,
+          retryAttempts: 0,
+        }),
         ...COMMON,
         ...features,
       ],

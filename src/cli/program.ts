@@ -110,12 +110,23 @@ async function execute(
 
 /** The modules and services of the import commands, loaded only when one runs. */
 async function loadImporter() {
-  const [{ MessagesModule }, { ImporterModule }, { TecImporter }, { IcsImporter }] =
-    await Promise.all([
-      import('../common/i18n/messages.module.js'),
-      import('../importer/importer.module.js'),
-      import('../importer/tec-importer.js'),
-      import('../importer/ics-importer.js'),
-    ]);
-  return { modules: [MessagesModule, ImporterModule], TecImporter, IcsImporter };
+  const [
+    { MessagesModule },
+    { ImporterModule },
+    { TecImporter },
+    { IcsImporter },
+    { EXTENSION_MODULES },
+  ] = await Promise.all([
+    import('../common/i18n/messages.module.js'),
+    import('../importer/importer.module.js'),
+    import('../importer/tec-importer.js'),
+    import('../importer/ics-importer.js'),
+    // The extension modules' write fields are imported too (docs/extending.md).
+    import('../extension-modules.js'),
+  ]);
+  return {
+    modules: [MessagesModule, ImporterModule, ...EXTENSION_MODULES],
+    TecImporter,
+    IcsImporter,
+  };
 }

@@ -163,6 +163,10 @@ export class Writes {
     this.versions.bump('write', writeTags(tagged, touched, statusMoved(changes.values())));
     if (changes.size) {
       this.publish(named);
+      // With each change's status before and after (the extension surface's lifecycle).
+      const entries = [...changes.values()].map(journalEntry);
+      for (const listener of this.detailedListeners)
+        void Promise.resolve(listener(entries)).catch(() => undefined);
       const earliest = earliestScheduled([...changes.values()]);
       if (earliest !== undefined) for (const listener of this.scheduleListeners) listener(earliest);
     }
@@ -196,6 +200,14 @@ export class Writes {
   journal(hook: JournalHook): () => void {
     this.journals.add(hook);
     return () => this.journals.delete(hook);
+  }
+
+  private readonly detailedListeners = new Set<(entries: readonly JournalEntry[]) => unknown>();
+
+  /** Like onCommit, with each change as the journal gives it (status before and after). */
+  onCommitDetailed(listener: (entries: readonly JournalEntry[]) => unknown): () => void {
+    this.detailedListeners.add(listener);
+    return () => this.detailedListeners.delete(listener);
   }
 
   /** Subscribes to committed changes; returns the unsubscribe function. */

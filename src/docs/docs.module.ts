@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { DocController } from './doc.controller.js';
 import { DocsService } from './docs.service.js';
 import { INDEX_DEFAULTS, type IndexDefaults } from './index-defaults.js';
@@ -14,6 +15,7 @@ export class DocsModule {
   static register(defaults: IndexDefaults): DynamicModule {
     return {
       module: DocsModule,
+      imports: [ExtensionsModule],
       controllers: [RootController, DocController, WpIndexController],
       providers: [DocsService, { provide: INDEX_DEFAULTS, useValue: defaults }],
       exports: [DocsService],

@@ -8,6 +8,8 @@ import { asDeclared, type EndpointArg } from './index-args.js';
 import { isServiceOnlyPath, ROUTE_TABLE } from './route-table.js';
 import type { Schema } from './schema.js';
 import { buildTecDocument, documentPath, type Operation } from './tec-document.js';
+import { ExtensionRegistry } from '../extensions/registry.js';
+import { addExtensionDocumentation, withoutOwnNamespaceFields } from './extension-document.js';
 
 /**
  * WordPress's own index route declares `namespace` and `context` without descriptions (BEHAVIOR
@@ -27,17 +29,27 @@ export class DocsService {
   /** The same documents describing the plugin's namespace (the alias, CONTRACT §6). */
   private readonly plugin = new Map<Language, OpenAPIObject>();
 
-  constructor(@Inject(I18nService) private readonly i18n: I18nService) {}
+  constructor(
+    @Inject(I18nService) private readonly i18n: I18nService,
+    private readonly extensions: ExtensionRegistry,
+  ) {}
 
   /** Takes Nest's raw document (not modified) and builds the per-language documents. */
   setDocument(raw: OpenAPIObject): void {
     this.base = buildTecDocument(raw);
+    // The modules' fields and parameters, described in their own catalogues.
+    addExtensionDocumentation(this.base, this.extensions);
     this.translated.clear();
     this.plugin.clear();
     for (const lang of LANGUAGES) {
-      const translated = translateDocument(this.base, (key) => this.i18n.translate(key, { lang }));
+      const translated = translateDocument(
+        this.base,
+        (key) => this.extensions.text(lang, key) ?? this.i18n.translate(key, { lang }),
+      );
       this.translated.set(lang, translated);
-      this.plugin.set(lang, underPluginNamespace(translated));
+      const plugin = underPluginNamespace(translated);
+      withoutOwnNamespaceFields(plugin, this.extensions);
+      this.plugin.set(lang, plugin);
     }
   }
 

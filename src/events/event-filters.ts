@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { formatSql, parseDateTime } from '../common/dates/index.js';
 import type { PostStatus } from '../auth/post-policy.js';
-import type { Geofence } from './geofence.js';
+import type { ListExtensions } from '../extensions/seams.js';
 
 /**
  * The events archive query (BEHAVIOR §5.2) as plain data: what the repository turns into SQL.
@@ -29,10 +29,11 @@ export interface EventFilters {
   statuses: PostStatus[];
   include?: number[];
   postParent?: number;
-  /** `geoloc` truthy: only events whose venue has both coordinates. */
-  hasGeo?: boolean;
-  /** `geoloc_lat` + `geoloc_lng`: only events whose venue lies within the fence. */
-  geofence?: Geofence;
+  /**
+   * The list parameters of the extension surface in force (docs/extending.md): geolocation's
+   * (`geoloc`, `geoloc_lat` + `geoloc_lng`, CONTRACT §6) and the modules'.
+   */
+  extensions?: ListExtensions['applied'];
   /** `series=once` (CONTRACT §9): each recurring event once, at its first listed occurrence. */
   seriesOnce?: boolean;
 }

@@ -8,7 +8,7 @@ import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { OCCURRENCE_ID_BASE } from './series/series-rules.js';
 import type { EventFilters } from './event-filters.js';
 import type { OccurrenceDates } from './event.mapper.js';
-import { geofenceFilter } from './geofence-sql.js';
+import { applyListConditions, listParameterTags } from '../extensions/seams.js';
 
 /*
  * The events list as SQL (BEHAVIOR §5.2, CONTRACT §9): the filters as conditions on single events
@@ -33,7 +33,7 @@ export function listTags(f: EventFilters): string[] {
   const tags = [windowTag('events', window)];
   // A search also reads each event's text.
   if (f.search) tags.push(windowTag('events-text', window));
-  if (f.hasGeo || f.geofence) tags.push('venues');
+  for (const tag of listParameterTags(f.extensions)) if (!tags.includes(tag)) tags.push(tag);
   if (f.categoryIds || f.tagIds) tags.push('terms');
   return tags;
 }
@@ -142,16 +142,13 @@ export function listQuery(
   }
   if (f.postParent !== undefined)
     qb.andWhere(`${event()}.postParent = :postParent`, { postParent: f.postParent });
-  if (f.hasGeo) {
-    // Most venues have coordinates: the few without them make a small set that the engines
-    // build once, while each event's venue comes from IDX_events_listing (a set of the many
-    // with them was probed row by row: ten times slower at 100,000 events).
-    const e = event();
-    qb.andWhere(
-      `${e}.venueId IS NOT NULL AND ${e}.venueId NOT IN (SELECT gv.id FROM venues gv WHERE gv.geo_lat IS NULL OR gv.geo_lng IS NULL)`,
-    );
-  }
-  if (f.geofence) geofenceFilter(qb, event(), f.geofence);
+  // Geolocation's and the modules' parameters (docs/extending.md), through the surface's port.
+  applyListConditions(
+    f.extensions,
+    (condition, parameters) => qb.andWhere(condition, parameters),
+    eventId,
+    () => `${event()}.venueId`,
+  );
   return qb;
 }
 

@@ -9,8 +9,9 @@ import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
 import { VenueEventLinks } from '../venues/venues.service.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
-import { dateWindow, parseCoordinate, parseSearch, type EventFilters } from './event-filters.js';
-import type { Geofence } from './geofence.js';
+import { ExtensionRegistry } from '../extensions/registry.js';
+import { parseListParameters } from '../extensions/seams.js';
+import { dateWindow, parseSearch, type EventFilters } from './event-filters.js';
 
 /** An events list request resolved: what to select, which page, and what paging links echo. */
 export interface ResolvedEventQuery {
@@ -35,6 +36,7 @@ export class EventQueryResolver {
     private readonly venues: VenueEventLinks,
     private readonly organizers: OrganizerEventLinks,
     private readonly posts: PostStore,
+    private readonly extensions: ExtensionRegistry,
   ) {}
 
   /**
@@ -80,10 +82,11 @@ export class EventQueryResolver {
       else errors.post_parent = t('validation.invalid');
     }
     this.checkTicketed(query, errors, details);
-    const geofence = geofenceOf(query, ctx, errors);
+    // The list parameters of modules and of geolocation (docs/extending.md).
+    const extended = parseListParameters(this.extensions, { ...ctx.query, ...query }, ctx);
+    Object.assign(errors, extended.errors);
     if (Object.keys(errors).length) throw invalidParams(errors, details);
-    if (query.geoloc) filters.hasGeo = true;
-    if (geofence) filters.geofence = geofence;
+    if (extended.applied.length) filters.extensions = extended.applied;
 
     const window = dateWindow(query, presentInQuery, {
       siteZone: ctx.config.siteTimezone,
@@ -110,10 +113,9 @@ export class EventQueryResolver {
         organizer: query.organizer?.join(','),
         // Service D16: featured=false is echoed as 0.
         featured: query.featured === undefined ? undefined : query.featured ? 1 : 0,
-        // BEHAVIOR §5.2.6, with the geofence's: the filters in force, so that paging keeps them.
-        geoloc: query.geoloc ? 1 : undefined,
-        geoloc_lat: geofence?.lat,
-        geoloc_lng: geofence?.lng,
+        // BEHAVIOR §5.2.6, with the geofence's and the modules': the filters in force, so that
+        // paging keeps them.
+        ...extended.echo,
         include: query.include?.join(','),
         series: filters.seriesOnce ? 'once' : undefined,
         post_parent: query.post_parent,
@@ -148,41 +150,4 @@ export class EventQueryResolver {
       };
     }
   }
-}
-
-/**
- * `geoloc_lat` + `geoloc_lng` (CONTRACT §6): both or neither, each a number within ±90 / ±180;
- * the fence's radius is the GEOFENCE_RADIUS setting. Problems go to `errors`.
- */
-function geofenceOf(
-  query: ListEventsQuery,
-  ctx: RequestContext,
-  errors: Record<string, Text>,
-): Geofence | undefined {
-  const names = { geoloc_lat: 'geoloc_lng', geoloc_lng: 'geoloc_lat' } as const;
-  const limits = { geoloc_lat: 90, geoloc_lng: 180 } as const;
-  const values: Partial<Record<keyof typeof names, number>> = {};
-  for (const name of ['geoloc_lat', 'geoloc_lng'] as const) {
-    const raw = query[name];
-    if (raw === undefined) {
-      if (query[names[name]] !== undefined)
-        errors[name] = t('validation.coordinate_pair', { name, other: names[name] });
-      continue;
-    }
-    const value = parseCoordinate(raw);
-    if (value === undefined) errors[name] = t('validation.type', { name, type: 'number' });
-    else if (Math.abs(value) > limits[name])
-      errors[name] = t('validation.coordinate_range', {
-        name,
-        max: limits[name],
-        count: limits[name],
-      });
-    else values[name] = value;
-  }
-  if (values.geoloc_lat === undefined || values.geoloc_lng === undefined) return undefined;
-  return {
-    lat: values.geoloc_lat,
-    lng: values.geoloc_lng,
-    radiusKm: ctx.config.geofence.radiusKm,
-  };
 }

@@ -29,6 +29,7 @@ import { EventsRepository } from './events.repository.js';
 import { listedChange } from './listed-change.js';
 import { OccurrencesRepository, type StoredOccurrence } from './series/occurrences.repository.js';
 import { SeriesWrites } from './series/series-writes.js';
+import { saveWriteFragments } from '../extensions/seams.js';
 
 /** An updated event as its write left it: the row, its links, its first occurrence if any. */
 export interface WrittenUpdate {
@@ -151,6 +152,7 @@ export class EventUpdates {
       }
       throw error;
     }
+    await saveWriteFragments(plan.extensions, manager, event.id, false);
     // What of the links it sent changes: a whole-form save re-sends them as they are.
     const linkChanges = await this.plans.linkChanges(event, plan, scope);
     // As readers saw it: a scheduled event whose date has passed was published already.

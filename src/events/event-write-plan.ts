@@ -26,6 +26,8 @@ import type { EventEntity } from './event.entity.js';
 import type { ParsedCost, WriteClock } from './event-write-rules.js';
 import type { WrittenLinks } from './event.presenter.js';
 import { EventsRepository } from './events.repository.js';
+import { ExtensionRegistry } from '../extensions/registry.js';
+import { validateWriteFragments, type WriteFragments } from '../extensions/seams.js';
 
 type Plan = Awaited<ReturnType<VenueEventLinks['planReferences']>>;
 
@@ -39,6 +41,8 @@ export interface WritePlan {
   cost?: ParsedCost;
   /** The series the write sets (null: removes), when it carries `recurrence`. */
   recurrence?: Recurrence | null;
+  /** The modules' fields of the write, validated (docs/extending.md). */
+  extensions?: WriteFragments;
 }
 
 /** The reader a write's translation checks see. */
@@ -71,6 +75,7 @@ export class EventWritePlanner {
     private readonly venues: VenueEventLinks,
     private readonly organizers: OrganizerEventLinks,
     private readonly terms: EventTermLinks,
+    private readonly extensions: ExtensionRegistry,
   ) {}
 
   /** Everything a write is checked against, before any permission check or write (§1.1). */
@@ -123,7 +128,11 @@ export class EventWritePlanner {
       );
       if (problem) errors.translation_of = problem;
     }
-    if (Object.keys(errors).length) throw invalidParams(errors);
+    // The modules' fields, checked with the rest of the request (one 400 for all).
+    const details: NonNullable<Parameters<typeof invalidParams>[1]> = {};
+    const fragments = await validateWriteFragments(this.extensions, ctx.body, errors, details);
+    if (fragments.length) plan.extensions = fragments;
+    if (Object.keys(errors).length) throw invalidParams(errors, details);
     if (dto.categories !== undefined)
       plan.categoryItems = this.terms.validateWriteItems('categories', dto.categories);
     if (dto.tags !== undefined) plan.tagItems = this.terms.validateWriteItems('tags', dto.tags);

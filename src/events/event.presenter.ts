@@ -14,6 +14,8 @@ import type { EventEntity } from './event.entity.js';
 import type { TecEvent, TecOrganizer } from '../common/payload/tec-payload.js';
 import { toTecEvent, type EventLinks } from './event.mapper.js';
 import { EventsRepository } from './events.repository.js';
+import { ExtensionRegistry } from '../extensions/registry.js';
+import { contributePayloads } from '../extensions/seams.js';
 
 export interface PresentOptions {
   /** Single reads carry `json_ld`; lists do not (BEHAVIOR §4.2). */
@@ -56,6 +58,7 @@ export class EventPresenter {
     private readonly translations: TranslationStore,
     private readonly i18n: I18nService,
     private readonly cache: RecordCache,
+    private readonly extensions: ExtensionRegistry,
   ) {}
 
   /**
@@ -166,7 +169,8 @@ export class EventPresenter {
       this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
     ]);
     const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
-    return new Map(
+    const unlocked = new Map(rows.map((e) => [e.id, isUnlocked(e, opts.password, ctx)]));
+    const built = new Map(
       rows.map((e) => {
         const links: EventLinks = {
           venue: e.venueId !== null ? venues.get(e.venueId) : undefined,
@@ -179,13 +183,26 @@ export class EventPresenter {
         };
         const payload = toTecEvent(e, links, ctx, {
           jsonLd: opts.jsonLd,
-          unlocked: isUnlocked(e, opts.password, ctx),
+          unlocked: unlocked.get(e.id)!,
           freeLabel,
           translate: (key, args) => this.i18n.translate(key, { lang: ctx.language, args }),
         });
         return [e.id, payload] as const;
       }),
     );
+    // The modules' fields (docs/extending.md), for the whole page at once.
+    const byId = new Map(rows.map((e) => [e.id, e]));
+    await contributePayloads(
+      this.extensions,
+      'event',
+      built,
+      {
+        locked: (id) => !unlocked.get(id),
+        editing: (id) => ctx.query.context === 'edit' && canEdit(ctx.actor, byId.get(id)!),
+      },
+      ctx,
+    );
+    return built;
   }
 }
 

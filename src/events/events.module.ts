@@ -22,13 +22,16 @@ import { SeriesWrites } from './series/series-writes.js';
 import { SeriesHorizon } from './series/series-horizon.js';
 import { SeriesReads } from './series/series-reads.js';
 import { SeriesRepository } from './series/series.repository.js';
+import { GeolocationRegistration } from './geolocation-filter.js';
 import { WritesModule } from '../database/writes.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { CacheModule } from '../cache/cache.module.js';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 
 @Module({
   imports: [
     CacheModule,
+    ExtensionsModule,
     AuthModule,
     WritesModule,
     DatabaseModule,
@@ -52,6 +55,7 @@ import { CacheModule } from '../cache/cache.module.js';
     OccurrencesRepository,
     SeriesRepository,
     OccurrenceWrites,
+    GeolocationRegistration,
     SeriesWrites,
     SeriesReads,
     SeriesHorizon,

@@ -45,6 +45,7 @@ import { OccurrenceWrites } from './series/occurrence-writes.js';
 import { OccurrencesRepository } from './series/occurrences.repository.js';
 import { isProvisionalId, SERIES_COMPLETE } from './series/series-rules.js';
 import { SeriesWrites } from './series/series-writes.js';
+import { saveWriteFragments } from '../extensions/seams.js';
 
 /**
  * The events of BEHAVIOR §5.2, §6.1 and §7.1-7.3 under CONTRACT.md, the one door the controller,
@@ -125,6 +126,7 @@ export class EventsService {
       event.id = id;
       await this.plans.applyVenue(event, plan, ctx, scope);
       await this.events.insert(manager, event, slugBase(event, dto.slug));
+      await saveWriteFragments(plan.extensions, manager, id, true);
       if (series) await this.occurrences.replaceOccurrences(manager, event, series.occurrences);
       scope.changed('event', id, 'created', event, {
         listed: series ? undefined : { dates: [[event.startDate, event.endDate]], moved: 'all' },

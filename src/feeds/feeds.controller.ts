@@ -1,3 +1,5 @@
+import { ExtensionRegistry } from '../extensions/registry.js';
+import { calendarLinesOf } from '../extensions/seams.js';
 import { Controller, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBasicAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -38,6 +40,7 @@ export class FeedsController {
     private readonly seriesReads: SeriesReads,
     private readonly i18n: I18nService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly extensions: ExtensionRegistry,
   ) {}
 
   /**
@@ -131,6 +134,7 @@ export class FeedsController {
       name: this.i18n.t('feeds.calendar_name', { lang: ctx.language, args: { site: site.host } }),
       uidDomain: `${site.host}${withoutTrailingSlashes(site.pathname)}`,
       language: ctx.language,
+      extraLines: (event) => calendarLinesOf(this.extensions, event),
     });
   }
 }

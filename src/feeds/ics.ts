@@ -1,6 +1,7 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { IANAZone } from 'luxon';
 import { localToUtc, utcToLocal } from '../common/dates/index.js';
+import type { CalendarLine } from '../extensions/contracts.js';
 import type { TecEvent, TecVenue } from '../common/payload/tec-payload.js';
 import { withoutForbiddenCharacters } from '../common/text/index.js';
 import { foldLines, icsText } from './ics-lines.js';
@@ -22,6 +23,8 @@ export interface CalendarOptions {
   language: string;
   /** The most bytes of the calendar (MAX_FEED_BYTES unless said). */
   maxBytes?: number;
+  /** The extension modules' lines of an event (docs/extending.md). */
+  extraLines?: (event: TecEvent) => CalendarLine[];
 }
 
 /**
@@ -185,7 +188,7 @@ export class CalendarWriter {
       zone === undefined || this.timezones.has(zone) ? undefined : foldLines(vtimezone(zone));
     const entry = series
       ? this.seriesVevent(event, zone, { ...series, changed: undefined })
-      : foldedVevent(event, zone, this.options.uidDomain);
+      : foldedVevent(event, zone, this.options.uidDomain, this.extra(event));
     const linked =
       changed && excludesChange(changed.series, changed.start)
         ? foldLines(
@@ -195,6 +198,7 @@ export class CalendarWriter {
               this.options.uidDomain,
               recurrenceIdLine(changed.series, changed.start, tzidOf(seriesZone(changed.series))),
               changed.seriesId,
+              this.extra(event),
             ),
           )
         : undefined;
@@ -243,7 +247,20 @@ export class CalendarWriter {
 
   private seriesVevent(event: TecEvent, zone: string | undefined, series: IcsSeries): Buffer {
     const lines = recurrenceLines(series, tzidOf(zone));
-    return foldLines(vevent(event, zone, this.options.uidDomain, lines));
+    return foldLines(
+      vevent(event, zone, this.options.uidDomain, lines, event.id, this.extra(event)),
+    );
+  }
+
+  /** The modules' lines of `event`, written as iCalendar lines. */
+  private extra(event: TecEvent): string {
+    const lines = this.options.extraLines?.(event) ?? [];
+    return lines
+      .map(({ name, value, uri }) => {
+        const clean = withoutForbiddenCharacters(value).replace(/[\r\n]/g, '');
+        return `${name}:${uri ? clean : icsText(clean)}\r\n`;
+      })
+      .join('');
   }
 }
 
@@ -269,10 +286,15 @@ export function buildCalendar(events: readonly TecEvent[], options: CalendarOpti
  */
 const folded = new WeakMap<TecEvent, { uidDomain: string; entry: Buffer }>();
 
-function foldedVevent(event: TecEvent, zone: string | undefined, uidDomain: string): Buffer {
+function foldedVevent(
+  event: TecEvent,
+  zone: string | undefined,
+  uidDomain: string,
+  extra: string,
+): Buffer {
   const kept = folded.get(event);
   if (kept?.uidDomain === uidDomain) return kept.entry;
-  const entry = foldLines(vevent(event, zone, uidDomain));
+  const entry = foldLines(vevent(event, zone, uidDomain, '', event.id, extra));
   folded.set(event, { uidDomain, entry });
   return entry;
 }
@@ -287,6 +309,7 @@ function vevent(
   uidDomain: string,
   rules = '',
   uidId = event.id,
+  extra = '',
 ): string {
   const text = (value: unknown) => icsText(withoutForbiddenCharacters(plainText(value)));
   const modified = utc(event.modified_utc);
@@ -317,6 +340,7 @@ function vevent(
   if (event.url) {
     out += `URL;VALUE=URI:${withoutForbiddenCharacters(event.url).replace(/[\r\n]/g, '')}\r\n`;
   }
+  out += extra;
   out += 'STATUS:CONFIRMED\r\n';
   if (created) out += `CREATED:${created}\r\n`;
   if (modified) out += `LAST-MODIFIED:${modified}\r\n`;

@@ -95,10 +95,13 @@ export class ImportWriter {
           : idOf(
               await this.organizers.updateById(localId, await validate(UpdateOrganizerDto), ctx),
             );
-      case 'event':
+      case 'event': {
+        // The extension modules' write fields are read from the body, as on the API.
+        const withBody = { ...ctx, body };
         return localId === undefined
-          ? idOf(await this.events.create(await validate(CreateEventDto), ctx))
-          : idOf(await this.events.update(localId, await validate(UpdateEventDto), ctx));
+          ? idOf(await this.events.create(await validate(CreateEventDto), withBody))
+          : idOf(await this.events.update(localId, await validate(UpdateEventDto), withBody));
+      }
       default:
         return unknownKind(kind);
     }

@@ -1,3 +1,4 @@
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { WritesModule } from '../database/writes.module.js';
@@ -16,6 +17,7 @@ import { TecImporter } from './tec-importer.js';
  */
 @Module({
   imports: [
+    ExtensionsModule,
     AuthModule,
     WritesModule,
     MetricsModule,

@@ -1,3 +1,5 @@
+import { ExtensionRegistry } from '../extensions/registry.js';
+import { writeFieldsOf } from '../extensions/seams.js';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Metrics } from '../metrics/metrics.js';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -115,6 +117,7 @@ export class TecImporter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: ImportWriter,
     private readonly writes: Writes,
+    private readonly extensions: ExtensionRegistry,
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
@@ -301,6 +304,8 @@ export class TecImporter {
       if (!options.trustHtml) input = filterSourceHtml(kind, input);
       if (makePrivate) input.status = 'private';
       if (recurrence) input.recurrence = recurrence;
+      // The fields of the extension modules (a Pro site's Virtual Events), as its API shows them.
+      if (kind === 'event') Object.assign(input, writeFieldsOf(this.extensions, record));
     } catch (error) {
       if (error instanceof MalformedRecord || error instanceof Unresolved) return skip(error);
       throw error;

@@ -1,3 +1,5 @@
+import { ExtensionRegistry } from '../extensions/registry.js';
+import { adjustJsonLd } from '../extensions/seams.js';
 import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import type { RequestContext } from '../common/http/request-context.js';
@@ -38,6 +40,7 @@ export class EventPages {
     private readonly terms: TermQueries,
     private readonly views: Views,
     private readonly frame: PageFrame,
+    private readonly extensions: ExtensionRegistry,
   ) {}
 
   async eventPage(slug: string, password: string | undefined, ctx: RequestContext) {
@@ -165,7 +168,8 @@ export class EventPages {
         translations,
         image: view.image,
         ogType: 'article',
-        jsonLd: scriptJson(eventJsonLd(event, url, language)),
+        // The modules' schema.org properties (an online event's VirtualLocation).
+        jsonLd: scriptJson(adjustJsonLd(this.extensions, eventJsonLd(event, url, language), event)),
         calendars: [{ title: t.add_to_calendar, href: ics, webcal: webcal(ics) }],
         cacheControl: unlocked ? NOT_STORED : undefined,
         lastModified: unlocked ? undefined : httpDate(event.modified_utc),

@@ -1,3 +1,4 @@
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../events/events.module.js';
 import { OrganizersModule } from '../organizers/organizers.module.js';
@@ -15,7 +16,7 @@ import { CalendarRoutes } from './calendar/calendar-routes.js';
 
 /** Public pages, the home page and the RSS feeds (CONTRACT §7). */
 @Module({
-  imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule],
+  imports: [EventsModule, VenuesModule, OrganizersModule, TermsModule, ExtensionsModule],
   // PagesController first: `/events/category/*path` is its route before `/events/*path`.
   controllers: [PagesController, CalendarController],
   providers: [

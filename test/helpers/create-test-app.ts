@@ -1,4 +1,4 @@
-import type { INestApplication, Type } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module.js';
@@ -15,6 +15,8 @@ export interface TestAppOptions {
   keepDatabase?: boolean;
   /** Receives the request log lines (request logging is off unless LOG_REQUESTS=true). */
   logSink?: (line: string) => void;
+  /** The application module (default AppModule; `AppModule.withExtensions([])`: no modules). */
+  module?: Type | DynamicModule;
 }
 
 const BASE_ENV = { ...process.env };
@@ -32,7 +34,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
   };
   if (!options.keepDatabase) await resetMigratedDatabase(process.env.DATABASE_URL);
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule],
+    imports: [options.module ?? AppModule],
     controllers: options.controllers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(new BodyBytesAdapter(), {

@@ -185,8 +185,14 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
         ],
         categories: [{ slug: 'folk' }],
         tags: [{ slug: 'family' }],
+        // A Pro site's Virtual Events fields come over (the Virtual Events module).
+        is_virtual: true,
+        virtual_url: 'https://meet.example.org/folk',
+        virtual_video_source: 'youtube',
       });
       expect(events.find((e) => e.title === 'Harvest Fair (all day)')).toMatchObject({
+        is_virtual: false,
+        virtual_url: null,
         all_day: true,
         utc_start_date: '2025-09-19 21:00:00',
         utc_end_date: '2025-09-21 20:59:59',

@@ -21,6 +21,8 @@ export interface RequestContext {
   config: AppConfig;
   /** The raw query string parameters (some routes read undeclared ones, e.g. `password`). */
   query: Record<string, unknown>;
+  /** The raw body of a write (the extension surface's write fragments read theirs from it). */
+  body?: unknown;
 }
 
 export function buildRequestContext(req: Request, config: AppConfig): RequestContext {
@@ -31,6 +33,7 @@ export function buildRequestContext(req: Request, config: AppConfig): RequestCon
     siteUrl: config.siteUrl,
     config,
     query: req.query ?? {},
+    body: req.body as unknown,
   };
 }
 

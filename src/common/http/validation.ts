@@ -42,7 +42,7 @@ function limitReason(message: string, name: string): { code: string; reason: Tex
   return { code, reason: t(`errors.param_${match[1]}`, { name, max, count: max }) };
 }
 
-function toWpValidationError(errors: ValidationError[]): ApiError {
+export function toWpValidationError(errors: ValidationError[]): ApiError {
   const missing = errors.filter((e) => Object.keys(e.constraints ?? {}).includes('isDefined'));
   if (missing.length) return missingParams(missing.map((e) => e.property));
   const params: Record<string, Text> = {};

@@ -89,7 +89,7 @@ export interface TecTerm {
 }
 
 /** BEHAVIOR §4.4: empty fields are left out (the plugin's `array_filter`). */
-export interface TecVenue extends Partial<TecPostHead> {
+export interface TecVenue extends Partial<TecPostHead>, VenueExtensionFields {
   venue?: string | [];
   description?: string;
   excerpt?: string;
@@ -112,7 +112,7 @@ export interface TecVenue extends Partial<TecPostHead> {
 }
 
 /** BEHAVIOR §4.5: empty fields are left out, as for venues. */
-export interface TecOrganizer extends Partial<TecPostHead> {
+export interface TecOrganizer extends Partial<TecPostHead>, OrganizerExtensionFields {
   organizer?: string | [];
   description?: string;
   excerpt?: string;
@@ -124,8 +124,20 @@ export interface TecOrganizer extends Partial<TecPostHead> {
   json_ld?: JsonLd;
 }
 
+/**
+ * The fields extension modules add to events, venues and organizers (docs/extending.md): empty
+ * here, each module merges its own into them (`declare module` on src/extensions/index.ts), so
+ * that the compiler knows every contributed field.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EventExtensionFields {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface VenueExtensionFields {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface OrganizerExtensionFields {}
+
 /** BEHAVIOR §4.1, in the plugin's key order. */
-export interface TecEvent extends TecPostHead {
+export interface TecEvent extends TecPostHead, EventExtensionFields {
   rest_url: string;
   title: string;
   description: string;
@@ -181,7 +193,9 @@ export interface TecRecurrence {
 }
 
 /** Every field of each payload type, for the test that holds them against the schema list. */
-type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
+type KeysOf<T> = { readonly [K in Exclude<keyof Required<T>, ExtensionKeys>]: true };
+/** The modules' fields: documented by their modules (docs/extending.md), not in this list. */
+type ExtensionKeys = keyof (EventExtensionFields & VenueExtensionFields & OrganizerExtensionFields);
 const keys =
   <T>() =>
   <const K extends KeysOf<T>>(k: K & Record<Exclude<keyof K, keyof T>, never>) =>

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import type { Language } from '../config/config.js';
+import type {
+  EventWriteContributor,
+  LifecycleListener,
+  ListParameterContributor,
+  ModuleCatalogue,
+  PayloadContributor,
+  RecordKindName,
+} from './contracts.js';
+
+/** What one module registers (ExtensionRegistry.register). */
+export interface ExtensionParts {
+  /** The module's name: its catalogue's keys are `<name>.<key>`. */
+  name: string;
+  catalogue?: ModuleCatalogue;
+  payload?: ReadonlyArray<PayloadContributor<object>>;
+  listParameters?: ReadonlyArray<ListParameterContributor>;
+  writes?: ReadonlyArray<EventWriteContributor<object>>;
+  lifecycle?: ReadonlyArray<LifecycleListener>;
+}
+
+/**
+ * What the application's modules registered, read by the core at its seams (the presenters, the
+ * list's SQL, the write plan, the OpenAPI documents, the writes' commit). One per application:
+ * modules register from their providers' constructors, before the documents are built.
+ */
+@Injectable()
+export class ExtensionRegistry {
+  private readonly payloadByKind = new Map<RecordKindName, Array<PayloadContributor<object>>>();
+  readonly listParameters: Array<ListParameterContributor> = [];
+  readonly writes: Array<EventWriteContributor<object>> = [];
+  readonly lifecycle: LifecycleListener[] = [];
+  private readonly texts = new Map<string, string>();
+  readonly names: string[] = [];
+
+  register(parts: ExtensionParts): void {
+    if (this.names.includes(parts.name))
+      throw new Error(`extension ${parts.name} registered twice`);
+    this.names.push(parts.name);
+    for (const contributor of parts.payload ?? []) {
+      // The venues' and organizers' presenters do not call contributors yet (docs/extending.md).
+      if (contributor.kind !== 'event') {
+        throw new Error(`extension ${parts.name}: ${contributor.kind} payloads take no fields yet`);
+      }
+      const list = this.payloadByKind.get(contributor.kind) ?? [];
+      list.push(contributor);
+      this.payloadByKind.set(contributor.kind, list);
+    }
+    this.listParameters.push(...(parts.listParameters ?? []));
+    this.writes.push(...(parts.writes ?? []));
+    this.lifecycle.push(...(parts.lifecycle ?? []));
+    for (const [language, texts] of Object.entries(parts.catalogue ?? {})) {
+      for (const [key, text] of Object.entries(texts)) {
+        this.texts.set(`${language}:${parts.name}.${key}`, text);
+      }
+    }
+  }
+
+  payload(kind: RecordKindName): ReadonlyArray<PayloadContributor<object>> {
+    return this.payloadByKind.get(kind) ?? [];
+  }
+
+  /** A text of a module's catalogue (`<module>.<key>`), or undefined for any other key. */
+  text(language: Language, key: string): string | undefined {
+    return this.texts.get(`${language}:${key}`);
+  }
+}

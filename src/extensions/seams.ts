@@ -1,0 +1,267 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import type { EntityManager } from 'typeorm';
+import type { ApiErrorData, Text } from '../common/errors/api-error.js';
+import { PLUGIN_NAMESPACE } from '../common/http/links.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { toWpValidationError } from '../common/http/validation.js';
+import { touch } from '../cache/dependencies.js';
+import type { JournalEntry } from '../database/writes.js';
+import type {
+  CalendarLine,
+  EventWriteContributor,
+  ExtensionContext,
+  LifecycleChange,
+  ListConditionPort,
+  ListParameterContributor,
+  RecordKindName,
+} from './contracts.js';
+import type { ExtensionRegistry } from './registry.js';
+
+/*
+ * Where the core calls the registered modules: these functions are the core's side of the
+ * surface (src/extensions/index.ts is the modules' side). The core passes plain data; the
+ * modules never see the core's classes.
+ */
+
+function extensionContext(ctx: RequestContext): ExtensionContext {
+  return {
+    language: ctx.language,
+    namespace: ctx.restBase.endsWith(`/${PLUGIN_NAMESPACE}`) ? 'plugin' : 'ours',
+    actor: ctx.actor,
+  };
+}
+
+/** How the reader sees one record: locked (protected, no password) and whether it may edit it. */
+export interface ReaderOf {
+  locked(id: number): boolean;
+  /** The reader may edit it and asked `context=edit`. */
+  editing(id: number): boolean;
+}
+
+/**
+ * The contributed fields of a page of payloads (`payloads` by id, changed in place), in one call
+ * of each contributor for the whole page. A locked record shows each field's protected value, as
+ * does a field for editors to any other reader.
+ */
+export async function contributePayloads(
+  registry: ExtensionRegistry,
+  kind: RecordKindName,
+  payloads: ReadonlyMap<number, object>,
+  reader: ReaderOf,
+  ctx: RequestContext,
+): Promise<void> {
+  const contributors = registry.payload(kind);
+  if (!contributors.length || !payloads.size) return;
+  const context = extensionContext(ctx);
+  const records = [...payloads.keys()].map((id) => ({ id }));
+  const contributed = await Promise.all(contributors.map((c) => c.contribute(records, context)));
+  contributors.forEach((contributor, i) => {
+    const fields = Object.entries(contributor.fields) as Array<
+      [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
+    >;
+    for (const [id, payload] of payloads) {
+      const out = payload as Record<string, unknown>;
+      const values = (contributed[i].get(id) ?? contributor.defaults) as Record<string, unknown>;
+      const locked = reader.locked(id);
+      for (const [name, field] of fields) {
+        if (field.namespaces && !field.namespaces.includes(context.namespace)) continue;
+        const hidden = locked || (field.visibility === 'editors' && !reader.editing(id));
+        out[name] = hidden ? field.protectedValue : values[name];
+      }
+      const ld = out.json_ld as Record<string, unknown> | undefined;
+      if (ld && !locked && contributor.jsonLd) contributor.jsonLd(ld, values);
+    }
+  });
+}
+
+/** The list parameters the modules read, parsed: what is in force, and every problem. */
+export interface ListExtensions {
+  /** Keyed by their JSON (the list's count and page caches key on the filters' JSON). */
+  applied: Array<{
+    contributor: ListParameterContributor;
+    value: unknown;
+    toJSON(): unknown;
+  }>;
+  errors: Record<string, Text>;
+  echo: Record<string, string | number | undefined>;
+}
+
+/** `query`: the list's parameters (the raw query string's, with the declared ones as read). */
+export function parseListParameters(
+  registry: ExtensionRegistry,
+  query: Readonly<Record<string, unknown>>,
+  ctx: RequestContext,
+): ListExtensions {
+  const out: ListExtensions = { applied: [], errors: {}, echo: {} };
+  const context = {
+    ...extensionContext(ctx),
+    settings: { geofenceRadiusKm: ctx.config.geofence.radiusKm },
+  };
+  for (const contributor of registry.listParameters) {
+    const parsed = contributor.parse(query, context);
+    if (parsed.errors && Object.keys(parsed.errors).length)
+      Object.assign(out.errors, parsed.errors);
+    else if (parsed.value !== undefined) {
+      const value = parsed.value;
+      out.applied.push({ contributor, value, toJSON: () => [contributor.parameters[0], value] });
+      Object.assign(out.echo, contributor.echo(parsed.value));
+    }
+  }
+  return out;
+}
+
+/** The cache tags the list's modules' filters add. */
+export const listParameterTags = (applied: ListExtensions['applied'] = []) =>
+  applied.flatMap(({ contributor, value }) => contributor.cacheTags?.(value) ?? []);
+
+/**
+ * The conditions of the list's module filters on a query builder's listed event: `eventId` is
+ * its id column, `venueId()` gives its venue's (joining what it needs). Parameter names are made
+ * private to each contributor (`:x` of the 2nd becomes `:ext1_x`).
+ */
+export function applyListConditions(
+  applied: ListExtensions['applied'] = [],
+  andWhere: (condition: string, parameters: Record<string, unknown>) => void,
+  eventId: string,
+  venueId: () => string,
+): void {
+  applied.forEach(({ contributor, value }, index) => {
+    const port: ListConditionPort = {
+      where(condition, parameters = {}) {
+        const prefix = `ext${index}_`;
+        const text = condition
+          .replace(/(:(?:\.\.\.)?)([A-Za-z_]\w*)/g, (_, colon: string, name: string) => {
+            if (!(name in parameters)) throw new Error(`list condition names no parameter ${name}`);
+            return `${colon}${prefix}${name}`;
+          })
+          .replaceAll('{event}', eventId)
+          .replace(/\{venue\}/g, () => venueId());
+        const bound: Record<string, unknown> = {};
+        for (const [name, v] of Object.entries(parameters)) {
+          bound[`${prefix}${name}`] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
+        }
+        andWhere(text, bound);
+      },
+    };
+    contributor.where(value, port);
+  });
+}
+
+/** A write's module fields, validated: what each contributor saves. */
+export type WriteFragments = Array<{
+  contributor: EventWriteContributor<object>;
+  values: Record<string, unknown>;
+}>;
+
+/**
+ * Validates each write contributor's fragment of the request's body (fields it does not name
+ * are left alone); the problems go to `errors` (and `details`), joining the write's one 400.
+ */
+export async function validateWriteFragments(
+  registry: ExtensionRegistry,
+  body: unknown,
+  errors: Record<string, Text>,
+  details: NonNullable<ApiErrorData['details']>,
+): Promise<WriteFragments> {
+  const out: WriteFragments = [];
+  if (!body || typeof body !== 'object') return out;
+  for (const contributor of registry.writes) {
+    const names = Object.keys(contributor.fields);
+    const given = Object.fromEntries(
+      names.filter((n) => n in body).map((n) => [n, (body as Record<string, unknown>)[n]]),
+    );
+    if (!Object.keys(given).length) continue;
+    const instance = plainToInstance(contributor.fragment, given);
+    const problems = await validate(instance, { skipMissingProperties: true });
+    if (problems.length) {
+      const data = toWpValidationError(problems).data;
+      Object.assign(errors, data.params);
+      Object.assign(details, data.details);
+    }
+    // The contributor's own checks see the fields that passed the fragment's.
+    const failed = new Set(problems.map((p) => p.property));
+    const values = Object.fromEntries(
+      names
+        .filter((n) => n in given && !failed.has(n))
+        .map((n) => [n, (instance as Record<string, unknown>)[n]]),
+    );
+    const more = contributor.check?.(values) ?? {};
+    Object.assign(errors, more);
+    if (!problems.length && !Object.keys(more).length) out.push({ contributor, values });
+  }
+  return out;
+}
+
+/** Saves a write's module fields in its transaction, after the event's row. */
+export async function saveWriteFragments(
+  fragments: WriteFragments | undefined,
+  manager: EntityManager,
+  eventId: number,
+  created: boolean,
+): Promise<void> {
+  for (const { contributor, values } of fragments ?? []) {
+    await contributor.save(manager, eventId, values, created);
+    touch(...(contributor.touches ?? []));
+  }
+}
+
+/** The committed changes as the lifecycle listeners hear them. */
+export function lifecycleOf(entries: readonly JournalEntry[]): LifecycleChange[] {
+  return entries.map((entry) => ({
+    kind: entry.kind,
+    id: entry.id,
+    action:
+      entry.action === 'updated' &&
+      entry.status === 'publish' &&
+      entry.previousStatus !== null &&
+      entry.previousStatus !== 'publish'
+        ? 'went_live'
+        : entry.action,
+  }));
+}
+
+const CALENDAR_NAME = /^[A-Z][A-Z0-9-]*(?:;[A-Z0-9-]+=[A-Za-z0-9-]+)*$/;
+
+/** The modules' lines of an event's VEVENT (PayloadContributor.calendarLines), from its payload. */
+export function calendarLinesOf(registry: ExtensionRegistry, payload: object): CalendarLine[] {
+  return registry.payload('event').flatMap((contributor) => {
+    if (!contributor.calendarLines) return [];
+    const lines = contributor.calendarLines(payload);
+    for (const line of lines) {
+      if (!CALENDAR_NAME.test(line.name)) throw new Error(`bad calendar property ${line.name}`);
+    }
+    return lines;
+  });
+}
+
+/**
+ * The modules' schema.org properties on JSON-LD built from an event's payload (the public
+ * pages): from the values the payload shows its reader (a protected event's change nothing).
+ */
+export function adjustJsonLd<T extends Record<string, unknown>>(
+  registry: ExtensionRegistry,
+  ld: T,
+  payload: object,
+): T {
+  for (const contributor of registry.payload('event')) contributor.jsonLd?.(ld, payload);
+  return ld;
+}
+
+/**
+ * The modules' write fields a source record carries (an import from another site): each field a
+ * write contributor accepts, when the record gives it a value (null, a protected record's
+ * blank, is no value).
+ */
+export function writeFieldsOf(
+  registry: ExtensionRegistry,
+  record: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const contributor of registry.writes) {
+    for (const name of Object.keys(contributor.fields)) {
+      if (record[name] !== undefined && record[name] !== null) out[name] = record[name];
+    }
+  }
+  return out;
+}

@@ -1,0 +1,252 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DateTime } from 'luxon';
+import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { coldCaches, countQueries } from '../helpers/query-counter.js';
+
+const BASE = '/cal/events/v1';
+const PLUGIN = '/wp-json/tribe/events/v1';
+const day = (offset: number) =>
+  `${DateTime.utc().plus({ days: offset }).toFormat('yyyy-MM-dd')} 10:00:00`;
+
+type Body = Record<string, unknown> & { id: number };
+
+/** The Virtual Events module (issue 49), built on the extension surface alone. */
+describe('Virtual Events module (e2e)', () => {
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  const http = () => request(app.getHttpServer());
+  const ids: Record<string, number> = {};
+
+  const write = async (path: string, body: Record<string, unknown>, status = 201) => {
+    const res = await http()
+      .post(`${BASE}${path}`)
+      .set('Authorization', users.editor.header)
+      .send(body);
+    if (res.status !== status)
+      throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Body;
+  };
+  const event = (title: string, offset: number, extra: Record<string, unknown> = {}) =>
+    write('/events', { title, start_date: day(offset), end_date: day(offset), ...extra });
+  const listed = async (query: string, base = BASE) => {
+    const res = await http().get(`${base}/events${query}`).expect(200);
+    return (res.body.events as Body[]).map((e) => e.id);
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    users = await createRoleUsers(app);
+    const venue = await write('/venues', { venue: 'Hall' });
+    ids.plain = (await event('Plain', 1)).id;
+    ids.online = (
+      await event('Online', 2, {
+        is_virtual: true,
+        virtual_url: 'https://meet.example.org/room',
+        virtual_video_source: 'zoom',
+      })
+    ).id;
+    ids.mixed = (await event('Mixed', 3, { is_virtual: 'true', venue: venue.id })).id;
+    ids.locked = (
+      await event('Locked', 4, {
+        is_virtual: true,
+        virtual_url: 'https://meet.example.org/secret',
+        password: 's3cret',
+      })
+    ).id;
+  }, 60_000);
+  afterAll(() => closeApp(app));
+
+  it('adds the three fields to every event, in both namespaces', async () => {
+    for (const base of [BASE, PLUGIN]) {
+      const res = await http().get(`${base}/events?per_page=10`).expect(200);
+      const byId = new Map((res.body.events as Body[]).map((e) => [e.id, e]));
+      expect(byId.get(ids.plain)).toMatchObject({
+        is_virtual: false,
+        virtual_url: null,
+        virtual_video_source: '',
+      });
+      expect(byId.get(ids.online)).toMatchObject({
+        is_virtual: true,
+        virtual_url: 'https://meet.example.org/room',
+        virtual_video_source: 'zoom',
+      });
+      // Virtual without a link: "" and the default source.
+      expect(byId.get(ids.mixed)).toMatchObject({
+        is_virtual: true,
+        virtual_url: '',
+        virtual_video_source: 'video',
+      });
+      const single = await http().get(`${base}/events/${ids.online}`).expect(200);
+      expect(single.body.virtual_url).toBe('https://meet.example.org/room');
+    }
+  });
+
+  it('blanks them on a protected event read without its password', async () => {
+    const res = await http().get(`${BASE}/events?include=${ids.locked}`).expect(200);
+    expect(res.body.events[0]).toMatchObject({
+      is_virtual: null,
+      virtual_url: '',
+      virtual_video_source: '',
+    });
+    const open = await http().get(`${BASE}/events/${ids.locked}?password=s3cret`).expect(200);
+    expect(open.body).toMatchObject({
+      is_virtual: true,
+      virtual_url: 'https://meet.example.org/secret',
+    });
+  });
+
+  it('says online in JSON-LD: OnlineEventAttendanceMode, or Mixed beside a venue', async () => {
+    const online = (await http().get(`${BASE}/events/${ids.online}`).expect(200)).body;
+    expect(online.json_ld).toMatchObject({
+      eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode',
+      location: { '@type': 'VirtualLocation', url: 'https://meet.example.org/room' },
+    });
+    const mixed = (await http().get(`${BASE}/events/${ids.mixed}`).expect(200)).body;
+    expect(mixed.json_ld.eventAttendanceMode).toBe('https://schema.org/MixedEventAttendanceMode');
+    expect(mixed.json_ld.location).toHaveLength(2);
+    const plain = (await http().get(`${BASE}/events/${ids.plain}`).expect(200)).body;
+    expect(plain.json_ld.eventAttendanceMode).toBe('https://schema.org/OfflineEventAttendanceMode');
+  });
+
+  it('carries the link in the iCalendar feeds, except a protected event’s', async () => {
+    const one = await http().get(`${BASE}/events/${ids.online}.ics`).expect(200);
+    expect(one.text).toContain(
+      'CONFERENCE;VALUE=URI;FEATURE=VIDEO:https://meet.example.org/room\r\n',
+    );
+    expect(one.text).toContain('X-GOOGLE-CONFERENCE:https://meet.example.org/room\r\n');
+    const feed = await http().get(`${BASE}/events.ics?per_page=50`).expect(200);
+    expect(feed.text).toContain('https://meet.example.org/room');
+    expect(feed.text).not.toContain('https://meet.example.org/secret');
+    const plain = await http().get(`${BASE}/events/${ids.plain}.ics`).expect(200);
+    expect(plain.text).not.toContain('CONFERENCE');
+  });
+
+  it('says online in the event page’s JSON-LD', async () => {
+    const slug = (await http().get(`${BASE}/events/${ids.online}`).expect(200)).body.slug;
+    const page = await http().get(`/event/${slug}/`).expect(200);
+    const ld = JSON.parse(
+      /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page.text)![1],
+    ) as Record<string, unknown>;
+    expect(ld.eventAttendanceMode).toBe('https://schema.org/OnlineEventAttendanceMode');
+    expect(ld.location).toMatchObject({ '@type': 'VirtualLocation' });
+    const lockedSlug = (
+      await http().get(`${BASE}/events/${ids.locked}?password=s3cret`).expect(200)
+    ).body.slug;
+    const locked = await http().get(`/event/${lockedSlug}/`);
+    expect(locked.text).not.toContain('meet.example.org/secret');
+  });
+
+  it('filters the list with virtual=true|false and echoes it', async () => {
+    const online = await listed('?virtual=true&per_page=50');
+    expect(online).toEqual(expect.arrayContaining([ids.online, ids.mixed, ids.locked]));
+    expect(online).not.toContain(ids.plain);
+    const offline = await listed('?virtual=0&per_page=50');
+    expect(offline).toContain(ids.plain);
+    expect(offline).not.toContain(ids.online);
+    expect(await listed('?virtual=true&per_page=50', PLUGIN)).toEqual(online);
+    const res = await http().get(`${BASE}/events?virtual=1&per_page=1`).expect(200);
+    expect(res.body.rest_url).toContain('virtual=1');
+    expect(res.body.next_rest_url).toContain('virtual=1');
+    const bad = await http().get(`${BASE}/events?virtual=maybe`).expect(400);
+    expect(bad.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400 } });
+    expect(bad.body.data.params.virtual).toBe('virtual is not of type boolean.');
+  });
+
+  it('accepts writes: http(s) links only, false clears the others, a list sees the change', async () => {
+    const created = await event('Later online', 5);
+    expect(await listed('?virtual=true&per_page=50')).not.toContain(created.id);
+    const updated = await write(
+      `/events/${created.id}`,
+      { virtual_url: 'http://stream.example.org/' },
+      200,
+    );
+    expect(updated).toMatchObject({ is_virtual: true, virtual_url: 'http://stream.example.org/' });
+    // The cached filtered list follows the write.
+    expect(await listed('?virtual=true&per_page=50')).toContain(created.id);
+    const source = await write(`/events/${created.id}`, { virtual_video_source: 'youtube' }, 200);
+    expect(source).toMatchObject({
+      virtual_url: 'http://stream.example.org/',
+      virtual_video_source: 'youtube',
+    });
+    const cleared = await write(`/events/${created.id}`, { is_virtual: false }, 200);
+    expect(cleared).toMatchObject({
+      is_virtual: false,
+      virtual_url: null,
+      virtual_video_source: '',
+    });
+    expect(await listed('?virtual=true&per_page=50')).not.toContain(created.id);
+
+    const bad = await http()
+      .post(`${BASE}/events/${created.id}`)
+      .set('Authorization', users.editor.header)
+      .send({ virtual_url: 'javascript:alert(1)', virtual_video_source: 'skype' })
+      .expect(400);
+    expect(Object.keys(bad.body.data.params).sort()).toEqual([
+      'virtual_url',
+      'virtual_video_source',
+    ]);
+    // With the core's own checks of the write plan, in one localized 400.
+    const both = await http()
+      .post(`/ro${BASE}/events/${created.id}`)
+      .set('Authorization', users.editor.header)
+      .send({ virtual_url: 'ftp://files.example.org/', image: 'ftp://files.example.org/a.png' })
+      .expect(400);
+    expect(Object.keys(both.body.data.params).sort()).toEqual(['image', 'virtual_url']);
+    expect(both.body.data.params.virtual_url).not.toMatch(/must be an http/);
+    const ftp = await http()
+      .post(`${BASE}/events/${created.id}`)
+      .set('Authorization', users.editor.header)
+      .send({ virtual_url: 'ftp://files.example.org/' })
+      .expect(400);
+    expect(ftp.body.data.params.virtual_url).toBe(
+      'virtual_url must be an http or https URL, such as https://example.org/.',
+    );
+    // Nothing was written by the refused requests.
+    const read = await http().get(`${BASE}/events/${created.id}`).expect(200);
+    expect(read.body.is_virtual).toBe(false);
+  });
+
+  it('describes the fields and the filter in each language’s document', async () => {
+    const texts: Record<string, string> = {};
+    for (const lang of ['en', 'hu', 'ro']) {
+      const doc = (await http().get(`/${lang}${BASE}/doc`).expect(200)).body;
+      const props = doc.components.schemas.Event.properties;
+      expect(Object.keys(props)).toEqual(
+        expect.arrayContaining(['is_virtual', 'virtual_url', 'virtual_video_source']),
+      );
+      const parameter = doc.paths['/events'].get.parameters.find(
+        (p: { name: string }) => p.name === 'virtual',
+      );
+      expect(parameter.description).not.toMatch(/virtual_events\.doc/);
+      expect(doc.components.schemas.CreateEventDto.properties.virtual_url).toBeDefined();
+      texts[lang] = props.is_virtual.description as string;
+      expect(texts[lang]).not.toMatch(/virtual_events\.doc/);
+    }
+    expect(new Set(Object.values(texts)).size).toBe(3);
+    const plugin = (await http().get(`${PLUGIN}/doc`).expect(200)).body;
+    expect(plugin.components.schemas.Event.properties.is_virtual).toBeDefined();
+  });
+
+  it('adds one query per list page, not one per listed event', async () => {
+    const ofModule = async (query: string) => {
+      const statements: string[] = [];
+      await countQueries(
+        app,
+        async () => {
+          await coldCaches(app);
+          await http().get(`${BASE}/events${query}`).expect(200);
+        },
+        statements,
+      );
+      return statements.filter((sql) => /virtual_events/.test(sql)).length;
+    };
+    expect(await ofModule('?per_page=1')).toBe(1);
+    expect(await ofModule('?per_page=5')).toBe(1);
+    // The filter is a condition of the list's own statements (count and page).
+    expect(await ofModule('?virtual=true&per_page=4')).toBe(
+      await ofModule('?virtual=true&per_page=1'),
+    );
+  });
+});
