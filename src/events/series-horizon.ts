@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   Inject,
   Injectable,
@@ -10,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { RECURRENCE_LIMITS } from '../common/recurrence/rules.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
+import { Leases } from '../database/leases.js';
 import { Writes } from '../database/writes.js';
 import { EventEntity } from './event.entity.js';
 import { expandEvent, horizonFor, replaceOccurrences, SERIES_COMPLETE } from './event-series.js';
@@ -27,8 +29,7 @@ const MAX_BATCHES = 1_000;
 /**
  * CONTRACT §9: an unbounded series is materialized to a rolling horizon
  * (RECURRENCE_LIMITS.horizonDays ahead of now); as time passes, this extends it. Once an hour,
- * one process of those sharing the database (a lease row, `series_horizon_lease`, taken by a
- * conditional UPDATE) looks for the series whose horizon is more than SLACK_DAYS short and
+ * one process of those sharing the database (the `series-horizon` lease, database/leases.ts) looks for the series whose horizon is more than SLACK_DAYS short and
  * writes each one's new occurrences in a transaction of its own; the series' row is moved by a
  * conditional UPDATE first, so that a series is extended once even when two processes reach it
  * (the second finds its horizon moved and leaves it). Existing occurrences keep their ids. The
@@ -84,18 +85,10 @@ export class SeriesHorizon implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** Takes the lease until an hour after `now` if nobody holds it; true when this call did. */
-  private async lease(now: Date): Promise<boolean> {
-    const runner = this.ds.createQueryRunner('master');
-    try {
-      const result = await runner.query(
-        'UPDATE series_horizon_lease SET lease_until = ? WHERE id = 1 AND lease_until <= ?',
-        [nowUtcSql(new Date(now.getTime() + EVERY_MS - 60_000)), nowUtcSql(now)],
-        true,
-      );
-      return (result.affected ?? 0) > 0;
-    } finally {
-      await runner.release();
-    }
+  private lease(now: Date): Promise<boolean> {
+    const at = now.getTime();
+    // A pass of its own: a second pass of this process waits for the hour like another's.
+    return new Leases(this.ds).take('series-horizon', randomUUID(), at, at + EVERY_MS - 60_000);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
-import type { RecordKind } from '../database/writes.js';
+import type { RecordKind } from '../common/records/record-kinds.js';
 import { eventTypeOf, isPublicChange, wants } from './event-types.js';
 import { bodyOf, type Subscriptions } from './messages.js';
 import type { NewBody, NewDelivery, OutboxRepository, OutboxRow } from './outbox.repository.js';
@@ -16,7 +16,7 @@ const FANOUT_BATCHES = 10;
 const FANOUT_LEASE_MS = 30_000;
 
 /**
- * The dispatcher's fan-out (one process at a time, by the `fanout` row of `webhook_leases`):
+ * The dispatcher's fan-out (one process at a time, by the `fanout` lease, database/leases.ts):
  * scheduled posts gone live become outbox entries, and each outbox entry becomes one delivery per
  * subscription that wants it (event type, language, public or private). A batch's records are
  * rendered together, one presenter read per kind, audience and language, whatever the number of
@@ -79,7 +79,7 @@ export class FanOut {
         if (!entries.length) return { worked, more: false, found };
         found = true;
         const now = Date.now();
-        if (!(await this.outbox.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
+        if (!(await this.outbox.leases.take('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
           return { worked, more: false, found };
         }
         leased = true;
@@ -96,7 +96,7 @@ export class FanOut {
       }
       return { worked, more: leased, found };
     } finally {
-      if (leased) await this.outbox.releaseLease('fanout', this.owner);
+      if (leased) await this.outbox.leases.release('fanout', this.owner);
     }
   }
 
