@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isTermKind } from '../common/records/record-kinds.js';
+import { isLinkedKind, isTermKind } from '../common/records/record-kinds.js';
 
 /**
  * What a change may have altered (docs/caches.md, "Tags"): a record (`event:12`, `term:7`), the
@@ -214,10 +214,7 @@ export function writeTags(
       tags.add('term-shape');
       tags.add('term-counts');
     }
-    if (
-      (kind === 'venue' || kind === 'organizer') &&
-      (action === 'trashed' || action === 'deleted')
-    ) {
+    if (isLinkedKind(kind) && (action === 'trashed' || action === 'deleted')) {
       tags.add('events');
       tags.add(EVERY_EVENTS_LIST);
     }

@@ -11,6 +11,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { OwnNamespaceOnly, WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 import { WebhookOutboxModule } from './webhook-outbox.js';
+import { DatabaseModule } from '../database/database.module.js';
 import { WritesModule } from '../database/writes.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 
@@ -22,6 +23,7 @@ import { MetricsModule } from '../metrics/metrics.module.js';
   imports: [
     CacheModule,
     MetricsModule,
+    DatabaseModule,
     WritesModule,
     WebhookOutboxModule,
     EventsModule,

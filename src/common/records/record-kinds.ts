@@ -47,6 +47,8 @@ export type EventType = `${RecordKind}.${AnnouncedAction}`;
 
 const POSTS: ReadonlySet<string> = new Set(POST_KINDS);
 const TERMS: ReadonlySet<string> = new Set(TERM_KINDS);
+const LINKED: ReadonlySet<string> = new Set(LINKED_KINDS);
 
 export const isPostKind = (kind: string): kind is PostKind => POSTS.has(kind);
 export const isTermKind = (kind: string): kind is TermKind => TERMS.has(kind);
+export const isLinkedKind = (kind: string): kind is LinkedKind => LINKED.has(kind);
