@@ -111,6 +111,7 @@ async function main(): Promise<void> {
   });
   port.on('message', (message: ToThread) => {
     if (message === 'wake') loops.wake();
+    else if (message === 'went-live') loops.wentLive();
     else if (message === 'stop') {
       void loops
         .stop()

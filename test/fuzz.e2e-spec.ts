@@ -1436,7 +1436,7 @@ async function tableNames(db: DataSource): Promise<string[]> {
 }
 
 /** Tables that processes write on their own schedule, not as a request's effect. */
-const BACKGROUND_TABLES = new Set(['webhook_leases', 'series_horizon_lease']);
+const BACKGROUND_TABLES = new Set(['leases']);
 
 /**
  * Columns a background process sets after the request that wrote the row has answered: the

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { isLinkedKind, isTermKind } from '../common/records/record-kinds.js';
 
 /**
  * What a change may have altered (docs/caches.md, "Tags"): a record (`event:12`, `term:7`), the
@@ -26,12 +27,12 @@ export const ANYTHING = '*';
 
 /** The record kinds of writes and caches, as tags name them. */
 export function recordTag(kind: string, id: number): string {
-  return `${kind === 'category' || kind === 'tag' ? 'term' : kind}:${id}`;
+  return `${isTermKind(kind) ? 'term' : kind}:${id}`;
 }
 
 /** The tag of the lists of a kind (`event` → `events`, `category` → `terms`). */
 export function listTag(kind: string): string {
-  if (kind === 'category' || kind === 'tag') return 'terms';
+  if (isTermKind(kind)) return 'terms';
   return `${kind}s`;
 }
 
@@ -209,14 +210,11 @@ export function writeTags(
     }
     tags.add(listTag(kind));
     if (group !== null) tags.add(groupTag(kind, group));
-    if (kind === 'category' || kind === 'tag') {
+    if (isTermKind(kind)) {
       tags.add('term-shape');
       tags.add('term-counts');
     }
-    if (
-      (kind === 'venue' || kind === 'organizer') &&
-      (action === 'trashed' || action === 'deleted')
-    ) {
+    if (isLinkedKind(kind) && (action === 'trashed' || action === 'deleted')) {
       tags.add('events');
       tags.add(EVERY_EVENTS_LIST);
     }

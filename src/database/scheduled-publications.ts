@@ -18,11 +18,20 @@ const MAX_WAIT_MS = 24 * 3600 * 1000;
 const RETRY_MS = 30_000;
 
 /**
- * A `future` record counts as published once its date has passed, checked when read (CONTRACT
- * §6): nothing is written at that moment. The read caches, which trust the WriteVersion, would go
- * on answering without it until they expire; so this keeps a timer on the earliest publication
- * date still ahead (events, venues, organizers) and bumps the version when it is reached,
- * making the record appear in cached lists, totals and term counts at once. The date is looked
+ * Why the clock speaks: a publication date was reached, or a look-up worked again after failing
+ * (dates may have passed meanwhile, unseen).
+ */
+export type WentLiveReason = 'date' | 'recovered';
+export type WentLiveListener = (reason: WentLiveReason) => void;
+
+/**
+ * The one clock of "a scheduled post went live". A `future` record counts as published once its
+ * date has passed, checked when read (CONTRACT §6): nothing is written at that moment, so whoever
+ * must act then subscribes here (onWentLive): the read caches, which trust the WriteVersion and
+ * would go on answering without it until they expire (the version is bumped, making the record
+ * appear in cached lists, totals and term counts at once), and the webhooks, which announce the
+ * posts gone live (webhooks/webhook-dispatcher.ts). It keeps a timer on the earliest publication
+ * date still ahead (events, venues, organizers). The date is looked
  * up at start-up, after every bump but this process's writes (a timer that fired, the database
  * coming back, another process's write), and after a write of this process that did not say what
  * it wrote; a write that says it left a post scheduled earlier than the timer moves the timer
@@ -35,6 +44,9 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
   /** When the timer fires, if it is set for a publication (not for a retry or a long wait). */
   private nextAt: number | null = null;
   private unsubscribe: Array<() => void> = [];
+  private readonly listeners = new Set<WentLiveListener>();
+  /** The last look-up failed: the next that works tells the listeners (`recovered`). */
+  private failed = false;
   /** The look-up running, if any; `again` asks for one more after it (a write came meanwhile). */
   private running: Promise<void> | undefined;
   private again = false;
@@ -54,6 +66,13 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
 
   onApplicationBootstrap(): void {
     this.unsubscribe = [
+      // The caches' subscription: a date reached bumps the version (the database coming back
+      // bumps it of its own, DatabaseAvailability).
+      this.onWentLive((reason) => {
+        if (reason !== 'date') return;
+        this.metrics?.scheduledPublications.inc();
+        this.versions.bump('local');
+      }),
       this.versions.onBump((origin) => {
         if (origin !== 'write') void this.refresh();
       }),
@@ -66,6 +85,15 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     this.stopped = true;
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     clearTimeout(this.timer);
+  }
+
+  /**
+   * Calls `listener` whenever a scheduled post goes live in this process's clock (every process
+   * keeps one), and when a failed look-up works again; answers the unsubscribe.
+   */
+  onWentLive(listener: WentLiveListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /**
@@ -124,14 +152,21 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
         this.again = false;
         const next = await this.next();
         this.schedule(next === null ? null : Date.parse(`${next.replace(' ', 'T')}Z`));
+        if (this.failed) this.tell('recovered');
+        this.failed = false;
       } while (this.again && !this.stopped);
     } catch (error) {
       this.logger.warn(`could not look up the next scheduled publication: ${String(error)}`);
+      this.failed = true;
       this.schedule(Date.now() + RETRY_MS, false);
     }
   }
 
-  /** At `at` (ms since the epoch): bump the write version (when `publish`), then look up the next. */
+  private tell(reason: WentLiveReason): void {
+    for (const listener of this.listeners) listener(reason);
+  }
+
+  /** At `at` (ms since the epoch): tell the listeners (when `publish`), then look up the next. */
   private schedule(at: number | null, publish = true): void {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -143,10 +178,9 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     this.timer = setTimeout(
       () => {
         // Every process keeps this timer: nobody else needs to hear of it (refreshes through the listener).
-        if (publish && wait <= MAX_WAIT_MS) {
-          this.metrics?.scheduledPublications.inc();
-          this.versions.bump('local');
-        } else void this.refresh();
+        // The caches' bump looks up the next date (WriteVersion.onBump).
+        if (publish && wait <= MAX_WAIT_MS) this.tell('date');
+        else void this.refresh();
       },
       Math.min(wait, MAX_WAIT_MS),
     );

@@ -5,12 +5,7 @@ import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { touching, writeTags, type ListedChange } from '../cache/dependencies.js';
 import { transaction } from './transaction.js';
 import { WriteVersion } from '../cache/write-version.js';
-
-/** The records a write can change, by the names the API gives their kinds. */
-export type RecordKind = PostRecordKind | 'category' | 'tag';
-/** The kinds with a status and a publication date. */
-export type PostRecordKind = 'event' | 'venue' | 'organizer';
-export type ChangeAction = 'created' | 'updated' | 'trashed' | 'deleted';
+import { isPostKind, type ChangeAction, type RecordKind } from '../common/records/record-kinds.js';
 
 /** A post's status and publication date (UTC, `YYYY-MM-DD HH:MM:SS`), as committed. */
 interface PublicationState {
@@ -344,17 +339,11 @@ function journalEntry({ change, record, detail }: Named): JournalEntry {
   };
 }
 
-const POST_KINDS: ReadonlySet<RecordKind> = new Set<PostRecordKind>([
-  'event',
-  'venue',
-  'organizer',
-]);
-
 /** What a write's changes tell the scheduled publications (see ScheduleListener). */
 function earliestScheduled(changes: ReadonlyArray<Named>): string | null | undefined {
   let earliest: string | undefined;
   for (const { change, record } of changes) {
-    if (!POST_KINDS.has(change.kind) || change.action === 'trashed' || change.action === 'deleted')
+    if (!isPostKind(change.kind) || change.action === 'trashed' || change.action === 'deleted')
       continue;
     if (!record) return null;
     if (record.status === 'future' && record.dateUtc && !(earliest && earliest <= record.dateUtc))

@@ -1,4 +1,13 @@
 import { doc } from '../common/i18n/doc-key.js';
+import type {
+  TecEmbeddedTerm,
+  TecEvent,
+  TecOrganizer,
+  TecTerm,
+  TecVenue,
+  ExtensionKeys,
+} from '../common/payload/tec-payload.js';
+import type { PostKind } from '../common/records/record-kinds.js';
 import type { Schema } from './schema.js';
 import { WEBHOOK_SCHEMAS } from './webhook-schemas.js';
 
@@ -6,7 +15,9 @@ import { WEBHOOK_SCHEMAS } from './webhook-schemas.js';
  * The hand-written component schemas of the OpenAPI document. The first eight are the plugin's
  * definitions (BEHAVIOR §3, property texts from the "Documented as" columns of §4), in the
  * plugin's order; the others describe what the service answers beyond them (list envelopes of
- * §5.1, the error body of §1.5, the namespace index of §2). Descriptions are i18n keys.
+ * §5.1, the error body of §1.5, the namespace index of §2). Descriptions are i18n keys. The
+ * records' schemas are typed by the payload interfaces (common/payload/tec-payload.ts): a field
+ * typed and not documented, or documented and not typed, fails the type check.
  */
 
 const ref = (name: string) => `#/components/schemas/${name}`;
@@ -45,8 +56,19 @@ export const RECURRENCE_PROPERTIES: Record<string, Schema> = {
   },
 };
 
+/**
+ * The properties of the payload `T`, checked by the compiler: each of its fields (optional ones
+ * too) has a schema, and no other key has one (spread parts included).
+ */
+export const fieldsOf =
+  <T>() =>
+  <const K extends { readonly [F in Exclude<keyof Required<T>, ExtensionKeys>]: Schema }>(
+    properties: K & Record<Exclude<keyof K, keyof T>, never>,
+  ): Record<string, Schema> =>
+    properties;
+
 /** Dates, status, links and global ids: the same fields, in the same order, on every post. */
-function postHead(kind: 'event' | 'venue' | 'organizer'): Record<string, Schema> {
+function postHead(kind: PostKind) {
   const k = (name: string) => `${kind}.${name}`;
   return {
     id: integer(k('id')),
@@ -66,10 +88,10 @@ function postHead(kind: 'event' | 'venue' | 'organizer'): Record<string, Schema>
 const DATE_DETAILS = { $ref: ref('DateDetails') };
 
 /** schema.org JSON-LD of a record (BEHAVIOR §4.9): single reads only. */
-const jsonLd = (kind: 'event' | 'venue' | 'organizer') => prop('object', `${kind}.json_ld`);
+const jsonLd = (kind: PostKind) => prop('object', `${kind}.json_ld`);
 
 /** The record's language and its translations (CONTRACT §5), on every record the service returns. */
-const LANGUAGE_FIELDS: Record<string, Schema> = {
+const LANGUAGE_FIELDS = {
   language: {
     type: 'string',
     enum: ['en', 'hu', 'ro'],
@@ -98,23 +120,26 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     }),
     values: arrayOf('cost_details.values', { type: 'string' }),
   }),
-  Term: object({
-    id: integer('term.id'),
-    name: string('term.name'),
-    slug: string('term.slug'),
-    taxonomy: string('term.taxonomy'),
-    description: string('term.description'),
-    parent: integer('term.parent'),
-    count: integer('term.count'),
-    url: string('term.url'),
-    urls: arrayOf('term.urls', { type: 'string' }),
-    meta: arrayOf('term.meta', {}),
-    // The form embedded in an event (BEHAVIOR §4.7) carries WordPress's term fields too.
-    term_group: integer('term.term_group'),
-    term_taxonomy_id: integer('term.term_taxonomy_id'),
-    filter: string('term.filter'),
-    ...LANGUAGE_FIELDS,
-  }),
+  // One schema documents both forms of a term: the union of their fields.
+  Term: object(
+    fieldsOf<TecTerm & TecEmbeddedTerm>()({
+      id: integer('term.id'),
+      name: string('term.name'),
+      slug: string('term.slug'),
+      taxonomy: string('term.taxonomy'),
+      description: string('term.description'),
+      parent: integer('term.parent'),
+      count: integer('term.count'),
+      url: string('term.url'),
+      urls: arrayOf('term.urls', { type: 'string' }),
+      meta: arrayOf('term.meta', {}),
+      // The form embedded in an event (BEHAVIOR §4.7) carries WordPress's term fields too.
+      term_group: integer('term.term_group'),
+      term_taxonomy_id: integer('term.term_taxonomy_id'),
+      filter: string('term.filter'),
+      ...LANGUAGE_FIELDS,
+    }),
+  ),
   Image: object({
     url: string('image.url', { format: 'uri' }),
     id: integer('image.id'),
@@ -132,85 +157,94 @@ export const TEC_SCHEMAS: Record<string, Schema> = {
     minutes: integer('date_details.minutes'),
     seconds: integer('date_details.seconds'),
   }),
-  Event: object({
-    ...postHead('event'),
-    rest_url: string('event.rest_url'),
-    title: string('event.title'),
-    description: string('event.description'),
-    excerpt: string('event.excerpt'),
-    slug: string('event.slug'),
-    image: prop('object', 'event.image', { $ref: ref('Image') }),
-    all_day: boolean('event.all_day'),
-    start_date: string('event.start_date'),
-    start_date_details: arrayOf('event.start_date_details', DATE_DETAILS),
-    end_date: string('event.end_date'),
-    end_date_details: arrayOf('event.end_date_details', DATE_DETAILS),
-    utc_start_date: string('event.utc_start_date'),
-    utc_start_date_details: arrayOf('event.utc_start_date_details', DATE_DETAILS),
-    utc_end_date: string('event.utc_end_date'),
-    utc_end_date_details: arrayOf('event.utc_end_date_details', DATE_DETAILS),
-    timezone: string('event.timezone'),
-    timezone_abbr: string('event.timezone_abbr'),
-    cost: string('event.cost'),
-    cost_details: arrayOf('event.cost_details', { $ref: ref('CostDetails') }),
-    website: string('event.website'),
-    show_map: boolean('event.show_map'),
-    show_map_link: boolean('event.show_map_link'),
-    hide_from_listings: boolean('event.hide_from_listings'),
-    sticky: boolean('event.sticky'),
-    featured: boolean('event.featured'),
-    categories: arrayOf('event.categories', { $ref: ref('Term') }),
-    tags: arrayOf('event.tags', { $ref: ref('Term') }),
-    // `object` with a `$ref` sibling, as the plugin writes it (BEHAVIOR §3).
-    venue: prop('object', 'event.venue', { $ref: ref('Venue') }),
-    organizer: arrayOf('event.organizer', { $ref: ref('Organizer') }),
-    custom_fields: arrayOf('event.custom_fields', {}),
-    json_ld: jsonLd('event'),
-    ...LANGUAGE_FIELDS,
-    // Under cal/events/v1 only (the plugin's namespace shows Pro's payload).
-    recurrence: object(RECURRENCE_PROPERTIES, {
-      nullable: true,
-      description: 'events.doc.recurrence_out',
+  Event: object(
+    fieldsOf<TecEvent>()({
+      ...postHead('event'),
+      rest_url: string('event.rest_url'),
+      title: string('event.title'),
+      description: string('event.description'),
+      excerpt: string('event.excerpt'),
+      slug: string('event.slug'),
+      image: prop('object', 'event.image', { $ref: ref('Image') }),
+      all_day: boolean('event.all_day'),
+      start_date: string('event.start_date'),
+      start_date_details: arrayOf('event.start_date_details', DATE_DETAILS),
+      end_date: string('event.end_date'),
+      end_date_details: arrayOf('event.end_date_details', DATE_DETAILS),
+      utc_start_date: string('event.utc_start_date'),
+      utc_start_date_details: arrayOf('event.utc_start_date_details', DATE_DETAILS),
+      utc_end_date: string('event.utc_end_date'),
+      utc_end_date_details: arrayOf('event.utc_end_date_details', DATE_DETAILS),
+      timezone: string('event.timezone'),
+      timezone_abbr: string('event.timezone_abbr'),
+      cost: string('event.cost'),
+      cost_details: arrayOf('event.cost_details', { $ref: ref('CostDetails') }),
+      website: string('event.website'),
+      show_map: boolean('event.show_map'),
+      show_map_link: boolean('event.show_map_link'),
+      hide_from_listings: boolean('event.hide_from_listings'),
+      sticky: boolean('event.sticky'),
+      featured: boolean('event.featured'),
+      categories: arrayOf('event.categories', { $ref: ref('Term') }),
+      tags: arrayOf('event.tags', { $ref: ref('Term') }),
+      // `object` with a `$ref` sibling, as the plugin writes it (BEHAVIOR §3).
+      venue: prop('object', 'event.venue', { $ref: ref('Venue') }),
+      organizer: arrayOf('event.organizer', { $ref: ref('Organizer') }),
+      custom_fields: arrayOf('event.custom_fields', {}),
+      json_ld: jsonLd('event'),
+      ...LANGUAGE_FIELDS,
+      // Under cal/events/v1 only (the plugin's namespace shows Pro's payload).
+      recurrence: object(RECURRENCE_PROPERTIES, {
+        nullable: true,
+        description: 'events.doc.recurrence_out',
+      }),
+      occurrences_remaining: {
+        type: 'integer',
+        description: 'events.doc.occurrences_remaining_out',
+      },
     }),
-    occurrences_remaining: { type: 'integer', description: 'events.doc.occurrences_remaining_out' },
-  }),
-  Venue: object({
-    ...postHead('venue'),
-    venue: string('venue.venue'),
-    description: string('venue.description'),
-    excerpt: string('venue.excerpt'),
-    slug: string('venue.slug'),
-    // Typed `string` with a `$ref` to Image: the plugin's quirk (BEHAVIOR §3).
-    image: string('venue.image', { $ref: ref('Image') }),
-    show_map: boolean('venue.show_map'),
-    show_map_link: boolean('venue.show_map_link'),
-    address: string('venue.address'),
-    city: string('venue.city'),
-    country: string('venue.country'),
-    province: string('venue.province'),
-    state: string('venue.state'),
-    zip: string('venue.zip'),
-    phone: string('venue.phone'),
-    website: string('venue.website'),
-    stateprovince: string('venue.stateprovince'),
-    geo_lat: prop('number', 'venue.geo_lat', { format: 'double' }),
-    geo_lng: prop('number', 'venue.geo_lng', { format: 'double' }),
-    json_ld: jsonLd('venue'),
-    ...LANGUAGE_FIELDS,
-  }),
-  Organizer: object({
-    ...postHead('organizer'),
-    organizer: string('organizer.organizer'),
-    description: string('organizer.description'),
-    excerpt: string('organizer.excerpt'),
-    slug: string('organizer.slug'),
-    image: string('organizer.image', { $ref: ref('Image') }),
-    phone: string('organizer.phone'),
-    website: string('organizer.website'),
-    email: string('organizer.email'),
-    json_ld: jsonLd('organizer'),
-    ...LANGUAGE_FIELDS,
-  }),
+  ),
+  Venue: object(
+    fieldsOf<TecVenue>()({
+      ...postHead('venue'),
+      venue: string('venue.venue'),
+      description: string('venue.description'),
+      excerpt: string('venue.excerpt'),
+      slug: string('venue.slug'),
+      // Typed `string` with a `$ref` to Image: the plugin's quirk (BEHAVIOR §3).
+      image: string('venue.image', { $ref: ref('Image') }),
+      show_map: boolean('venue.show_map'),
+      show_map_link: boolean('venue.show_map_link'),
+      address: string('venue.address'),
+      city: string('venue.city'),
+      country: string('venue.country'),
+      province: string('venue.province'),
+      state: string('venue.state'),
+      zip: string('venue.zip'),
+      phone: string('venue.phone'),
+      website: string('venue.website'),
+      stateprovince: string('venue.stateprovince'),
+      geo_lat: prop('number', 'venue.geo_lat', { format: 'double' }),
+      geo_lng: prop('number', 'venue.geo_lng', { format: 'double' }),
+      json_ld: jsonLd('venue'),
+      ...LANGUAGE_FIELDS,
+    }),
+  ),
+  Organizer: object(
+    fieldsOf<TecOrganizer>()({
+      ...postHead('organizer'),
+      organizer: string('organizer.organizer'),
+      description: string('organizer.description'),
+      excerpt: string('organizer.excerpt'),
+      slug: string('organizer.slug'),
+      image: string('organizer.image', { $ref: ref('Image') }),
+      phone: string('organizer.phone'),
+      website: string('organizer.website'),
+      email: string('organizer.email'),
+      json_ld: jsonLd('organizer'),
+      ...LANGUAGE_FIELDS,
+    }),
+  ),
 };
 
 /** List kinds and the schema of their items. */

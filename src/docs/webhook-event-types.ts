@@ -1,13 +1,16 @@
-/** The record kinds a subscription can hear of, by the names the API gives them. */
-const WEBHOOK_KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
-/** What happened to the record; `published` is an update (or create) that made a post public. */
-const WEBHOOK_ACTIONS = ['created', 'updated', 'published', 'trashed', 'deleted'] as const;
+import { ANNOUNCED_ACTIONS, RECORD_KINDS, type EventType } from '../common/records/record-kinds.js';
+
+/** What a subscription names: an event type, or `*` for all of them. */
+export type SubscribedType = EventType | '*';
 
 /**
  * Every `<kind>.<action>` a subscription may name, and `*` for all of them: part of the documented
- * contract (the schemas' enums), which the dispatcher follows.
+ * contract (the schemas' enums), which the dispatcher follows. Derived from the record kinds and
+ * the announced actions (common/records).
  */
-export const EVENT_TYPES: readonly string[] = [
+export const EVENT_TYPES: readonly SubscribedType[] = [
   '*',
-  ...WEBHOOK_KINDS.flatMap((kind) => WEBHOOK_ACTIONS.map((action) => `${kind}.${action}`)),
+  ...RECORD_KINDS.flatMap((kind) =>
+    ANNOUNCED_ACTIONS.map((action): EventType => `${kind}.${action}`),
+  ),
 ];

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { RecordKind } from '../common/records/record-kinds.js';
 import type { Writes } from '../database/writes.js';
 
-export type MapKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
+/** The map keeps every kind of record an import writes. */
+export type MapKind = RecordKind;
 
 export interface MapRow {
   localId: number;

@@ -5,6 +5,7 @@
  */
 
 import { contentFilter } from '../common/text/html-filter.js';
+import { isTermKind, type RecordKind } from '../common/records/record-kinds.js';
 import { LocalizedError, type MessageArgs } from '../config/messages.js';
 
 /** The source record cannot be written: the reason (a `cli.record.*` message) goes into the summary. */
@@ -14,7 +15,9 @@ export class MalformedRecord extends LocalizedError {
   }
 }
 
-export type Ref = (kind: 'category' | 'tag' | 'venue' | 'organizer', sourceId: number) => number;
+/** What an event refers to: its terms, venues and organizers. */
+type RefKind = Exclude<RecordKind, 'event'>;
+export type Ref = (kind: RefKind, sourceId: number) => number;
 
 /** The ZERO_DATE WordPress shows for a draft that has no publication date yet. */
 const ZERO_DATE = '0000-00-00 00:00:00';
@@ -84,7 +87,7 @@ const imageUrl = (record: Record<string, unknown>): string => {
   return '';
 };
 
-function idOf(value: unknown, what: 'category' | 'tag' | 'venue' | 'organizer'): number {
+function idOf(value: unknown, what: RefKind): number {
   const id = value && typeof value === 'object' ? (value as { id?: unknown }).id : value;
   const n = typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : id;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
@@ -262,7 +265,7 @@ const REDACTED_FLAGS = [
  * copy has lost its content; it must not be written as if it were the record.
  */
 export function isRedacted(kind: string, record: Record<string, unknown>): boolean {
-  if (kind === 'category' || kind === 'tag') return false;
+  if (isTermKind(kind)) return false;
   if (kind === 'venue' && Array.isArray(record.venue)) return true;
   if (kind === 'organizer' && Array.isArray(record.organizer)) return true;
   return REDACTED_FLAGS.some((flag) => flag in record && record[flag] === null);

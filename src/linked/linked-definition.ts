@@ -32,7 +32,7 @@ export interface LinkedListQuery {
 
 /** Create fields validated by the service of `kind` (opaque to callers; `LinkedEventLinks.applyPlan` reads them). */
 interface ValidatedCreateInput {
-  kind: 'venue' | 'organizer';
+  kind: LinkedKind['kind'];
   fields: LinkedWriteFields;
 }
 

@@ -3,6 +3,7 @@ import {
   VENUE_TRANSLATIONS,
   type TranslationScope,
 } from '../posts/translations.js';
+import type { LinkedKind as Kind } from '../common/records/record-kinds.js';
 
 /**
  * What distinguishes venues from organizers for the shared code (TEC: Linked_Post_Base.php gets
@@ -10,10 +11,10 @@ import {
  * named in draft URLs (BEHAVIOR §1.9, D17) and the payload key holding the record's name.
  */
 export interface LinkedKind {
-  kind: 'venue' | 'organizer';
+  kind: Kind;
   collection: 'venues' | 'organizers';
   postType: 'cal_venue' | 'cal_organizer';
-  nameField: 'venue' | 'organizer';
+  nameField: Kind;
   /** Where the kind's translations are (CONTRACT §5). */
   translations: TranslationScope;
 }

@@ -1,7 +1,9 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { POST_KINDS } from '../common/records/record-kinds.js';
 
-const POST_KINDS = ['event', 'venue', 'organizer', 'image'] as const;
-export type PostKind = (typeof POST_KINDS)[number];
+/** The kinds behind a post id: the posts, and images. */
+const ID_KINDS = [...POST_KINDS, 'image'] as const;
+export type PostKind = (typeof ID_KINDS)[number];
 
 /**
  * The shared id sequence of events, venues, organizers and images (WordPress posts and

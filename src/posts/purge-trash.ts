@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Writes, type PostRecordKind } from '../database/writes.js';
+import type { PostKind } from '../common/records/record-kinds.js';
+import { Writes } from '../database/writes.js';
 import { TranslationStore } from './translation-store.js';
 import { TrashStore } from './trash-store.js';
 import {
@@ -18,7 +19,7 @@ export interface PurgeCounts {
 /** Ids per statement: well below the bound-parameter limits of SQLite and MySQL. */
 const CHUNK = 500;
 
-const KINDS: Array<{ key: keyof PurgeCounts; kind: PostRecordKind; scope: TranslationScope }> = [
+const KINDS: Array<{ key: keyof PurgeCounts; kind: PostKind; scope: TranslationScope }> = [
   { key: 'events', kind: 'event', scope: EVENT_TRANSLATIONS },
   { key: 'venues', kind: 'venue', scope: VENUE_TRANSLATIONS },
   { key: 'organizers', kind: 'organizer', scope: ORGANIZER_TRANSLATIONS },

@@ -5,6 +5,7 @@ import { ApiError, t, type Text } from '../common/errors/api-error.js';
 import type { PostStatus } from '../auth/post-policy.js';
 import { effectiveStatus } from './post-status.js';
 import type { Translations } from '../common/payload/tec-payload.js';
+import type { RecordKind, TermKind } from '../common/records/record-kinds.js';
 
 /**
  * Linked translations (CONTRACT §5), shared by events, venues, organizers, categories and tags.
@@ -29,7 +30,7 @@ import type { Translations } from '../common/payload/tec-payload.js';
 /** Where the records of one kind live. Group members are always of the same kind. */
 export interface TranslationScope {
   /** Names the kind in error reasons (`translations.reasons.not_<kind>`). */
-  kind: 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+  kind: RecordKind;
   table: 'events' | 'venues' | 'organizers' | 'terms';
   /** Terms: the taxonomy of the kind (a category never translates a tag). */
   taxonomy?: string;
@@ -48,10 +49,7 @@ export const ORGANIZER_TRANSLATIONS: TranslationScope = {
   table: 'organizers',
   posts: true,
 };
-export const termTranslations = (
-  kind: 'category' | 'tag',
-  wpTaxonomy: string,
-): TranslationScope => ({
+export const termTranslations = (kind: TermKind, wpTaxonomy: string): TranslationScope => ({
   kind,
   table: 'terms',
   taxonomy: wpTaxonomy,

@@ -6,6 +6,7 @@ import { APP_CONFIG, LANGUAGES, type AppConfig, type Language } from '../config/
 import type { ListEventsQuery } from '../events/dto/list-events.query.js';
 import { EventsService } from '../events/events.service.js';
 import type { TecOrganizer, TecTerm, TecVenue } from '../common/payload/tec-payload.js';
+import type { LinkedKind } from '../common/records/record-kinds.js';
 import { plainText } from '../feeds/plain-text.js';
 import { OrganizerQueries } from '../organizers/organizers.service.js';
 import { TermQueries } from '../terms/term-queries.js';
@@ -66,7 +67,7 @@ export class ListPages {
   ) {}
 
   async linkedPage(
-    kind: 'venue' | 'organizer',
+    kind: LinkedKind,
     slug: string,
     page: number,
     ctx: RequestContext,

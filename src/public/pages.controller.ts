@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { noRoute } from '../common/errors/api-error.js';
+import type { TermKind } from '../common/records/record-kinds.js';
 import { Rendered } from '../common/http/body-bytes.adapter.js';
 import { CachedReads } from '../cache/cached-reads.js';
 import { buildRequestContext, type RequestContext } from '../common/http/request-context.js';
@@ -228,7 +229,7 @@ export class PagesController {
 
   /** RSS 2.0 of the upcoming events, of the whole calendar or of one category or tag. */
   private async rss(
-    taxonomy: 'category' | 'tag' | undefined,
+    taxonomy: TermKind | undefined,
     segments: string[],
     req: Request,
     res: Response,

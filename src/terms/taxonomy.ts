@@ -1,9 +1,11 @@
+import type { TermKind } from '../common/records/record-kinds.js';
+
 /**
  * The two term kinds of the calendar. Categories are hierarchical (WordPress `tribe_events_cat`,
  * renamed `cal_events_cat`, BEHAVIOR D17), tags are flat (`post_tag`). TEC parametrizes its term
  * endpoints the same way: `Term_Single_Base::get_taxonomy()`.
  */
-export type Taxonomy = 'category' | 'tag';
+export type Taxonomy = TermKind;
 
 export interface TaxonomyInfo {
   /** The WordPress taxonomy name, stored in `terms.taxonomy` and shown as `taxonomy`. */

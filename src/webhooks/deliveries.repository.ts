@@ -118,21 +118,15 @@ export class DeliveriesRepository {
   }
 
   /**
-   * The earliest moment there is work: a pending delivery becomes due, or a scheduled post goes
-   * live (null: neither).
+   * The earliest moment a pending delivery becomes due (null: none). A scheduled post going live
+   * is the clock's to tell (database/scheduled-publications.ts).
    */
   async nextDue(): Promise<number | null> {
     const [row] = await select(
       this.ds,
-      `SELECT (SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending') AS next,
-         (SELECT MIN(publish_at) FROM webhook_schedule) AS publish`,
+      `SELECT MIN(next_attempt_at) AS next FROM webhook_deliveries WHERE status = 'pending'`,
     );
-    const next = num(row?.next);
-    const publish =
-      typeof row?.publish === 'string' ? Date.parse(`${row.publish.replace(' ', 'T')}Z`) : null;
-    const live = publish === null || Number.isNaN(publish) ? null : publish;
-    if (next === null) return live;
-    return live === null ? next : Math.min(next, live);
+    return num(row?.next);
   }
 
   /**

@@ -60,8 +60,9 @@ export interface DispatchDeps {
  * commits share a pass), the delivery after each fan-out and when a retry is due, yielding to
  * requests (BUSY_PAUSE_*).
  *
- * 1. **Fan-out** (fan-out.ts, one process at a time): scheduled posts gone live and outbox
- *    entries become deliveries, one per subscription that wants each entry.
+ * 1. **Fan-out** (fan-out.ts, one process at a time): scheduled posts gone live (when the clock
+ *    says so, database/scheduled-publications.ts) and outbox entries become deliveries, one per
+ *    subscription that wants each entry.
  * 2. **Delivery** (delivery-rounds.ts, every process): due deliveries are leased, sent in rounds
  *    and their outcomes stored; failures are tried again or mark their subscription failing.
  *
@@ -80,14 +81,7 @@ export class DispatchLoops {
 
   constructor(private readonly deps: DispatchDeps) {
     const stopped = () => this.fanoutLoop.stopped;
-    this.fanOut = new FanOut(
-      deps.config,
-      deps.outbox,
-      deps.schedule,
-      deps.payloads,
-      deps.owner,
-      stopped,
-    );
+    this.fanOut = new FanOut(deps.outbox, deps.schedule, deps.payloads, deps.owner, stopped);
     this.rounds = new DeliveryRounds({
       config: deps.config,
       deliveries: deps.deliveries,
@@ -127,6 +121,12 @@ export class DispatchLoops {
 
   /** Fans out soon (now, or right after the pass running), and delivers what that gives. */
   wake(): void {
+    this.fanoutLoop.wake();
+  }
+
+  /** Scheduled posts went live (the clock said so): announces them soon, then fans out. */
+  wentLive(): void {
+    this.fanOut.wentLive();
     this.fanoutLoop.wake();
   }
 

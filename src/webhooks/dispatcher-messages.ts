@@ -8,8 +8,11 @@ export interface ThreadData {
   inFlight: SharedArrayBuffer;
 }
 
-/** From the server: fan out now (a commit), or stop (the process is stopping). */
-export type ToThread = 'wake' | 'stop';
+/**
+ * From the server: fan out now (a commit), announce the posts gone live (the clock said so), or
+ * stop (the process is stopping).
+ */
+export type ToThread = 'wake' | 'went-live' | 'stop';
 
 /** From the thread: started, attempts stored (for the metrics), or could not start. */
 export type FromThread =

@@ -1,13 +1,19 @@
-import type { ChangeAction, RecordKind } from '../database/writes.js';
-import { EVENT_TYPES } from '../docs/webhook-event-types.js';
+import {
+  announcedAction,
+  isPostKind,
+  type ChangeAction,
+  type EventType,
+  type RecordKind,
+} from '../common/records/record-kinds.js';
+import { EVENT_TYPES, type SubscribedType } from '../docs/webhook-event-types.js';
 
-const KNOWN = new Set(EVENT_TYPES);
+const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
 
-export const isEventType = (value: unknown): value is string =>
+export const isEventType = (value: unknown): value is SubscribedType =>
   typeof value === 'string' && KNOWN.has(value);
 
-/** Whether a subscription to `events` hears of `type`. */
-export const wants = (events: readonly string[], type: string) =>
+/** Whether a subscription to `events` (as stored: validated when written) hears of `type`. */
+export const wants = (events: readonly string[], type: EventType) =>
   events.includes('*') || events.includes(type);
 
 /** One change as the outbox keeps it (see Writes.journal). */
@@ -20,19 +26,17 @@ export interface OutboxChange {
   previousStatus: string | null;
 }
 
-const POSTS = new Set<RecordKind>(['event', 'venue', 'organizer']);
-
 /**
  * The event type of a change: its action, except that a post updated into `publish` from another
  * status is `published` (a create is `created`, whatever its status).
  */
-export function eventTypeOf(change: OutboxChange): string {
+export function eventTypeOf(change: OutboxChange): EventType {
   const published =
     change.action === 'updated' &&
     change.status === 'publish' &&
     change.previousStatus !== null &&
     change.previousStatus !== 'publish';
-  return `${change.kind}.${published ? 'published' : change.action}`;
+  return `${change.kind}.${announcedAction(change.action, published)}`;
 }
 
 /**
@@ -42,6 +46,6 @@ export function eventTypeOf(change: OutboxChange): string {
  * purge of trashed posts are for subscriptions that opt in to private records.
  */
 export function isPublicChange(change: OutboxChange): boolean {
-  if (!POSTS.has(change.kind)) return true;
+  if (!isPostKind(change.kind)) return true;
   return change.status === 'publish' || change.previousStatus === 'publish';
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppConfig } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
-import type { RecordKind } from '../database/writes.js';
+import type { RecordKind } from '../common/records/record-kinds.js';
 import { eventTypeOf, isPublicChange, wants } from './event-types.js';
 import { bodyOf, type Subscriptions } from './messages.js';
 import type { NewBody, NewDelivery, OutboxRepository, OutboxRow } from './outbox.repository.js';
@@ -16,7 +15,7 @@ const FANOUT_BATCHES = 10;
 const FANOUT_LEASE_MS = 30_000;
 
 /**
- * The dispatcher's fan-out (one process at a time, by the `fanout` row of `webhook_leases`):
+ * The dispatcher's fan-out (one process at a time, by the `fanout` lease, database/leases.ts):
  * scheduled posts gone live become outbox entries, and each outbox entry becomes one delivery per
  * subscription that wants it (event type, language, public or private). A batch's records are
  * rendered together, one presenter read per kind, audience and language, whatever the number of
@@ -24,11 +23,13 @@ const FANOUT_LEASE_MS = 30_000;
  * as their deliveries are written, only if no one else marked them first.
  */
 export class FanOut {
-  /** When the fan-out looks for scheduled posts gone live next. */
-  private scheduledLookAt = 0;
+  /**
+   * Whether posts may have gone live unannounced: at the start (they may have while no process
+   * ran), and whenever the clock says so (wentLive).
+   */
+  private liveDue = true;
 
   constructor(
-    private readonly config: AppConfig,
     private readonly outbox: OutboxRepository,
     private readonly schedule: ScheduleRepository,
     private readonly payloads: RecordPayloads,
@@ -38,24 +39,35 @@ export class FanOut {
     private readonly stopped: () => boolean,
   ) {}
 
+  /** The clock (database/scheduled-publications.ts) says posts went live: the next pass looks. */
+  wentLive(): void {
+    this.liveDue = true;
+  }
+
   /**
    * Scheduled posts whose date has passed become `published` outbox entries: nothing is written
    * when a post goes live by the clock, so the rows the writes left in `webhook_schedule` say
    * which. Each row is taken by a conditional DELETE in the transaction that adds the entry, so
-   * one process announces it, whichever of several passes first.
+   * one process announces it, whichever of several passes first. Only when the clock spoke (or
+   * at the start): the commits that wake most passes move no post live.
    */
   async announceScheduled(): Promise<void> {
-    // The clock moves posts live, not the commits that wake most passes: one look per poll.
-    if (Date.now() < this.scheduledLookAt) return;
-    this.scheduledLookAt = Date.now() + this.config.webhooks.pollMs;
-    for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped(); batch++) {
-      const due = await this.schedule.dueScheduled(nowUtcSql(), FANOUT_BATCH);
-      if (!due.length) return;
-      await this.schedule.announceScheduled(due);
-      if (due.length < FANOUT_BATCH) return;
+    if (!this.liveDue) return;
+    this.liveDue = false;
+    try {
+      for (let batch = 0; batch < FANOUT_BATCHES && !this.stopped(); batch++) {
+        const due = await this.schedule.dueScheduled(nowUtcSql(), FANOUT_BATCH);
+        if (!due.length) return;
+        await this.schedule.announceScheduled(due);
+        if (due.length < FANOUT_BATCH) return;
+      }
+      // More are due than a pass takes: the next pass looks again.
+      this.liveDue = true;
+    } catch (error) {
+      // The database away: the next pass tries again.
+      this.liveDue = true;
+      throw error;
     }
-    // More are due than a pass takes: the next pass looks again.
-    this.scheduledLookAt = 0;
   }
 
   /**
@@ -79,7 +91,7 @@ export class FanOut {
         if (!entries.length) return { worked, more: false, found };
         found = true;
         const now = Date.now();
-        if (!(await this.outbox.takeLease('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
+        if (!(await this.outbox.leases.take('fanout', this.owner, now, now + FANOUT_LEASE_MS))) {
           return { worked, more: false, found };
         }
         leased = true;
@@ -96,7 +108,7 @@ export class FanOut {
       }
       return { worked, more: leased, found };
     } finally {
-      if (leased) await this.outbox.releaseLease('fanout', this.owner);
+      if (leased) await this.outbox.leases.release('fanout', this.owner);
     }
   }
 

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { Leases } from '../database/leases.js';
 import { transaction } from '../database/transaction.js';
-import type { ChangeAction, JournalEntry, RecordKind } from '../database/writes.js';
+import type { ChangeAction, RecordKind } from '../common/records/record-kinds.js';
+import type { JournalEntry } from '../database/writes.js';
 import type { Audience } from './record-payloads.js';
-import { CHUNK, POST_TABLES, execute, select } from './webhook-sql.js';
+import { CHUNK, MARK, POST_TABLES, execute, select } from './webhook-sql.js';
 
 /** One outbox entry: a change some write committed. */
 export interface OutboxRow {
@@ -42,11 +44,16 @@ class AlreadyDispatched extends Error {}
 
 /**
  * The outbox (`webhook_outbox`) and its fan-out: the changes the writes add, read back in order,
- * and turned into deliveries under the fan-out lease (`webhook_leases`).
+ * and turned into deliveries under the fan-out lease (database/leases.ts).
  */
 @Injectable()
 export class OutboxRepository {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  /** The named leases (the fan-out's), with the webhooks' statement mark. */
+  readonly leases: Leases;
+
+  constructor(@InjectDataSource() private readonly ds: DataSource) {
+    this.leases = new Leases(ds, MARK);
+  }
 
   /**
    * Inside the write's transaction (Writes.journal): one statement per chunk of changes, with the
@@ -183,26 +190,5 @@ export class OutboxRepository {
       if (error instanceof AlreadyDispatched) return false;
       throw error;
     }
-  }
-
-  // ------------------------------------------------------------------------------ leases
-
-  /** Takes (or keeps) the named lease until `until`; false when another holder's is current. */
-  async takeLease(name: string, owner: string, now: number, until: number): Promise<boolean> {
-    const { affected } = await execute(
-      this.ds,
-      `UPDATE webhook_leases SET owner = ?, lease_until = ?
-       WHERE name = ? AND (lease_until < ? OR owner = ?)`,
-      [owner, until, name, now, owner],
-    );
-    return affected === 1;
-  }
-
-  async releaseLease(name: string, owner: string): Promise<void> {
-    await execute(
-      this.ds,
-      'UPDATE webhook_leases SET lease_until = 0 WHERE name = ? AND owner = ?',
-      [name, owner],
-    );
   }
 }

@@ -4,7 +4,7 @@ import { NAMESPACE } from '../common/http/links.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { RecordCache } from '../cache/record-cache.js';
 import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';
-import type { RecordKind } from '../database/writes.js';
+import type { RecordKind } from '../common/records/record-kinds.js';
 import { EventsService } from '../events/events.service.js';
 import { OrganizerQueries } from '../organizers/organizers.service.js';
 import { TermQueries } from '../terms/terms.module.js';

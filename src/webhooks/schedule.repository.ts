@@ -2,16 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { transaction } from '../database/transaction.js';
+import type { PostKind } from '../common/records/record-kinds.js';
 import type { JournalEntry } from '../database/writes.js';
-import {
-  CHUNK,
-  MARK,
-  POST_TABLES,
-  execute,
-  select,
-  type PostKind,
-  type Row,
-} from './webhook-sql.js';
+import { CHUNK, MARK, POST_TABLES, execute, select, type Row } from './webhook-sql.js';
 
 /** A post scheduled to go live (`publishAt`: its `date_utc`, `YYYY-MM-DD HH:MM:SS` UTC). */
 export interface ScheduledRow {

@@ -14,6 +14,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CODE_DIR } from '../config/paths.js';
+import { ScheduledPublications } from '../database/scheduled-publications.js';
 import { Writes } from '../database/writes.js';
 import { Metrics } from '../metrics/metrics.js';
 import { YOUNG_GENERATION_MB } from '../common/heap.js';
@@ -56,7 +57,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   /** One Int32: the HTTP requests this process is answering (none in a process without a server). */
   private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
   private readonly count: CountAttempts;
-  private unsubscribe: (() => void) | undefined;
+  private unsubscribe: Array<() => void> = [];
   /** The loops, when they run on this thread. */
   private loops: DispatchLoops | undefined;
   private worker: Worker | undefined;
@@ -71,6 +72,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writes: Writes,
+    private readonly publications: ScheduledPublications,
     private readonly outbox: OutboxRepository,
     private readonly schedule: ScheduleRepository,
     private readonly deliveries: DeliveriesRepository,
@@ -94,7 +96,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       Atomics.add(this.inFlight, 0, 1);
       res.once('close', () => Atomics.sub(this.inFlight, 0, 1));
     });
-    this.unsubscribe = this.writes.onCommit(() => this.wake());
+    this.unsubscribe = [
+      this.writes.onCommit(() => this.wake()),
+      // The webhooks' subscription to the clock of scheduled posts going live.
+      this.publications.onWentLive(() => this.wentLive()),
+    ];
     const db = this.config.database;
     const threaded = existsSync(THREAD_ENTRY) && !(db.type === 'sqlite' && db.path === ':memory:');
     // The loops start here; a process with a thread to move them to does so once a pass finds a
@@ -129,7 +135,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     clearTimeout(this.restartTimer);
     await this.loops?.stop();
     const worker = this.worker;
@@ -158,6 +164,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.wakeQueued = false;
       this.worker?.postMessage('wake' satisfies ToThread);
     });
+  }
+
+  /** Announces the scheduled posts gone live, on whichever thread the loops run. */
+  private wentLive(): void {
+    if (this.loops) return this.loops.wentLive();
+    this.worker?.postMessage('went-live' satisfies ToThread);
   }
 
   private startThread(): void {

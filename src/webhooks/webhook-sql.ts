@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { RecordKind } from '../database/writes.js';
+import type { PostKind, RecordKind } from '../common/records/record-kinds.js';
 
 /**
  * What the webhook repositories share (subscriptions, outbox, schedule, deliveries): every query
@@ -8,7 +8,6 @@ import type { RecordKind } from '../database/writes.js';
  * so that several processes on one database never take the same work.
  */
 
-export type PostKind = 'event' | 'venue' | 'organizer';
 /** The post kinds and their tables. */
 export const POST_TABLES: ReadonlyMap<RecordKind, string> = new Map<PostKind, string>([
   ['event', 'events'],

@@ -12,6 +12,7 @@ import { OwnNamespaceOnly } from '../common/http/own-namespace.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 import { WebhookOutboxModule } from './webhook-outbox.js';
+import { DatabaseModule } from '../database/database.module.js';
 import { WritesModule } from '../database/writes.module.js';
 import { MetricsModule } from '../metrics/metrics.module.js';
 
@@ -23,6 +24,7 @@ import { MetricsModule } from '../metrics/metrics.module.js';
   imports: [
     CacheModule,
     MetricsModule,
+    DatabaseModule,
     WritesModule,
     WebhookOutboxModule,
     EventsModule,

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import type { RecordKind } from '../../src/database/writes.js';
+import type { RecordKind } from '../../src/common/records/record-kinds.js';
 import { RecordPayloads, type Audience } from '../../src/webhooks/record-payloads.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';

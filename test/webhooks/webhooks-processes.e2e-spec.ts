@@ -190,10 +190,9 @@ describe('webhooks across processes (e2e)', () => {
     // cannot turn them into deliveries, which is where a process dying right after the commit
     // leaves them.
     const tables = await database();
-    await tables.query(
-      "UPDATE webhook_leases SET owner = 'test', lease_until = ? WHERE name = 'fanout'",
-      [Date.now() + 3_600_000],
-    );
+    await tables.query("UPDATE leases SET owner = 'test', lease_until = ? WHERE name = 'fanout'", [
+      Date.now() + 3_600_000,
+    ]);
     const ids = [
       await createEvent(first, 'Committed, not fanned out 1'),
       await createEvent(first, 'Committed, not fanned out 2'),
@@ -204,7 +203,7 @@ describe('webhooks across processes (e2e)', () => {
     );
     expect(Number(pending.n)).toBe(2);
     expect(r.requests).toEqual([]);
-    await tables.query("UPDATE webhook_leases SET lease_until = 0 WHERE name = 'fanout'");
+    await tables.query("UPDATE leases SET lease_until = 0 WHERE name = 'fanout'");
 
     await serve();
     await until(() => r.received.length === 2, ARRIVES_WITHIN_MS, 'both deliveries after restart');

@@ -1,4 +1,5 @@
 import type { Language } from '../../config/config.js';
+import type { RecordKind } from '../records/record-kinds.js';
 
 /*
  * PUBLIC_URL_TEMPLATE (CONTRACT §1): where the `url` of a published record points when a site
@@ -7,7 +8,8 @@ import type { Language } from '../../config/config.js';
  * get it from the configuration through their context (AppConfig.publicUrlTemplate).
  */
 
-export type PublicType = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+/** A record's `{type}`: its kind. */
+export type PublicType = RecordKind;
 
 /**
  * A published record's `url`: `ownPage` (this service's page), or `template` filled in

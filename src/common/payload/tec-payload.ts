@@ -18,9 +18,8 @@ export type Translations = Partial<Record<Language, number>>;
 
 /**
  * The records the API answers, as TypeScript types. The schema list (src/docs/schemas.ts) is
- * their documentation; `PAYLOAD_KEYS` below names every field of each type and a test holds it
- * against the schemas' properties, so that a field is added in three places the compiler and the
- * tests point to: here, in the schema list, and in the mapper that fills it.
+ * their documentation, typed by them (`fieldsOf`), so that a field is added in three places the
+ * compiler points to: here, in the schema list, and in the mapper that fills it.
  *
  * Values are those sent, which differ from the documented types where the plugin's do
  * (BEHAVIOR §3, §4): ids of authors as strings, date details as zero-padded strings, `false` for
@@ -192,135 +191,7 @@ export interface TecRecurrence {
   }>;
 }
 
-/** Every field of each payload type, for the test that holds them against the schema list. */
-type KeysOf<T> = { readonly [K in Exclude<keyof Required<T>, ExtensionKeys>]: true };
-/** The modules' fields: documented by their modules (docs/extending.md), not in this list. */
-type ExtensionKeys = keyof (EventExtensionFields & VenueExtensionFields & OrganizerExtensionFields);
-const keys =
-  <T>() =>
-  <const K extends KeysOf<T>>(k: K & Record<Exclude<keyof K, keyof T>, never>) =>
-    k;
-
-export const PAYLOAD_KEYS = {
-  Event: keys<TecEvent>()({
-    id: true,
-    global_id: true,
-    global_id_lineage: true,
-    author: true,
-    date: true,
-    date_utc: true,
-    modified: true,
-    modified_utc: true,
-    status: true,
-    url: true,
-    rest_url: true,
-    title: true,
-    description: true,
-    excerpt: true,
-    slug: true,
-    image: true,
-    all_day: true,
-    start_date: true,
-    start_date_details: true,
-    end_date: true,
-    end_date_details: true,
-    utc_start_date: true,
-    utc_start_date_details: true,
-    utc_end_date: true,
-    utc_end_date_details: true,
-    timezone: true,
-    timezone_abbr: true,
-    cost: true,
-    cost_details: true,
-    website: true,
-    show_map: true,
-    show_map_link: true,
-    hide_from_listings: true,
-    sticky: true,
-    featured: true,
-    categories: true,
-    tags: true,
-    venue: true,
-    organizer: true,
-    custom_fields: true,
-    json_ld: true,
-    language: true,
-    translations: true,
-    recurrence: true,
-    occurrences_remaining: true,
-  }),
-  Venue: keys<TecVenue>()({
-    id: true,
-    global_id: true,
-    global_id_lineage: true,
-    author: true,
-    date: true,
-    date_utc: true,
-    modified: true,
-    modified_utc: true,
-    status: true,
-    url: true,
-    venue: true,
-    description: true,
-    excerpt: true,
-    slug: true,
-    image: true,
-    show_map: true,
-    show_map_link: true,
-    address: true,
-    city: true,
-    country: true,
-    province: true,
-    state: true,
-    zip: true,
-    phone: true,
-    website: true,
-    stateprovince: true,
-    geo_lat: true,
-    geo_lng: true,
-    json_ld: true,
-    language: true,
-    translations: true,
-  }),
-  Organizer: keys<TecOrganizer>()({
-    id: true,
-    global_id: true,
-    global_id_lineage: true,
-    author: true,
-    date: true,
-    date_utc: true,
-    modified: true,
-    modified_utc: true,
-    status: true,
-    url: true,
-    organizer: true,
-    description: true,
-    excerpt: true,
-    slug: true,
-    image: true,
-    phone: true,
-    website: true,
-    email: true,
-    json_ld: true,
-    language: true,
-    translations: true,
-  }),
-  // One schema documents both forms of a term: the union of their fields.
-  Term: keys<TecTerm & TecEmbeddedTerm>()({
-    id: true,
-    name: true,
-    slug: true,
-    taxonomy: true,
-    description: true,
-    parent: true,
-    count: true,
-    url: true,
-    urls: true,
-    meta: true,
-    term_group: true,
-    term_taxonomy_id: true,
-    filter: true,
-    language: true,
-    translations: true,
-  }),
-};
+/** The modules' fields (docs/extending.md): documented by their modules, not in the core's schemas. */
+export type ExtensionKeys = keyof (EventExtensionFields &
+  VenueExtensionFields &
+  OrganizerExtensionFields);

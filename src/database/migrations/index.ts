@@ -20,6 +20,7 @@ import { WebhookTraceContext1765600000000 } from './1765600000000-webhook-trace-
 import { OccurrenceListing1765700000000 } from './1765700000000-occurrence-listing.js';
 import { WebhookBodies1765800000000 } from './1765800000000-webhook-bodies.js';
 import { ConsoleSessions1765950000000 } from './1765950000000-console-sessions.js';
+import { Leases1766047000000 } from './1766047000000-leases.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   OccurrenceListing1765700000000,
   WebhookBodies1765800000000,
   ConsoleSessions1765950000000,
+  Leases1766047000000,
 ];

@@ -27,8 +27,7 @@ const MAX_BATCHES = 1_000;
 /**
  * CONTRACT §9: an unbounded series is materialized to a rolling horizon
  * (RECURRENCE_LIMITS.horizonDays ahead of now); as time passes, this extends it. Once an hour,
- * one process of those sharing the database (a lease row, `series_horizon_lease`, taken by a
- * conditional UPDATE) looks for the series whose horizon is more than SLACK_DAYS short and
+ * one process of those sharing the database (the `series-horizon` lease, database/leases.ts) looks for the series whose horizon is more than SLACK_DAYS short and
  * writes each one's new occurrences in a transaction of its own; the series' row is moved by a
  * conditional UPDATE first, so that a series is extended once even when two processes reach it
  * (the second finds its horizon moved and leaves it). Existing occurrences keep their ids. The

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Language } from '../../config/languages.js';
 import { nowUtcSql } from '../../database/columns.js';
+import { Leases } from '../../database/leases.js';
 import { EventEntity } from '../event.entity.js';
 
 /** Ids per query at most (bound parameters of one IN list). */
@@ -18,7 +20,7 @@ export type SeriesRow = Pick<
  * The questions about series that recurring events ask of the `events` table (its rows are
  * EventsRepository's otherwise): the series' own columns of many events, the events split off a
  * series, the series whose horizon is due, and the horizon job's lease
- * (`series_horizon_lease`). Each read answers in a constant number of queries per CHUNK of ids.
+ * (its row of `leases`, through database/leases.ts). Each read answers in a constant number of queries per CHUNK of ids.
  */
 @Injectable()
 export class SeriesRepository {
@@ -119,18 +121,12 @@ export class SeriesRepository {
     return !!moved.affected;
   }
 
-  /** Takes the horizon job's lease until `until` if nobody holds it at `now`; true when taken. */
-  async takeHorizonLease(until: Date, now: Date): Promise<boolean> {
-    const runner = this.ds.createQueryRunner('master');
-    try {
-      const result = await runner.query(
-        'UPDATE series_horizon_lease SET lease_until = ? WHERE id = 1 AND lease_until <= ?',
-        [nowUtcSql(until), nowUtcSql(now)],
-        true,
-      );
-      return (result.affected ?? 0) > 0;
-    } finally {
-      await runner.release();
-    }
+  /**
+   * Takes the horizon job's lease (`leases` row `series-horizon`) until `until` if nobody holds it
+   * at `now`; true when taken. Each pass is an owner of its own: a second pass of this process
+   * waits for the hour like another process's.
+   */
+  takeHorizonLease(until: Date, now: Date): Promise<boolean> {
+    return new Leases(this.ds).take('series-horizon', randomUUID(), now.getTime(), until.getTime());
   }
 }
