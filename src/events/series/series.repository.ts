@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Language } from '../../config/languages.js';
-import { nowUtcSql } from '../../database/columns.js';
 import { Leases } from '../../database/leases.js';
 import { EventEntity } from '../event.entity.js';
 
