@@ -12,11 +12,10 @@ import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { ConfigModule } from './config/config.module.js';
 import { isPermanentDatabaseError } from './config/startup.js';
 import { dataSourceOptions } from './database/data-source.js';
-import { migrations as coreMigrations } from './database/migrations/index.js';
 import { entities } from './entities.js';
 import {
+  applicationMigrations,
   EXTENSION_MODULES,
-  extensionMigrations,
   type ExtensionModule,
 } from './extension-modules.js';
 import {
@@ -56,7 +55,7 @@ const features = (extensions: readonly ExtensionModule[]) => [
     useFactory: (config: AppConfig) => ({
       ...dataSourceOptions(config),
       // The modules' tables after the core's (docs/extending.md).
-      migrations: [...coreMigrations, ...extensionMigrations(extensions)],
+      migrations: applicationMigrations(extensions),
       entities,
       retryAttempts: config.databaseRetries,
       retryDelay: 2000,

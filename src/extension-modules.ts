@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { MigrationInterface } from 'typeorm';
+import { migrations as coreMigrations } from './database/migrations/index.js';
 import { VirtualEventsModule } from './modules/virtual-events/virtual-events.module.js';
 
 /** An extension module (docs/extending.md): a Nest module, with its tables' migrations. */
@@ -14,5 +15,15 @@ export interface ExtensionModule extends Type {
 export const EXTENSION_MODULES: readonly ExtensionModule[] = [VirtualEventsModule];
 
 /** The migrations of `modules`' tables, after the core's. */
-export const extensionMigrations = (modules: readonly ExtensionModule[]) =>
+const extensionMigrations = (modules: readonly ExtensionModule[]) =>
   modules.flatMap((m) => m.migrations ?? []);
+
+/**
+ * Every migration the application runs: the core's, then the loaded extension modules'. The
+ * application (MIGRATIONS_RUN=true), the CLI and `npm run migration:run|revert|check` share it, so
+ * a replica started with MIGRATIONS_RUN=false gets the modules' tables from migration:run too.
+ */
+export const applicationMigrations = (modules: readonly ExtensionModule[] = EXTENSION_MODULES) => [
+  ...coreMigrations,
+  ...extensionMigrations(modules),
+];

@@ -135,8 +135,7 @@ function BulkActions() {
           icon={<PublishIcon />}
         />
       )}
-      {/* A darker red than MUI's error colour: AA contrast on the bulk toolbar's tint. */}
-      <BulkDeleteButton mutationMode="pessimistic" sx={{ color: '#b71c1c' }} />
+      <BulkDeleteButton mutationMode="pessimistic" />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
-import { Box, Card, CardActions, CardContent, Chip, Grid, Typography } from '@mui/material';
+import { Alert, Box, Card, CardActions, CardContent, Chip, Grid, Typography } from '@mui/material';
 import {
   Button,
   EditButton,
@@ -20,15 +20,14 @@ import { When } from './event-list';
 /** What a new translation starts from: the fields that read the same in every language. */
 const COPIED = ['start_date', 'end_date', 'all_day', 'timezone', 'cost', 'website'] as const;
 
+/** The texts the editor then translates, copied as a start. */
+const TEXTS = ['title', 'description', 'excerpt'] as const;
+
 /** The draft of the translation of `source` into `language`, in its group (`translation_of`). */
 function translationOf(source: RaRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    title: source.title,
-    description: source.description,
-    excerpt: source.excerpt,
-    status: 'draft',
-    translation_of: source.id,
-  };
+  const body: Record<string, unknown> = { status: 'draft', translation_of: source.id };
+  // The API refuses an empty text (a 400 on it): a text the source has not is left out.
+  for (const field of TEXTS) if (source[field]) body[field] = source[field];
   for (const field of COPIED) if (source[field] !== undefined) body[field] = source[field];
   if (source.venue_id) body.venue = source.venue_id;
   if (Array.isArray(source.organizer_ids) && source.organizer_ids.length)
@@ -68,8 +67,11 @@ function Missing({ source, language }: { source: RaRecord; language: Language })
   const notify = useNotify();
   const redirect = useRedirect();
   const [busy, setBusy] = useState(false);
+  /** Why the API refused the copy: shown on the card until the next try (a toast fades). */
+  const [refused, setRefused] = useState<string>();
   const create = async () => {
     setBusy(true);
+    setRefused(undefined);
     try {
       const { body } = await apiIn<{ id: number }>(language, '/events', {
         method: 'POST',
@@ -78,7 +80,7 @@ function Missing({ source, language }: { source: RaRecord; language: Language })
       notify('cal.translations.created', { type: 'success' });
       redirect('edit', 'events', body.id);
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      setRefused((error as Error).message);
       setBusy(false);
     }
   };
@@ -86,6 +88,11 @@ function Missing({ source, language }: { source: RaRecord; language: Language })
     <Card variant="outlined" sx={{ height: '100%' }}>
       <CardContent>
         <Typography variant="body2">{translate('cal.translations.missing')}</Typography>
+        {refused && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {refused}
+          </Alert>
+        )}
       </CardContent>
       <CardActions>
         <Button

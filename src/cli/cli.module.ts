@@ -1,5 +1,4 @@
-import { migrations } from '../database/migrations/index.js';
-import { EXTENSION_MODULES, extensionMigrations } from '../extension-modules.js';
+import { applicationMigrations } from '../extension-modules.js';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module.js';
@@ -42,7 +41,7 @@ export class CliModule {
         TypeOrmModule.forRoot({
           ...dataSourceOptions(config),
           // The extension modules' tables after the core's, as the application runs them.
-          migrations: [...migrations, ...extensionMigrations(EXTENSION_MODULES)],
+          migrations: applicationMigrations(),
           entities,
           retryAttempts: 0,
         }),

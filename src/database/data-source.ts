@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config.js';
 import { migrations } from './migrations/index.js';
 import { ensureMathFunctions, type SqliteConnection } from './sqlite-math.js';
@@ -66,10 +66,6 @@ export function dataSourceOptions(
     trace: false,
     extra: { connectionLimit: poolSize, enableKeepAlive: true },
   };
-}
-
-export function createDataSource(config: Pick<AppConfig, 'database' | 'migrationsRun'>) {
-  return new DataSource(dataSourceOptions(config));
 }
 
 type Credentials = {

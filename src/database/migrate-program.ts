@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { MigrationExecutor, type DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor, type MigrationInterface } from 'typeorm';
 import { ConfigError, loadConfig, type AppConfig } from '../config/config.js';
 import {
   describeDatabase,
   describeStartupError,
   prepareSqliteDirectory,
 } from '../config/startup.js';
-import { createDataSource } from './data-source.js';
+import { dataSourceOptions } from './data-source.js';
 import { migrationLabel } from './migration-label.js';
 import type { ProgramOutput } from '../config/program-output.js';
 import { errorText, messagesFor, type Translate } from '../config/messages.js';
@@ -77,6 +77,8 @@ export async function runMigrate(
   action: string | undefined,
   env: NodeJS.ProcessEnv,
   output: ProgramOutput,
+  /** The core's and the loaded extension modules' (applicationMigrations(), given by migrate.ts). */
+  migrations: ReadonlyArray<new () => MigrationInterface>,
 ): Promise<number> {
   // The operator's language, from the locale as for any command-line tool (LC_ALL, LANG...).
   const { t } = messagesFor(env);
@@ -102,7 +104,10 @@ export async function runMigrate(
     }
     throw error;
   }
-  const ds = createDataSource({ ...config, migrationsRun: false });
+  const ds = new DataSource({
+    ...dataSourceOptions({ ...config, migrationsRun: false }),
+    migrations: [...migrations],
+  });
   try {
     await ds.initialize();
   } catch (error) {

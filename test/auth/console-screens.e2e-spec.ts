@@ -20,9 +20,8 @@ import {
 /**
  * The editors' console's screens beyond the events form (issue 51) in headless Chromium under
  * the server's CSP: every screen in en, hu and ro with no serious or critical axe-core violation
- * and no script error; a bulk publish from the events list; a restore from the trash; an editor
- * approves a contributor's submission, which the contributor cannot; a Hungarian translation
- * created side by side. Each action is checked on the server through the API. With
+ * and no script error; a bulk publish from the events list; a restore from the trash; a
+ * Hungarian translation created side by side. Each action is checked on the server through the API. With
  * UPDATE_SCREENSHOTS=1, screenshots into docs/screenshots/.
  */
 const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
@@ -32,6 +31,8 @@ const ADMIN_PASSWORD = 'console administrator passphrase';
 const EDITOR_PASSWORD = 'editor console passphrase';
 const CONTRIBUTOR_PASSWORD = 'contributor console passphrase';
 const LANGS = ['en', 'hu', 'ro'] as const;
+/** A list's window over every seeded date (the API lists two years from its start by default). */
+const EVERY_DATE = { start_date: '2000-01-01', end_date: '2100-12-31' };
 type Lang = (typeof LANGS)[number];
 
 type Tree = { [key: string]: string | Tree };
@@ -195,13 +196,6 @@ describe('editors console screens in Chromium (e2e)', () => {
         expect([route, await axeViolations(page)]).toEqual([route, []]);
         await shot(page, `${name}-${lang}`);
       }
-      // The filters an editor adds to the events list.
-      await screen(page, 'events', `Listed concert ${lang}`);
-      await page.getByRole('button', { name: word(lang, 'ra.action.add_filter') }).click();
-      await page
-        .getByRole('menuitem', { name: word(lang, 'resources.events.fields.language') })
-        .click();
-      expect(await axeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       await page.context().close();
     },
@@ -252,38 +246,10 @@ describe('editors console screens in Chromium (e2e)', () => {
     await row.waitFor({ state: 'detached', timeout: 15_000 });
     const listed = await http()
       .get(`${API}/events`)
-      .query({ search: 'Trashed en', status: 'draft', start_date: '2000-01-01' })
+      .query({ search: 'Trashed en', status: 'draft', ...EVERY_DATE })
       .set('Authorization', users.editor.header)
       .expect(200);
     expect((listed.body as { events: unknown[] }).events).toHaveLength(1);
-    expect(errors).toEqual([]);
-    await page.context().close();
-  }, 90_000);
-
-  it('a contributor sees their submission without actions; an editor approves it', async () => {
-    const contributor = await session('hu', users.contributor.login, CONTRIBUTOR_PASSWORD);
-    await screen(contributor.page, 'review', 'Submitted hu');
-    expect(
-      await contributor.page
-        .getByRole('button', { name: word('hu', 'cal.review.approve') })
-        .count(),
-    ).toBe(0);
-    expect(await axeViolations(contributor.page)).toEqual([]);
-    await contributor.page.context().close();
-
-    const { page, errors } = await session('hu', users.editor.login, EDITOR_PASSWORD);
-    await screen(page, 'review', 'Submitted hu');
-    const row = page.getByRole('row', { name: /Submitted hu/ });
-    await row.getByRole('button', { name: word('hu', 'cal.review.approve') }).click();
-    await confirm(page, 'hu');
-    await row.waitFor({ state: 'detached', timeout: 20_000 });
-    const listed = await http()
-      .get(`/hu${API}/events`)
-      .query({ search: 'Submitted hu', start_date: '2000-01-01' })
-      .expect(200);
-    expect(
-      (listed.body as { events: Array<{ status: string }> }).events.map((e) => e.status),
-    ).toEqual(['publish']);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 90_000);

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { runCli } from '../../src/cli/program.js';
 import { runMigrate } from '../../src/database/migrate-program.js';
+import { applicationMigrations } from '../../src/extension-modules.js';
 import type { ProgramOutput } from '../../src/config/program-output.js';
 import { captureExpectedLogs } from './expected-logs.js';
 import type { Finished } from './spawn.js';
@@ -43,4 +44,4 @@ export const cli = (args: string[], env: Record<string, string>) =>
   capture((output) => runCli(args, { ...env }, output));
 
 export const migrate = (action: string, env: Record<string, string>) =>
-  capture((output) => runMigrate(action, { ...env }, output));
+  capture((output) => runMigrate(action, { ...env }, output, applicationMigrations()));

@@ -7,10 +7,13 @@ import { resetDatabase } from '../helpers/database.js';
 import { cli, migrate as migrateInProcess } from '../helpers/programs.js';
 import { assertBuilt, CLI, MIGRATE, run, sharedDatabaseUrl } from '../helpers/spawn.js';
 import { migrationLabel } from '../../src/database/migration-label.js';
-import { migrations } from '../../src/database/migrations/index.js';
+import { applicationMigrations } from '../../src/extension-modules.js';
 
-/** The newest migration, as the CLI names it. */
-const LAST = migrationLabel(migrations[migrations.length - 1].name);
+/** The newest migration, the extension modules' included, as the CLI names it. */
+const LAST = applicationMigrations()
+  .map((m) => migrationLabel(m.name))
+  .sort()
+  .at(-1);
 
 /**
  * The CLI: help and exit codes of the program as people run it (compiled by the test global

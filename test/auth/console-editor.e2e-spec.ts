@@ -1,0 +1,250 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { CONSOLE_DIR } from '../../src/config/paths.js';
+import { UsersService } from '../../src/auth/users/users.service.js';
+import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { needs } from '../helpers/services.js';
+import {
+  axeViolations as axe,
+  BROWSER,
+  type Browser,
+  HAS_BROWSER,
+  launchChromium,
+  type Page,
+} from '../helpers/chromium.js';
+
+/**
+ * "An editor's day" in the editors' console (issue 51), in headless Chromium against the built
+ * console: a weekly series with a venue written through the form and the recurrence editor, one
+ * occurrence changed alone, a contributor's submission approved by an editor; every result read
+ * back through the REST API. The form and the recurrence editor pass axe-core (no serious or
+ * critical violation) in en, hu and ro, and the form fits a 375 px wide screen.
+ */
+const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
+const API = '/cal/events/v1';
+const PASSWORD = 'console editor passphrase';
+const VENUE = 'Riverside Hall';
+const SERIES = 'Weekly choir rehearsal';
+
+type Words = {
+  cal: {
+    recurrence: { repeats: string };
+    occurrence: { single: string };
+    status: Record<string, string>;
+  };
+  ra: { action: { save: string } };
+};
+const words = (lang: string) =>
+  JSON.parse(
+    readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
+  ) as Words;
+
+type Event = Record<string, unknown> & { id: number; title: string; start_date: string };
+
+describe('an editor’s day in the console (e2e)', () => {
+  needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
+  needs('the built console (npm run build)', () => BUILT);
+  let app: NestExpressApplication;
+  let users: RoleUsers;
+  let origin: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!HAS_BROWSER || !BUILT) return;
+    app = await createTestApp();
+    await app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    users = await createRoleUsers(app);
+    const accounts = app.get(UsersService);
+    for (const role of ['editor', 'contributor'] as const) {
+      await accounts.setLoginPassword(users[role].login, PASSWORD);
+    }
+    await request(app.getHttpServer())
+      .post(`${API}/venues`)
+      .set('Authorization', users.editor.header)
+      .send({ venue: VENUE, city: 'Szeged', status: 'publish' })
+      .expect(201);
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (HAS_BROWSER && BUILT) await closeApp(app);
+  });
+
+  const api = (path: string) =>
+    request(app.getHttpServer()).get(`${API}${path}`).set('Authorization', users.editor.header);
+
+  /** A page of a fresh context, logged in as `login` at `path`; script errors are collected. */
+  async function session(path: string, login: string, width = 1280) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message: { type(): string; text(): string }) => {
+      if (message.type() === 'error' && !message.text().includes('status of 401')) {
+        errors.push(message.text());
+      }
+    });
+    page.on('pageerror', (error: Error) => errors.push(error.message));
+    await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
+    await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
+    await page.fill('input[name="username"]', login);
+    await page.fill('input[name="password"]', PASSWORD);
+    await page.click('button[type="submit"]');
+    return { page, errors };
+  }
+
+  /** The form's start and end (datetime-local inputs) and the recurrence editor switched on. */
+  async function datesAndSeries(page: Page, lang: string) {
+    await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
+    await page.fill('input[name="start_date"]', '2031-04-07T18:00');
+    await page.fill('input[name="end_date"]', '2031-04-07T20:00');
+    await page.getByLabel(words(lang).cal.recurrence.repeats).check();
+    // The server's preview: the series in words and its next dates.
+    await page.getByTestId('recurrence-preview').waitFor({ timeout: 20_000 });
+  }
+
+  it.each([
+    ['en', '/admin/'],
+    ['hu', '/hu/admin/'],
+    ['ro', '/ro/admin/'],
+  ])(
+    '%s: the event form and the recurrence editor pass axe-core',
+    async (lang, path) => {
+      const { page, errors } = await session(`${path}#/events/create`, users.editor.login);
+      await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
+      expect(await page.evaluate('document.documentElement.lang')).toBe(lang);
+      expect(await axe(page)).toEqual([]);
+      await datesAndSeries(page, lang);
+      expect(await axe(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+    90_000,
+  );
+
+  it('the form and the recurrence editor fit a 375 px wide screen', async () => {
+    const { page } = await session('/admin/#/events/create', users.editor.login, 375);
+    await datesAndSeries(page, 'en');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.context().close();
+  }, 90_000);
+
+  async function occurrences(title: string): Promise<Event[]> {
+    const list = await api('/events')
+      .query({ start_date: '2031-01-01', end_date: '2031-12-31', per_page: 50 })
+      .expect(200);
+    return (list.body.events as Event[]).filter((e) => e.title === title);
+  }
+
+  it('an editor writes a weekly series with a venue, then changes one occurrence alone', async () => {
+    const { page, errors } = await session('/admin/#/events/create', users.editor.login);
+    await datesAndSeries(page, 'en');
+    await page.fill('input[name="title"]', SERIES);
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: words('en').cal.status.publish }).click();
+    await page.getByRole('combobox', { name: 'Venue' }).fill('Riverside');
+    await page.getByRole('option', { name: VENUE }).click();
+    await page.click('button[type="submit"]');
+    await page.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
+    const id = Number(/(\d+)$/.exec(page.url())![1]);
+
+    const { body: saved } = await api(`/events/${id}`).expect(200);
+    expect(saved.title).toBe(SERIES);
+    expect(saved.status).toBe('publish');
+    expect(saved.venue.venue).toBe(VENUE);
+    expect(saved.recurrence.rules).toEqual(['FREQ=WEEKLY;COUNT=10;BYDAY=MO']);
+    const before = await occurrences(SERIES);
+    expect(before).toHaveLength(10);
+    expect(before.map((e) => e.start_date.slice(0, 10)).slice(0, 3)).toEqual([
+      '2031-04-07',
+      '2031-04-14',
+      '2031-04-21',
+    ]);
+
+    // The third occurrence, by its provisional id: "this occurrence" only.
+    const third = before[2];
+    expect(third.id).toBeGreaterThanOrEqual(10_000_000);
+    await page.goto(`${origin}/admin/#/events/${third.id}`);
+    await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
+    await page.locator('input[name="title"]').fill('Choir rehearsal with the orchestra');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: words('en').cal.occurrence.single }).click();
+    await page.waitForURL((url) => !url.hash.includes(String(third.id)), { timeout: 20_000 });
+
+    const changed = await occurrences('Choir rehearsal with the orchestra');
+    expect(changed).toHaveLength(1);
+    expect(changed[0].start_date.slice(0, 10)).toBe('2031-04-21');
+    expect(changed[0].id).toBeLessThan(10_000_000);
+    const rest = await occurrences(SERIES);
+    expect(rest).toHaveLength(9);
+    expect(rest.map((e) => e.start_date.slice(0, 10))).not.toContain('2031-04-21');
+    expect(errors).toEqual([]);
+    await page.context().close();
+
+    // The trash and back (the API, as the trash screen uses it), and a Hungarian translation.
+    const editor = users.editor.header;
+    const server = app.getHttpServer();
+    const trashed = await request(server)
+      .delete(`${API}/events/${changed[0].id}`)
+      .set('Authorization', editor)
+      .expect(200);
+    expect(trashed.body.status).toBe('trash');
+    expect(await occurrences('Choir rehearsal with the orchestra')).toEqual([]);
+    await request(server)
+      .post(`${API}/events/${changed[0].id}`)
+      .set('Authorization', editor)
+      .send({ status: 'draft' })
+      .expect(200);
+    expect((await api(`/events/${changed[0].id}`).expect(200)).body.status).toBe('draft');
+    const hu = await request(server)
+      .post(`${API}/events`)
+      .set('Authorization', editor)
+      .send({
+        title: 'Heti kórpróba',
+        translation_of: id,
+        i18n_language: 'hu',
+        start_date: '2031-04-07 18:00:00',
+        end_date: '2031-04-07 20:00:00',
+      })
+      .expect(201);
+    expect(hu.body.recurrence.rules).toEqual(['FREQ=WEEKLY;COUNT=10;BYDAY=MO']);
+    expect((await api(`/events/${id}`).expect(200)).body.translations).toMatchObject({
+      hu: hu.body.id,
+    });
+  }, 120_000);
+
+  it('a contributor submits an event for review and an editor publishes it', async () => {
+    const title = 'Open rehearsal for families';
+    const en = words('en');
+    const contributor = await session('/admin/#/events/create', users.contributor.login);
+    const form = contributor.page;
+    await form.waitForSelector('input[name="title"]', { timeout: 20_000 });
+    await form.fill('input[name="title"]', title);
+    await form.getByRole('combobox', { name: 'Status' }).click();
+    await form.getByRole('option', { name: en.cal.status.pending }).click();
+    await form.click('button[type="submit"]');
+    await form.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
+    const id = Number(/(\d+)$/.exec(form.url())![1]);
+    const { body: submitted } = await api(`/events/${id}`).expect(200);
+    expect(submitted.status).toBe('pending');
+    expect(submitted.author).toBe(String(users.contributor.id));
+    expect(contributor.errors).toEqual([]);
+    await form.context().close();
+
+    const { page, errors } = await session(`/admin/#/events/${id}`, users.editor.login);
+    await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: en.cal.status.publish }).click();
+    await page.click('button[type="submit"]');
+    await page.waitForURL((url) => !url.hash.endsWith(`/events/${id}`), { timeout: 20_000 });
+    const { body: approved } = await api(`/events/${id}`).expect(200);
+    expect(approved.status).toBe('publish');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+});
