@@ -22,13 +22,16 @@ export function addExtensionDocumentation(
 ): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   for (const kind of Object.keys(SCHEMA_OF) as RecordKindName[]) {
-    const properties = schemas[SCHEMA_OF[kind]]?.properties as Record<string, Schema> | undefined;
-    if (!properties) continue;
+    const schema = schemas[SCHEMA_OF[kind]];
+    if (!schema?.properties) continue;
+    // A copy: the core's schema objects are shared by every application of the process.
+    const properties = { ...(schema.properties as Record<string, Schema>) };
     for (const contributor of registry.payload(kind)) {
       for (const [name, field] of Object.entries(contributor.fields)) {
         properties[name] = (field as { schema: Schema }).schema;
       }
     }
+    schemas[SCHEMA_OF[kind]] = { ...schema, properties };
   }
   const list = (document.paths['/events'] as Record<string, Operation> | undefined)?.get;
   if (list?.parameters) {

@@ -73,6 +73,22 @@ export async function contributePayloads(
       if (ld && !locked && contributor.jsonLd) contributor.jsonLd(ld, values);
     }
   });
+  for (const payload of payloads.values()) keepOwnFieldsLast(payload as Record<string, unknown>);
+}
+
+/**
+ * The service's own additions to the plugin's payload (CONTRACT §5, §9) stay its last keys: the
+ * modules' fields, which add-ons of the plugin contribute, come with the plugin's, before them.
+ */
+const OWN_FIELDS = ['language', 'translations', 'recurrence', 'occurrences_remaining'];
+
+function keepOwnFieldsLast(payload: Record<string, unknown>): void {
+  for (const key of OWN_FIELDS) {
+    if (!(key in payload)) continue;
+    const value = payload[key];
+    delete payload[key];
+    payload[key] = value;
+  }
 }
 
 /** The list parameters the modules read, parsed: what is in force, and every problem. */

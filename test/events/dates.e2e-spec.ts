@@ -118,11 +118,21 @@ describe('date parameters (e2e)', () => {
    * form does, so that the probe's 15 KB fit in Node's 16 KB request-line limit), in a JSON body
    * otherwise.
    */
+  const PREVIEW_PARAMS: Record<string, string> = {
+    recurrence: JSON.stringify({ rules: ['FREQ=WEEKLY;COUNT=3'] }),
+    start_date: '2030-01-07 10:00:00',
+    end_date: '2030-01-07 11:00:00',
+  };
+
   function send(param: DateParam, value: string, auth?: string, prefix = '') {
     const url = `${prefix}${urlOf(param)}`;
     const method = param.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     if (param.method === 'GET') {
-      const query = `${param.name}=${encodeURIComponent(value).replace(/%20/g, '+')}`;
+      // The recurrence preview requires its rule and dates: a missing one would be reported.
+      const others = param.path === '/recurrence' ? PREVIEW_PARAMS : {};
+      const query = Object.entries({ ...others, [param.name]: value })
+        .map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%20/g, '+')}`)
+        .join('&');
       const req = http().get(`${url}?${query}`);
       return auth ? req.set('Authorization', auth) : req;
     }

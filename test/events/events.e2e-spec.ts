@@ -74,6 +74,10 @@ describe('events (e2e)', () => {
         'venue',
         'organizer',
         'custom_fields',
+        // Virtual Events (src/modules/virtual-events), as Pro 7.x adds them.
+        'is_virtual',
+        'virtual_url',
+        'virtual_video_source',
         'language',
         'translations',
         // The series (null for a single event), under cal/events/v1 only.
