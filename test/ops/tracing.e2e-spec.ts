@@ -228,7 +228,9 @@ describe('tracing (e2e)', () => {
       const url = isMysql() ? withDatabaseSuffix(testDatabaseUrl(), '_links') : tempSqliteUrl();
       await resetDatabase(url);
       const receiver = await new WebhookReceiver().start();
-      // The first attempt fails; its retry, due 5 s later, is sent by the next server.
+      // The first attempt fails; its retry, due 15 s later, is sent by the next server. The delay
+      // is the first server's time to stop: under double load a 5 s delay let it send the retry
+      // itself before its SIGTERM ended the dispatcher (two requests where the test expects one).
       receiver.answer = (n) => (n === 1 ? 503 : 200);
       const env = {
         DATABASE_URL: url,
@@ -237,7 +239,7 @@ describe('tracing (e2e)', () => {
         ADMIN_PASSWORD: ADMIN.password,
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
         WEBHOOK_POLL: '50ms',
-        WEBHOOK_RETRY_SCHEDULE: '5s',
+        WEBHOOK_RETRY_SCHEDULE: '15s',
         SHUTDOWN_DELAY_MS: '0',
         ...otel(),
       };
