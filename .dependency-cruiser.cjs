@@ -29,9 +29,7 @@ const floorRules = FLOORS.map((floor, i) => ({
   name: `floor-${floor.join('-')}`,
   severity: 'error',
   comment: `${floor.join(', ')} may import only what stands below: an upward import is a seam missing.`,
-  // src/database/migrate.ts is a program's entry, like main.ts: it loads the extension modules'
-  // migrations from src/extension-modules.ts (docs/extending.md).
-  from: { path: `^src/(${floor.join('|')})/`, pathNot: '^src/database/migrate\\.ts$' },
+  from: { path: `^src/(${floor.join('|')})/` },
   to: {
     path: `^src/((${[...FLOORS.slice(i + 1).flat(), ...TOP].join('|')})/|[^/]+$)`,
   },

@@ -93,7 +93,7 @@ export async function resetDatabase(url) {
 }
 
 export function migrate(url) {
-  execFileSync(process.execPath, [join(BUILD, 'database/migrate.js'), 'run'], {
+  execFileSync(process.execPath, [join(BUILD, 'migrate.js'), 'run'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url },
     stdio: 'ignore',

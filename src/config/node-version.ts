@@ -16,7 +16,7 @@ export function isOlderNode(version: string): boolean {
 
 /**
  * Imported first by every entry point (`dist/main.js`, `dist/cli/main.js`,
- * `dist/database/migrate.js`), so that it runs before any other module of the program is
+ * `dist/migrate.js`), so that it runs before any other module of the program is
  * evaluated: on an older Node the native SQLite module would load and crash the process
  * (a segmentation fault on opening a database under Node 20). Instead, one line on standard
  * error says which version is needed and how to get it, and the process exits 1. It imports

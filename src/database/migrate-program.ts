@@ -70,14 +70,14 @@ async function act(
 
 /**
  * `npm run migration:run | migration:revert | migration:check` on the database of `env`; resolves
- * to the exit code (0 done, 1 failed or not up to date, 2 a wrong action). migrate.ts runs it as
- * the process.
+ * to the exit code (0 done, 1 failed or not up to date, 2 a wrong action). src/migrate.ts runs it
+ * as the process.
  */
 export async function runMigrate(
   action: string | undefined,
   env: NodeJS.ProcessEnv,
   output: ProgramOutput,
-  /** The core's and the loaded extension modules' (applicationMigrations(), given by migrate.ts). */
+  /** The core's and the loaded extension modules' (applicationMigrations(), given by src/migrate.ts). */
   migrations: ReadonlyArray<new () => MigrationInterface>,
 ): Promise<number> {
   // The operator's language, from the locale as for any command-line tool (LC_ALL, LANG...).

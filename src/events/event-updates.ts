@@ -4,15 +4,11 @@ import { cannotUpdateAs, forbidden, invalidParams } from '../common/errors/api-e
 import type { RequestContext } from '../common/http/request-context.js';
 import { contentFilter } from '../common/text/index.js';
 import { nowUtcSql } from '../database/columns.js';
-import { isUniqueViolation } from '../database/unique-violation.js';
 import { Writes, type WriteScope } from '../database/writes.js';
 import { effectiveStatus } from '../posts/post-status.js';
+import { savedInLanguage } from '../posts/language-move.js';
 import { TranslationStore } from '../posts/translation-store.js';
-import {
-  EVENT_TRANSLATIONS,
-  languageTakenReason,
-  translationsForbidden,
-} from '../posts/translations.js';
+import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { EventEntity } from './event.entity.js';
 import { atFirstOccurrence } from './event.mapper.js';
@@ -89,17 +85,12 @@ export class EventUpdates {
     if (!canEdit(ctx.actor, existing)) throw forbidden(!!ctx.actor.user);
     // CONTRACT §2: only editors and administrators give a record to another author.
     if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotUpdateAs();
-    if (
-      dto.language !== undefined &&
-      !(await this.translations.mayMoveLanguage(
-        EVENT_TRANSLATIONS,
-        existing,
-        dto.language,
-        viewerOf(ctx),
-      ))
-    ) {
-      throw translationsForbidden();
-    }
+    await this.translations.assertMayMoveLanguage(
+      EVENT_TRANSLATIONS,
+      existing,
+      dto.language,
+      viewerOf(ctx),
+    );
   }
 
   /** The answer of an update, from the rows as the committed attempt wrote them (not read back). */
@@ -143,15 +134,7 @@ export class EventUpdates {
       await this.series.followTranslations(scope, event, was.recurrence, ctx, clock);
     }
     await this.plans.applyVenue(event, plan, ctx, scope);
-    try {
-      await this.events.save(manager, event);
-    } catch (error) {
-      // A concurrent write gave the group a member in the new language first.
-      if (moving && isUniqueViolation(error)) {
-        throw invalidParams({ language: languageTakenReason(event.language) });
-      }
-      throw error;
-    }
+    await savedInLanguage(moving, event.language, () => this.events.save(manager, event));
     await saveWriteFragments(plan.extensions, manager, event.id, false);
     // What of the links it sent changes: a whole-form save re-sends them as they are.
     const linkChanges = await this.plans.linkChanges(event, plan, scope);

@@ -15,6 +15,7 @@ import { nowUtcSql } from '../database/columns.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventEntity } from './event.entity.js';
+import { moveLanguage } from '../posts/language-move.js';
 
 /**
  * The rules an event write follows (BEHAVIOR §7.1 under CONTRACT.md), as pure functions of the
@@ -211,12 +212,7 @@ export function applyUpdate(
   clock: WriteClock,
 ): UpdatedColumns {
   applyFields(event, dto, html);
-  const moving = dto.language !== undefined && dto.language !== event.language;
-  const movedSlug = moving ? (event.slug ?? undefined) : undefined;
-  if (moving) {
-    event.language = dto.language!;
-    event.slug = null;
-  }
+  const { moving, movedSlug } = moveLanguage(event, dto.language);
   const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
   if (change.recurrence !== undefined) {
     event.recurrence = change.recurrence ? JSON.stringify(change.recurrence) : null;

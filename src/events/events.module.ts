@@ -8,6 +8,8 @@ import { RecurrencePreviewController } from './recurrence-preview.controller.js'
 import { LinkedRemoval } from './linked-removal.js';
 import { EventPurgeModule } from './event-purge.js';
 import { ScheduledEvents } from './scheduled-events.js';
+import { TermLinksProvider } from './term-links-sql.js';
+import { LinkedUsageProvider } from './linked-usage-sql.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
@@ -47,6 +49,8 @@ import { ExtensionsModule } from '../extensions/extensions.module.js';
     EventsRepository,
     LinkedRemoval,
     ScheduledEvents,
+    TermLinksProvider,
+    LinkedUsageProvider,
     EventQueryResolver,
     EventPresenter,
     EventReads,

@@ -5,19 +5,13 @@ import {
   canPostUnfilteredHtml,
   mayAttributeTo,
 } from '../auth/post-policy.js';
-import {
-  ApiError,
-  cannotCreateAs,
-  forbidden,
-  invalidParams,
-  t,
-} from '../common/errors/api-error.js';
+import { cannotCreateAs, forbidden, invalidParams, t } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { contentFilter } from '../common/text/index.js';
 import type { Archive } from '../common/pagination/paginate.js';
 import type { TecEvent } from '../common/payload/tec-payload.js';
-import { effectiveStatus } from '../posts/post-status.js';
 import { TranslationStore } from '../posts/translation-store.js';
+import { leaveSite, refuseTrash } from '../posts/trash-flow.js';
 import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { Writes } from '../database/writes.js';
@@ -203,25 +197,26 @@ export class EventsService {
 
   /** DELETE moves to trash and answers the record; a second DELETE is 410 (CONTRACT §3). */
   private async trash(event: EventEntity, ctx: RequestContext) {
-    if (!canEdit(ctx.actor, event)) throw forbidden(!!ctx.actor.user);
-    if (event.status === 'trash') throw new ApiError('event-is-in-trash', 410);
+    refuseTrash(canEdit(ctx.actor, event), ctx.actor, event, 'event');
     const clock = clockOf(ctx);
-    await this.writes.run(async ({ manager, changed }) => {
-      await this.events.trash(manager, event.id, {
-        local: siteNow(clock),
-        utc: nowUtcSql(clock.now),
+    await this.writes.run(async (scope) => {
+      const { manager } = scope;
+      const utc = nowUtcSql(clock.now);
+      await leaveSite(scope, this.translations, event, {
+        kind: 'event',
+        scope: EVENT_TRANSLATIONS,
+        action: 'trashed',
+        nowUtc: utc,
+        remove: async () => {
+          const status = event.status;
+          await this.events.trash(manager, event.id, { local: siteNow(clock), utc });
+          await this.events.syncTermLinks(manager, { ...event, status: 'trash' });
+          // Its terms count one published event less.
+          if (status === 'publish') {
+            await this.terms.linksChanged(manager, await this.events.termIdsOf(manager, event.id));
+          }
+        },
       });
-      changed('event', event.id, 'trashed', undefined, {
-        previousStatus: effectiveStatus(event, nowUtcSql(clock.now)),
-        language: event.language,
-      });
-      await this.events.syncTermLinks(manager, { ...event, status: 'trash' });
-      // Its terms count one published event less.
-      if (event.status === 'publish') {
-        await this.terms.linksChanged(manager, await this.events.termIdsOf(manager, event.id));
-      }
-      // A trashed event is no translation any more; its translations stay linked (CONTRACT §5).
-      await this.translations.leave(manager, EVENT_TRANSLATIONS, event);
     });
     return this.reads.written(event.id, ctx.query.password, ctx);
   }

@@ -11,6 +11,7 @@ import { readableBy } from './linked-access.js';
 import type { LinkedDefinition, LinkedPlan, LinkedWriteFields } from './linked-definition.js';
 import { tolerantInline } from './linked-inputs.js';
 import type { MapContext } from './linked-mapper.js';
+import type { LinkedEventUsage } from './linked-event-usage.js';
 import type { LinkedPostRepository } from './linked-post.repository.js';
 import type { LinkedQueries } from './linked-queries.js';
 import { INVALID, parseReferences } from './linked-references.js';
@@ -33,6 +34,11 @@ export class LinkedEventLinks<
     protected readonly writer: LinkedWrites<E, C, U, P>,
     protected readonly repository: LinkedPostRepository<E>,
   ) {}
+
+  /** Called once by the events module: its answer to this kind's list filters on events. */
+  usedByEvents(usage: LinkedEventUsage): void {
+    this.repository.usedByEvents(usage);
+  }
 
   /**
    * Objects of these ids for embedding in events, in ONE query (§4.4/§4.5 shape, redacted per

@@ -36,69 +36,25 @@ export interface LinkedRoutesOptions {
   updateDto: Type<LinkedWriteFields>;
 }
 
-/**
- * The routes of a linked-post collection (INTERFACE §4.3, §4.4; BEHAVIOR §5.3, §6.2, §7.4,
- * §7.5), for venues and organizers alike. Method groups as WordPress registers them: list [GET],
- * [POST]; item [GET], [DELETE], [POST, PUT, PATCH] — PUT and PATCH are undocumented aliases of
- * POST (BEHAVIOR §3). By id and by slug.
- *
- * The validation pipe and the OpenAPI document read each parameter's class from the
- * `design:paramtypes` metadata, which TypeScript cannot emit for a class built from arguments:
- * the factory declares them for each handler (parameterTypes).
- */
-export function linkedPostController(options: LinkedRoutesOptions): Type<object> {
-  const doc = resourceDoc(options.collection);
+type Input = never;
+
+/** The texts and parameters the routes' documentation shares. */
+function routeDocs(collection: LinkedRoutesOptions['collection']) {
+  const doc = resourceDoc(collection);
   const ID = { name: 'id', type: 'integer', required: true, description: doc('id') } as const;
   const SLUG = { name: 'slug', type: 'string', required: true, description: doc('slug') } as const;
-  type Input = never;
+  return { doc, ID, SLUG };
+}
 
-  @ApiTags(options.collection)
-  @CachedReads({ tracked: true })
-  @Controller(`${NAMESPACE}/${options.collection}`)
-  class LinkedPostController {
+/** The item routes by id: read, trash, update (POST and its aliases PUT, PATCH). */
+function idRoutes(options: LinkedRoutesOptions) {
+  const { doc, ID } = routeDocs(options.collection);
+
+  class LinkedIdRoutes {
     constructor(
       @Inject(options.queries) readonly queries: LinkedReadRoutes,
       @Inject(options.writes) readonly writes: LinkedWriteRoutes,
     ) {}
-
-    @Endpoint('GET', undefined, { summary: doc('list.summary') })
-    list(@Query() query: LinkedListQuery, @Ctx() ctx: RequestContext) {
-      return this.queries.list(query, ctx);
-    }
-
-    @Endpoint('POST', undefined, { summary: doc('create.summary') })
-    create(@Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.writes.create(body, ctx);
-    }
-
-    @Endpoint('GET', 'by-slug/:slug', { summary: doc('get.summary'), param: SLUG })
-    getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
-      return this.queries.getBySlug(slug, ctx, u);
-    }
-
-    @Endpoint('DELETE', 'by-slug/:slug', { summary: doc('delete.summary'), param: SLUG })
-    trashBySlug(
-      @Param('slug') slug: string,
-      @Ctx() ctx: RequestContext,
-      @UnlockParams() u: Unlock,
-    ) {
-      return this.writes.trashBySlug(slug, ctx, u);
-    }
-
-    @Endpoint('POST', 'by-slug/:slug', { summary: doc('update.summary'), param: SLUG, status: 200 })
-    updateBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.writes.updateBySlug(slug, body, ctx);
-    }
-
-    @Endpoint('PUT', 'by-slug/:slug', { status: 200 })
-    putBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.writes.updateBySlug(slug, body, ctx);
-    }
-
-    @Endpoint('PATCH', 'by-slug/:slug', { status: 200 })
-    patchBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
-      return this.writes.updateBySlug(slug, body, ctx);
-    }
 
     @Endpoint('GET', ':id', { summary: doc('get.summary'), param: ID })
     get(
@@ -134,16 +90,95 @@ export function linkedPostController(options: LinkedRoutesOptions): Type<object>
     }
   }
 
-  const { listQuery, createDto, updateDto } = options;
-  parameterTypes(LinkedPostController, {
-    list: [listQuery, Object],
-    create: [createDto, Object],
-    updateBySlug: [String, updateDto, Object],
-    putBySlug: [String, updateDto, Object],
-    patchBySlug: [String, updateDto, Object],
+  const { updateDto } = options;
+  parameterTypes(LinkedIdRoutes, {
     update: [Number, updateDto, Object],
     put: [Number, updateDto, Object],
     patch: [Number, updateDto, Object],
+  });
+  return LinkedIdRoutes;
+}
+
+/** The item routes by slug, the same as by id, on the routes by id. */
+function slugRoutes(options: LinkedRoutesOptions) {
+  const { doc, SLUG } = routeDocs(options.collection);
+
+  class LinkedSlugRoutes extends idRoutes(options) {
+    @Endpoint('GET', 'by-slug/:slug', { summary: doc('get.summary'), param: SLUG })
+    getBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext, @UnlockParams() u: Unlock) {
+      return this.queries.getBySlug(slug, ctx, u);
+    }
+
+    @Endpoint('DELETE', 'by-slug/:slug', { summary: doc('delete.summary'), param: SLUG })
+    trashBySlug(
+      @Param('slug') slug: string,
+      @Ctx() ctx: RequestContext,
+      @UnlockParams() u: Unlock,
+    ) {
+      return this.writes.trashBySlug(slug, ctx, u);
+    }
+
+    @Endpoint('POST', 'by-slug/:slug', { summary: doc('update.summary'), param: SLUG, status: 200 })
+    updateBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.writes.updateBySlug(slug, body, ctx);
+    }
+
+    @Endpoint('PUT', 'by-slug/:slug', { status: 200 })
+    putBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.writes.updateBySlug(slug, body, ctx);
+    }
+
+    @Endpoint('PATCH', 'by-slug/:slug', { status: 200 })
+    patchBySlug(@Param('slug') slug: string, @Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.writes.updateBySlug(slug, body, ctx);
+    }
+  }
+
+  const { updateDto } = options;
+  parameterTypes(LinkedSlugRoutes, {
+    updateBySlug: [String, updateDto, Object],
+    putBySlug: [String, updateDto, Object],
+    patchBySlug: [String, updateDto, Object],
+  });
+  return LinkedSlugRoutes;
+}
+
+/**
+ * The routes of a linked-post collection (INTERFACE §4.3, §4.4; BEHAVIOR §5.3, §6.2, §7.4,
+ * §7.5), for venues and organizers alike. Method groups as WordPress registers them: list [GET],
+ * [POST]; item [GET], [DELETE], [POST, PUT, PATCH] — PUT and PATCH are undocumented aliases of
+ * POST (BEHAVIOR §3). By id and by slug.
+ *
+ * Three classes, each on the one before: the collection routes on the routes by slug on the
+ * routes by id. Nest finds a controller's handlers from its own class down its parents, so the
+ * routes are registered (and documented) in the order written here: collection, by slug, by id.
+ *
+ * The validation pipe and the OpenAPI document read each parameter's class from the
+ * `design:paramtypes` metadata, which TypeScript cannot emit for a class built from arguments:
+ * each factory declares them for its handlers (parameterTypes).
+ */
+export function linkedPostController(options: LinkedRoutesOptions): Type<object> {
+  const { doc } = routeDocs(options.collection);
+
+  @ApiTags(options.collection)
+  @CachedReads({ tracked: true })
+  @Controller(`${NAMESPACE}/${options.collection}`)
+  class LinkedPostController extends slugRoutes(options) {
+    @Endpoint('GET', undefined, { summary: doc('list.summary') })
+    list(@Query() query: LinkedListQuery, @Ctx() ctx: RequestContext) {
+      return this.queries.list(query, ctx);
+    }
+
+    @Endpoint('POST', undefined, { summary: doc('create.summary') })
+    create(@Body() body: Input, @Ctx() ctx: RequestContext) {
+      return this.writes.create(body, ctx);
+    }
+  }
+
+  const { listQuery, createDto } = options;
+  parameterTypes(LinkedPostController, {
+    list: [listQuery, Object],
+    create: [createDto, Object],
   });
   return LinkedPostController;
 }

@@ -25,6 +25,7 @@ import { dependsOn, listTag, recordTag } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import type { VersionedCache } from '../cache/versioned-cache.js';
+import type { EventCondition, LinkedEventUsage } from './linked-event-usage.js';
 
 /** The list filters of BEHAVIOR §5.3, parsed and checked. */
 export interface LinkedListFilters {
@@ -39,14 +40,11 @@ export interface LinkedListFilters {
   onlyWithUpcoming?: boolean;
 }
 
-/** Event statuses that make a record "have events" (TEC Linked_Posts: not draft, not pending). */
-const HAS_EVENTS_EXCLUDED = ['draft', 'pending'];
-
 /**
- * Queries of one linked-post table (`venues` or `organizers`). Events are read through their
- * table names only (`events`, `event_organizers`), since the events module owns their entities.
- * Every list filter rides on an index: (language, status, date) for the list itself,
- * `events.venue_id` / `event_organizers.organizer_id` for the event conditions.
+ * Queries of one linked-post table (`venues` or `organizers`). The list's event conditions are
+ * SQL the events module gives (LinkedEventUsage), since it owns the events' tables. Every list
+ * filter rides on an index: (language, status, date) for the list itself, the events' own for
+ * the event conditions.
  */
 export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral> {
   protected abstract readonly entity: EntityTarget<E>;
@@ -74,11 +72,13 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
   /** The kind of the table's records in the shared post id sequence. */
   protected abstract readonly kind: PostKind;
 
-  /**
-   * Restricts `sub` (`SELECT 1 FROM events e`) to the events linked to the outer record
-   * (`${this.alias}.id`).
-   */
-  protected abstract linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void;
+  /** The events' answer to the list's event filters, given once the application starts. */
+  private usage?: LinkedEventUsage;
+
+  /** Called once, by the events module (events/linked-usage-sql.ts, through LinkedEventLinks). */
+  usedByEvents(usage: LinkedEventUsage): void {
+    this.usage = usage;
+  }
 
   protected repo(manager?: EntityManager): Repository<E> {
     return (manager ?? this.dataSource.manager).getRepository(this.entity);
@@ -169,26 +169,15 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     applyPostVisibility(qb, a, filters.actor, filters.statuses, filters.nowUtc);
     if (filters.search?.length) this.whereSearch(qb, filters.search);
     if (filters.event !== undefined) {
-      qb.andWhere(
-        this.eventsExist(qb, (sub) => sub.andWhere('e.id = :event', { event: filters.event })),
-      );
+      qb.andWhere(this.eventsExist(qb, { event: filters.event }));
     }
     if (filters.hasEvents !== undefined) {
-      const exists = this.eventsExist(qb, (sub) =>
-        sub.andWhere('e.status NOT IN (:...hasEventsExcluded)', {
-          hasEventsExcluded: HAS_EVENTS_EXCLUDED,
-        }),
-      );
+      const exists = this.eventsExist(qb, { anyListed: true });
       qb.andWhere(filters.hasEvents ? exists : `NOT ${exists}`);
     }
     if (filters.onlyWithUpcoming) {
-      qb.andWhere(
-        this.eventsExist(qb, (sub) => {
-          // BEHAVIOR §5.3: local start ≥ now (UTC wall clock), events the caller may see.
-          sub.andWhere('e.start_date >= :upcomingNow', { upcomingNow: filters.nowUtc });
-          applyPostVisibility(sub, 'e', filters.actor, filters.statuses, filters.nowUtc);
-        }),
-      );
+      const { actor, statuses, nowUtc } = filters;
+      qb.andWhere(this.eventsExist(qb, { upcoming: { actor, statuses, nowUtc } }));
     }
     const { actor, nowUtc: _now, ...rest } = filters;
     const key = JSON.stringify([rest, actor.user?.id ?? 0, actor.user?.role ?? '']);
@@ -221,14 +210,10 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     qb.andWhere(`(${perColumn.join(' OR ')})`, params);
   }
 
-  private eventsExist(
-    qb: SelectQueryBuilder<E>,
-    build: (sub: SelectQueryBuilder<ObjectLiteral>) => void,
-  ): string {
-    const sub = qb.subQuery().select('1').from('events', 'e');
-    this.linkEvents(sub);
-    build(sub);
-    return `EXISTS ${sub.getQuery()}`;
+  /** `EXISTS (...)` over this record's events that meet `condition` (BEHAVIOR §5.3). */
+  private eventsExist(qb: SelectQueryBuilder<E>, condition: EventCondition): string {
+    if (!this.usage) throw new Error(`${this.alias}: the events module is not loaded`);
+    return this.usage.exists(qb, this.alias, condition);
   }
 
   /** Gives record `id` a unique slug derived from `base` (concurrency-safe, §7.1.8). */

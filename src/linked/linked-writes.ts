@@ -8,7 +8,6 @@ import {
 import type { UsersService } from '../auth/users/users.service.js';
 import { utcToLocal } from '../common/dates/index.js';
 import {
-  ApiError,
   cannotCreateAs,
   cannotUpdateAs,
   forbidden,
@@ -20,10 +19,10 @@ import type { RequestContext } from '../common/http/request-context.js';
 import type { PostColumns } from '../posts/post-columns.js';
 import { effectiveStatus, isWritableStatus, resolveWriteStatus } from '../posts/post-status.js';
 import type { TranslationStore } from '../posts/translation-store.js';
-import { languageTakenReason, translationsForbidden } from '../posts/translations.js';
+import { leaveSite, refuseTrash } from '../posts/trash-flow.js';
+import { moveLanguage, savedInLanguage } from '../posts/language-move.js';
 import { contentFilter } from '../common/text/index.js';
 import { nowUtcSql } from '../database/columns.js';
-import { isUniqueViolation } from '../database/unique-violation.js';
 import { lockKey } from '../database/write-lock.js';
 import type { WriteScope, Writes } from '../database/writes.js';
 import { UNPUBLISHED_SLUGLESS, viewerOf } from './linked-access.js';
@@ -79,17 +78,12 @@ export class LinkedWrites<
     if (input.author !== undefined && !mayAttributeTo(ctx.actor, input.author)) {
       throw cannotUpdateAs();
     }
-    if (
-      input.language !== undefined &&
-      !(await this.translations.mayMoveLanguage(
-        this.def.kind.translations,
-        record,
-        input.language,
-        viewerOf(ctx),
-      ))
-    ) {
-      throw translationsForbidden();
-    }
+    await this.translations.assertMayMoveLanguage(
+      this.def.kind.translations,
+      record,
+      input.language,
+      viewerOf(ctx),
+    );
     await this.writes.run(async ({ manager, changed }) => {
       // As readers saw it: a scheduled record whose date has passed was published already.
       changed(this.def.kind.kind, record.id, 'updated', record, {
@@ -97,22 +91,9 @@ export class LinkedWrites<
       });
       // Slugs are unique per language: a moved record takes its slug along when it is free in
       // the new language, else the next free `slug-2`, ... (assigned after the save).
-      const moving = input.language !== undefined && input.language !== record.language;
-      const movedSlug = moving ? record.slug : null;
-      if (moving) {
-        record.language = input.language!;
-        record.slug = null;
-      }
+      const { moving, movedSlug } = moveLanguage(record, input.language);
       const needsSlug = this.applyUpdate(record, input, ctx);
-      try {
-        await this.repository.save(manager, record);
-      } catch (error) {
-        // A concurrent write gave the group a member in the new language first.
-        if (moving && isUniqueViolation(error)) {
-          throw invalidParams({ language: languageTakenReason(record.language) });
-        }
-        throw error;
-      }
+      await savedInLanguage(moving, record.language, () => this.repository.save(manager, record));
       if (movedSlug) {
         await this.repository.assignSlug(manager, record.id, movedSlug, record.language);
       } else if (needsSlug) {
@@ -141,20 +122,20 @@ export class LinkedWrites<
     // WordPress checks delete rights of a trashed post against its status before the trash, which
     // for what a contributor may trash was draft/pending: so they get the 410, not a 403.
     const status = record.status === 'trash' ? 'draft' : record.status;
-    if (!canEdit(ctx.actor, { authorId: record.authorId, status })) {
-      throw forbidden(!!ctx.actor.user);
-    }
-    if (record.status === 'trash') throw new ApiError(`${this.def.kind.kind}-is-in-trash`, 410);
-    await this.writes.run(async ({ manager, changed }) => {
-      changed(this.def.kind.kind, record.id, 'trashed', undefined, {
-        previousStatus: effectiveStatus(record, nowUtcSql()),
-        language: record.language,
+    const { kind } = this.def.kind;
+    refuseTrash(canEdit(ctx.actor, { authorId: record.authorId, status }), ctx.actor, record, kind);
+    await this.writes.run(async (scope) => {
+      await leaveSite(scope, this.translations, record, {
+        kind,
+        scope: this.def.kind.translations,
+        action: 'trashed',
+        nowUtc: nowUtcSql(),
+        remove: async () => {
+          record.status = 'trash';
+          this.touch(record, ctx);
+          await this.repository.save(scope.manager, record);
+        },
       });
-      record.status = 'trash';
-      this.touch(record, ctx);
-      await this.repository.save(manager, record);
-      // A trashed record is no translation any more; its translations stay linked (CONTRACT §5).
-      await this.translations.leave(manager, this.def.kind.translations, record);
     });
     return this.queries.present(record, ctx, unlock, false);
   }

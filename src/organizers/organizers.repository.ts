@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { PostStore } from '../posts/post-store.js';
 import { Caches } from '../cache/caches.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
@@ -24,9 +24,5 @@ export class OrganizersRepository extends LinkedPostRepository<OrganizerEntity> 
   // oxlint-disable-next-line no-useless-constructor
   constructor(dataSource: DataSource, posts: PostStore, caches: Caches) {
     super(dataSource, posts, caches);
-  }
-
-  protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {
-    sub.innerJoin('event_organizers', 'eo', 'eo.event_id = e.id').where('eo.organizer_id = o.id');
   }
 }

@@ -103,7 +103,7 @@ export class TranslationStore {
   /**
    * Why `record` cannot move to `language`, or null when it can: no other member of its group may
    * be in that language already (of those `viewer` may read). Read-only, like
-   * translationOfProblem; mayMoveLanguage is the permission half.
+   * translationOfProblem; assertMayMoveLanguage is the permission half.
    */
   async languageChangeProblem(
     scope: TranslationScope,
@@ -120,17 +120,20 @@ export class TranslationStore {
 
   /**
    * The permission half of a language change (after the caller's right to edit `record` itself):
-   * a record with translations moves only when `viewer` may edit every one of them.
+   * a record with translations moves to `language` (when one is asked) only when `viewer` may
+   * edit every one of them, else 403 (posts/language-move.ts).
    */
-  async mayMoveLanguage(
+  async assertMayMoveLanguage(
     scope: TranslationScope,
     record: Member,
-    language: Language,
+    language: Language | undefined,
     viewer?: TranslationViewer,
-  ): Promise<boolean> {
-    const manager = this.ds.manager;
-    if (language === record.language || record.translationGroup === null) return true;
-    return this.mayChangeGroup(manager, scope, record, viewer);
+  ): Promise<void> {
+    if (language === undefined) return;
+    if (language === record.language || record.translationGroup === null) return;
+    if (!(await this.mayChangeGroup(this.ds.manager, scope, record, viewer))) {
+      throw translationsForbidden();
+    }
   }
 
   /**

@@ -5,11 +5,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TAXONOMIES } from './taxonomy.js';
 import type { TermRecord } from './term.mapper.js';
+import { TermLinks } from './term-links.js';
 import {
-  linksOfTerm,
   marks,
   nameOrder,
-  PUBLISHED,
   publishedCount,
   type RawTermRow,
   selectColumns,
@@ -31,6 +30,7 @@ export class EventTermsRepository {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly links: TermLinks,
     caches: Caches,
   ) {
     this.counts = caches.totals('term_counts', 20_000);
@@ -48,7 +48,7 @@ export class EventTermsRepository {
       async (missing) => {
         const rows = await termsQuery(this.dataSource.manager)
           .select('t.id', 'id')
-          .addSelect(publishedCount(), 'count')
+          .addSelect(publishedCount(this.links.sql), 'count')
           .where('t.id IN (:...missing)', { missing: missing.map(Number) })
           .setParameter('now', nowUtc)
           .getRawMany<{ id: number | string; count: number | string }>();
@@ -71,10 +71,11 @@ export class EventTermsRepository {
   ): Promise<Array<{ eventId: number; term: TermRecord }>> {
     if (!eventIds.length) return [];
     const terms = termsQuery(this.dataSource.manager);
-    const rows = await (opts.countHere ? selectRecord(terms, nowUtc) : selectColumns(terms))
-      .addSelect('et.event_id', 'event_id')
-      .innerJoin('event_terms', 'et', 'et.term_id = t.id')
-      .where('et.event_id IN (:...eventIds)', { eventIds })
+    const columns = opts.countHere
+      ? selectRecord(terms, nowUtc, this.links.sql)
+      : selectColumns(terms);
+    const rows = await this.links.sql
+      .joinEvents(columns, eventIds)
       .orderBy(nameOrder(this.dataSource), 'ASC')
       .addOrderBy('t.id', 'ASC')
       .getRawMany<RawTermRow & { event_id: number | string }>();
@@ -118,7 +119,7 @@ export class EventTermsRepository {
     if (!ids.length) return;
     touchCounts(ids);
     await manager.query(
-      `UPDATE terms AS t SET published_count = ${linksOfTerm('COUNT(*)', PUBLISHED)}
+      `UPDATE terms AS t SET published_count = ${this.links.sql.publishedCount()}
        WHERE t.id IN (${marks(ids.length)})`,
       ids,
     );

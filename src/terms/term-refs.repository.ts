@@ -16,6 +16,7 @@ import {
   termsQuery,
   toRecord,
 } from './term-sql.js';
+import { TermLinks } from './term-links.js';
 
 /** What an item list names: ids (any language), sanitized slugs and names (one language). */
 export interface TermRefs {
@@ -33,7 +34,10 @@ type RefLists = Array<{ wpTaxonomy: string; refs: TermRefs }>;
  */
 @Injectable()
 export class TermRefsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly links: TermLinks,
+  ) {}
 
   /**
    * Terms of `wpTaxonomy` that an item list may name: ids (any language), and slugs (already
@@ -84,7 +88,9 @@ export class TermRefsRepository {
   ): Promise<TermRecord[]> {
     const bySlug = await this.slugRecords(lists, language, manager, nowUtc);
     if (bySlug) return bySlug;
-    const query = this.refsQuery(lists, language, manager, (qb) => selectRecord(qb, nowUtc));
+    const query = this.refsQuery(lists, language, manager, (qb) =>
+      selectRecord(qb, nowUtc, this.links.sql),
+    );
     if (!query) return [];
     const [union, params] = query;
     const sql = `SELECT * FROM (${union}) refs ORDER BY ${caseFolded(this.dataSource, 'refs.name')}, refs.id`;
@@ -112,7 +118,7 @@ export class TermRefsRepository {
       return null;
     }
     const sql =
-      `SELECT ${RECORD_SELECT}, ${publishedCount('?')} AS count` +
+      `SELECT ${RECORD_SELECT}, ${publishedCount(this.links.sql, '?')} AS count` +
       ' FROM terms t WHERE t.language = ? AND (' +
       wanted
         .map(({ refs }) => `(t.taxonomy = ? AND t.slug IN (${marks(refs.slugs.length)}))`)

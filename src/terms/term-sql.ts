@@ -4,44 +4,16 @@ import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { Language } from '../config/config.js';
 import { TermEntity } from './term.entity.js';
 import type { TermRecord } from './term.mapper.js';
+import type { TermLinksSql } from './term-links.js';
 
 /**
- * SQL over the links of the term of alias `t` to events of its own language whose copied state
- * matches `state`: WordPress term counts include only `publish` posts, and a `future` event
- * whose date has passed counts as published (CONTRACT §6), without a write on read. `:now` is
- * bound by the caller.
- *
- * Counts are per language (CONTRACT §5): a term counts only the events of its own language.
- * Events may carry terms of another language by id, but a Hungarian page listing categories
- * should not count English events, and a count that followed the request language instead
- * would give one term different counts through different prefixes. The event's language is
- * copied onto the link (`event_language`), so the count stays an index-only range scan of
- * IDX_event_terms_count (term_id, event_language, event_status, event_date_utc).
+ * The published-event count of the term of alias `t` (sorted by, shown): the `publish` links
+ * are counted as they are written (`terms.published_count`, see addPublished and
+ * recountPublished); the scheduled events whose date has passed by `now` (`:now` in query
+ * builders, `?` in plain SQL) are counted on read, through the events module's SQL (`links`).
  */
-export const linksOfTerm = (select: string, state: string, tail = '') =>
-  `(SELECT ${select} FROM event_terms cnt_et WHERE cnt_et.term_id = t.id` +
-  ` AND cnt_et.event_language = t.language AND (${state})${tail})`;
-export const PUBLISHED = `cnt_et.event_status = 'publish'`;
-/** `now`: the bound parameter of the present time, `:now` in query builders, `?` in plain SQL. */
-const dueScheduled = (now = ':now') =>
-  `cnt_et.event_status = 'future'` +
-  ` AND cnt_et.event_date_utc IS NOT NULL AND cnt_et.event_date_utc <= ${now}`;
-const DUE_SCHEDULED = dueScheduled();
-/**
- * The `publish` links are counted as they are written (`terms.published_count`, see
- * addPublished and recountPublished); only the scheduled events whose date has passed are
- * counted here, a range of the few `future` links in IDX_event_terms_count.
- */
-export const publishedCount = (now?: string) =>
-  `(t.published_count + ${linksOfTerm('COUNT(*)', dueScheduled(now))})`;
-/**
- * `hide_empty`: stops at the first published event instead of counting them all. Written as a
- * scalar subquery with LIMIT 1 rather than EXISTS: MariaDB turns EXISTS into a semi-join that
- * materializes the whole event_terms index (110 ms for 1,000 tags and 350,000 links, against
- * 0.5 ms for this form, probed only for the rows a page needs).
- */
-export const hasPublished = () =>
-  `${linksOfTerm('1', `${PUBLISHED} OR (${DUE_SCHEDULED})`, ' LIMIT 1')} IS NOT NULL`;
+export const publishedCount = (links: TermLinksSql, now = ':now') =>
+  `(t.published_count + ${links.dueScheduledCount(now)})`;
 
 /** Tells the caches that the counts of `ids` (and so the term lists) change with this write. */
 export const touchCounts = (ids: number[]) =>
@@ -114,6 +86,10 @@ export function selectColumns(qb: SelectQueryBuilder<TermEntity>) {
 }
 
 /** Term columns plus its published-event count (lists sorted by count). */
-export function selectRecord(qb: SelectQueryBuilder<TermEntity>, nowUtc: string) {
-  return selectColumns(qb).addSelect(publishedCount(), 'count').setParameter('now', nowUtc);
+export function selectRecord(
+  qb: SelectQueryBuilder<TermEntity>,
+  nowUtc: string,
+  links: TermLinksSql,
+) {
+  return selectColumns(qb).addSelect(publishedCount(links), 'count').setParameter('now', nowUtc);
 }

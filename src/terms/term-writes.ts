@@ -11,7 +11,8 @@ import {
 } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { TranslationStore } from '../posts/translation-store.js';
-import { languageTakenReason } from '../posts/translations.js';
+import { leaveSite } from '../posts/trash-flow.js';
+import { moveLanguage, savedInLanguage } from '../posts/language-move.js';
 import { basicInlineHtml, sanitizeTitle, termName } from '../common/text/index.js';
 import type { Language } from '../config/config.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
@@ -135,26 +136,29 @@ export class TermWrites {
       if (body.description !== undefined) patch.description = basicInlineHtml(body.description);
       const parentChanged = parent !== undefined && parent !== existing.parent;
       if (parentChanged) patch.parent = parent;
-      const language = body.language ?? existing.language;
-      const moving = language !== existing.language;
+      const moved = { language: existing.language, slug: existing.slug };
+      const { moving, movedSlug } = moveLanguage(moved, body.language);
+      const language = moved.language;
       if (moving) patch.language = language;
       const resetSlug = await this.settleSlug(manager, existing, body.slug, patch, {
         language,
-        moving,
+        movedSlug,
         parentChanged,
       });
       // Until the slug is settled, a placeholder keeps the language write from clashing with
       // a term of the new language that has the old slug.
       if (moving && resetSlug !== undefined) patch.slug = placeholderSlug();
-      try {
-        await this.repo.update(manager, existing.id, patch);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        // A concurrent writer took the slug, or gave the group a member in the new language,
-        // between the check and the write.
-        if (patch.slug !== undefined && resetSlug === undefined) throw duplicateSlug(patch.slug);
-        throw invalidParams({ language: languageTakenReason(language) });
-      }
+      // A concurrent writer took the slug, or gave the group a member in the new language,
+      // between the check and the write.
+      await savedInLanguage(moving, language, async () => {
+        try {
+          await this.repo.update(manager, existing.id, patch);
+        } catch (error) {
+          const slugTaken = patch.slug !== undefined && resetSlug === undefined;
+          if (slugTaken && isUniqueViolation(error)) throw duplicateSlug(patch.slug!);
+          throw error;
+        }
+      });
       if (resetSlug !== undefined) {
         await this.repo.assignUniqueSlug(manager, { ...existing, language }, resetSlug);
       }
@@ -172,9 +176,14 @@ export class TermWrites {
     existing: TermEntity,
     requested: string | undefined,
     patch: Partial<Pick<TermEntity, 'name' | 'slug'>>,
-    to: { language: TermEntity['language']; moving: boolean; parentChanged: boolean },
+    to: {
+      language: TermEntity['language'];
+      movedSlug: string | undefined;
+      parentChanged: boolean;
+    },
   ): Promise<string | undefined> {
-    const { language, moving, parentChanged } = to;
+    const { language, movedSlug, parentChanged } = to;
+    const moving = movedSlug !== undefined;
     let resetSlug: string | undefined;
     if (requested !== undefined) {
       // WordPress wp_update_term: an empty (sanitized) slug is derived from the name; a slug
@@ -199,7 +208,7 @@ export class TermWrites {
       }
     } else if (moving) {
       // The term takes its slug along when it is free in the new language, else `slug-2`, ...
-      resetSlug = existing.slug;
+      resetSlug = movedSlug;
     }
     return resetSlug;
   }
@@ -213,13 +222,15 @@ export class TermWrites {
     const term = await this.queries.requireTerm(taxonomy, id);
     this.authorize(ctx);
     const before = await this.queries.presentOne(term.id, ctx);
-    await this.writes.run(async ({ manager, changed }) => {
-      const current = await this.repo.find(term.taxonomy, term.id, manager);
+    await this.writes.run(async (scope) => {
+      const current = await this.repo.find(term.taxonomy, term.id, scope.manager);
       if (!current) throw invalidParam('id');
-      changed(taxonomy, current.id, 'deleted', undefined, { language: current.language });
-      // Its translations stay linked to each other (CONTRACT §5).
-      await this.translations.leave(manager, scopeOf(taxonomy), current);
-      await this.repo.delete(manager, current);
+      await leaveSite(scope, this.translations, current, {
+        kind: taxonomy,
+        scope: scopeOf(taxonomy),
+        action: 'deleted',
+        remove: () => this.repo.delete(scope.manager, current),
+      });
     });
     return before;
   }

@@ -13,8 +13,8 @@ import { EventTermsRepository } from './event-terms.repository.js';
 import { TermEntity } from './term.entity.js';
 import type { TermListFilters } from './term-filters.js';
 import type { TermRecord } from './term.mapper.js';
+import { TermLinks } from './term-links.js';
 import {
-  hasPublished,
   marks,
   nameEquals,
   nameOrder,
@@ -33,8 +33,8 @@ export const placeholderSlug = () => `__new-${randomUUID()}`;
 /**
  * The terms CRUD: lists, look-ups, inserts with unique slugs, updates and deletes; services never
  * build SQL. What events ask of terms is in EventTermsRepository, the look-ups of a write's
- * items in TermRefsRepository. The events module owns `event_terms` (the links); the queries
- * here read it, by table name, for a list's counts and filter, and drop the links of a deleted
+ * items in TermRefsRepository. The events module owns `event_terms` (the links) and gives the
+ * SQL over them (TermLinks) for a list's counts and filter and to drop the links of a deleted
  * term.
  */
 @Injectable()
@@ -45,6 +45,7 @@ export class TermsRepository {
   constructor(
     private readonly dataSource: DataSource,
     private readonly eventTerms: EventTermsRepository,
+    private readonly links: TermLinks,
     caches: Caches,
   ) {
     this.totals = caches.totals('term_totals');
@@ -114,14 +115,9 @@ export class TermsRepository {
     if (filters.parent !== undefined) qb.andWhere('t.parent = :parent', { parent: filters.parent });
     if (filters.slug !== undefined) qb.andWhere('t.slug = :slug', { slug: filters.slug });
     if (filters.eventId !== undefined) {
-      qb.andWhere(
-        't.id IN (SELECT ev_et.term_id FROM event_terms ev_et WHERE ev_et.event_id = :eventId)',
-        {
-          eventId: filters.eventId,
-        },
-      );
+      qb.andWhere(this.links.sql.ofEvent('eventId'), { eventId: filters.eventId });
     }
-    if (filters.hideEmpty) qb.andWhere(hasPublished());
+    if (filters.hideEmpty) qb.andWhere(this.links.sql.hasPublished());
 
     // What a term list depends on (docs/caches.md): the terms, their counts (shown, sorted by,
     // `hide_empty`), and an event's links when it asks for one event's terms.
@@ -135,7 +131,7 @@ export class TermsRepository {
     // reads the records it needs, records()); sorted by count, every candidate is counted, and
     // the page's records come with its ids.
     const byCount = filters.sort.key === 'count';
-    const listQuery = byCount ? selectRecord(qb, nowUtc) : qb.select('t.id', 'id');
+    const listQuery = byCount ? selectRecord(qb, nowUtc, this.links.sql) : qb.select('t.id', 'id');
     switch (filters.sort.key) {
       case 'none':
         break;
@@ -146,7 +142,7 @@ export class TermsRepository {
         listQuery.orderBy(nameOrder(this.dataSource), direction);
         break;
       case 'count':
-        listQuery.orderBy(publishedCount(), direction);
+        listQuery.orderBy(publishedCount(this.links.sql), direction);
         break;
       case 'include':
         // Position in the include list (WordPress `FIELD(t.term_id, …)`); ids are validated integers.
@@ -286,12 +282,7 @@ export class TermsRepository {
    * its parent (WordPress `wp_delete_term`). Runs inside the caller's transaction.
    */
   async delete(manager: EntityManager, term: TermEntity): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .delete()
-      .from('event_terms')
-      .where('term_id = :id', { id: term.id })
-      .execute();
+    await this.links.sql.unlink(manager, term.id);
     await manager.update(
       TermEntity,
       { parent: term.id, taxonomy: term.taxonomy },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { PostStore } from '../posts/post-store.js';
 import { Caches } from '../cache/caches.js';
 import { LinkedPostRepository } from '../linked/linked-post.repository.js';
@@ -28,9 +28,5 @@ export class VenuesRepository extends LinkedPostRepository<VenueEntity> {
   // oxlint-disable-next-line no-useless-constructor
   constructor(dataSource: DataSource, posts: PostStore, caches: Caches) {
     super(dataSource, posts, caches);
-  }
-
-  protected linkEvents(sub: SelectQueryBuilder<ObjectLiteral>): void {
-    sub.where('e.venue_id = v.id');
   }
 }

@@ -14,7 +14,7 @@ export const ROOT = join(__dirname, '..', '..');
 export const BUILD = join(ROOT, 'node_modules/.cache/cal-fast-build');
 export const MAIN = join(BUILD, 'main.js');
 export const CLI = join(BUILD, 'cli/main.js');
-export const MIGRATE = join(BUILD, 'database/migrate.js');
+export const MIGRATE = join(BUILD, 'migrate.js');
 
 /**
  * How long a spawned program may take to finish or to listen before the test gives up. A bound

@@ -59,7 +59,7 @@ describe('docker/compose.scale.yaml', () => {
     expect(config.trustProxy).not.toBe(false);
     expect(config.migrationsRun).toBe(false);
     expect(services.migrate.environment.DATABASE_URL).toBe(services.api.environment.DATABASE_URL);
-    expect(services.migrate.command).toEqual(['node', 'dist/database/migrate.js', 'run']);
+    expect(services.migrate.command).toEqual(['node', 'dist/migrate.js', 'run']);
   });
 
   it('mounts an nginx configuration that forwards to the api service with X-Forwarded-For', () => {
@@ -140,9 +140,9 @@ describe('deploy/k8s', () => {
     const [job] = find('Job');
     expect(job.spec.template.spec.containers[0].command).toEqual([
       'node',
-      'dist/database/migrate.js',
+      'dist/migrate.js',
       'run',
     ]);
-    expect(existsSync(join(ROOT, 'src/database/migrate.ts'))).toBe(true);
+    expect(existsSync(join(ROOT, 'src/migrate.ts'))).toBe(true);
   });
 });
