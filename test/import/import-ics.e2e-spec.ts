@@ -6,9 +6,8 @@ import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { resetDatabase } from '../helpers/database.js';
-import { sharedDatabaseUrl } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
+import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:ics` with files shaped as Google Calendar, Outlook and Apple Calendar write
@@ -17,7 +16,6 @@ import { cli } from '../helpers/programs.js';
  * ORGANIZER, CATEGORIES, URL, CLASS:PRIVATE, STATUS:CANCELLED; idempotent on UID.
  */
 const BASE = '/cal/events/v1';
-const IMPORTER = { login: 'importer', password: 'importer long password' };
 const FIXTURES = join(__dirname, '..', 'fixtures/ics');
 const WINDOW = ['--from', '2027-01-01', '--to', '2028-01-01'];
 
@@ -44,13 +42,7 @@ describe('import:ics', () => {
   const byTitle = (title: string) => events.filter((e) => e.title === title);
 
   beforeAll(async () => {
-    url = sharedDatabaseUrl();
-    await resetDatabase(url);
-    const created = await cli(
-      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
-      { DATABASE_URL: url },
-    );
-    if (created.code !== 0) throw new Error(created.stderr);
+    url = await databaseWithImporter();
   });
   afterAll(() => closeApp(app));
 
