@@ -282,17 +282,15 @@ describe('import:ics', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     try {
-      const feed = await cli(
-        [
-          'import:ics',
-          `http://127.0.0.1:${port}/cal.ics`,
-          '--author',
-          IMPORTER.login,
-          '--dry-run',
-          ...WINDOW,
-        ],
-        { DATABASE_URL: url },
-      );
+      const args = [
+        'import:ics',
+        `http://127.0.0.1:${port}/cal.ics`,
+        '--author',
+        IMPORTER.login,
+        '--dry-run',
+        ...WINDOW,
+      ];
+      const feed = await cli(args, { DATABASE_URL: url });
       expect(feed.code).toBe(0);
       expect(feed.stdout).toContain(
         `Dry run (nothing written) from ics:http://127.0.0.1:${port}/cal.ics:`,
@@ -302,14 +300,6 @@ describe('import:ics', () => {
       );
       expect(feed.stdout).toContain('Total: 3 created, 0 updated, 0 unchanged, 0 skipped.');
       // In the operator's language: LC_ALL before LANG.
-      const args = [
-        'import:ics',
-        `http://127.0.0.1:${port}/cal.ics`,
-        '--author',
-        IMPORTER.login,
-        '--dry-run',
-        ...WINDOW,
-      ];
       const hu = await cli(args, { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' });
       expect(hu.stdout).toContain(
         `Próbafuttatás eredménye (ics:http://127.0.0.1:${port}/cal.ics; semmi sem íródott):`,
