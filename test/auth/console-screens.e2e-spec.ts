@@ -9,10 +9,10 @@ import { needs } from '../helpers/services.js';
 import {
   CONSOLE_BUILT as BUILT,
   consoleCatalogue,
-  listenLocally,
   logIn,
   openConsolePage,
 } from '../helpers/console-page.js';
+import { listenLocally } from '../helpers/local-app.js';
 import {
   BROWSER,
   HAS_BROWSER,

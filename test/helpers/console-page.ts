@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { INestApplication } from '@nestjs/common';
 import { CONSOLE_DIR } from '../../src/config/paths.js';
 import type { Browser, Page } from './chromium.js';
 
@@ -18,12 +16,6 @@ export function consoleCatalogue(lang: string): unknown {
   return JSON.parse(
     readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
   ) as unknown;
-}
-
-/** Listens on a free local port; answers the origin the browser opens. */
-export async function listenLocally(app: INestApplication): Promise<string> {
-  await app.listen(0, '127.0.0.1');
-  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 }
 
 /**
