@@ -9,20 +9,11 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';
 import { basicAuthorization, HttpClient, SourceError } from './http-client.js';
 import { digestOf, ImportMap, type MapKind } from './import-map.js';
-import { ImportWriter, unknownKind } from './import-writer.js';
+import { ImportWriter } from './import-writer.js';
 import { Writes } from '../database/writes.js';
 import { Progress } from './progress.js';
-import {
-  categoryInput,
-  eventInput,
-  filterSourceHtml,
-  isRedacted,
-  MalformedRecord,
-  organizerInput,
-  tagInput,
-  translationIds,
-  venueInput,
-} from './record-mapping.js';
+import { filterSourceHtml, isRedacted, MalformedRecord, translationIds } from './record-mapping.js';
+import { collectionOf, inputFor, KINDS, notModifiedSince, order, titleOf } from './tec-records.js';
 import { messages, type Reason } from './messages.js';
 import { cliMessages, type Translate } from '../config/messages.js';
 import { isRecurrenceProblem, type Recurrence } from '../common/recurrence/rules.js';
@@ -84,14 +75,6 @@ export interface ImportSummary {
   merged: number;
 }
 
-const KINDS: Array<{ kind: MapKind; collection: Collection }> = [
-  { kind: 'category', collection: 'categories' },
-  { kind: 'tag', collection: 'tags' },
-  { kind: 'venue', collection: 'venues' },
-  { kind: 'organizer', collection: 'organizers' },
-  { kind: 'event', collection: 'events' },
-];
-
 /** The origin of an http(s) address, or null (discovery reports what is wrong with it). */
 function originOf(address: string): string | null {
   try {
@@ -102,8 +85,6 @@ function originOf(address: string): string | null {
 }
 
 class Unresolved extends SourceError {}
-
-const wallClockUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * `import:tec` (CONTRACT §2): reads a calendar through its REST interface and writes every record
@@ -406,13 +387,6 @@ function emptySummary(source: TecSource): ImportSummary {
   };
 }
 
-/** With `--since`, a post (not a term) last modified before it is left as it is. */
-function notModifiedSince(kind: MapKind, record: SourceRecord, since: Date | undefined): boolean {
-  if (!since || kind === 'category' || kind === 'tag') return false;
-  const modified = typeof record.modified_utc === 'string' ? record.modified_utc : '';
-  return !!modified && modified < wallClockUtc(since);
-}
-
 /**
  * The record with its content: as listed, or (a protected record shown without it) as opened
  * with the run's password; null when it cannot be read.
@@ -428,53 +402,4 @@ async function readableRecord(
     : null;
   if (!opened || isRedacted(kind, opened)) return null;
   return { record: { ...opened, language: opened.language ?? record.language }, opened: true };
-}
-
-function inputFor(
-  kind: MapKind,
-  record: SourceRecord,
-  ref: (kind: MapKind, id: number) => number,
-): Record<string, unknown> {
-  switch (kind) {
-    case 'category':
-      return categoryInput(record, ref);
-    case 'tag':
-      return tagInput(record);
-    case 'venue':
-      return venueInput(record);
-    case 'organizer':
-      return organizerInput(record);
-    case 'event':
-      return eventInput(record, ref);
-    default:
-      return unknownKind(kind);
-  }
-}
-
-const collectionOf = (kind: MapKind): Collection => KINDS.find((k) => k.kind === kind)!.collection;
-
-const titleOf = (record: SourceRecord): string => {
-  for (const name of ['title', 'venue', 'organizer', 'name']) {
-    if (typeof record[name] === 'string') return record[name].slice(0, 80);
-  }
-  return '';
-};
-
-/** Parents before children (categories); otherwise as listed. */
-function order(kind: MapKind, records: SourceRecord[]): SourceRecord[] {
-  if (kind !== 'category') return records;
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const out: SourceRecord[] = [];
-  const placed = new Set<number>();
-  const place = (r: SourceRecord, depth: number) => {
-    if (placed.has(r.id) || depth > 100) return;
-    const parent = byId.get(Number(r.parent ?? 0));
-    if (parent && parent !== r) place(parent, depth + 1);
-    if (!placed.has(r.id)) {
-      placed.add(r.id);
-      out.push(r);
-    }
-  };
-  records.forEach((r) => place(r, 0));
-  return out;
 }
