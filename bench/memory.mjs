@@ -20,6 +20,7 @@ import {
   waitHealthy,
 } from './lib.mjs';
 import { benchDatabaseUrl } from './lib.mjs';
+import { createMemoryEvents, memoryReadPaths, readMemoryPaths } from './memory-load.mjs';
 
 const args = parseArgs(process.argv.slice(2), {
   events: 'count',
@@ -67,69 +68,21 @@ let peak = total();
 const sampler = setInterval(() => (peak = Math.max(peak, total())), 20);
 setInterval(() => (pids = tree(server.pid)), 1000).unref();
 
-const day = (i) =>
-  `2090-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
-const slugs = [];
-let next = 0;
 const started = Date.now();
-async function create() {
-  for (let i = next++; i < EVENTS; i = next++) {
-    const res = await fetch(`${origin}/cal/events/v1/events`, {
-      method: 'POST',
-      headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        title: `Memory event ${i}`,
-        description: `<p>${'Árvíztűrő tükörfúrógép, the description. '.repeat(20)}</p>`,
-        start_date: `${day(i)} 10:00:00`,
-        end_date: `${day(i)} 12:00:00`,
-        venue: i % 10 === 0 ? { venue: `Memory hall ${i}`, city: 'Szeged' } : undefined,
-        categories: [`Memory category ${i % 8}`],
-        tags: [`memory-tag-${i % 20}`, `memory-tag-${(i + 3) % 20}`],
-        cost: String(i % 30),
-      }),
-    });
-    if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${await res.text()}`);
-    slugs.push((await res.json()).slug);
-  }
-}
-await Promise.all(Array.from({ length: 4 }, create));
+const slugs = await createMemoryEvents(origin, auth, EVENTS);
 const createsPeak = peak;
 const createsS = (Date.now() - started) / 1000;
 console.log(
   `${EVENTS} creates in ${createsS.toFixed(1)} s (load ${loadavg()[0].toFixed(2)}): peak ${createsPeak} MB, now ${total()} MB`,
 );
 
-const api = '/cal/events/v1';
-const window = 'start_date=2089-12-01&end_date=2091-01-01';
-const paths = [
-  ...Array.from({ length: 20 }, (_, p) => `${api}/events?${window}&page=${p + 1}`),
-  ...Array.from({ length: 8 }, (_, c) => `${api}/events?${window}&categories=memory-category-${c}`),
-  ...Array.from(
-    { length: 20 },
-    (_, t) => `${api}/events?${window}&tags=memory-tag-${t}&per_page=20`,
-  ),
-  `${api}/events?${window}&search=memory`,
-  `${api}/venues`,
-  `${api}/categories`,
-  `${api}/tags?per_page=50`,
-  ...slugs.slice(0, 500).map((slug) => `${api}/events/by-slug/${slug}`),
-  ...slugs.slice(0, 500).map((slug) => `/event/${slug}/`),
-  '/',
-  '/feed',
-  `${api}/events.ics?${window}`,
-];
+const paths = memoryReadPaths(slugs, { pages: 20, records: 500 });
 peak = 0;
 let sent = 0;
 const end = Date.now() + SECONDS * 1000;
-async function read() {
-  while (Date.now() < end) {
-    const path = paths[(sent++ * 7919) % paths.length];
-    const res = await fetch(`${origin}${path}`);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
-  }
-}
-await Promise.all(Array.from({ length: 12 }, read));
+await readMemoryPaths(origin, 12, () =>
+  Date.now() < end ? paths[(sent++ * 7919) % paths.length] : undefined,
+);
 clearInterval(sampler);
 console.log(
   `${sent} reads in ${SECONDS} s (${Math.round(sent / SECONDS)} req/s, load ${loadavg()[0].toFixed(2)}): peak ${peak} MB, end ${total()} MB (${pids.length} processes)`,

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DocsService } from '../src/docs/docs.service.js';
 import { DOC_KEY } from '../src/common/i18n/doc-key.js';
 import { closeApp, createTestApp } from './helpers/create-test-app.js';
-import { summarySlips } from './helpers/glossary.js';
+import { summarySlips } from './helpers/glossary-slips.js';
 
 type Json = Record<string, unknown>;
 type Operation = {

@@ -2,13 +2,7 @@ import { threadCpuMs } from '../src/common/cpu.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
   GLOSSARY_MD,
-  addressSlips,
   bannedUses,
-  compoundSlips,
-  diacriticSlips,
-  quoteSlips,
-  summarySlips,
-  vocabulary,
   catalogue,
   compile,
   identifiers,
@@ -16,9 +10,17 @@ import {
   loadGlossary,
   missingTerms,
   prose,
-  renderGlossary,
   rendering,
 } from './helpers/glossary.js';
+import {
+  addressSlips,
+  compoundSlips,
+  diacriticSlips,
+  quoteSlips,
+  summarySlips,
+  vocabulary,
+} from './helpers/glossary-slips.js';
+import { renderGlossary } from './helpers/glossary-render.js';
 
 /**
  * The hu and ro catalogues follow docs/i18n/glossary.json: no banned variant of a term, every

@@ -1,7 +1,5 @@
 import {
-  Create,
   Datagrid,
-  Edit,
   List,
   SearchInput,
   SimpleForm,
@@ -9,6 +7,7 @@ import {
   TextInput,
   required,
 } from 'react-admin';
+import { formScreens } from './form-screens';
 
 /** Venues and organizers: a list with search, and a form of their main fields. */
 const linked = (name: 'venue' | 'organizer', fields: string[]) => {
@@ -31,16 +30,7 @@ const linked = (name: 'venue' | 'organizer', fields: string[]) => {
         </Datagrid>
       </List>
     ),
-    edit: () => (
-      <Edit mutationMode="pessimistic">
-        <Form />
-      </Edit>
-    ),
-    create: () => (
-      <Create redirect="list">
-        <Form />
-      </Create>
-    ),
+    ...formScreens(Form),
   };
 };
 

@@ -1,9 +1,7 @@
 import {
   AutocompleteInput,
-  Create,
   CreateButton,
   Datagrid,
-  Edit,
   List,
   NumberField,
   ReferenceInput,
@@ -14,6 +12,7 @@ import {
   TopToolbar,
   required,
 } from 'react-admin';
+import { formScreens } from './form-screens';
 import { useAbilities } from './roles';
 
 /**
@@ -53,16 +52,7 @@ const terms = (resource: 'categories' | 'tags') => {
         </List>
       );
     },
-    edit: () => (
-      <Edit mutationMode="pessimistic">
-        <Form />
-      </Edit>
-    ),
-    create: () => (
-      <Create redirect="list">
-        <Form />
-      </Create>
-    ),
+    ...formScreens(Form),
   };
 };
 

@@ -100,22 +100,23 @@ export function dateWindow(
   if (!opts.include) {
     const applyStart = params.start_date !== undefined || !usesRelative;
     const applyEnd = params.end_date !== undefined || !usesRelative;
+    // A bound given is read as the mode says; one not given is the mode's default.
+    const bound = (
+      given: string | undefined,
+      day: (value: string) => string,
+      fallback: typeof defaultStart,
+    ) =>
+      given !== undefined
+        ? strict
+          ? strictValue(given)
+          : day(given)
+        : fallback(strict, siteZone, now);
     if (applyStart) {
-      bounds.startDate =
-        params.start_date !== undefined
-          ? strict
-            ? strictValue(params.start_date)
-            : dayStart(params.start_date)
-          : defaultStart(strict, siteZone, now);
+      bounds.startDate = bound(params.start_date, dayStart, defaultStart);
       echo.start_date = bounds.startDate;
     }
     if (applyEnd) {
-      bounds.endDate =
-        params.end_date !== undefined
-          ? strict
-            ? strictValue(params.end_date)
-            : dayEnd(params.end_date)
-          : defaultEnd(strict, siteZone, now);
+      bounds.endDate = bound(params.end_date, dayEnd, defaultEnd);
       echo.end_date = bounds.endDate;
     }
   }

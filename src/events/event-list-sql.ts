@@ -98,25 +98,7 @@ export function listQuery(
   for (const [condition, name, value] of dateConditions(dates, f)) {
     qb.andWhere(condition, { [name]: value });
   }
-  if (f.search) {
-    const e = event();
-    const columns = ['title', 'excerpt', 'description'].map((c) => `LOWER(${e}.${c})`);
-    f.search.include.forEach((word, i) => {
-      const p = { [`s${i}`]: containsPattern(word) };
-      qb.andWhere(
-        new Brackets((w) => {
-          for (const column of columns) w.orWhere(`${column} LIKE :s${i} ${LIKE_ESCAPE}`, p);
-        }),
-      );
-    });
-    f.search.exclude.forEach((word, i) => {
-      const p = { [`x${i}`]: containsPattern(word) };
-      qb.andWhere(
-        `NOT (${columns.map((column) => `${column} LIKE :x${i} ${LIKE_ESCAPE}`).join(' OR ')})`,
-        p,
-      );
-    });
-  }
+  if (f.search) applySearch(qb, event(), f.search);
   if (f.categoryIds) termFilter(qb, eventId, 'cat', f.categoryIds);
   if (f.tagIds) termFilter(qb, eventId, 'tag', f.tagIds);
   if (f.venueIds) {
@@ -150,6 +132,33 @@ export function listQuery(
     () => `${event()}.venueId`,
   );
   return qb;
+}
+
+/**
+ * A search's words on the event's title, excerpt and description (`e`, its alias): each word it
+ * includes in one of them, none it excludes in any.
+ */
+function applySearch(
+  qb: SelectQueryBuilder<EventEntity>,
+  e: string,
+  search: NonNullable<EventFilters['search']>,
+): void {
+  const columns = ['title', 'excerpt', 'description'].map((c) => `LOWER(${e}.${c})`);
+  search.include.forEach((word, i) => {
+    const p = { [`s${i}`]: containsPattern(word) };
+    qb.andWhere(
+      new Brackets((w) => {
+        for (const column of columns) w.orWhere(`${column} LIKE :s${i} ${LIKE_ESCAPE}`, p);
+      }),
+    );
+  });
+  search.exclude.forEach((word, i) => {
+    const p = { [`x${i}`]: containsPattern(word) };
+    qb.andWhere(
+      `NOT (${columns.map((column) => `${column} LIKE :x${i} ${LIKE_ESCAPE}`).join(' OR ')})`,
+      p,
+    );
+  });
 }
 
 /**

@@ -53,26 +53,7 @@ export class EventQueryResolver {
     const details: ErrorDetails = {};
     const filters: EventFilters = { statuses: [] };
 
-    if (query.categories) {
-      const ids = await this.terms.resolveFilter('category', query.categories, ctx.language);
-      if (ids) filters.categoryIds = ids;
-      else errors.categories = t('validation.invalid');
-    }
-    if (query.tags) {
-      const ids = await this.terms.resolveFilter('tag', query.tags, ctx.language);
-      if (ids) filters.tagIds = ids;
-      else errors.tags = t('validation.invalid');
-    }
-    if (query.venue) {
-      const found = await this.venues.existingIds(query.venue);
-      if (query.venue.every((id) => found.has(id))) filters.venueIds = query.venue;
-      else errors.venue = t('validation.invalid');
-    }
-    if (query.organizer) {
-      const found = await this.organizers.existingIds(query.organizer);
-      if (query.organizer.every((id) => found.has(id))) filters.organizerIds = query.organizer;
-      else errors.organizer = t('validation.invalid');
-    }
+    await this.resolveRecords(query, ctx, filters, errors);
     const statuses = listStatuses(ctx.actor, query.status);
     if (statuses) filters.statuses = statuses;
     else errors.status = t('validation.invalid');
@@ -123,6 +104,35 @@ export class EventQueryResolver {
         status: statusEcho(ctx.actor, query.status, filters.statuses),
       },
     };
+  }
+
+  /** The terms, venues and organizers named: each must exist, else its parameter is in error. */
+  private async resolveRecords(
+    query: ListEventsQuery,
+    ctx: RequestContext,
+    filters: EventFilters,
+    errors: Record<string, Text>,
+  ): Promise<void> {
+    if (query.categories) {
+      const ids = await this.terms.resolveFilter('category', query.categories, ctx.language);
+      if (ids) filters.categoryIds = ids;
+      else errors.categories = t('validation.invalid');
+    }
+    if (query.tags) {
+      const ids = await this.terms.resolveFilter('tag', query.tags, ctx.language);
+      if (ids) filters.tagIds = ids;
+      else errors.tags = t('validation.invalid');
+    }
+    if (query.venue) {
+      const found = await this.venues.existingIds(query.venue);
+      if (query.venue.every((id) => found.has(id))) filters.venueIds = query.venue;
+      else errors.venue = t('validation.invalid');
+    }
+    if (query.organizer) {
+      const found = await this.organizers.existingIds(query.organizer);
+      if (query.organizer.every((id) => found.has(id))) filters.organizerIds = query.organizer;
+      else errors.organizer = t('validation.invalid');
+    }
   }
 
   /** BEHAVIOR §5.2.7: a truthy value is rejected before the type check; false has no effect. */

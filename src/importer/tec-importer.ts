@@ -6,23 +6,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { APP_CONFIG, isLanguage, type AppConfig } from '../config/config.js';
+import { APP_CONFIG, isLanguage, type AppConfig, type Language } from '../config/config.js';
 import { basicAuthorization, HttpClient, SourceError } from './http-client.js';
 import { digestOf, ImportMap, type MapKind } from './import-map.js';
-import { ImportWriter, unknownKind } from './import-writer.js';
+import { ImportWriter } from './import-writer.js';
 import { Writes } from '../database/writes.js';
 import { Progress } from './progress.js';
-import {
-  categoryInput,
-  eventInput,
-  filterSourceHtml,
-  isRedacted,
-  MalformedRecord,
-  organizerInput,
-  tagInput,
-  translationIds,
-  venueInput,
-} from './record-mapping.js';
+import { filterSourceHtml, isRedacted, MalformedRecord, translationIds } from './record-mapping.js';
+import { collectionOf, inputFor, KINDS, notModifiedSince, order, titleOf } from './tec-records.js';
 import { messages, type Reason } from './messages.js';
 import { cliMessages, type Translate } from '../config/messages.js';
 import { isRecurrenceProblem, type Recurrence } from '../common/recurrence/rules.js';
@@ -84,14 +75,6 @@ export interface ImportSummary {
   merged: number;
 }
 
-const KINDS: Array<{ kind: MapKind; collection: Collection }> = [
-  { kind: 'category', collection: 'categories' },
-  { kind: 'tag', collection: 'tags' },
-  { kind: 'venue', collection: 'venues' },
-  { kind: 'organizer', collection: 'organizers' },
-  { kind: 'event', collection: 'events' },
-];
-
 /** The origin of an http(s) address, or null (discovery reports what is wrong with it). */
 function originOf(address: string): string | null {
   try {
@@ -102,8 +85,6 @@ function originOf(address: string): string | null {
 }
 
 class Unresolved extends SourceError {}
-
-const wallClockUtc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * `import:tec` (CONTRACT §2): reads a calendar through its REST interface and writes every record
@@ -123,88 +104,16 @@ export class TecImporter {
 
   async run(address: string, options: ImportOptions): Promise<ImportSummary> {
     const actor = await this.writer.actorFor(options.author);
-    const credentials =
-      options.user !== undefined && options.password !== undefined
-        ? basicAuthorization(options.user, options.password)
-        : undefined;
-    const credentialOrigin = originOf(address);
-    const http =
-      options.http ??
-      new HttpClient({
-        authorization: credentials,
-        credentialOrigin: credentialOrigin ?? undefined,
-      });
-    const source = await discover(address, http);
-    // Credentials are for the site named: a discovery that leads elsewhere stops here.
-    if (credentials && source.origin !== credentialOrigin) {
-      throw new SourceError(messages.foreignRoot(source.root, credentialOrigin ?? address));
-    }
+    const { http, source, withCredentials } = await openSource(address, options);
     const map = new ImportMap(this.ds, this.writes, source.key);
     await map.load();
     const progress = options.progress ?? new Progress(process.stderr, false);
-    const summary: ImportSummary = {
-      source: trimSlashes(source.root),
-      counts: Object.fromEntries(
-        KINDS.map(({ kind }) => [
-          kind,
-          { created: 0, updated: 0, unchanged: 0, skipped: 0, notModified: 0 },
-        ]),
-      ) as Record<MapKind, KindCounts>,
-      skipped: [],
-      notes: [],
-      requests: 0,
-      retries: 0,
-      merged: 0,
-    };
-    const run = { map, actor, options, summary, source, withCredentials: !!credentials };
+    const summary = emptySummary(source);
+    const run: ImportRun = { map, actor, options, summary, source, withCredentials };
     try {
       for (const { kind, collection } of KINDS) {
         progress.start(collection, 0);
-        // A category whose parent has not come yet waits for the end of the list.
-        const waiting: SourceRecord[] = [];
-        const imported = new Set<number>();
-        // Occurrences of a Pro site's recurring events come back as one series each (CONTRACT §9).
-        const series = new SeriesCollector();
-        await eachPage(source, collection, options, async (records) => {
-          progress.more(records.length);
-          for (const record of records) {
-            const language =
-              typeof record.language === 'string' ? record.language : this.config.defaultLanguage;
-            const taken = kind === 'event' ? series.add(record, language) : 'other';
-            if (taken === 'full') {
-              summary.counts.event.skipped++;
-              summary.skipped.push({
-                kind,
-                sourceId: record.id,
-                title: titleOf(record),
-                reason: messages.tooManySeries(MAX_SERIES),
-              });
-            }
-            if (taken !== 'other') {
-              progress.tick();
-              continue;
-            }
-            const parent = kind === 'category' ? Number(record.parent ?? 0) : 0;
-            if (parent && !imported.has(parent) && !map.get('category', parent)) {
-              waiting.push(record);
-              continue;
-            }
-            await this.importOne(kind, record, run);
-            imported.add(record.id);
-            progress.tick();
-          }
-        });
-        for (const record of order(kind, waiting)) {
-          await this.importOne(kind, record, run);
-          progress.tick();
-        }
-        for (const one of series.all()) {
-          const recurrence = seriesRecurrence(one);
-          await this.importOne(kind, one.first, run, { key: one.key, recurrence });
-          if (!options.dryRun && map.get(kind, one.key)) {
-            summary.merged += await this.mergeOccurrences(one.ids, run);
-          }
-        }
+        await this.importCollection(kind, collection, run, progress);
         progress.finish();
       }
     } catch (error) {
@@ -215,6 +124,64 @@ export class TecImporter {
     summary.retries = http.retries;
     this.metrics?.countImport('tec', summary.counts, http);
     return summary;
+  }
+
+  /**
+   * One collection, page by page; then the categories whose parent came later in the list, then
+   * the series its events' occurrences make.
+   */
+  private async importCollection(
+    kind: MapKind,
+    collection: Collection,
+    run: ImportRun,
+    progress: Progress,
+  ): Promise<void> {
+    const { map, options, summary } = run;
+    // A category whose parent has not come yet waits for the end of the list.
+    const waiting: SourceRecord[] = [];
+    const imported = new Set<number>();
+    // Occurrences of a Pro site's recurring events come back as one series each (CONTRACT §9).
+    const series = new SeriesCollector();
+    await eachPage(run.source, collection, options, async (records) => {
+      progress.more(records.length);
+      for (const record of records) {
+        const language =
+          typeof record.language === 'string' ? record.language : this.config.defaultLanguage;
+        const taken = kind === 'event' ? series.add(record, language) : 'other';
+        if (taken === 'full') {
+          summary.counts.event.skipped++;
+          summary.skipped.push({
+            kind,
+            sourceId: record.id,
+            title: titleOf(record),
+            reason: messages.tooManySeries(MAX_SERIES),
+          });
+        }
+        if (taken !== 'other') {
+          progress.tick();
+          continue;
+        }
+        const parent = kind === 'category' ? Number(record.parent ?? 0) : 0;
+        if (parent && !imported.has(parent) && !map.get('category', parent)) {
+          waiting.push(record);
+          continue;
+        }
+        await this.importOne(kind, record, run);
+        imported.add(record.id);
+        progress.tick();
+      }
+    });
+    for (const record of order(kind, waiting)) {
+      await this.importOne(kind, record, run);
+      progress.tick();
+    }
+    for (const one of series.all()) {
+      const recurrence = seriesRecurrence(one);
+      await this.importOne(kind, one.first, run, { key: one.key, recurrence });
+      if (!options.dryRun && map.get(kind, one.key)) {
+        summary.merged += await this.mergeOccurrences(one.ids, run);
+      }
+    }
   }
 
   /**
@@ -244,21 +211,13 @@ export class TecImporter {
   private async importOne(
     kind: MapKind,
     listed: SourceRecord,
-    run: {
-      map: ImportMap;
-      actor: RequestContext['actor'];
-      options: ImportOptions;
-      summary: ImportSummary;
-      source: TecSource;
-      withCredentials: boolean;
-    },
-    series?: { key: string; recurrence: ReturnType<typeof seriesRecurrence> },
+    run: ImportRun,
+    series?: SeriesToImport,
   ): Promise<void> {
-    let record = listed;
-    const { map, options, summary } = run;
+    const { summary } = run;
     const counts = summary.counts[kind];
-    const title = titleOf(record);
-    const mapKey = series?.key ?? record.id;
+    const title = titleOf(listed);
+    const mapKey = series?.key ?? listed.id;
     const skip = (reason: Reason) => {
       counts.skipped++;
       summary.skipped.push({ kind, sourceId: mapKey, title, reason });
@@ -266,135 +225,181 @@ export class TecImporter {
     if (series && isRecurrenceProblem(series.recurrence)) {
       return skip(messages.seriesRefused(series.recurrence));
     }
-    const recurrence = series?.recurrence as Recurrence | null | undefined;
-    if (options.since && kind !== 'category' && kind !== 'tag') {
-      const modified = typeof record.modified_utc === 'string' ? record.modified_utc : '';
-      if (modified && modified < wallClockUtc(options.since)) {
-        counts.notModified++;
-        return;
-      }
+    if (notModifiedSince(kind, listed, run.options.since)) {
+      counts.notModified++;
+      return;
     }
     // A protected record shown without its content is never written as if it were the record.
-    let makePrivate = false;
-    if (isRedacted(kind, record)) {
-      const opened = run.withCredentials
-        ? await run.source.unlocked(collectionOf(kind), record.id)
-        : null;
-      if (!opened || isRedacted(kind, opened)) {
-        return skip(messages.protectedSkipped(run.withCredentials));
-      }
-      record = { ...opened, language: opened.language ?? record.language };
-      makePrivate = true;
+    const readable = await readableRecord(kind, listed, run);
+    if (!readable) return skip(messages.protectedSkipped(run.withCredentials));
+    const { record, opened } = readable;
+    if (opened)
       summary.notes.push({ kind, sourceId: mapKey, title, note: messages.protectedPrivate });
-    }
     const language = record.language ?? this.config.defaultLanguage;
     if (!isLanguage(language)) {
       return skip(messages.languageNotOurs(language));
     }
-    const existing = map.get(kind, mapKey);
+    let input: Record<string, unknown>;
+    try {
+      const recurrence = series?.recurrence as Recurrence | null | undefined;
+      input = this.writeInput(kind, record, run, { makePrivate: opened, recurrence });
+    } catch (error) {
+      if (error instanceof MalformedRecord || error instanceof Unresolved) return skip(error);
+      throw error;
+    }
+    try {
+      const one = { kind, record, input, language, mapKey, title, isSeries: !!series };
+      counts[await this.applyOne(one, run)]++;
+    } catch (error) {
+      if (error instanceof ApiError) return skip(this.writer.describe(error));
+      throw error;
+    }
+  }
+
+  /**
+   * The body written for a source record: its fields mapped, its HTML filtered unless trusted,
+   * private where it was opened with a password, with the series' recurrence and the extension
+   * modules' fields (a Pro site's Virtual Events) as its API shows them.
+   */
+  private writeInput(
+    kind: MapKind,
+    record: SourceRecord,
+    run: ImportRun,
+    extra: { makePrivate: boolean; recurrence: Recurrence | null | undefined },
+  ): Record<string, unknown> {
+    const { map, options } = run;
     const ref = (refKind: MapKind, sourceId: number): number => {
       const row = map.get(refKind, sourceId);
       if (row) return row.localId;
       if (options.dryRun) return -sourceId;
       throw new Unresolved(messages.notImported(refKind, sourceId));
     };
-    let input: Record<string, unknown>;
-    try {
-      input = inputFor(kind, record, ref);
-      if (!options.trustHtml) input = filterSourceHtml(kind, input);
-      if (makePrivate) input.status = 'private';
-      if (recurrence) input.recurrence = recurrence;
-      // The fields of the extension modules (a Pro site's Virtual Events), as its API shows them.
-      if (kind === 'event') Object.assign(input, writeFieldsOf(this.extensions, record));
-    } catch (error) {
-      if (error instanceof MalformedRecord || error instanceof Unresolved) return skip(error);
-      throw error;
-    }
+    let input = inputFor(kind, record, ref);
+    if (!options.trustHtml) input = filterSourceHtml(kind, input);
+    if (extra.makePrivate) input.status = 'private';
+    if (extra.recurrence) input.recurrence = extra.recurrence;
+    if (kind === 'event') Object.assign(input, writeFieldsOf(this.extensions, record));
+    return input;
+  }
+
+  /** Writes (or, on a dry run, describes) one record through the map: created, updated or unchanged. */
+  private async applyOne(
+    one: {
+      kind: MapKind;
+      record: SourceRecord;
+      input: Record<string, unknown>;
+      language: Language;
+      mapKey: number | string;
+      title: string;
+      isSeries: boolean;
+    },
+    run: ImportRun,
+  ): Promise<keyof KindCounts> {
+    const { kind, record, input, language, mapKey, title } = one;
+    const { map, options } = run;
+    const existing = map.get(kind, mapKey);
     const digest = digestOf({ kind, language, input });
-    try {
-      const outcome = await map.apply(kind, mapKey, digest, {
-        dryRun: options.dryRun,
-        print: options.print,
-        wouldDo: (row) =>
-          (options.t ?? ENGLISH)(`cli.import.${row ? 'would_update' : 'would_create'}.${kind}`, {
-            local: row?.localId ?? '',
-            id: mapKey,
-            title,
-          }),
-        write: (localId) => {
-          // A series is one record of many source ids: its translations are not linked.
-          const translationOf =
-            existing || series
-              ? undefined
-              : translationIds(record)
-                  .map((id) => map.get(kind, id)?.localId)
-                  .find((id) => id !== undefined);
-          const body = {
-            ...input,
-            ...(existing ? { language } : {}),
-            ...(translationOf !== undefined ? { translation_of: translationOf } : {}),
-          };
-          return this.writer.write(
-            kind,
-            localId,
-            body,
-            this.writer.contextFor(run.actor, language),
-          );
-        },
-      });
-      counts[outcome]++;
-    } catch (error) {
-      if (error instanceof ApiError) return skip(this.writer.describe(error));
-      throw error;
-    }
+    return map.apply(kind, mapKey, digest, {
+      dryRun: options.dryRun,
+      print: options.print,
+      wouldDo: (row) =>
+        (options.t ?? ENGLISH)(`cli.import.${row ? 'would_update' : 'would_create'}.${kind}`, {
+          local: row?.localId ?? '',
+          id: mapKey,
+          title,
+        }),
+      write: (localId) => {
+        // A series is one record of many source ids: its translations are not linked.
+        const translationOf =
+          existing || one.isSeries
+            ? undefined
+            : translationIds(record)
+                .map((id) => map.get(kind, id)?.localId)
+                .find((id) => id !== undefined);
+        const body = {
+          ...input,
+          ...(existing ? { language } : {}),
+          ...(translationOf !== undefined ? { translation_of: translationOf } : {}),
+        };
+        return this.writer.write(kind, localId, body, this.writer.contextFor(run.actor, language));
+      },
+    });
   }
 }
 
-function inputFor(
+/** What one import run carries from record to record. */
+interface ImportRun {
+  map: ImportMap;
+  actor: RequestContext['actor'];
+  options: ImportOptions;
+  summary: ImportSummary;
+  source: TecSource;
+  withCredentials: boolean;
+}
+
+/** The occurrences of one source event, imported as one series. */
+interface SeriesToImport {
+  key: string;
+  recurrence: ReturnType<typeof seriesRecurrence>;
+}
+
+/**
+ * The source at `address`, discovered with the options' credentials; those credentials are for
+ * the site named, so a discovery that leads elsewhere stops here.
+ */
+async function openSource(
+  address: string,
+  options: ImportOptions,
+): Promise<{ http: HttpClient; source: TecSource; withCredentials: boolean }> {
+  const credentials =
+    options.user !== undefined && options.password !== undefined
+      ? basicAuthorization(options.user, options.password)
+      : undefined;
+  const credentialOrigin = originOf(address);
+  const http =
+    options.http ??
+    new HttpClient({
+      authorization: credentials,
+      credentialOrigin: credentialOrigin ?? undefined,
+    });
+  const source = await discover(address, http);
+  if (credentials && source.origin !== credentialOrigin) {
+    throw new SourceError(messages.foreignRoot(source.root, credentialOrigin ?? address));
+  }
+  return { http, source, withCredentials: !!credentials };
+}
+
+/** A summary with every kind's counts at zero. */
+function emptySummary(source: TecSource): ImportSummary {
+  return {
+    source: trimSlashes(source.root),
+    counts: Object.fromEntries(
+      KINDS.map(({ kind }) => [
+        kind,
+        { created: 0, updated: 0, unchanged: 0, skipped: 0, notModified: 0 },
+      ]),
+    ) as Record<MapKind, KindCounts>,
+    skipped: [],
+    notes: [],
+    requests: 0,
+    retries: 0,
+    merged: 0,
+  };
+}
+
+/**
+ * The record with its content: as listed, or (a protected record shown without it) as opened
+ * with the run's password; null when it cannot be read.
+ */
+async function readableRecord(
   kind: MapKind,
   record: SourceRecord,
-  ref: (kind: MapKind, id: number) => number,
-): Record<string, unknown> {
-  switch (kind) {
-    case 'category':
-      return categoryInput(record, ref);
-    case 'tag':
-      return tagInput(record);
-    case 'venue':
-      return venueInput(record);
-    case 'organizer':
-      return organizerInput(record);
-    case 'event':
-      return eventInput(record, ref);
-    default:
-      return unknownKind(kind);
-  }
-}
-
-const collectionOf = (kind: MapKind): Collection => KINDS.find((k) => k.kind === kind)!.collection;
-
-const titleOf = (record: SourceRecord): string => {
-  for (const name of ['title', 'venue', 'organizer', 'name']) {
-    if (typeof record[name] === 'string') return record[name].slice(0, 80);
-  }
-  return '';
-};
-
-/** Parents before children (categories); otherwise as listed. */
-function order(kind: MapKind, records: SourceRecord[]): SourceRecord[] {
-  if (kind !== 'category') return records;
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const out: SourceRecord[] = [];
-  const placed = new Set<number>();
-  const place = (r: SourceRecord, depth: number) => {
-    if (placed.has(r.id) || depth > 100) return;
-    const parent = byId.get(Number(r.parent ?? 0));
-    if (parent && parent !== r) place(parent, depth + 1);
-    if (!placed.has(r.id)) {
-      placed.add(r.id);
-      out.push(r);
-    }
-  };
-  records.forEach((r) => place(r, 0));
-  return out;
+  run: ImportRun,
+): Promise<{ record: SourceRecord; opened: boolean } | null> {
+  if (!isRedacted(kind, record)) return { record, opened: false };
+  const opened = run.withCredentials
+    ? await run.source.unlocked(collectionOf(kind), record.id)
+    : null;
+  if (!opened || isRedacted(kind, opened)) return null;
+  return { record: { ...opened, language: opened.language ?? record.language }, opened: true };
 }

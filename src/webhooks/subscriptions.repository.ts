@@ -44,6 +44,15 @@ function toSubscription(r: Row): SubscriptionRow {
   };
 }
 
+/** The columns an administrator writes, in the order of the statements below: url to active. */
+const fieldValues = (fields: SubscriptionFields) => [
+  fields.url,
+  JSON.stringify(fields.events),
+  fields.language,
+  fields.includePrivate ? 1 : 0,
+  fields.active ? 1 : 0,
+];
+
 /**
  * The subscriptions (`webhook_subscriptions`): what administrators manage, and the failing state
  * the deliveries leave on them.
@@ -58,16 +67,7 @@ export class SubscriptionsRepository {
       `INSERT INTO webhook_subscriptions
          (url, events, language, include_private, active, secret, created_at, modified_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        fields.url,
-        JSON.stringify(fields.events),
-        fields.language,
-        fields.includePrivate ? 1 : 0,
-        fields.active ? 1 : 0,
-        secret,
-        now,
-        now,
-      ],
+      [...fieldValues(fields), secret, now, now],
     );
     return insertId;
   }
@@ -94,15 +94,7 @@ export class SubscriptionsRepository {
       `UPDATE webhook_subscriptions
          SET url = ?, events = ?, language = ?, include_private = ?, active = ?, modified_at = ?
        WHERE id = ?`,
-      [
-        fields.url,
-        JSON.stringify(fields.events),
-        fields.language,
-        fields.includePrivate ? 1 : 0,
-        fields.active ? 1 : 0,
-        now,
-        id,
-      ],
+      [...fieldValues(fields), now, id],
     );
   }
 

@@ -1,12 +1,17 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { CONSOLE_DIR } from '../../src/config/paths.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
+import {
+  CONSOLE_BUILT as BUILT,
+  consoleCatalogue,
+  logIn,
+  openConsolePage,
+} from '../helpers/console-page.js';
+import { listenLocally } from '../helpers/local-app.js';
 import {
   axeViolations as axe,
   BROWSER,
@@ -23,7 +28,6 @@ import {
  * creates an event from a title alone (a draft at the next full hour), and logs out. With
  * UPDATE_SCREENSHOTS=1, screenshots into docs/screenshots/.
  */
-const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const API = '/cal/events/v1';
 const ADMIN_PASSWORD = 'console administrator passphrase';
@@ -34,10 +38,7 @@ const TITLES: Record<string, string> = {
 };
 
 type Catalogue = { ra: { auth: Record<string, string> }; resources: { events: { name: string } } };
-const catalogue = (lang: string) =>
-  JSON.parse(
-    readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
-  ) as Catalogue;
+const catalogue = (lang: string) => consoleCatalogue(lang) as Catalogue;
 const plural = (name: string) => name.split(' |||| ')[1];
 
 describe('editors console in Chromium (e2e)', () => {
@@ -51,8 +52,7 @@ describe('editors console in Chromium (e2e)', () => {
   beforeAll(async () => {
     if (!HAS_BROWSER || !BUILT) return;
     app = await createTestApp({ env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD } });
-    await app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    origin = await listenLocally(app);
     users = await createRoleUsers(app);
     // The API lists the records of the language it is asked in: one event in each language.
     for (const [lang, title] of Object.entries(TITLES)) {
@@ -79,27 +79,9 @@ describe('editors console in Chromium (e2e)', () => {
 
   /** A page that records script errors and CSP violations (both reach the console as errors). */
   async function open(path: string) {
-    // A context of its own: no cookie of another test's session.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message: { type(): string; text(): string }) => {
-      // The console asks the server whether a session exists: 401 while logged out.
-      if (message.type() === 'error' && !message.text().includes('status of 401')) {
-        errors.push(message.text());
-      }
-    });
-    page.on('pageerror', (error: Error) => errors.push(error.message));
-    const response = await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
-    expect([200, 304]).toContain(response?.status());
+    const { page, errors, status } = await openConsolePage(browser, `${origin}${path}`);
+    expect([200, 304]).toContain(status);
     return { page, errors };
-  }
-
-  async function logIn(page: Page, login: string, password: string) {
-    await page.waitForSelector('input[name="username"]');
-    await page.fill('input[name="username"]', login);
-    await page.fill('input[name="password"]', password);
-    await page.click('button[type="submit"]');
   }
 
   const text = (page: Page) => page.evaluate('document.body.textContent') as Promise<string>;

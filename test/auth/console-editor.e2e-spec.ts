@@ -1,13 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { CONSOLE_DIR } from '../../src/config/paths.js';
 import { UsersService } from '../../src/auth/users/users.service.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
+import {
+  CONSOLE_BUILT as BUILT,
+  consoleCatalogue,
+  logIn,
+  openConsolePage,
+} from '../helpers/console-page.js';
+import { listenLocally } from '../helpers/local-app.js';
 import {
   axeViolations as axe,
   BROWSER,
@@ -24,7 +27,6 @@ import {
  * back through the REST API. The form and the recurrence editor pass axe-core (no serious or
  * critical violation) in en, hu and ro, and the form fits a 375 px wide screen.
  */
-const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
 const API = '/cal/events/v1';
 const PASSWORD = 'console editor passphrase';
 const VENUE = 'Riverside Hall';
@@ -38,10 +40,7 @@ type Words = {
   };
   ra: { action: { save: string } };
 };
-const words = (lang: string) =>
-  JSON.parse(
-    readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
-  ) as Words;
+const words = (lang: string) => consoleCatalogue(lang) as Words;
 
 type Event = Record<string, unknown> & { id: number; title: string; start_date: string };
 
@@ -56,8 +55,7 @@ describe('an editor’s day in the console (e2e)', () => {
   beforeAll(async () => {
     if (!HAS_BROWSER || !BUILT) return;
     app = await createTestApp();
-    await app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    origin = await listenLocally(app);
     users = await createRoleUsers(app);
     const accounts = app.get(UsersService);
     for (const role of ['editor', 'contributor'] as const) {
@@ -81,20 +79,8 @@ describe('an editor’s day in the console (e2e)', () => {
 
   /** A page of a fresh context, logged in as `login` at `path`; script errors are collected. */
   async function session(path: string, login: string, width = 1280) {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message: { type(): string; text(): string }) => {
-      if (message.type() === 'error' && !message.text().includes('status of 401')) {
-        errors.push(message.text());
-      }
-    });
-    page.on('pageerror', (error: Error) => errors.push(error.message));
-    await page.goto(`${origin}${path}`, { waitUntil: 'networkidle' });
-    await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
-    await page.fill('input[name="username"]', login);
-    await page.fill('input[name="password"]', PASSWORD);
-    await page.click('button[type="submit"]');
+    const { page, errors } = await openConsolePage(browser, `${origin}${path}`, width);
+    await logIn(page, login, PASSWORD);
     return { page, errors };
   }
 

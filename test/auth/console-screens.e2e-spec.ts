@@ -1,13 +1,18 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { CONSOLE_DIR } from '../../src/config/paths.js';
 import { UsersService } from '../../src/auth/users/users.service.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
+import {
+  CONSOLE_BUILT as BUILT,
+  consoleCatalogue,
+  logIn,
+  openConsolePage,
+} from '../helpers/console-page.js';
+import { listenLocally } from '../helpers/local-app.js';
 import {
   BROWSER,
   HAS_BROWSER,
@@ -24,7 +29,6 @@ import {
  * Hungarian translation created side by side. Each action is checked on the server through the API. With
  * UPDATE_SCREENSHOTS=1, screenshots into docs/screenshots/.
  */
-const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const API = '/cal/events/v1';
 const ADMIN_PASSWORD = 'console administrator passphrase';
@@ -36,10 +40,7 @@ const EVERY_DATE = { start_date: '2000-01-01', end_date: '2100-12-31' };
 type Lang = (typeof LANGS)[number];
 
 type Tree = { [key: string]: string | Tree };
-const catalogue = (lang: string) =>
-  JSON.parse(
-    readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
-  ) as Tree;
+const catalogue = (lang: string) => consoleCatalogue(lang) as Tree;
 /** A catalogue text by its dotted key, first plural form. */
 const word = (lang: string, key: string) => {
   const value = key
@@ -81,8 +82,7 @@ describe('editors console screens in Chromium (e2e)', () => {
     app = await createTestApp({
       env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD, WEBHOOK_ALLOWED_TARGETS: '127.0.0.1' },
     });
-    await app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    origin = await listenLocally(app);
     users = await createRoleUsers(app);
     const accounts = app.get(UsersService);
     await accounts.setLoginPassword(users.editor.login, EDITOR_PASSWORD);
@@ -128,21 +128,9 @@ describe('editors console screens in Chromium (e2e)', () => {
 
   /** A logged-in page in `lang` that records script errors and CSP violations. */
   async function session(lang: Lang, login: string, password: string) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().includes('status of 401')) {
-        errors.push(message.text());
-      }
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${origin}${lang === 'en' ? '' : `/${lang}`}/admin/`, {
-      waitUntil: 'networkidle',
-    });
-    await page.fill('input[name="username"]', login);
-    await page.fill('input[name="password"]', password);
-    await page.click('button[type="submit"]');
+    const path = `${lang === 'en' ? '' : `/${lang}`}/admin/`;
+    const { page, errors } = await openConsolePage(browser, `${origin}${path}`);
+    await logIn(page, login, password);
     await page.locator('table').first().waitFor({ timeout: 20_000 });
     return { page, errors };
   }

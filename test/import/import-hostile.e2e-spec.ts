@@ -4,8 +4,8 @@ import request from 'supertest';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { resetDatabase } from '../helpers/database.js';
-import { sharedDatabaseUrl } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
+import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:tec` against sources that lie or attack (a source is untrusted, CONTRACT §2): paging that never ends (a
@@ -15,7 +15,6 @@ import { cli } from '../helpers/programs.js';
  * source is a local HTTP server whose answers the test sets.
  */
 const ROOT = '/wp-json/tribe/events/v1';
-const IMPORTER = { login: 'importer', password: 'importer long password' };
 const CREDENTIALS = { user: 'wp', password: 'ab cd ef gh' };
 
 type Json = Record<string, unknown>;
@@ -136,13 +135,7 @@ describe('import:tec from a hostile source', () => {
     await stopSite(other);
   });
   beforeEach(async () => {
-    url = sharedDatabaseUrl();
-    await resetDatabase(url);
-    const created = await cli(
-      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
-      { DATABASE_URL: url },
-    );
-    if (created.code !== 0) throw new Error(created.stderr);
+    url = await databaseWithImporter();
     site.seen.length = 0;
     other.seen.length = 0;
     site.lists = {};

@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { resetDatabase } from '../helpers/database.js';
-import { sharedDatabaseUrl } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
+import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:ics` with files made to hurt (test/fixtures/ics-hostile): a ten-line `FREQ=SECONDLY`
@@ -12,7 +11,6 @@ import { cli } from '../helpers/programs.js';
  * §9), and markup in every text property. Each ends in bounded time with what it could do and a
  * line saying what it could not.
  */
-const IMPORTER = { login: 'importer', password: 'importer long password' };
 const FIXTURES = join(__dirname, '..', 'fixtures/ics-hostile');
 
 type Json = Record<string, unknown>;
@@ -35,13 +33,7 @@ describe('import:ics of hostile files', () => {
     );
 
   beforeAll(async () => {
-    url = sharedDatabaseUrl();
-    await resetDatabase(url);
-    const created = await cli(
-      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
-      { DATABASE_URL: url },
-    );
-    if (created.code !== 0) throw new Error(created.stderr);
+    url = await databaseWithImporter();
   }, 120_000);
 
   it('refuses a SECONDLY rule from 1900 at once, naming the part it cannot keep', async () => {

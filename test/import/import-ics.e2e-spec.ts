@@ -6,9 +6,8 @@ import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { resetDatabase } from '../helpers/database.js';
-import { sharedDatabaseUrl } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
+import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:ics` with files shaped as Google Calendar, Outlook and Apple Calendar write
@@ -17,7 +16,6 @@ import { cli } from '../helpers/programs.js';
  * ORGANIZER, CATEGORIES, URL, CLASS:PRIVATE, STATUS:CANCELLED; idempotent on UID.
  */
 const BASE = '/cal/events/v1';
-const IMPORTER = { login: 'importer', password: 'importer long password' };
 const FIXTURES = join(__dirname, '..', 'fixtures/ics');
 const WINDOW = ['--from', '2027-01-01', '--to', '2028-01-01'];
 
@@ -44,13 +42,7 @@ describe('import:ics', () => {
   const byTitle = (title: string) => events.filter((e) => e.title === title);
 
   beforeAll(async () => {
-    url = sharedDatabaseUrl();
-    await resetDatabase(url);
-    const created = await cli(
-      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
-      { DATABASE_URL: url },
-    );
-    if (created.code !== 0) throw new Error(created.stderr);
+    url = await databaseWithImporter();
   });
   afterAll(() => closeApp(app));
 
@@ -290,17 +282,15 @@ describe('import:ics', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     try {
-      const feed = await cli(
-        [
-          'import:ics',
-          `http://127.0.0.1:${port}/cal.ics`,
-          '--author',
-          IMPORTER.login,
-          '--dry-run',
-          ...WINDOW,
-        ],
-        { DATABASE_URL: url },
-      );
+      const args = [
+        'import:ics',
+        `http://127.0.0.1:${port}/cal.ics`,
+        '--author',
+        IMPORTER.login,
+        '--dry-run',
+        ...WINDOW,
+      ];
+      const feed = await cli(args, { DATABASE_URL: url });
       expect(feed.code).toBe(0);
       expect(feed.stdout).toContain(
         `Dry run (nothing written) from ics:http://127.0.0.1:${port}/cal.ics:`,
@@ -310,14 +300,6 @@ describe('import:ics', () => {
       );
       expect(feed.stdout).toContain('Total: 3 created, 0 updated, 0 unchanged, 0 skipped.');
       // In the operator's language: LC_ALL before LANG.
-      const args = [
-        'import:ics',
-        `http://127.0.0.1:${port}/cal.ics`,
-        '--author',
-        IMPORTER.login,
-        '--dry-run',
-        ...WINDOW,
-      ];
       const hu = await cli(args, { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' });
       expect(hu.stdout).toContain(
         `Próbafuttatás eredménye (ics:http://127.0.0.1:${port}/cal.ics; semmi sem íródott):`,

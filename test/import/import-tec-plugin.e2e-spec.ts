@@ -7,6 +7,7 @@ import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { resetDatabase } from '../helpers/database.js';
 import { sharedDatabaseUrl } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
+import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
 import { byText } from '../helpers/sort.js';
 
 /**
@@ -17,7 +18,6 @@ import { byText } from '../helpers/sort.js';
  * over-long records reported and skipped.
  */
 const BASE = '/cal/events/v1';
-const IMPORTER = { login: 'importer', password: 'importer long password' };
 const site = JSON.parse(
   readFileSync(join(__dirname, '..', 'fixtures/tec-plugin/site.json'), 'utf8'),
 ) as Record<string, Record<string, unknown>>;
@@ -89,13 +89,7 @@ describe('import:tec from a site of the plugin (recorded answers)', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('imports terms, venues, organizers and events with their fields, and skips what it cannot', async () => {
-    const url = sharedDatabaseUrl();
-    await resetDatabase(url);
-    const created = await cli(
-      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
-      { DATABASE_URL: url },
-    );
-    expect(created.code).toBe(0);
+    const url = await databaseWithImporter();
     failuresLeft = 2;
     const result = await cli(
       ['import:tec', origin, '--author', IMPORTER.login, '--user', 'wp', '--password', 'ab cd ef'],

@@ -2,9 +2,8 @@ import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { resetDatabase } from '../helpers/database.js';
-import { sharedDatabaseUrl } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
+import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:tec` from a site of the plugin's Pro add-on (BEHAVIOR §15, CONTRACT §9): its list shows
@@ -13,7 +12,6 @@ import { cli } from '../helpers/programs.js';
  * source answers as such a site does.
  */
 const BASE = '/cal/events/v1';
-const IMPORTER = { login: 'importer', password: 'importer long password' };
 const SOURCE_BASE = 10_000_000;
 
 type Json = Record<string, unknown>;
@@ -118,13 +116,7 @@ describe('import:tec of a Pro site: occurrences back as one series', () => {
       String(a.start_date).localeCompare(String(b.start_date)),
     );
 
-    url = sharedDatabaseUrl();
-    await resetDatabase(url);
-    const created = await cli(
-      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
-      { DATABASE_URL: url },
-    );
-    if (created.code !== 0) throw new Error(created.stderr);
+    url = await databaseWithImporter();
   }, 120_000);
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

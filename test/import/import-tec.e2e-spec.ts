@@ -21,6 +21,7 @@ import {
   tempSqliteUrl,
 } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
+import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:tec` end to end: a second instance of this service is the source, seeded with
@@ -30,7 +31,6 @@ import { cli } from '../helpers/programs.js';
  */
 const BASE = '/cal/events/v1';
 const ADMIN = { login: 'source-admin', password: 'source admin password' };
-const IMPORTER = { login: 'importer', password: 'importer long password' };
 const LANGUAGES = ['en', 'hu', 'ro'] as const;
 const COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 const ZERO_DATE = '0000-00-00 00:00:00';
@@ -141,16 +141,7 @@ describe('import:tec', () => {
       { DATABASE_URL: url },
     );
 
-  const freshTarget = async (suffix: string) => {
-    const url = dbUrl(suffix);
-    await resetDatabase(url);
-    const created = await cli(
-      ['user:create', IMPORTER.login, '--role', 'editor', '--password', IMPORTER.password],
-      { DATABASE_URL: url },
-    );
-    expect(created.code).toBe(0);
-    return url;
-  };
+  const freshTarget = (suffix: string) => databaseWithImporter(dbUrl(suffix));
 
   const targetSnapshot = async (url: string) => {
     let app: NestExpressApplication | undefined;

@@ -11,6 +11,7 @@ import {
   stop,
   tempSqliteUrl,
 } from '../helpers/spawn.js';
+import { createMemoryEvents, memoryReadPaths, readMemoryPaths } from '../../bench/memory-load.mjs';
 
 /** A worker's resident memory through the load below, caches at their defaults (issue 53). */
 /**
@@ -23,10 +24,6 @@ const BOUND_MB = 300;
 const EVENTS = 200;
 const READS = 2_000;
 const READERS = 12;
-
-/** Event `i`'s day in 2090. */
-const day = (i: number) =>
-  `2090-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
 
 /** The resident memory of a process, in MB (Linux /proc). */
 function rssMb(pid: number): number {
@@ -72,62 +69,12 @@ describe('resident memory under a mixed load (e2e)', () => {
         const password = made.stdout.trim().split('\n').pop()!;
         const auth = `Basic ${Buffer.from(`memory-editor:${password}`).toString('base64')}`;
 
-        const slugs: string[] = [];
-        let next = 0;
-        const create = async () => {
-          for (let i = next++; i < EVENTS; i = next++) {
-            const res = await fetch(`${origin}/cal/events/v1/events`, {
-              method: 'POST',
-              headers: { authorization: auth, 'content-type': 'application/json' },
-              body: JSON.stringify({
-                title: `Memory event ${i}`,
-                description: `<p>${'Árvíztűrő tükörfúrógép, the description. '.repeat(20)}</p>`,
-                start_date: `${day(i)} 10:00:00`,
-                end_date: `${day(i)} 12:00:00`,
-                venue: i % 10 === 0 ? { venue: `Memory hall ${i}`, city: 'Szeged' } : undefined,
-                categories: [`Memory category ${i % 8}`],
-                tags: [`memory-tag-${i % 20}`, `memory-tag-${(i + 3) % 20}`],
-                cost: String(i % 30),
-              }),
-            });
-            expect(res.status).toBe(201);
-            slugs.push(((await res.json()) as { slug: string }).slug);
-          }
-        };
-        await Promise.all(Array.from({ length: 4 }, create));
-
-        const api = '/cal/events/v1';
-        const window = 'start_date=2089-12-01&end_date=2091-01-01';
-        const paths = [
-          ...Array.from({ length: 10 }, (_, p) => `${api}/events?${window}&page=${p + 1}`),
-          ...Array.from(
-            { length: 8 },
-            (_, c) => `${api}/events?${window}&categories=memory-category-${c}`,
-          ),
-          ...Array.from(
-            { length: 20 },
-            (_, t) => `${api}/events?${window}&tags=memory-tag-${t}&per_page=20`,
-          ),
-          `${api}/events?${window}&search=memory`,
-          `${api}/venues`,
-          `${api}/categories`,
-          `${api}/tags?per_page=50`,
-          ...slugs.slice(0, 100).map((slug) => `${api}/events/by-slug/${slug}`),
-          ...slugs.slice(0, 100).map((slug) => `/event/${slug}/`),
-          '/',
-          '/feed',
-          `${api}/events.ics?${window}`,
-        ];
+        const slugs = await createMemoryEvents(origin, auth, EVENTS);
+        const paths = memoryReadPaths(slugs, { pages: 10, records: 100 });
         let sent = 0;
-        const read = async () => {
-          while (sent < READS) {
-            const path = paths[sent++ % paths.length];
-            const res = await fetch(`${origin}${path}`);
-            await res.arrayBuffer();
-            expect([path, res.status]).toEqual([path, 200]);
-          }
-        };
-        await Promise.all(Array.from({ length: READERS }, read));
+        await readMemoryPaths(origin, READERS, () =>
+          sent < READS ? paths[sent++ % paths.length] : undefined,
+        );
       } finally {
         clearInterval(sampler);
       }

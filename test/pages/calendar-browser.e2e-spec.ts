@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createRoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { closeApp } from '../helpers/create-test-app.js';
+import { appAtOwnOrigin } from '../helpers/local-app.js';
 import { needs } from '../helpers/services.js';
 import {
   axeViolations,
@@ -51,15 +52,11 @@ describe('calendar views in Chromium (e2e)', () => {
     });
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
-    const probe = await createTestApp();
-    await probe.listen(0, '127.0.0.1');
-    const port = (probe.getHttpServer().address() as AddressInfo).port;
-    await closeApp(probe);
-    origin = `http://127.0.0.1:${port}`;
-    app = await createTestApp({
-      env: { SITE_URL: origin, EMBED_ORIGINS: hostOrigin, SITE_TIMEZONE: 'Europe/Budapest' },
-    });
-    await app.listen(port, '127.0.0.1');
+    ({ app, origin } = await appAtOwnOrigin((site) => ({
+      SITE_URL: site,
+      EMBED_ORIGINS: hostOrigin,
+      SITE_TIMEZONE: 'Europe/Budapest',
+    })));
     const users = await createRoleUsers(app);
     const post = async (body: Record<string, unknown>) =>
       (

@@ -5,6 +5,7 @@ import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { dayQuery, jsonLdOf, linkOf, viewDays } from '../helpers/calendar-views.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { countQueries } from '../helpers/query-counter.js';
+import { eventPublisher, type Tec } from '../helpers/public-pages.js';
 
 /**
  * The calendar views for visitors (CONTRACT §7): month, week, day and list at the plugin's
@@ -17,23 +18,15 @@ const BASE = '/cal/events/v1';
 const SITE = 'http://cal.test';
 /** The site's zone: its midnight is not UTC's, so the grid's days are not UTC days. */
 const ZONE = 'America/New_York';
-// oxlint-disable-next-line typescript/no-explicit-any
-type Tec = Record<string, any>;
 
 describe('calendar views (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;
   const http = () => request(app.getHttpServer());
-  const made: Record<string, Tec> = {};
-  const post = async (key: string, body: Record<string, unknown>) => {
-    const res = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({ status: 'publish', ...body });
-    expect(res.status).toBe(201);
-    made[key] = res.body as Tec;
-    return made[key];
-  };
+  const { made, post } = eventPublisher(
+    () => app,
+    () => users.editor.header,
+  );
   const page = (path: string, auth?: string) => {
     const req = http().get(path);
     return auth ? req.set('Authorization', auth) : req;

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createRoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { closeApp } from '../helpers/create-test-app.js';
+import { appAtOwnOrigin } from '../helpers/local-app.js';
 import { needs } from '../helpers/services.js';
 import {
   axeViolations,
@@ -33,13 +33,7 @@ describe('event page in Chromium (e2e)', () => {
   beforeAll(async () => {
     if (!HAS_BROWSER) return;
     // Pages link to SITE_URL: make it the address the browser opens.
-    const probe = await createTestApp();
-    await probe.listen(0, '127.0.0.1');
-    const port = (probe.getHttpServer().address() as AddressInfo).port;
-    await closeApp(probe);
-    origin = `http://127.0.0.1:${port}`;
-    app = await createTestApp({ env: { SITE_URL: origin } });
-    await app.listen(port, '127.0.0.1');
+    ({ app, origin } = await appAtOwnOrigin((site) => ({ SITE_URL: site })));
     const users = await createRoleUsers(app);
     const post = (path: string, body: Record<string, unknown>) =>
       request(app.getHttpServer())

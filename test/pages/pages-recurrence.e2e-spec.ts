@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { readXml } from '../helpers/xml.js';
+import { eventPublisher, jsonLd, type Tec } from '../helpers/public-pages.js';
 
 /**
  * Recurring events on the public pages and in RSS (CONTRACT §9): a page per occurrence at the
@@ -12,30 +13,17 @@ import { readXml } from '../helpers/xml.js';
 
 const BASE = '/cal/events/v1';
 const SITE = 'http://cal.test';
-// oxlint-disable-next-line typescript/no-explicit-any
-type Tec = Record<string, any>;
 
-function jsonLd(html: string): Tec[] {
-  const out: Tec[] = [];
-  const re = /<script type="application\/ld\+json">([^<]*)<\/script>/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) out.push(JSON.parse(m[1]) as Tec);
-  return out;
-}
 const canonical = (html: string) => /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1];
 
 describe('recurring events on the public pages (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;
   const http = () => request(app.getHttpServer());
-  const made: Record<string, Tec> = {};
-  const post = async (key: string, body: Record<string, unknown>) => {
-    const res = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({ status: 'publish', ...body })
-      .expect(201);
-    made[key] = res.body as Tec;
-  };
+  const { made, post } = eventPublisher(
+    () => app,
+    () => users.editor.header,
+  );
   const choirRecurrence = {
     rules: ['FREQ=WEEKLY;COUNT=4'],
     rdates: ['2030-04-02 21:30:00'],

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { loadConfig } from '../../src/config/config.js';
+import { jsonLd, type Tec } from '../helpers/public-pages.js';
 
 /**
  * Public pages (CONTRACT §7): a page behind every `url`, the home page and the RSS
@@ -11,16 +12,7 @@ import { loadConfig } from '../../src/config/config.js';
 
 const BASE = '/cal/events/v1';
 const SITE = 'http://cal.test';
-// oxlint-disable-next-line typescript/no-explicit-any
-type Tec = Record<string, any>;
 
-/** The JSON-LD objects of a page. */
-function jsonLd(html: string): Tec[] {
-  const out: Tec[] = [];
-  const re = /<script type="application\/ld\+json">([^<]*)<\/script>/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) out.push(JSON.parse(m[1]) as Tec);
-  return out;
-}
 const path = (url: string) => url.slice(SITE.length);
 /** Where the password form of a page posts to, as the browser reads the attribute. */
 function formAction(html: string): string {

@@ -123,14 +123,44 @@ export function expandSeries(
   options: ExpandOptions,
 ): Expansion | Text {
   const limits = options.limits ?? RECURRENCE_LIMITS;
-  const deadline = threadCpuMs() + limits.ms;
   const bounded = isBounded(recurrence);
-  const time = anchor.start.slice(11, 19) || '00:00:00';
   const starts = new Set<string>([anchor.start]);
-  const takeAfter = options.after ?? '';
   const wanted = options.take;
   const countFrom = bounded ? '' : (options.countFrom ?? '');
-  // Each rule stops once it has made `take` occurrences after `after` (the rest come later).
+  const problem = addRuleStarts(starts, recurrence, anchor, options, {
+    limits,
+    bounded,
+    countFrom,
+  });
+  if (problem) return problem;
+  addDates(starts, recurrence.rdates, anchor);
+  const kept = placeStarts(starts, recurrence.exdates, anchor);
+  const counted = countFrom ? kept.filter((o) => o.start >= countFrom).length : kept.length;
+  if (counted > limits.occurrences && wanted === undefined) {
+    return reason('too_many_occurrences', { max: limits.occurrences });
+  }
+  const takeAfter = options.after ?? '';
+  const chosen =
+    wanted === undefined ? kept : kept.filter((o) => o.start > takeAfter).slice(0, wanted);
+  return { occurrences: withEnds(chosen, anchor), horizon: bounded ? null : options.horizon };
+}
+
+/**
+ * Adds to `starts` the wall clocks each rule makes, up to the horizon of an unbounded series;
+ * each rule stops once it has made `take` occurrences after `after` (the rest come later).
+ * Answers the problem when a rule goes over a bound or cannot be used, else null.
+ */
+function addRuleStarts(
+  starts: Set<string>,
+  recurrence: Recurrence,
+  anchor: SeriesAnchor,
+  options: ExpandOptions,
+  run: { limits: NonNullable<ExpandOptions['limits']>; bounded: boolean; countFrom: string },
+): Text | null {
+  const { limits, bounded, countFrom } = run;
+  const deadline = threadCpuMs() + limits.ms;
+  const takeAfter = options.after ?? '';
+  const wanted = options.take;
   try {
     for (const text of recurrence.rules) {
       const rule = parseRule(text) as Rule;
@@ -166,7 +196,13 @@ export function expandSeries(
     }
     return reason('rule_unusable', { value: recurrence.rules.join(' ').slice(0, 80) });
   }
-  for (const date of recurrence.rdates) {
+  return null;
+}
+
+/** Adds the added dates: a date at the event's time of day (or all day), a date-time as given. */
+function addDates(starts: Set<string>, rdates: readonly string[], anchor: SeriesAnchor): void {
+  const time = anchor.start.slice(11, 19) || '00:00:00';
+  for (const date of rdates) {
     starts.add(
       anchor.allDay
         ? `${date.slice(0, 10)} 00:00:00`
@@ -175,11 +211,21 @@ export function expandSeries(
           : date,
     );
   }
-  const excludedDays = new Set(recurrence.exdates.filter((d) => d.length === 10));
-  // An excluded date-time names an instant (RFC 5545 §3.8.5.1): the one the rules' wall clock
-  // names, whichever local time it is written as (02:45 in a gap or the 03:45 it moves to).
+}
+
+/**
+ * The starts placed in the event's zone, less the excluded ones, one per instant, in order.
+ * An excluded date-time names an instant (RFC 5545 §3.8.5.1): the one the rules' wall clock
+ * names, whichever local time it is written as (02:45 in a gap or the 03:45 it moves to).
+ */
+function placeStarts(
+  starts: Set<string>,
+  exdates: readonly string[],
+  anchor: SeriesAnchor,
+): Array<{ start: string; startUtc: string }> {
+  const excludedDays = new Set(exdates.filter((d) => d.length === 10));
   const excludedStarts = new Set(
-    recurrence.exdates.filter((d) => d.length > 10).map((d) => localToUtc(d, anchor.zone)),
+    exdates.filter((d) => d.length > 10).map((d) => localToUtc(d, anchor.zone)),
   );
   const placed = new Map<string, { start: string; startUtc: string }>();
   for (const wall of starts) {
@@ -189,20 +235,23 @@ export function expandSeries(
     const start = anchor.allDay ? wall : utcToLocal(startUtc, anchor.zone);
     if (!placed.has(startUtc)) placed.set(startUtc, { start, startUtc });
   }
-  const kept = [...placed.values()].sort((a, b) => (a.start < b.start ? -1 : 1));
-  const counted = countFrom ? kept.filter((o) => o.start >= countFrom).length : kept.length;
-  if (counted > limits.occurrences && wanted === undefined) {
-    return reason('too_many_occurrences', { max: limits.occurrences });
-  }
-  // A timed occurrence lasts exactly what the event lasts, its own start moved out of a gap.
+  return [...placed.values()].sort((a, b) => (a.start < b.start ? -1 : 1));
+}
+
+/**
+ * Each start with its end: a timed occurrence lasts exactly what the event lasts, its own start
+ * moved out of a gap; an all-day one spans as many days.
+ */
+function withEnds(
+  chosen: ReadonlyArray<{ start: string; startUtc: string }>,
+  anchor: SeriesAnchor,
+): Occurrence[] {
   const span = anchor.allDay ? null : placeSpan(anchor.start, anchor.end, anchor.zone);
   const length = span ? wallMs(span.endUtc) - wallMs(span.startUtc) : 0;
   const days = Math.round(
     (wallMs(anchor.end.slice(0, 10)) - wallMs(anchor.start.slice(0, 10))) / 86_400_000,
   );
-  const chosen =
-    wanted === undefined ? kept : kept.filter((o) => o.start > takeAfter).slice(0, wanted);
-  const occurrences = chosen.map(({ start, startUtc }) => {
+  return chosen.map(({ start, startUtc }) => {
     if (anchor.allDay) {
       const end = `${wallOf(wallMs(start) + days * 86_400_000).slice(0, 10)} 23:59:59`;
       return { start, end, startUtc, endUtc: localToUtc(end, anchor.zone) };
@@ -210,7 +259,6 @@ export function expandSeries(
     const endUtc = wallOf(wallMs(startUtc) + length);
     return { start, end: utcToLocal(endUtc, anchor.zone), startUtc, endUtc };
   });
-  return { occurrences, horizon: bounded ? null : options.horizon };
 }
 
 /**

@@ -1,0 +1,46 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONSOLE_DIR } from '../../src/config/paths.js';
+import type { Browser, Page } from './chromium.js';
+
+/**
+ * What the console's browser specs (test/auth/console-*.e2e-spec.ts) share: whether the console
+ * is built, its catalogues, a page that records script errors, and the login form.
+ */
+
+/** The built console (`npm run build`): the browser specs skip without it. */
+export const CONSOLE_BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
+
+/** The console's texts in `lang` (i18n/{lang}/console.json), as the caller reads them. */
+export function consoleCatalogue(lang: string): unknown {
+  return JSON.parse(
+    readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
+  ) as unknown;
+}
+
+/**
+ * A page of a context of its own (no cookie of another test's session), opened at `url`, that
+ * records script errors and CSP violations (both reach the console as errors). The console asks
+ * the server whether a session exists: its 401 while logged out is not an error.
+ */
+export async function openConsolePage(browser: Browser, url: string, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('status of 401')) {
+      errors.push(message.text());
+    }
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const response = await page.goto(url, { waitUntil: 'networkidle' });
+  return { page, errors, status: response?.status() };
+}
+
+/** Logs in through the console's login form, once it is shown. */
+export async function logIn(page: Page, login: string, password: string): Promise<void> {
+  await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
+  await page.fill('input[name="username"]', login);
+  await page.fill('input[name="password"]', password);
+  await page.click('button[type="submit"]');
+}
