@@ -81,7 +81,7 @@ export function buildUserCases(): UserCase[] {
 }
 
 /** What CONTRACT §2 answers to case `c`. */
-export function expectedUser(c: UserCase): { status: number; code?: string } {
+function expectedUser(c: UserCase): { status: number; code?: string } {
   const entry = TABLE[c.route][c.method];
   if (!entry) return { status: 404, code: 'rest_no_route' };
   if (c.state === 'invalid') return { status: 400 };
