@@ -285,6 +285,32 @@ describe('users routes (e2e)', () => {
       .expect(404);
   });
 
+  it('makes one application password of a name even when asked at once, and at most 50 a user', async () => {
+    const id = users.subscriber.id;
+    const at = `${API}/users/${id}/application-passwords`;
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        request(server).post(at).set('Authorization', admin()).send({ name: 'Same name' }),
+      ),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (let i = 1; i < 50; i++) {
+      await request(server)
+        .post(at)
+        .set('Authorization', admin())
+        .send({ name: `app ${i}` })
+        .expect(201);
+    }
+    const full = await request(server)
+      .post(`/hu${at}`)
+      .set('Authorization', admin())
+      .send({ name: 'one too many' })
+      .expect(400);
+    expect(full.body.data.params.name).toContain('50');
+    const list = await request(server).get(at).set('Authorization', admin()).expect(200);
+    expect(list.body).toHaveLength(50);
+  });
+
   it('works with the console session and its nonce, as every route', async () => {
     const session = await logIn(app, server, 'administratoru');
     await request(server)

@@ -154,14 +154,30 @@ export class UsersRepository {
     }));
   }
 
+  /**
+   * Adds an application password to user `userId`, unless the user has one named alike
+   * (`duplicate`) or `max` already (`full`): checked and written under a lock on the user, so that
+   * concurrent creates cannot pass either check together.
+   */
   async insertApplicationPassword(
     row: ApplicationPasswordRow,
     passwordHash: string,
-  ): Promise<void> {
-    await this.users.query(
-      'INSERT INTO application_passwords (uuid, user_id, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
-      [row.uuid, row.userId, row.name, passwordHash, row.createdAt],
-    );
+    max: number,
+  ): Promise<'inserted' | 'duplicate' | 'full'> {
+    return transaction(this.users.manager.connection, async (m) => {
+      await lockKey(m, `users:application-passwords:${row.userId}`);
+      const names: Array<{ name: string }> = await m.query(
+        'SELECT name FROM application_passwords WHERE user_id = ?',
+        [row.userId],
+      );
+      if (names.some((n) => n.name === row.name)) return 'duplicate';
+      if (names.length >= max) return 'full';
+      await m.query(
+        'INSERT INTO application_passwords (uuid, user_id, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+        [row.uuid, row.userId, row.name, passwordHash, row.createdAt],
+      );
+      return 'inserted';
+    });
   }
 
   /** Whether user `userId` has the application password of this hash: one unique-index look-up. */

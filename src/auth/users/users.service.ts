@@ -303,21 +303,24 @@ export class UsersService implements OnApplicationBootstrap {
     id: number,
     name: string,
   ): Promise<{ row: ApplicationPasswordRow; password: string } | undefined> {
-    const existing = await this.applicationPasswords(id);
-    if (!existing) return undefined;
-    if (existing.some((p) => p.name === name)) {
+    if (!(await this.users.existsById(id))) return undefined;
+    const password = generateApplicationPassword();
+    const row = { uuid: randomUUID(), userId: id, name, createdAt: Date.now() };
+    const result = await this.users.insertApplicationPassword(
+      row,
+      fastHash(password),
+      MAX_APPLICATION_PASSWORDS,
+    );
+    if (result === 'duplicate') {
       throw new UserInputError('cli.users.duplicate_application_password', { name }, 'name');
     }
-    if (existing.length >= MAX_APPLICATION_PASSWORDS) {
+    if (result === 'full') {
       throw new UserInputError(
         'cli.users.too_many_application_passwords',
         { count: MAX_APPLICATION_PASSWORDS },
         'name',
       );
     }
-    const password = generateApplicationPassword();
-    const row = { uuid: randomUUID(), userId: id, name, createdAt: Date.now() };
-    await this.users.insertApplicationPassword(row, fastHash(password));
     return { row, password };
   }
 
