@@ -293,7 +293,7 @@ describe('users routes (e2e)', () => {
         request(server).post(at).set('Authorization', admin()).send({ name: 'Same name' }),
       ),
     );
-    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(racing.map((r) => r.status).sort((a, b) => a - b)).toEqual([201, 409, 409, 409, 409]);
     for (let i = 1; i < 50; i++) {
       await request(server)
         .post(at)
