@@ -87,14 +87,6 @@ export class UsersRepository {
     return this.users.update({ id }, { loginPasswordHash });
   }
 
-  async deleteById(id: number): Promise<void> {
-    await this.users.manager.transaction(async (m) => {
-      await m.query('DELETE FROM user_sessions WHERE user_id = ?', [id]);
-      await m.query('DELETE FROM application_passwords WHERE user_id = ?', [id]);
-      await m.delete(UserEntity, { id });
-    });
-  }
-
   /**
    * Deletes user `id` (`changes` null) or changes its fields, unless that leaves no
    * administrator: the administrators are counted under one lock (write-lock.ts; SQLite's single
