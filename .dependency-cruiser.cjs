@@ -15,7 +15,7 @@ const FLOORS = [
   // The extension surface (docs/extending.md): the core's seams call it, modules build on it.
   ['extensions'],
   ['tracing', 'auth', 'docs'],
-  ['posts'],
+  ['posts', 'users'],
   ['linked', 'terms'],
   ['venues', 'organizers'],
   ['events'],

@@ -47,6 +47,7 @@ import { DatabaseMetrics } from './database/database-metrics.js';
 import { QueryTracing } from './tracing/query-tracing.js';
 import { WebhookOutboxModule } from './webhooks/webhook-outbox.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { UsersModule } from './users/users.module.js';
 
 /** Everything but the configuration and the bench route, with the extension modules given. */
 const features = (extensions: readonly ExtensionModule[]) => [
@@ -80,6 +81,7 @@ const features = (extensions: readonly ExtensionModule[]) => [
   OrganizersModule,
   TermsModule,
   WebhooksModule,
+  UsersModule,
   PublicModule,
   ConsoleModule,
   ...extensions,

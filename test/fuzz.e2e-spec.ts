@@ -1258,6 +1258,8 @@ function toWire(r: GenRequest, pools: Pools, headers: AuthHeaders): Wire {
   const path = r.target.path
     .replace('{id}', pathPart(r.id, pools))
     .replace('{slug}', pathPart(r.slug, pools))
+    // An application password's uuid (the users routes): any segment.
+    .replace('{uuid}', pathPart(r.junk, pools))
     .replace('{junk}', pathPart(r.junk, pools));
   const query = pairsToString(r.query, pools);
   const wire: Wire = {

@@ -23,6 +23,9 @@ import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import { Typography } from '@mui/material';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
+import { withUsers } from './usersProvider';
+import { UserCreate, UserEdit, UserList } from './users';
+import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import { EventCreate, EventEdit } from './events';
 import { EventList } from './event-list';
 import { i18nProvider } from './i18nProvider';
@@ -64,6 +67,7 @@ function ConsoleMenu() {
       <Menu.ResourceItem name="tags" />
       <Menu.Item to="/trash" primaryText={translate('cal.trash.title')} leftIcon={<DeleteIcon />} />
       {can.administer && <Menu.ResourceItem name="webhooks" />}
+      {can.administer && <Menu.ResourceItem name="users" />}
     </Menu>
   );
 }
@@ -120,11 +124,14 @@ const LINKED = [
   { name: 'organizers', screens: organizers, icon: PeopleIcon, field: 'organizer' },
 ];
 
+/** The API's collections, and the administrators' users (usersProvider.ts). */
+const consoleData = withUsers(dataProvider);
+
 export function App() {
   return (
     <Admin
       title="cal.title"
-      dataProvider={dataProvider}
+      dataProvider={consoleData}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       theme={theme}
@@ -161,6 +168,14 @@ export function App() {
         create={WebhookCreate}
         icon={WebhookIcon}
         recordRepresentation="url"
+      />
+      <Resource
+        name="users"
+        list={UserList}
+        edit={UserEdit}
+        create={UserCreate}
+        icon={ManageAccountsIcon}
+        recordRepresentation="username"
       />
       <CustomRoutes>
         <Route path="/trash" element={<TrashPage />} />

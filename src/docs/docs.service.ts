@@ -126,7 +126,7 @@ function underPluginNamespace(document: OpenAPIObject): OpenAPIObject {
   const paths = Object.fromEntries(
     Object.entries(document.paths).filter(([path]) => !isServiceOnlyPath(path)),
   );
-  const tags = document.tags?.filter((tag) => tag.name !== 'webhooks');
+  const tags = document.tags?.filter((tag) => tag.name !== 'webhooks' && tag.name !== 'users');
   const plugin = JSON.parse(
     JSON.stringify({ ...document, paths, tags }).replaceAll(NAMESPACE, PLUGIN_NAMESPACE),
   ) as OpenAPIObject;

@@ -9,6 +9,7 @@ import {
   type ListKind,
 } from './schemas.js';
 import { webhookResponses } from './webhook-schemas.js';
+import { userResponses } from './user-schemas.js';
 
 /**
  * The documented responses of every operation, by path and method (BEHAVIOR §3, with the
@@ -147,6 +148,7 @@ export function responsesFor(path: string, method: string): Responses | undefine
   }
   if (path === '/recurrence' && method === 'get') return recurrencePreview();
   if (path === '/webhooks' || path.startsWith('/webhooks/')) return webhookResponses(path, method);
+  if (path === '/users' || path.startsWith('/users/')) return userResponses(path, method);
   const match = PATH.exec(path);
   if (!match) return undefined;
   const kind = match[1] as ListKind;

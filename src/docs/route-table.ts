@@ -47,8 +47,25 @@ export const ROUTE_TABLE: RouteRow[] = [
     path: '/webhooks/{id}/deliveries/{delivery}/replay',
     groups: [['POST']],
   },
+  // CONTRACT §2 "Users": WordPress's /wp/v2/users and its application passwords.
+  { pattern: '/users', path: '/users', groups: [['GET'], ['POST']] },
+  { pattern: `/users/${ID}`, path: '/users/{id}', groups: TERM_ITEM },
+  {
+    pattern: `/users/${ID}/application-passwords`,
+    path: '/users/{id}/application-passwords',
+    groups: [['GET'], ['POST']],
+  },
+  {
+    pattern: `/users/${ID}/application-passwords/(?P<uuid>[\\w-]+)`,
+    path: '/users/{id}/application-passwords/{uuid}',
+    groups: [['DELETE']],
+  },
 ];
 
 /** Paths of this service's own routes, left out of the plugin's namespace (CONTRACT §6). */
 export const isServiceOnlyPath = (path: string) =>
-  path === '/recurrence' || path === '/webhooks' || path.startsWith('/webhooks/');
+  path === '/recurrence' ||
+  path === '/webhooks' ||
+  path.startsWith('/webhooks/') ||
+  path === '/users' ||
+  path.startsWith('/users/');

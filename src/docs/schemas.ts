@@ -10,6 +10,7 @@ import type {
 import type { PostKind } from '../common/records/record-kinds.js';
 import type { Schema } from './schema.js';
 import { WEBHOOK_SCHEMAS } from './webhook-schemas.js';
+import { USER_SCHEMAS } from './user-schemas.js';
 
 /**
  * The hand-written component schemas of the OpenAPI document. The first eight are the plugin's
@@ -342,4 +343,5 @@ export const SERVICE_SCHEMAS: Record<string, Schema> = {
     { required: ['namespace', 'routes', '_links'] },
   ),
   ...WEBHOOK_SCHEMAS,
+  ...USER_SCHEMAS,
 };

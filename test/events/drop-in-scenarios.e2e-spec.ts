@@ -66,7 +66,7 @@ describe('the same scenarios under cal/events/v1 and tribe/events/v1 (e2e)', () 
 
   /**
    * What the plugin's namespace shows of a `cal/events/v1` answer: the service's own routes
-   * (webhooks, the recurrence preview) are not the plugin's, so its index and document leave them out (CONTRACT §8),
+   * (webhooks, users, the recurrence preview) are not the plugin's, so its index and document leave them out (CONTRACT §8),
    * and its events have no `recurrence` (CONTRACT §9).
    */
   const pluginPart = (answer: unknown): unknown => {
@@ -91,13 +91,18 @@ describe('the same scenarios under cal/events/v1 and tribe/events/v1 (e2e)', () 
     const keep = (entries: object, own: (key: string) => boolean) =>
       Object.fromEntries(Object.entries(entries).filter(([key]) => !own(key)));
     if (routes)
-      return { ...body, routes: keep(routes, (k) => /\/(webhooks|recurrence)(\/|$)/.test(k)) };
+      return {
+        ...body,
+        routes: keep(routes, (k) => /\/(webhooks|users|recurrence)(\/|$)/.test(k)),
+      };
     if (paths) {
       const tags = (body as { tags?: Array<{ name: string }> }).tags;
       return {
         ...body,
-        paths: keep(paths, (k) => k.startsWith('/webhooks') || k.startsWith('/recurrence')),
-        ...(tags ? { tags: tags.filter((tag) => tag.name !== 'webhooks') } : {}),
+        paths: keep(paths, (k) => /^\/(webhooks|users|recurrence)(\/|$)/.test(k)),
+        ...(tags
+          ? { tags: tags.filter((tag) => tag.name !== 'webhooks' && tag.name !== 'users') }
+          : {}),
       };
     }
     return body;

@@ -199,12 +199,10 @@ describe('drop-in for the plugin clients (e2e)', () => {
       const tribe = (await http().get(`${TRIBE}/doc`).expect(200)).body;
       const cal = (await http().get(`${CAL}/doc`).expect(200)).body;
       expect(tribe.servers).toEqual([{ url: `${SITE}/wp-json/tribe/events/v1/` }]);
-      // Everything but the service's own webhooks and recurrence preview, which are not the
-      // plugin's (CONTRACT §8, §9).
+      // Everything but the service's own webhooks, users and recurrence preview, which are not
+      // the plugin's (CONTRACT §2, §8, §9).
       expect(Object.keys(tribe.paths)).toEqual(
-        Object.keys(cal.paths).filter(
-          (path) => !path.startsWith('/webhooks') && !path.startsWith('/recurrence'),
-        ),
+        Object.keys(cal.paths).filter((path) => !/^\/(webhooks|users|recurrence)(\/|$)/.test(path)),
       );
       expect(JSON.stringify(tribe)).not.toContain('cal/events/v1');
       expect(tribe.paths['/'].get.parameters[0].schema.default).toBe('tribe/events/v1');

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { nowUtcSql } from '../../database/columns.js';
+import { transaction } from '../../database/transaction.js';
+import { lockKey } from '../../database/write-lock.js';
 import type { Role } from '../../common/roles.js';
 import { UserEntity } from './user.entity.js';
 
@@ -24,6 +26,25 @@ interface UserRow {
   login_password_hash: string | null;
   created_at: string;
 }
+
+/** What an administrator may change of a user (absent: unchanged). */
+export interface UserChanges {
+  email?: string;
+  displayName?: string;
+  role?: Role;
+}
+
+/** An application password of the API's (the `application_passwords` table), without its hash. */
+export interface ApplicationPasswordRow {
+  uuid: string;
+  userId: number;
+  name: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
+/** Why a guarded change was not made: it would leave the site without an administrator. */
+export const LAST_ADMINISTRATOR = 'last-administrator';
 
 /** Who a live console session belongs to (the users row joined at each request). */
 export interface SessionUser {
@@ -66,11 +87,105 @@ export class UsersRepository {
     return this.users.update({ id }, { loginPasswordHash });
   }
 
-  async deleteById(id: number): Promise<void> {
-    await this.users.manager.transaction(async (m) => {
-      await m.query('DELETE FROM user_sessions WHERE user_id = ?', [id]);
-      await m.delete(UserEntity, { id });
+  /**
+   * Deletes user `id` (`changes` null) or changes its fields, unless that leaves no
+   * administrator: the administrators are counted under one lock (write-lock.ts; SQLite's single
+   * writer), so that two administrators demoting each other at once cannot both succeed.
+   * Answers the row as it is afterwards (null once deleted), undefined when there was no such
+   * user, or LAST_ADMINISTRATOR when nothing was done.
+   */
+  async changeKeepingAdministrator(
+    id: number,
+    changes: UserChanges | null,
+  ): Promise<UserEntity | null | undefined | typeof LAST_ADMINISTRATOR> {
+    return transaction(this.users.manager.connection, async (m) => {
+      await lockKey(m, 'users:administrators');
+      const user = await m.findOneBy(UserEntity, { id });
+      if (!user) return undefined;
+      const demoted = changes === null || (changes.role ?? user.role) !== 'administrator';
+      if (user.role === 'administrator' && demoted) {
+        const administrators = await m.countBy(UserEntity, { role: 'administrator' });
+        if (administrators <= 1) return LAST_ADMINISTRATOR;
+      }
+      if (changes === null) {
+        await m.query('DELETE FROM user_sessions WHERE user_id = ?', [id]);
+        await m.query('DELETE FROM application_passwords WHERE user_id = ?', [id]);
+        await m.delete(UserEntity, { id });
+        return null;
+      }
+      const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      if (Object.keys(set).length) await m.update(UserEntity, { id }, set);
+      return m.findOneBy(UserEntity, { id });
     });
+  }
+
+  byId(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  /** One page of users, oldest first, and how many there are. */
+  page(limit: number, offset: number): Promise<[UserEntity[], number]> {
+    return this.users.findAndCount({ order: { id: 'ASC' }, take: limit, skip: offset });
+  }
+
+  async applicationPasswords(userId: number): Promise<ApplicationPasswordRow[]> {
+    const rows: Array<{
+      uuid: string;
+      user_id: number | string;
+      name: string;
+      created_at: number | string;
+    }> = await this.users.query(
+      'SELECT uuid, user_id, name, created_at FROM application_passwords WHERE user_id = ? ORDER BY created_at, uuid',
+      [userId],
+    );
+    return rows.map((r) => ({
+      uuid: r.uuid,
+      userId: Number(r.user_id),
+      name: r.name,
+      createdAt: Number(r.created_at),
+    }));
+  }
+
+  /**
+   * Adds an application password to user `userId`, unless the user has one named alike
+   * (`duplicate`) or `max` already (`full`): checked and written under a lock on the user, so that
+   * concurrent creates cannot pass either check together.
+   */
+  async insertApplicationPassword(
+    row: ApplicationPasswordRow,
+    passwordHash: string,
+    max: number,
+  ): Promise<'inserted' | 'duplicate' | 'full'> {
+    return transaction(this.users.manager.connection, async (m) => {
+      await lockKey(m, `users:application-passwords:${row.userId}`);
+      const names: Array<{ name: string }> = await m.query(
+        'SELECT name FROM application_passwords WHERE user_id = ?',
+        [row.userId],
+      );
+      if (names.some((n) => n.name === row.name)) return 'duplicate';
+      if (names.length >= max) return 'full';
+      await m.query(
+        'INSERT INTO application_passwords (uuid, user_id, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+        [row.uuid, row.userId, row.name, passwordHash, row.createdAt],
+      );
+      return 'inserted';
+    });
+  }
+
+  /** Whether user `userId` has the application password of this hash: one unique-index look-up. */
+  async hasApplicationPassword(userId: number, passwordHash: string): Promise<boolean> {
+    const rows: unknown[] = await this.users.query(
+      'SELECT 1 AS found FROM application_passwords WHERE password_hash = ? AND user_id = ? LIMIT 1',
+      [passwordHash, userId],
+    );
+    return rows.length > 0;
+  }
+
+  async deleteApplicationPassword(userId: number, uuid: string): Promise<void> {
+    await this.users.query('DELETE FROM application_passwords WHERE user_id = ? AND uuid = ?', [
+      userId,
+      uuid,
+    ]);
   }
 
   /** A new session; sessions past their time are deleted on the way (one indexed range). */

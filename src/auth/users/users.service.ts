@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CredentialCache } from '../credential-cache.js';
@@ -14,7 +15,11 @@ import {
 import { isRole, ROLES, type Role } from '../../common/roles.js';
 import { LocalizedError } from '../../config/messages.js';
 import type { UserEntity } from './user.entity.js';
-import { UsersRepository } from './users.repository.js';
+import {
+  LAST_ADMINISTRATOR,
+  UsersRepository,
+  type ApplicationPasswordRow,
+} from './users.repository.js';
 
 export interface PublicUser {
   id: number;
@@ -24,10 +29,40 @@ export interface PublicUser {
   role: Role;
 }
 
-/** A value given to a user command that cannot be used; its message is in the catalogues (cli.users). */
-class UserInputError extends LocalizedError {}
+/** A user as administrators see it (the API's users routes). */
+export interface UserRecord extends PublicUser {
+  /** Whether the user may log in to the console. */
+  hasConsolePassword: boolean;
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  registered: string;
+}
 
-const LOGIN = /^[A-Za-z0-9_.@+-]{1,60}$/;
+/**
+ * A value given to a user command or route that cannot be used; its message is in the catalogues
+ * (cli.users), `field` the parameter it concerns.
+ */
+export class UserInputError extends LocalizedError {
+  constructor(
+    key: string,
+    args: Record<string, string | number>,
+    readonly field: string,
+  ) {
+    super(key, args);
+  }
+}
+
+/** Application passwords one user may have through the API (WordPress sets no limit). */
+export const MAX_APPLICATION_PASSWORDS = 50;
+
+/** Names the user's application passwords are told apart by (WordPress: unique per user). */
+export const MAX_APPLICATION_PASSWORD_NAME = 200;
+
+export const LOGIN = /^[A-Za-z0-9_.@+-]{1,60}$/;
+export const MAX_DISPLAY_NAME = 250;
+
+/** The fast hash of a generated application password (the migration says why not scrypt). */
+const fastHash = (password: string) =>
+  createHash('sha256').update(normalizeApplicationPassword(password)).digest('hex');
 /** WordPress's is_email(), in short: local@domain with a dot, no spaces; 100 fits the column. */
 const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
 const EMAIL_DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
@@ -47,10 +82,11 @@ export function isEmail(value: string): boolean {
 /** A password a person chose: as long as ADMIN_PASSWORD must be. */
 function checkChosenPassword(password: string): void {
   if (passwordLength(password) < MIN_PASSWORD_LENGTH) {
-    throw new UserInputError('cli.users.short_password', {
-      count: MIN_PASSWORD_LENGTH,
-      length: passwordLength(password),
-    });
+    throw new UserInputError(
+      'cli.users.short_password',
+      { count: MIN_PASSWORD_LENGTH, length: passwordLength(password) },
+      'password',
+    );
   }
 }
 
@@ -87,25 +123,29 @@ export class UsersService implements OnApplicationBootstrap {
     email?: string;
     displayName?: string;
     password?: string;
+    /** A console password to give at once (the API's `password`). */
+    consolePassword?: string;
   }): Promise<{ user: PublicUser; password: string }> {
     if (!LOGIN.test(input.login)) {
-      throw new UserInputError('cli.users.invalid_login', { login: input.login });
+      throw new UserInputError('cli.users.invalid_login', { login: input.login }, 'username');
     }
     if (!isRole(input.role)) {
-      throw new UserInputError('cli.users.unknown_role', {
-        role: input.role,
-        roles: ROLES.join(', '),
-      });
+      throw new UserInputError(
+        'cli.users.unknown_role',
+        { role: input.role, roles: ROLES.join(', ') },
+        'roles',
+      );
     }
     if (input.email !== undefined && !isEmail(input.email)) {
-      throw new UserInputError('cli.users.invalid_email', { email: input.email });
+      throw new UserInputError('cli.users.invalid_email', { email: input.email }, 'email');
     }
-    if (input.displayName !== undefined && [...input.displayName].length > 250) {
-      throw new UserInputError('cli.users.long_display_name', { count: 250 });
+    if (input.displayName !== undefined && [...input.displayName].length > MAX_DISPLAY_NAME) {
+      throw new UserInputError('cli.users.long_display_name', { count: MAX_DISPLAY_NAME }, 'name');
     }
     if (input.password !== undefined) checkChosenPassword(input.password);
+    if (input.consolePassword !== undefined) checkChosenPassword(input.consolePassword);
     if (await this.users.existsByLogin(input.login)) {
-      throw new UserInputError('cli.users.login_taken', { login: input.login });
+      throw new UserInputError('cli.users.login_taken', { login: input.login }, 'username');
     }
     const password = input.password ?? generateApplicationPassword();
     const saved = await this.users.insert({
@@ -115,6 +155,9 @@ export class UsersService implements OnApplicationBootstrap {
       displayName: input.displayName ?? input.login,
       passwordHash: await hashPassword(normalizeApplicationPassword(password)),
     });
+    if (input.consolePassword !== undefined) {
+      await this.users.setLoginPasswordHash(saved.id, await hashPassword(input.consolePassword));
+    }
     return { user: toPublic(saved), password };
   }
 
@@ -125,7 +168,7 @@ export class UsersService implements OnApplicationBootstrap {
   async setPassword(login: string, chosen?: string): Promise<string> {
     if (chosen !== undefined) checkChosenPassword(chosen);
     const user = await this.users.byLogin(login);
-    if (!user) throw new UserInputError('cli.users.no_user', { login });
+    if (!user) throw new UserInputError('cli.users.no_user', { login }, 'login');
     const password = chosen ?? generateApplicationPassword();
     await this.users.setPasswordHash(
       user.id,
@@ -143,7 +186,7 @@ export class UsersService implements OnApplicationBootstrap {
   async setLoginPassword(login: string, chosen?: string): Promise<string> {
     if (chosen !== undefined) checkChosenPassword(chosen);
     const user = await this.users.byLogin(login);
-    if (!user) throw new UserInputError('cli.users.no_user', { login });
+    if (!user) throw new UserInputError('cli.users.no_user', { login }, 'login');
     const password = chosen ?? generateLoginPassword();
     await this.users.setLoginPasswordHash(user.id, await hashPassword(password));
     await this.users.deleteSessionsOf(user.id);
@@ -166,12 +209,130 @@ export class UsersService implements OnApplicationBootstrap {
     return (await this.users.all()).map(toPublic);
   }
 
+  /** Deletes `login`, unless it is the last administrator (UserInputError); false: no such user. */
   async delete(login: string): Promise<boolean> {
     const user = await this.users.byLogin(login);
     if (!user) return false;
-    await this.users.deleteById(user.id);
-    this.cache.forgetUser(user.id);
-    return true;
+    return (await this.deleteById(user.id)) !== undefined;
+  }
+
+  // The administrators' routes (CONTRACT §2 "Users"), by id.
+
+  async page(limit: number, offset: number): Promise<{ users: UserRecord[]; total: number }> {
+    const [rows, total] = await this.users.page(limit, offset);
+    return { users: rows.map(toRecord), total };
+  }
+
+  async byId(id: number): Promise<UserRecord | null> {
+    const user = await this.users.byId(id);
+    return user ? toRecord(user) : null;
+  }
+
+  /**
+   * Changes user `id`'s e-mail, display name, role and console password (each when given).
+   * Refuses (UserInputError on `roles`) to take the role of the last administrator; a new console
+   * password ends the user's sessions. Undefined: no such user.
+   */
+  async update(
+    id: number,
+    changes: { email?: string; displayName?: string; role?: string; consolePassword?: string },
+  ): Promise<UserRecord | undefined> {
+    if (changes.role !== undefined && !isRole(changes.role)) {
+      throw new UserInputError(
+        'cli.users.unknown_role',
+        { role: changes.role, roles: ROLES.join(', ') },
+        'roles',
+      );
+    }
+    if (changes.email !== undefined && changes.email !== '' && !isEmail(changes.email)) {
+      throw new UserInputError('cli.users.invalid_email', { email: changes.email }, 'email');
+    }
+    if (changes.displayName !== undefined && [...changes.displayName].length > MAX_DISPLAY_NAME) {
+      throw new UserInputError('cli.users.long_display_name', { count: MAX_DISPLAY_NAME }, 'name');
+    }
+    if (changes.consolePassword !== undefined) checkChosenPassword(changes.consolePassword);
+    const hash =
+      changes.consolePassword === undefined
+        ? undefined
+        : await hashPassword(changes.consolePassword);
+    const result = await this.users.changeKeepingAdministrator(id, {
+      email: changes.email,
+      displayName: changes.displayName,
+      role: changes.role,
+    });
+    if (result === LAST_ADMINISTRATOR) {
+      throw new UserInputError('cli.users.last_administrator', {}, 'roles');
+    }
+    if (!result) return undefined;
+    if (hash !== undefined) {
+      await this.users.setLoginPasswordHash(id, hash);
+      await this.users.deleteSessionsOf(id);
+    }
+    this.cache.forgetUser(id);
+    return toRecord({ ...result, loginPasswordHash: hash ?? result.loginPasswordHash });
+  }
+
+  /**
+   * Deletes user `id` with its sessions and application passwords, unless it is the last
+   * administrator (UserInputError). Answers the user as it was; undefined: no such user.
+   */
+  async deleteById(id: number): Promise<UserRecord | undefined> {
+    const before = await this.users.byId(id);
+    if (!before) return undefined;
+    const result = await this.users.changeKeepingAdministrator(id, null);
+    if (result === LAST_ADMINISTRATOR) {
+      throw new UserInputError('cli.users.last_administrator', {}, 'id');
+    }
+    if (result === undefined) return undefined;
+    this.cache.forgetUser(id);
+    return toRecord(before);
+  }
+
+  /** User `id`'s application passwords of the API, oldest first; undefined: no such user. */
+  async applicationPasswords(id: number): Promise<ApplicationPasswordRow[] | undefined> {
+    if (!(await this.users.existsById(id))) return undefined;
+    return this.users.applicationPasswords(id);
+  }
+
+  /**
+   * A new application password named `name` for user `id`: generated, and answered this once
+   * (only its hash is kept). Names are unique per user (UserInputError on `name`, as WordPress's
+   * `application_password_duplicate_name`), and a user has at most MAX_APPLICATION_PASSWORDS.
+   */
+  async createApplicationPassword(
+    id: number,
+    name: string,
+  ): Promise<{ row: ApplicationPasswordRow; password: string } | undefined> {
+    if (!(await this.users.existsById(id))) return undefined;
+    const password = generateApplicationPassword();
+    const row = { uuid: randomUUID(), userId: id, name, createdAt: Date.now() };
+    const result = await this.users.insertApplicationPassword(
+      row,
+      fastHash(password),
+      MAX_APPLICATION_PASSWORDS,
+    );
+    if (result === 'duplicate') {
+      throw new UserInputError('cli.users.duplicate_application_password', { name }, 'name');
+    }
+    if (result === 'full') {
+      throw new UserInputError(
+        'cli.users.too_many_application_passwords',
+        { count: MAX_APPLICATION_PASSWORDS },
+        'name',
+      );
+    }
+    return { row, password };
+  }
+
+  /** Revokes one application password; null: the user has none of that uuid. */
+  async revokeApplicationPassword(
+    id: number,
+    uuid: string,
+  ): Promise<ApplicationPasswordRow | null> {
+    const found = (await this.users.applicationPasswords(id)).find((p) => p.uuid === uuid);
+    if (!found) return null;
+    await this.users.deleteApplicationPassword(id, uuid);
+    return found;
   }
 
   async exists(id: number): Promise<boolean> {
@@ -191,6 +352,9 @@ export class UsersService implements OnApplicationBootstrap {
     }
     const key = this.cache.key(login, password);
     if (this.cache.has(key, user)) return user;
+    // An application password of the API's: one indexed look-up, never cached, so that a
+    // revocation counts at once in every process.
+    if (await this.users.hasApplicationPassword(user.id, fastHash(password))) return user;
     if (!(await this.verifyOnce(key, password, user.passwordHash))) return null;
     this.cache.remember(key, user);
     return user;
@@ -213,6 +377,12 @@ export class UsersService implements OnApplicationBootstrap {
     return verified;
   }
 }
+
+const toRecord = (u: UserEntity): UserRecord => ({
+  ...toPublic(u),
+  hasConsolePassword: u.loginPasswordHash !== null,
+  registered: u.createdAt,
+});
 
 const toPublic = (u: UserEntity): PublicUser => ({
   id: u.id,

@@ -21,6 +21,7 @@ import { OccurrenceListing1765700000000 } from './1765700000000-occurrence-listi
 import { WebhookBodies1765800000000 } from './1765800000000-webhook-bodies.js';
 import { ConsoleSessions1765950000000 } from './1765950000000-console-sessions.js';
 import { Leases1766047000000 } from './1766047000000-leases.js';
+import { ApplicationPasswords1766300000000 } from './1766300000000-application-passwords.js';
 
 /** Every migration, in order. Listed explicitly: ESM builds cannot glob-load classes. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   WebhookBodies1765800000000,
   ConsoleSessions1765950000000,
   Leases1766047000000,
+  ApplicationPasswords1766300000000,
 ];
