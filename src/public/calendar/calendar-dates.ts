@@ -175,14 +175,18 @@ const TIME: Format = { hour: 'numeric', minute: 'numeric' };
 const WEEKDAY_SHORT: Format = { weekday: 'short' };
 const WEEKDAY_LONG: Format = { weekday: 'long' };
 
-/** Intl formatters are costly to create: one per language and format, for the process. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/**
+ * Intl formatters are costly to create: one per language and format (the constants above), for
+ * the process.
+ */
+const formatters = new Map<Format, Map<string, Intl.DateTimeFormat>>();
 function formatter(locale: string, format: Format): Intl.DateTimeFormat {
-  const key = `${locale} ${JSON.stringify(format)}`;
-  let found = formatters.get(key);
+  let ofFormat = formatters.get(format);
+  if (!ofFormat) formatters.set(format, (ofFormat = new Map()));
+  let found = ofFormat.get(locale);
   if (!found) {
     found = new Intl.DateTimeFormat(locale, { ...format, timeZone: 'UTC' });
-    formatters.set(key, found);
+    ofFormat.set(locale, found);
   }
   return found;
 }
