@@ -243,6 +243,9 @@ export interface ListedEvent {
   id: number;
   eventId: number;
   occurrence?: ListedOccurrence;
+  /** A single event's local dates (an occurrence's are its own). */
+  start?: string;
+  end?: string;
 }
 
 export interface ListedOccurrence extends OccurrenceDates {
@@ -250,12 +253,17 @@ export interface ListedOccurrence extends OccurrenceDates {
   remaining?: number;
 }
 
-/** What a single event gives the union's columns beside its sort values. */
+/**
+ * What a single event gives the union's columns beside its sort values: its local dates too (in
+ * IDX_events_listing), so that a reader placing events by their dates (the calendar's month)
+ * needs no event's row but those it shows.
+ */
 const SINGLE_COLUMNS = [
   '(e.id + 0) AS event_id',
   'NULL AS o_id',
-  'NULL AS o_start',
-  'NULL AS o_end',
+  // Not `e.start_date` itself: the query builder keeps one of each selected expression (k0).
+  '(e.start_date) AS o_start',
+  '(e.end_date) AS o_end',
   'NULL AS o_start_utc',
   'NULL AS o_end_utc',
   'NULL AS o_day',
@@ -339,7 +347,9 @@ export interface UnionRow {
 
 export function toListed(row: UnionRow): ListedEvent {
   const eventId = Number(row.event_id);
-  if (row.o_id === null || row.o_id === undefined) return { id: eventId, eventId };
+  if (row.o_id === null || row.o_id === undefined) {
+    return { id: eventId, eventId, start: row.o_start ?? undefined, end: row.o_end ?? undefined };
+  }
   const id = Number(row.o_id);
   return {
     id: OCCURRENCE_ID_BASE + id,

@@ -11,12 +11,27 @@ import { effectiveStatus } from '../posts/post-status.js';
 import type { ListEventsQuery } from './dto/list-events.query.js';
 import { notAnEvent, notFound } from './event-errors.js';
 import type { EventEntity } from './event.entity.js';
+import type { ListedEvent } from './event-list-sql.js';
 import { atFirstOccurrence, atOccurrence } from './event.mapper.js';
 import { EventPresenter, isUnlocked } from './event.presenter.js';
 import { EventQueryResolver } from './event-query.resolver.js';
 import { EventsRepository } from './events.repository.js';
 import { OccurrencesRepository } from './series/occurrences.repository.js';
 import { isProvisionalId, OCCURRENCE_ID_BASE } from './series/series-rules.js';
+
+/** An item of a list with the local dates it shows (`YYYY-MM-DD HH:MM:SS`), its payload not built. */
+export interface DatedItem extends Omit<ListedEvent, 'start' | 'end'> {
+  start: string;
+  end: string;
+}
+
+/** A list's items placed by their dates, and the payloads of those a reader shows. */
+export interface DatedList {
+  items: DatedItem[];
+  total: number;
+  /** The payloads of some of `items` by their listed `id` (those gone meanwhile left out). */
+  present(items: readonly DatedItem[]): Promise<Map<number, TecEvent>>;
+}
 
 /**
  * The reads of events (BEHAVIOR §5.2, §6.1, §15): lists, one event by id or slug, many by id,
@@ -76,6 +91,56 @@ export class EventReads {
       collectionUrl: `${ctx.restBase}/events`,
       query: echo,
     });
+  }
+
+  /**
+   * The items `list` would answer, placed by the local dates each shows (an occurrence's, or its
+   * event's) before any payload is built: for a reader that places many and shows a few (the
+   * calendar's month shows about a hundred of a busy month's thousand). The same range query as
+   * `list` (its rows hold the dates); `present` reads and builds the payloads of those shown
+   * only, as `list` shows each.
+   */
+  async listDated(
+    query: ListEventsQuery,
+    ctx: RequestContext,
+    presentInQuery: Set<string>,
+  ): Promise<DatedList> {
+    const now = new Date();
+    const nowUtc = nowUtcSql(now);
+    const { filters, page } = await this.query.resolve(query, ctx, presentInQuery, now);
+    const readAt = this.recordCache.version();
+    const { items: listed, total } = await this.events.list(
+      filters,
+      page,
+      ctx.actor,
+      ctx.language,
+      nowUtc,
+    );
+    if (!listed.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
+    const items: DatedItem[] = [];
+    for (const { id, eventId, occurrence, start, end } of listed) {
+      const dates = occurrence ?? { start, end };
+      if (dates.start && dates.end)
+        items.push({ id, eventId, occurrence, start: dates.start, end: dates.end });
+    }
+    const present = async (shown: readonly DatedItem[]): Promise<Map<number, TecEvent>> => {
+      // As `list` presents its page: each event once, a record gone meanwhile left out.
+      const payloads = await this.presenter.presentIds(
+        [...new Set(shown.map((item) => item.eventId))],
+        ctx,
+        { jsonLd: false, password: ctx.query.password, readAt },
+      );
+      const byId = new Map(payloads.map((p) => [p.id, p]));
+      const out = new Map<number, TecEvent>();
+      for (const item of shown) {
+        const payload = byId.get(item.eventId);
+        if (payload) {
+          out.set(item.id, item.occurrence ? atOccurrence(payload, item.occurrence, ctx) : payload);
+        }
+      }
+      return out;
+    };
+    return { items, total, present };
   }
 
   // ---------------------------------------------------------------- reads

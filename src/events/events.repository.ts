@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Not } from 'typeorm';
+import { DataSource, EntityManager, In, Not, type SelectQueryBuilder } from 'typeorm';
 import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -10,7 +10,7 @@ import { insertRows } from '../database/plain-insert.js';
 import { selectRows } from '../database/plain-select.js';
 import { Caches } from '../cache/caches.js';
 import { dependsOn } from '../cache/dependencies.js';
-import type { PageAnchors } from '../cache/page-anchors.js';
+import { ANCHOR_TTL_MS, type PageAnchors } from '../cache/page-anchors.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import type { VersionedCache } from '../cache/versioned-cache.js';
 import { EventEntity, EventOrganizerEntity, EventTermEntity, listingOf } from './event.entity.js';
@@ -44,8 +44,13 @@ export class EventsRepository {
   private readonly totals: TotalsCache;
   /** Where pages start, under the same rules. */
   private readonly anchors: PageAnchors;
-  /** The rows of the pages read, until their list changes (its tags) or a second has passed. */
+  /**
+   * The rows of the pages read, until their list changes (its tags) or a second has passed (and
+   * one more while they are read again).
+   */
   private readonly pages: VersionedCache<UnionRow[]>;
+  /** The pages one request is reading again while the others answer their kept rows. */
+  private readonly refreshingPages = new Set<string>();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -106,8 +111,32 @@ export class EventsRepository {
     );
     if (total <= page.offset) return { items: [], total };
     const pageKey = `${key} #${page.offset}+${page.perPage}`;
-    const kept = this.pages.get(pageKey);
-    if (kept) return { items: kept.map(toListed), total };
+    // As the totals: for a second after its own, a page is answered at once while one request
+    // reads it again, so the requests of that moment do not all wait for the range query (the
+    // slowest hundredth of computed calendar months did); a write still makes it read first.
+    const kept = this.pages.lookup(pageKey, Date.now(), ANCHOR_TTL_MS);
+    if (kept && !kept.expired) return { items: kept.value.map(toListed), total };
+    if (kept && !this.refreshingPages.has(pageKey)) {
+      this.refreshingPages.add(pageKey);
+      void this.readPage(key, pageKey, page, singles, occurrences, filters, tags)
+        .catch(() => undefined)
+        .finally(() => this.refreshingPages.delete(pageKey));
+    }
+    if (kept) return { items: kept.value.map(toListed), total };
+    const rows = await this.readPage(key, pageKey, page, singles, occurrences, filters, tags);
+    return { items: rows.map(toListed), total };
+  }
+
+  /** Reads a page of the list (from where it starts, when known) and keeps its rows. */
+  private async readPage(
+    key: string,
+    pageKey: string,
+    page: Page,
+    singles: SelectQueryBuilder<EventEntity>,
+    occurrences: SelectQueryBuilder<EventEntity>,
+    filters: EventFilters,
+    tags: string[],
+  ): Promise<UnionRow[]> {
     const at = (offset: number) => `${key} @${offset}`;
     const found =
       page.offset > 0 ? this.anchors.lookup(at(page.offset), Date.now(), 1_000) : undefined;
@@ -131,7 +160,7 @@ export class EventsRepository {
     // Where the next page starts, for a crawler walking the pages in order.
     const next = rows[page.perPage];
     if (next && !found?.expired) remember(page.offset + page.perPage, next);
-    return { items: rows.slice(0, page.perPage).map(toListed), total };
+    return rows.slice(0, page.perPage);
   }
 
   findById(id: number, manager?: EntityManager): Promise<EventEntity | null> {

@@ -21,7 +21,7 @@ import type { ListEventsQuery } from './dto/list-events.query.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { EventEntity } from './event.entity.js';
 import { notAnEvent, notFound } from './event-errors.js';
-import { EventReads } from './event-reads.js';
+import { EventReads, type DatedList } from './event-reads.js';
 import { EventUpdates } from './event-updates.js';
 import { clockOf, EventWritePlanner, viewerOf } from './event-write-plan.js';
 import {
@@ -75,6 +75,15 @@ export class EventsService {
     presentInQuery: Set<string>,
   ): Promise<Archive<TecEvent>> {
     return this.reads.list(query, ctx, presentInQuery);
+  }
+
+  /** The items `list` answers placed by their local dates, their payloads built on demand. */
+  listDated(
+    query: ListEventsQuery,
+    ctx: RequestContext,
+    presentInQuery: Set<string>,
+  ): Promise<DatedList> {
+    return this.reads.listDated(query, ctx, presentInQuery);
   }
 
   get(id: number, password: string | undefined, ctx: RequestContext) {

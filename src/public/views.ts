@@ -35,7 +35,18 @@ export class Views {
 
   constructor(private readonly i18n: I18nService) {}
 
-  texts(language: Language, args: Record<string, unknown> = {}): Texts {
+  /** The catalogue without arguments, translated once per language (every page reads it). */
+  private readonly plain = new Map<Language, Readonly<Texts>>();
+
+  texts(language: Language, args?: Record<string, unknown>): Texts {
+    if (!args) {
+      let found = this.plain.get(language);
+      if (!found) {
+        found = Object.freeze(this.texts(language, {}));
+        this.plain.set(language, found);
+      }
+      return found;
+    }
     const found = this.i18n.t('pages', { lang: language, args }) as unknown;
     return found && typeof found === 'object' ? (found as Texts) : {};
   }

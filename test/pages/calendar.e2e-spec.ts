@@ -425,4 +425,48 @@ describe('calendar views (e2e)', () => {
     const ranges = statements.filter((s) => /UNION ALL/.test(s));
     expect(ranges).toHaveLength(1);
   });
+
+  it('a child category nests every view and its embed; every view carries its ItemList', async () => {
+    const auth = users.editor.header;
+    const music = await http().get(`${BASE}/categories?slug=music`).expect(200);
+    const parent = (music.body as Tec).categories[0] as Tec;
+    const child = await http()
+      .post(`${BASE}/categories`)
+      .set('Authorization', auth)
+      .send({ name: 'Chamber', parent: parent.id })
+      .expect(201);
+    await post('chamber', {
+      title: 'Chamber evening',
+      start_date: '2030-05-12 19:00:00',
+      end_date: '2030-05-12 21:00:00',
+      slug: 'chamber-evening',
+      categories: [(child.body as Tec).id],
+    });
+    const base = '/events/category/music/chamber/';
+    for (const [tail, view] of [
+      ['month/2030-05/', 'month'],
+      ['week/2030-05-12/', 'week'],
+      ['2030-05-12/', 'day'],
+      ['list/?tribe-bar-date=2030-05-01', 'list'],
+    ]) {
+      for (const prefix of ['', '/embed']) {
+        const res = await page(`${prefix}${base}${tail}`).expect(200);
+        expect(res.text).toContain(`class="cal cal-${view}"`);
+        expect(res.text).toContain(`${SITE}/event/chamber-evening/`);
+        expect(res.text).not.toContain('Spring concert');
+        // The embed has no site header; the site's page links the subscription in its footer.
+        expect(res.text.includes('<header class="site">')).toBe(prefix === '');
+        expect(res.text.match(/These events \(iCalendar\)<\/a>/g)).toHaveLength(1);
+        expect(linkOf(res.text, 'next')).toContain(`${SITE}${prefix}${base}`);
+        const [list] = jsonLdOf(res.text);
+        expect(list['@type']).toBe('ItemList');
+        expect(list.itemListElement.map((i: Tec) => i.item.url)).toEqual([
+          `${SITE}/event/chamber-evening/`,
+        ]);
+      }
+    }
+    // A tag's address without a view's tail is its default view (the month).
+    const tag = await page('/events/tag/classical/').expect(200);
+    expect(tag.text).toContain('class="cal cal-month"');
+  });
 });

@@ -139,17 +139,36 @@ export function periodOf(view: CalendarView, day: string, language: Language): P
   };
 }
 
+/**
+ * What `make` answers for `key`, kept for the process: the views ask again and again for the same
+ * few days, bounds and names (at most MEMO_SIZE kept per table; then it starts over).
+ */
+function memo<T>(table: Map<string, T>, key: string, make: () => T): T {
+  let found = table.get(key);
+  if (found === undefined) {
+    found = make();
+    if (table.size >= MEMO_SIZE) table.clear();
+    table.set(key, found);
+  }
+  return found;
+}
+const MEMO_SIZE = 5_000;
+
 /** The day `days` after (or before) `day`, by calendar arithmetic on UTC dates. */
 function addDays(day: string, days: number): string {
   const [y, m, d] = day.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
+const spans = new Map<string, readonly string[]>();
+
 /** Every day from `first` to `last` (at most a few weeks: the views' periods). */
-export function daysBetween(first: string, last: string): string[] {
-  const out: string[] = [];
-  for (let i = 0, d = first; i < 62 && d <= last; i++, d = addDays(d, 1)) out.push(d);
-  return out;
+export function daysBetween(first: string, last: string): readonly string[] {
+  return memo(spans, `${first} ${last}`, () => {
+    const out: string[] = [];
+    for (let i = 0, d = first; i < 62 && d <= last; i++, d = addDays(d, 1)) out.push(d);
+    return Object.freeze(out);
+  });
 }
 
 /** The day after `day`. */
@@ -161,11 +180,14 @@ export const nextDay = (day: string) => addDays(day, 1);
  * list compares with each event's local dates is that wall clock.
  */
 export function strictBound(day: string, zone: string, secondsBefore = 0): string {
-  return DateTime.fromISO(`${day}T00:00:00`, { zone })
-    .minus({ seconds: secondsBefore })
-    .toUTC()
-    .toFormat('yyyy-MM-dd HH:mm:ss');
+  return memo(bounds, `${day} ${zone} ${secondsBefore}`, () =>
+    DateTime.fromISO(`${day}T00:00:00`, { zone })
+      .minus({ seconds: secondsBefore })
+      .toUTC()
+      .toFormat('yyyy-MM-dd HH:mm:ss'),
+  );
 }
+const bounds = new Map<string, string>();
 
 type Format = Intl.DateTimeFormatOptions;
 const MONTH_YEAR: Format = { month: 'long', year: 'numeric' };
@@ -175,14 +197,18 @@ const TIME: Format = { hour: 'numeric', minute: 'numeric' };
 const WEEKDAY_SHORT: Format = { weekday: 'short' };
 const WEEKDAY_LONG: Format = { weekday: 'long' };
 
-/** Intl formatters are costly to create: one per language and format, for the process. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/**
+ * Intl formatters are costly to create: one per language and format (the constants above), for
+ * the process.
+ */
+const formatters = new Map<Format, Map<string, Intl.DateTimeFormat>>();
 function formatter(locale: string, format: Format): Intl.DateTimeFormat {
-  const key = `${locale} ${JSON.stringify(format)}`;
-  let found = formatters.get(key);
+  let ofFormat = formatters.get(format);
+  if (!ofFormat) formatters.set(format, (ofFormat = new Map()));
+  let found = ofFormat.get(locale);
   if (!found) {
     found = new Intl.DateTimeFormat(locale, { ...format, timeZone: 'UTC' });
-    formatters.set(key, found);
+    ofFormat.set(locale, found);
   }
   return found;
 }
@@ -208,6 +234,10 @@ export class CalendarLocale {
     return formatter(this.locale, format).format(utcDate(day));
   }
 
+  /** A language's long names of days (`Sunday, 30 March 2030`): each grid asks for its days'. */
+  private static readonly longDays = new Map<string, string>();
+  private static readonly weekdayNames = new Map<string, Array<{ short: string; long: string }>>();
+
   /** `March 2030`, `2030. március`, `martie 2030`. */
   month(day: string): string {
     return this.format(day, MONTH_YEAR);
@@ -215,7 +245,7 @@ export class CalendarLocale {
 
   /** `Sunday, 30 March 2030` as the language writes it. */
   longDay(day: string): string {
-    return this.format(day, LONG_DAY);
+    return memo(CalendarLocale.longDays, `${this.locale} ${day}`, () => this.format(day, LONG_DAY));
   }
 
   /** `30 Mar 2030 – 5 Apr 2030`. */
@@ -224,11 +254,13 @@ export class CalendarLocale {
   }
 
   /** The weekday names from the week's first day: short and long. */
-  weekdays(): Array<{ short: string; long: string }> {
-    const start = weekStart(DateTime.fromISO('2030-01-09', { zone: 'utc' }), this.language);
-    return Array.from({ length: 7 }, (_, i) => {
-      const day = start.plus({ days: i }).toISODate()!;
-      return { short: this.format(day, WEEKDAY_SHORT), long: this.format(day, WEEKDAY_LONG) };
+  weekdays(): ReadonlyArray<{ short: string; long: string }> {
+    return memo(CalendarLocale.weekdayNames, this.language, () => {
+      const start = weekStart(DateTime.fromISO('2030-01-09', { zone: 'utc' }), this.language);
+      return Array.from({ length: 7 }, (_, i) => {
+        const day = start.plus({ days: i }).toISODate()!;
+        return { short: this.format(day, WEEKDAY_SHORT), long: this.format(day, WEEKDAY_LONG) };
+      });
     });
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../common/http/request-context.js';
 import type { TecEvent } from '../../common/payload/tec-payload.js';
+import type { DatedItem } from '../../events/event-reads.js';
 import { APP_CONFIG, LANGUAGES, type AppConfig, type Language } from '../../config/config.js';
 import { plainText } from '../../feeds/plain-text.js';
 import { eventWhen } from '../format.js';
@@ -32,6 +33,32 @@ const LIST_PAGE_SIZE = 12;
 const MAX_LIST_PAGE = 1_000;
 /** Events the JSON-LD of a view lists at most (its `numberOfItems` says how many it shows). */
 const JSON_LD_EVENTS = 100;
+
+/**
+ * What the views make of an event's payload, kept with it (the RecordCache hands every request
+ * the same payload object until a write changes the event): its title as text, and its JSON-LD
+ * summary by language and address.
+ */
+interface Made {
+  title: string;
+  jsonLd: Map<string, string>;
+}
+const made = new WeakMap<TecEvent, Made>();
+/** The languages and addresses (an embed's, a site's) one payload's summary is kept for. */
+const JSON_LD_VARIANTS = 6;
+
+function madeOf(event: TecEvent): Made {
+  let found = made.get(event);
+  if (!found) {
+    found = { title: plainText(event.title), jsonLd: new Map() };
+    made.set(event, found);
+  }
+  return found;
+}
+
+/** The cells' plural messages ("+3 more"), by language and arguments: a month repeats them. */
+const messages = new Map<string, string>();
+const MAX_MESSAGES = 10_000;
 
 /** What a view is narrowed to, and where its addresses start. */
 export interface CalendarScope {
@@ -163,12 +190,19 @@ export class CalendarPages {
     const found = await this.reads.window(period.first, period.last, v.scope.filter, ctx);
     if (!found) return undefined;
     const cap = v.address.view === 'month' ? MONTH_CELL_EVENTS : Number.POSITIVE_INFINITY;
-    const linked = new Set<TecEvent>();
-    const cells = [...placeByDay(found.events, period.first, period.last)].map(([d, events]) => {
-      const listed = events.slice(0, cap);
-      for (const e of listed) linked.add(e);
-      return this.cell(v, d, listed, events.length - listed.length);
-    });
+    const days = [...placeByDay(found.items, period.first, period.last)].map(
+      ([d, items]) => [d, items.slice(0, cap), items.length] as const,
+    );
+    // Payloads only for what the grid lists: a busy month's "+N more" hide most of its events.
+    const listed = new Set<DatedItem>();
+    for (const [, items] of days) for (const item of items) listed.add(item);
+    const shownItems = found.items.filter((item) => listed.has(item));
+    const payloads = await found.present(shownItems);
+    const payloadsOf = (items: readonly DatedItem[]) =>
+      items.flatMap((item) => payloads.get(item.id) ?? []);
+    const cells = days.map(([d, items, count]) =>
+      this.cell(v, d, payloadsOf(items), count - items.length),
+    );
     const weeks: Array<typeof cells> = [];
     for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
     const truncated =
@@ -180,7 +214,7 @@ export class CalendarPages {
         : '';
     return {
       data: { weekdays: v.locale.weekdays(), weeks, days: cells, truncated },
-      shown: found.events.filter((e) => linked.has(e)),
+      shown: payloadsOf(shownItems),
       page: 1,
     };
   }
@@ -197,10 +231,21 @@ export class CalendarPages {
       today: d === v.today,
       outside: v.address.view === 'month' && d.slice(0, 7) !== v.period.day.slice(0, 7),
       events: events.map((e) => this.shown(e, v, d)),
-      more: more > 0 ? this.views.t(ctx.language, 'cal_more', { count: more }) : '',
-      moreLabel:
-        more > 0 ? this.views.t(ctx.language, 'cal_more_on', { count: more, day: label }) : '',
+      more: more > 0 ? this.message(ctx.language, 'cal_more', more) : '',
+      moreLabel: more > 0 ? this.message(ctx.language, 'cal_more_on', more, label) : '',
     };
+  }
+
+  /** A cell's plural message `key` for `count` (and `day`), translated once. */
+  private message(language: Language, key: string, count: number, day = ''): string {
+    const id = `${language}\n${key}\n${count}\n${day}`;
+    let found = messages.get(id);
+    if (found === undefined) {
+      found = this.views.t(language, key, { count, day });
+      if (messages.size >= MAX_MESSAGES) messages.clear();
+      messages.set(id, found);
+    }
+    return found;
   }
 
   /**
@@ -236,7 +281,7 @@ export class CalendarPages {
       canonical,
       translations,
       calendars: [{ title: t.cal_subscribe, href: ics, webcal: webcal(ics) }],
-      jsonLd: scriptJson(this.itemList(body.shown, ctx, title, canonical)),
+      jsonLd: this.itemList(body.shown, ctx, title, canonical),
     });
   }
 
@@ -290,7 +335,7 @@ export class CalendarPages {
     const starts = event.start_date.slice(0, 10);
     return {
       href: this.frame.localize(event.url, event.language ?? v.ctx.language),
-      title: plainText(event.title),
+      title: madeOf(event).title,
       time: allDay
         ? v.t.all_day
         : day === undefined || day === starts
@@ -354,19 +399,30 @@ export class CalendarPages {
     return `${ctx.restBase}/events.ics?${params.toString()}`;
   }
 
-  /** schema.org ItemList of the events a view shows (the first JSON_LD_EVENTS of them). */
+  /**
+   * schema.org ItemList of the events a view shows (the first JSON_LD_EVENTS of them), serialized
+   * (scriptJson): each event's summary is written once per payload.
+   */
   private itemList(events: readonly TecEvent[], ctx: RequestContext, name: string, url: string) {
-    return {
+    const items = events.slice(0, JSON_LD_EVENTS).map((event, i) => {
+      const language = event.language ?? ctx.language;
+      const href = this.frame.localize(event.url, language);
+      const kept = madeOf(event).jsonLd;
+      const key = `${language} ${href}`;
+      let json = kept.get(key);
+      if (json === undefined) {
+        json = scriptJson(eventSummaryJsonLd(event, href, language));
+        if (kept.size < JSON_LD_VARIANTS) kept.set(key, json);
+      }
+      return `{"@type":"ListItem","position":${i + 1},"item":${json}}`;
+    });
+    const head = scriptJson({
       '@context': 'https://schema.org',
       '@type': 'ItemList',
       name,
       url,
       numberOfItems: events.length,
-      itemListElement: events.slice(0, JSON_LD_EVENTS).map((event, i) => {
-        const language = event.language ?? ctx.language;
-        const item = eventSummaryJsonLd(event, this.frame.localize(event.url, language), language);
-        return { '@type': 'ListItem', position: i + 1, item };
-      }),
-    };
+    });
+    return `${head.slice(0, -1)},"itemListElement":[${items.join(',')}]}`;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../common/http/request-context.js';
 import type { TecEvent } from '../../common/payload/tec-payload.js';
 import type { ListEventsQuery } from '../../events/dto/list-events.query.js';
+import type { DatedList } from '../../events/event-reads.js';
 import { EventsService } from '../../events/events.service.js';
 import { read } from '../page-reads.js';
 import { daysBetween, nextDay, strictBound } from './calendar-dates.js';
@@ -47,13 +48,16 @@ export function windowQuery(first: string, last: string | undefined, zone: strin
 export class CalendarReads {
   constructor(private readonly events: EventsService) {}
 
-  /** The events shown from `first` to `last`; undefined when a filter names nothing. */
+  /**
+   * The events shown from `first` to `last`, placed by their dates; undefined when a filter
+   * names nothing. Their payloads are built for those the view shows (`present`).
+   */
   async window(
     first: string,
     last: string,
     filter: ViewFilter,
     ctx: RequestContext,
-  ): Promise<WindowEvents | undefined> {
+  ): Promise<DatedList | undefined> {
     const query = {
       ...filter,
       ...windowQuery(first, last, ctx.config.siteTimezone),
@@ -62,9 +66,8 @@ export class CalendarReads {
     } as ListEventsQuery;
     // The page's size is the view's, not MAX_PER_PAGE's (which bounds what clients ask for).
     const wide = { ...ctx, config: { ...ctx.config, maxPerPage: MAX_VIEW_EVENTS } };
-    const found = await read(() => this.events.list(query, wide, new Set(Object.keys(query))));
-    if (found.kind !== 'found') return undefined;
-    return { events: [...found.record.items], total: found.record.total };
+    const found = await read(() => this.events.listDated(query, wide, new Set(Object.keys(query))));
+    return found.kind === 'found' ? found.record : undefined;
   }
 
   /** A page of the events from `first` on (the list view); undefined when none is there. */
@@ -90,10 +93,10 @@ export class CalendarReads {
 
 /**
  * The events of each day from `first` to `last`: an event on every day from its local start date
- * to its local end date (its own zone's, as the list compares them), in the list's order. The
- * dates are compared as strings: no date is parsed per event.
+ * to its local end date (its own zone's, as the list compares them: `start`, `end`), in the
+ * list's order. The dates are compared as strings: no date is parsed per event.
  */
-export function placeByDay<E extends Pick<TecEvent, 'start_date' | 'end_date'>>(
+export function placeByDay<E extends { start: string; end: string }>(
   events: readonly E[],
   first: string,
   last: string,
@@ -102,8 +105,8 @@ export function placeByDay<E extends Pick<TecEvent, 'start_date' | 'end_date'>>(
   const lists = days.map(() => [] as E[]);
   const index = new Map(days.map((day, i) => [day, i]));
   for (const event of events) {
-    const start = event.start_date.slice(0, 10);
-    const end = event.end_date.slice(0, 10);
+    const start = event.start.slice(0, 10);
+    const end = event.end.slice(0, 10);
     const from = index.get(start > first ? start : first);
     const to = index.get(end < last ? end : last);
     if (from === undefined || to === undefined) continue;

@@ -1,0 +1,150 @@
+// The calendar views against the single event page (issue 50), CPU per request in the same server process: `npm run bench:calendar -- --help`.
+import {
+  benchDatabaseUrl,
+  cpuMs,
+  migrate,
+  parseArgs,
+  resetDatabase,
+  seed,
+  seedSeries,
+  startServer,
+  stopServer,
+  useBuild,
+  waitHealthy,
+} from './lib.mjs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+
+const USAGE = `Usage: npm run bench:calendar -- [options]
+  --scale N        size of the calendar: 1 = 100,000 events (default)
+  --duration S     seconds measured per view and round, after 1 s of warm-up (default 3)
+  --rounds N       rounds, each measuring every page in turn (default 3)
+  --connections N  autocannon connections (default 4)
+  --port P         the computed server (response cache off) on P, the served one on P+1 (default 3951)
+  --build DIR      the compiled server to run (default dist/, from npm run build)
+  --reuse          keep the seeded database (BENCH_DATABASE_URL) instead of seeding it again
+  --help           this help
+Starts the built server twice, computed (RESPONSE_CACHE_TTL_MS=0, record cache on) and served
+(every cache on), loads the single event page and the month and week views of next month one
+after another on each, and prints each one's CPU per request (the server process's CPU time over
+the requests answered), rate and p99, and the views' ratios to the event page of the same server:
+on a loaded machine the CPU ratio is the steady figure, the rates move with the load. p99 and
+the load average are the rounds' medians.`;
+
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const args = parseArgs(process.argv.slice(2), {
+  scale: 'N',
+  duration: 'S',
+  rounds: 'N',
+  connections: 'N',
+  port: 'P',
+  reuse: null,
+  build: 'DIR',
+  help: null,
+});
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (args.build) useBuild(resolve(process.cwd(), String(args.build)));
+const url = benchDatabaseUrl(args, 'cal_calendar_bench');
+const scale = Number(args.scale ?? 1);
+const duration = Number(args.duration ?? 3);
+const connections = Number(args.connections ?? 4);
+const rounds = Number(args.rounds ?? 3);
+const port = Number(args.port ?? 3951);
+const counts = {
+  events: Math.round(100_000 * scale),
+  venues: Math.max(10, Math.round(5_000 * scale)),
+  organizers: Math.max(5, Math.round(2_000 * scale)),
+  categories: Math.max(5, Math.round(200 * scale)),
+  tags: Math.max(10, Math.round(1_000 * scale)),
+};
+if (!args.reuse) {
+  await resetDatabase(url);
+  migrate(url);
+  const { lastId } = await seed(url, counts);
+  await seedSeries(url, counts, lastId);
+}
+const autocannon = (await import('autocannon')).default;
+
+/** Next month (`YYYY-MM`), in UTC: inside the seeded window, busy with events. */
+const d = new Date();
+d.setUTCDate(1);
+d.setUTCMonth(d.getUTCMonth() + 1);
+const month = d.toISOString().slice(0, 7);
+
+/** @type {Array<{ variant: string, p: number, env: Record<string, string> }>} */
+const servers = [
+  { variant: 'computed', p: port, env: { RESPONSE_CACHE_TTL_MS: '0', RECORD_CACHE_MB: '64' } },
+  { variant: 'served', p: port + 1, env: {} },
+];
+const rows = [];
+for (const { variant, p, env } of servers) {
+  const server = startServer(url, p, env);
+  try {
+    await waitHealthy(p);
+    const origin = `http://127.0.0.1:${p}`;
+    const list = await (await fetch(`${origin}/cal/events/v1/events?per_page=1`)).json();
+    const eventPath = new URL(list.events[0].url).pathname;
+    const views = [
+      ['single event page', eventPath],
+      ['month view', `/events/month/${month}/`],
+      ['week view', `/events/week/${month}-10/`],
+    ];
+    for (const [name, path] of views) {
+      const check = await fetch(`${origin}${path}`);
+      if (!check.ok) throw new Error(`${name}: ${check.status}`);
+      await autocannon({ url: `${origin}${path}`, connections, duration: 1 });
+    }
+    // The pages take turns, round after round: a change of the machine's load falls on each.
+    /** @type {Record<string, { cpu: number, requests: number, seconds: number, p99: number[], load: number[] }>} */
+    const perRound = Object.fromEntries(
+      views.map(([name]) => [name, { cpu: 0, requests: 0, seconds: 0, p99: [], load: [] }]),
+    );
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, path] of views) {
+        const m = perRound[name];
+        m.load.push(loadavg()[0]);
+        const before = cpuMs(server.pid);
+        const result = await autocannon({ url: `${origin}${path}`, connections, duration });
+        m.cpu += cpuMs(server.pid) - before;
+        if (result.non2xx || result.errors) throw new Error(`${name}: errors`);
+        m.requests += result.requests.total;
+        m.seconds += result.duration;
+        m.p99.push(result.latency.p99);
+      }
+    }
+    /** @type {Record<string, { cpu: number, rps: number, p99: number, load: number }>} */
+    const measured = {};
+    for (const [name, m] of Object.entries(perRound)) {
+      measured[name] = {
+        cpu: m.cpu / m.requests,
+        rps: m.requests / m.seconds,
+        p99: median(m.p99),
+        load: median(m.load),
+      };
+    }
+    const single = measured['single event page'];
+    for (const [name] of views) {
+      const m = measured[name];
+      rows.push(
+        `| ${variant} | ${name} | ${m.cpu.toFixed(2)} | ${(single.cpu / m.cpu).toFixed(2)} | ` +
+          `${Math.round(m.rps)} | ${(m.rps / single.rps).toFixed(2)} | ${m.p99} | ` +
+          `${(m.p99 / single.p99).toFixed(2)}× | ${m.load.toFixed(2)} |`,
+      );
+    }
+  } finally {
+    await stopServer(server);
+  }
+}
+console.log(
+  [
+    `Calendar views of ${month} on ${counts.events.toLocaleString('en')} events, ${connections} connections, ${rounds} rounds of ${duration} s each:`,
+    '',
+    '| server | page | CPU ms/request | CPU rate of the event page | req/s | rate of the event page | p99 ms | p99 of the event page | load (1 min) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n'),
+);
