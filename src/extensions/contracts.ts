@@ -71,6 +71,20 @@ export interface PayloadContributor<F extends object = Record<string, unknown>> 
    * payload shows the feed's reader (a protected record's are its protected values).
    */
   calendarLines?(values: F): CalendarLine[];
+  /**
+   * Lines of the record's public page (events only: the event page's details), from the values
+   * its payload shows the page's reader (a protected record read without its password shows its
+   * protected values, so a field hidden from the reader never reaches the page). `text` gives a
+   * key of the module's catalogue (`<module>.<key>`) in the reader's language.
+   */
+  pageDetails?(values: F, text: (key: string) => string): PageDetail[];
+}
+
+/** A line of a public page's details: a label and a value, a link when `href` is http(s). */
+export interface PageDetail {
+  label: string;
+  value: string;
+  href?: string;
 }
 
 /** An iCalendar property (`CONFERENCE;VALUE=URI;FEATURE=VIDEO`) and its value. */

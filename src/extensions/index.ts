@@ -20,6 +20,7 @@ export type {
   ModuleMigration,
   OpenApiSchema,
   OrganizerPayloadContributor,
+  PageDetail,
   ParsedListParameter,
   PayloadContributor,
   RecordKindName,

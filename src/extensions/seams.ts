@@ -5,11 +5,14 @@ import type { ApiErrorData, Text } from '../common/errors/api-error.js';
 import { PLUGIN_NAMESPACE } from '../common/http/links.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toWpValidationError } from '../common/http/validation.js';
+import { isWebUrl } from '../common/http/web-url.js';
+import type { Language } from '../config/config.js';
 import { touch } from '../cache/dependencies.js';
 import type { JournalEntry } from '../database/writes.js';
 import type {
   CalendarLine,
   EventWriteContributor,
+  PageDetail,
   ExtensionContext,
   LifecycleChange,
   ListConditionPort,
@@ -262,6 +265,26 @@ export function adjustJsonLd<T extends Record<string, unknown>>(
 ): T {
   for (const contributor of registry.payload('event')) contributor.jsonLd?.(ld, payload);
   return ld;
+}
+
+/**
+ * The modules' lines of an event page's details (PayloadContributor.pageDetails), from the
+ * payload as the page's reader sees it; texts from the modules' catalogues in `language`. A link
+ * that is not http(s) is shown as text.
+ */
+export function pageDetailsOf(
+  registry: ExtensionRegistry,
+  payload: object,
+  language: Language,
+): PageDetail[] {
+  const text = (key: string) => registry.text(language, key) ?? key;
+  return registry.payload('event').flatMap((contributor) =>
+    (contributor.pageDetails?.(payload, text) ?? []).map((detail) => ({
+      label: detail.label,
+      value: detail.value,
+      href: detail.href && isWebUrl(detail.href) ? detail.href : undefined,
+    })),
+  );
 }
 
 /**

@@ -138,6 +138,39 @@ describe('Virtual Events module (e2e)', () => {
     expect(locked.text).not.toContain('meet.example.org/secret');
   });
 
+  it('says online on the event page, with the link only to a reader who may see it', async () => {
+    const slugOf = async (id: number) =>
+      (await http().get(`${BASE}/events/${id}?password=s3cret`).expect(200)).body.slug as string;
+    const page = await http()
+      .get(`/event/${await slugOf(ids.online)}/`)
+      .expect(200);
+    expect(page.text).toMatch(
+      /<dt>Online<\/dt><dd><a href="https:\/\/meet\.example\.org\/room" rel="noopener">Join the online event<\/a><\/dd>/,
+    );
+    // Virtual without a link: online, no link.
+    const mixed = await http()
+      .get(`/event/${await slugOf(ids.mixed)}/`)
+      .expect(200);
+    expect(mixed.text).toContain('<dd>This event takes place online</dd>');
+    const plain = await http()
+      .get(`/event/${await slugOf(ids.plain)}/`)
+      .expect(200);
+    expect(plain.text).not.toContain('<dt>Online</dt>');
+    // A protected event: the form without the password, the link once it is typed.
+    const lockedPath = `/event/${await slugOf(ids.locked)}/`;
+    const form = await http().get(lockedPath).expect(200);
+    expect(form.text).not.toContain('meet.example.org/secret');
+    const wrong = await http().post(lockedPath).type('form').send({ post_password: 'nope' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.text).not.toContain('meet.example.org/secret');
+    const open = await http()
+      .post(lockedPath)
+      .type('form')
+      .send({ post_password: 's3cret' })
+      .expect(200);
+    expect(open.text).toContain('href="https://meet.example.org/secret"');
+  });
+
   it('filters the list with virtual=true|false and echoes it', async () => {
     const online = await listed('?virtual=true&per_page=50');
     expect(online).toEqual(expect.arrayContaining([ids.online, ids.mixed, ids.locked]));
