@@ -185,7 +185,9 @@ export interface LifecycleChange {
 /**
  * Hears every committed write's changes, after the commit, outside the transaction (a failing
  * listener never fails the write). `went_live`: a post updated into `publish` from another
- * status (created published is `created`).
+ * status (created published is `created`), or a scheduled post whose date the clock reached
+ * (nothing is written then: every running process's clock tells its own listeners, once per
+ * post, from the process's start on).
  */
 export interface LifecycleListener {
   onChanges(changes: readonly LifecycleChange[]): void | Promise<void>;
