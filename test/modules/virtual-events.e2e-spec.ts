@@ -241,6 +241,42 @@ describe('Virtual Events module (e2e)', () => {
     expect(read.body.is_virtual).toBe(false);
   });
 
+  it('refuses a link that is not http(s) from every role as a core field is refused, localized', async () => {
+    const target = await event('Roles', 6);
+    const roles = [undefined, ...(Object.keys(users) as Array<keyof RoleUsers>)];
+    const refused: string[] = [];
+    for (const role of roles) {
+      for (const path of ['/events', `/events/${target.id}`]) {
+        const send = (prefix: string, body: Record<string, unknown>) => {
+          const req = http().post(`${prefix}${BASE}${path}`);
+          if (role) req.set('Authorization', users[role].header);
+          return req.send({ title: 'Refused', start_date: day(7), end_date: day(7), ...body });
+        };
+        const virtual = await send('', { virtual_url: 'ftp://files.example.org/' });
+        // The same request with a bad core link: the module's field is checked like the core's.
+        const core = await send('', { image: 'ftp://files.example.org/a.png' });
+        const label = `${role ?? 'anonymous'} ${path}`;
+        expect({ label, status: virtual.status }).toEqual({ label, status: core.status });
+        if (virtual.status !== 400) {
+          expect({ label, code: virtual.body.code }).toEqual({ label, code: core.body.code });
+          continue;
+        }
+        expect(virtual.body.data.params.virtual_url).toBe(
+          'virtual_url must be an http or https URL, such as https://example.org/.',
+        );
+        refused.push(label);
+        const ro = await send('/ro', { virtual_url: 'javascript:alert(1)' }).expect(400);
+        expect(ro.body.data.params.virtual_url).toMatch(/virtual_url/);
+        expect(ro.body.data.params.virtual_url).not.toBe(virtual.body.data.params.virtual_url);
+      }
+    }
+    // Parameters are checked before permission (BEHAVIOR §1.1): every caller gets the 400.
+    expect(refused).toHaveLength(roles.length * 2);
+    // Nothing was written by the refused requests.
+    const read = await http().get(`${BASE}/events/${target.id}`).expect(200);
+    expect(read.body).toMatchObject({ title: 'Roles', is_virtual: false });
+  });
+
   it('describes the fields and the filter in each language’s document', async () => {
     const texts: Record<string, string> = {};
     for (const lang of ['en', 'hu', 'ro']) {
