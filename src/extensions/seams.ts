@@ -43,14 +43,14 @@ export interface ReaderOf {
 }
 
 /**
- * The contributed fields of a page of payloads (`payloads` by id, changed in place), in one call
- * of each contributor for the whole page. A locked record shows each field's protected value, as
- * does a field for editors to any other reader.
+ * The contributed fields of a page of payloads (`payloads` by id, each replaced by its payload
+ * with the fields), in one call of each contributor for the whole page. A locked record shows
+ * each field's protected value, as does a field for editors to any other reader.
  */
-export async function contributePayloads(
+export async function contributePayloads<P extends object>(
   registry: ExtensionRegistry,
   kind: RecordKindName,
-  payloads: ReadonlyMap<number, object>,
+  payloads: Map<number, P>,
   reader: ReaderOf,
   ctx: RequestContext,
 ): Promise<void> {
@@ -59,39 +59,46 @@ export async function contributePayloads(
   const context = extensionContext(ctx);
   const records = [...payloads.keys()].map((id) => ({ id }));
   const contributed = await Promise.all(contributors.map((c) => c.contribute(records, context)));
-  contributors.forEach((contributor, i) => {
-    const fields = Object.entries(contributor.fields) as Array<
-      [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
-    >;
-    for (const [id, payload] of payloads) {
-      const out = payload as Record<string, unknown>;
+  for (const [id, payload] of payloads) {
+    const locked = reader.locked(id);
+    const added: Record<string, unknown> = {};
+    contributors.forEach((contributor, i) => {
       const values = (contributed[i].get(id) ?? contributor.defaults) as Record<string, unknown>;
-      const locked = reader.locked(id);
-      for (const [name, field] of fields) {
+      for (const [name, field] of Object.entries(contributor.fields) as Array<
+        [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
+      >) {
         if (field.namespaces && !field.namespaces.includes(context.namespace)) continue;
         const hidden = locked || (field.visibility === 'editors' && !reader.editing(id));
-        out[name] = hidden ? field.protectedValue : values[name];
+        added[name] = hidden ? field.protectedValue : values[name];
       }
-      const ld = out.json_ld as Record<string, unknown> | undefined;
+      const ld = (payload as Record<string, unknown>).json_ld as
+        Record<string, unknown> | undefined;
       if (ld && !locked && contributor.jsonLd) contributor.jsonLd(ld, values);
-    }
-  });
-  for (const payload of payloads.values()) keepOwnFieldsLast(payload as Record<string, unknown>);
+    });
+    payloads.set(id, withFields(payload, added));
+  }
 }
 
 /**
  * The service's own additions to the plugin's payload (CONTRACT §5, §9) stay its last keys: the
  * modules' fields, which add-ons of the plugin contribute, come with the plugin's, before them.
  */
-const OWN_FIELDS = ['language', 'translations', 'recurrence', 'occurrences_remaining'];
+const OWN_FIELDS = new Set(['language', 'translations', 'recurrence', 'occurrences_remaining']);
 
-function keepOwnFieldsLast(payload: Record<string, unknown>): void {
-  for (const key of OWN_FIELDS) {
-    if (!(key in payload)) continue;
-    const value = payload[key];
-    delete payload[key];
-    payload[key] = value;
+/**
+ * A new object (never `delete`, which would leave the payload a slow dictionary-mode object for
+ * every request that serves it): the payload's keys, the added ones, then the service's own.
+ */
+function withFields<P extends object>(payload: P, added: Record<string, unknown>): P {
+  const out: Record<string, unknown> = {};
+  const own: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(payload)) {
+    if (OWN_FIELDS.has(key)) own.push([key, value]);
+    else out[key] = value;
   }
+  Object.assign(out, added);
+  for (const [key, value] of own) out[key] = value;
+  return out as P;
 }
 
 /** The list parameters the modules read, parsed: what is in force, and every problem. */

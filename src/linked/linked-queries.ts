@@ -197,7 +197,7 @@ export class LinkedQueries<
    * `context=edit` (an editors-only field shows to a reader who may edit the record).
    */
   async contribute(
-    built: ReadonlyMap<number, P>,
+    built: Map<number, P>,
     records: readonly E[],
     ctx: RequestContext,
     locked: (record: E) => boolean,
