@@ -59,15 +59,20 @@ export async function contributePayloads<P extends object>(
   const context = extensionContext(ctx);
   const records = [...payloads.keys()].map((id) => ({ id }));
   const contributed = await Promise.all(contributors.map((c) => c.contribute(records, context)));
+  // Each contributor's fields of this namespace, read once for the page.
+  const fieldsOf = contributors.map((contributor) =>
+    (
+      Object.entries(contributor.fields) as Array<
+        [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
+      >
+    ).filter(([, field]) => !field.namespaces || field.namespaces.includes(context.namespace)),
+  );
   for (const [id, payload] of payloads) {
     const locked = reader.locked(id);
     const added: Record<string, unknown> = {};
     contributors.forEach((contributor, i) => {
       const values = (contributed[i].get(id) ?? contributor.defaults) as Record<string, unknown>;
-      for (const [name, field] of Object.entries(contributor.fields) as Array<
-        [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
-      >) {
-        if (field.namespaces && !field.namespaces.includes(context.namespace)) continue;
+      for (const [name, field] of fieldsOf[i]) {
         const hidden = locked || (field.visibility === 'editors' && !reader.editing(id));
         added[name] = hidden ? field.protectedValue : values[name];
       }
@@ -90,14 +95,11 @@ const OWN_FIELDS = new Set(['language', 'translations', 'recurrence', 'occurrenc
  * every request that serves it): the payload's keys, the added ones, then the service's own.
  */
 function withFields<P extends object>(payload: P, added: Record<string, unknown>): P {
+  const source = payload as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  const own: Array<[string, unknown]> = [];
-  for (const [key, value] of Object.entries(payload)) {
-    if (OWN_FIELDS.has(key)) own.push([key, value]);
-    else out[key] = value;
-  }
-  Object.assign(out, added);
-  for (const [key, value] of own) out[key] = value;
+  for (const key in source) if (!OWN_FIELDS.has(key)) out[key] = source[key];
+  for (const key in added) out[key] = added[key];
+  for (const key of OWN_FIELDS) if (key in source) out[key] = source[key];
   return out as P;
 }
 
