@@ -56,6 +56,12 @@ import {
 } from './lib.mjs';
 import { WEBHOOK_CREATE_TARGET, webhookCreates, webhookLines } from './webhooks.mjs';
 import {
+  compareExtensions,
+  extensionLines,
+  missedExtensionTargets,
+  seedVirtual,
+} from './extensions-lib.mjs';
+import {
   compareOverhead,
   INSTRUMENTATION_HEADER,
   instrumentationCost,
@@ -143,6 +149,8 @@ let t0 = Date.now();
 const { probe, geo, firstEvent, firstEventSlug, lastId } = await seed(URL_, counts);
 // Recurring events (CONTRACT §9): weekly series in Hungarian beside the single events (the /hu/ lists show them alone).
 const recurring = await seedSeries(URL_, counts, lastId);
+// Every 10th event online (the Virtual Events module), for the comparison with and without it.
+await seedVirtual(URL_);
 console.log(
   `seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s (and ${recurring.series} series, ${recurring.occurrences} occurrences)`,
 );
@@ -430,6 +438,15 @@ if (!SMOKE) {
     instrumentationRows.push(instrumentationLine(name, sampling, cost));
   }
 }
+// What the extension modules cost the list: the same build with and without them, in turns.
+const extensionRuns = await compareExtensions({
+  url: URL_,
+  port: PORT,
+  rounds: SMOKE ? 1 : 3,
+  duration: DURATION,
+  connections: CONNECTIONS,
+  smoke: SMOKE,
+});
 const overheadSection = overheadRuns.flatMap((run, i) => [
   '',
   ...overheadLines(
@@ -512,6 +529,7 @@ const missed = [
         `creates with 3 webhook subscriptions at ${hooks.ratio.toFixed(2)} of the rate without (target ≥ ${WEBHOOK_CREATE_TARGET})`,
       ]),
   ...overheadRuns.flatMap(missedOverheadTargets),
+  ...missedExtensionTargets(extensionRuns),
   ...mixed.missed,
   ...calendar.missed,
 ];
@@ -570,6 +588,8 @@ const lines = [
   ...mixed.lines,
   ...workerLines,
   ...overheadSection,
+  '',
+  ...extensionLines(extensionRuns),
   ...profileLines,
   ...(missed.length
     ? [

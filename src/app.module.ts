@@ -128,7 +128,8 @@ export class AppModule {
       module: ConfiguredAppModule,
       imports: [
         ConfigModule.withValue(config),
-        ...FEATURES,
+        // `npm run bench:extensions` compares the lists with and without the modules.
+        ...(config.benchWithoutExtensions ? features([]) : FEATURES),
         // The framework-ceiling route of `npm run bench`; never part of a normal deployment.
         ...(config.benchRoutes ? [BenchModule] : []),
       ],

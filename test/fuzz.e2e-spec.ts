@@ -476,7 +476,8 @@ function valueFor(
   if (name === 'timezone') plausible.push(fc.constantFrom(...TIMEZONES));
   if (name === 'slug') plausible.push(ref('slug', collection));
   if (name === 'venue' || name === 'organizer') plausible.push(id);
-  if (name === 'website' || name === 'image') {
+  // Links, the Virtual Events module's too (http(s) only, else a localized 400).
+  if (name === 'website' || name === 'image' || name === 'virtual_url') {
     plausible.push(
       fc.webUrl(),
       fc.constantFrom('javascript:alert(1)', 'http://', 'ftp://x.test/a.png', '//x.test'),
@@ -1724,6 +1725,13 @@ describe('fuzz: bad input never breaks anything (e2e)', () => {
     async () => {
       await seed();
       const routeTargets = await targets();
+      // The extension modules' fields are fuzzed with the core's (Virtual Events, issue 49).
+      const argsOf = (key: string) => Object.keys(routeTargets.find((t) => t.key === key)!.args);
+      expect(argsOf(`POST ${NS}/events`)).toEqual(
+        expect.arrayContaining(['is_virtual', 'virtual_url', 'virtual_video_source']),
+      );
+      expect(argsOf(`POST ${NS}/events/{id}`)).toContain('virtual_url');
+      expect(argsOf(`GET ${NS}/events`)).toContain('virtual');
       // Declared methods get most of the requests; wrong methods and extras the rest.
       const weighted = routeTargets.flatMap((t) =>
         t.key.includes('wrong method') || !t.key.includes(NS) || t.path.includes('{junk}')

@@ -25,6 +25,8 @@ describe('loadConfig', () => {
   it('reads BENCH_ROUTES (off by default) and retries the database only outside tests', () => {
     expect(loadConfig({}).benchRoutes).toBe(false);
     expect(loadConfig({ BENCH_ROUTES: 'true' }).benchRoutes).toBe(true);
+    expect(loadConfig({}).benchWithoutExtensions).toBe(false);
+    expect(loadConfig({ BENCH_WITHOUT_EXTENSIONS: 'true' }).benchWithoutExtensions).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test' }).databaseRetries).toBe(0);
     expect(loadConfig({ NODE_ENV: 'production' }).databaseRetries).toBe(5);
   });

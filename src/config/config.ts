@@ -46,6 +46,11 @@ export interface AppConfig extends OperationsConfig {
   loginThrottle: LoginThrottleConfig;
   /** BENCH_ROUTES: the framework-ceiling route of `npm run bench` (never in a deployment). */
   benchRoutes: boolean;
+  /**
+   * BENCH_WITHOUT_EXTENSIONS: the application without its extension modules, for `npm run
+   * bench:extensions` to compare the lists with and without them (never in a deployment).
+   */
+  benchWithoutExtensions: boolean;
   /** Connection attempts after the first failed one at start; none under test (NODE_ENV=test). */
   databaseRetries: number;
   /** The events list's geofence (`geoloc_lat` + `geoloc_lng`): its radius as set, and in km. */
@@ -122,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       trustedForMs: read.get(schema.LOGIN_TRUSTED_FOR),
     },
     benchRoutes: read.get(schema.BENCH_ROUTES),
+    benchWithoutExtensions: read.get(schema.BENCH_WITHOUT_EXTENSIONS),
     publicUrlTemplate: read.get(schema.PUBLIC_URL_TEMPLATE),
     databaseRetries: read.get(schema.NODE_ENV) === 'test' ? 0 : 5,
     geofence: { radius, unit, radiusKm: unit === 'mi' ? radius * KM_PER_MILE : radius },

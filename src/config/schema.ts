@@ -153,6 +153,11 @@ export const LOGIN_TRUSTED_FOR = variable(
 
 export const BENCH_ROUTES = variable('BENCH_ROUTES', boolean, { default: 'false', trim: false });
 
+export const BENCH_WITHOUT_EXTENSIONS = variable('BENCH_WITHOUT_EXTENSIONS', boolean, {
+  default: 'false',
+  trim: false,
+});
+
 export const PUBLIC_URL_TEMPLATE = variable('PUBLIC_URL_TEMPLATE', publicUrlTemplate);
 
 /** The premium extension's "map view search distance limit" and its unit. */
@@ -380,6 +385,7 @@ export const VARIABLES: readonly Variable<unknown>[] = [
   LOGIN_FAILURES_PER_LOGIN,
   LOGIN_TRUSTED_FOR,
   BENCH_ROUTES,
+  BENCH_WITHOUT_EXTENSIONS,
   PUBLIC_URL_TEMPLATE,
   GEOFENCE_UNIT,
   GEOFENCE_RADIUS,

@@ -11,6 +11,11 @@ import { Metrics } from '../metrics/metrics.js';
 import { nowUtcSql } from './columns.js';
 import { WriteVersion } from '../cache/write-version.js';
 import { Writes } from './writes.js';
+import type { PostKind } from '../common/records/record-kinds.js';
+
+/** A table's posts gone live in a window: `future`, dated after the first bound, up to the second. */
+const dueSql = (table: string) =>
+  `SELECT id, date_utc FROM ${table} WHERE status = 'future' AND date_utc > ? AND date_utc <= ?`;
 
 /** setTimeout's limit is about 24.8 days; a later date is waited for in steps of a day. */
 const MAX_WAIT_MS = 24 * 3600 * 1000;
@@ -22,7 +27,15 @@ const RETRY_MS = 30_000;
  * (dates may have passed meanwhile, unseen).
  */
 export type WentLiveReason = 'date' | 'recovered';
-export type WentLiveListener = (reason: WentLiveReason) => void;
+/** The dates (UTC, `YYYY-MM-DD HH:MM:SS`) the clock spoke for: after `from`, up to `to`. */
+export interface WentLiveWindow {
+  from: string;
+  to: string;
+}
+export type WentLiveListener = (reason: WentLiveReason, window: WentLiveWindow) => void;
+
+/** The posts of a window that one process's listener is told of, at most (the rest: logged). */
+const WENT_LIVE_LIMIT = 1000;
 
 /**
  * The one clock of "a scheduled post went live". A `future` record counts as published once its
@@ -56,6 +69,13 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
     "SELECT MIN(date_utc) AS d FROM venues WHERE status = 'future' AND date_utc > ?",
     "SELECT MIN(date_utc) AS d FROM organizers WHERE status = 'future' AND date_utc > ?",
   ];
+  /** Which posts went live in a window (wentLiveIn): each table's owner's SQL, by kind. */
+  private readonly dueSources: Array<{ kind: PostKind; sql: string }> = [
+    { kind: 'venue', sql: dueSql('venues') },
+    { kind: 'organizer', sql: dueSql('organizers') },
+  ];
+  /** The clock has told its listeners of the dates up to this one. */
+  private toldUpTo = nowUtcSql();
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
@@ -101,8 +121,25 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
    * of its `future` rows dated after the one parameter (now). Owners add theirs as the modules
    * start (events/scheduled-events.ts), before the first look-up.
    */
-  scheduledIn(sql: string): void {
+  scheduledIn(sql: string, due?: { kind: PostKind; sql: string }): void {
     this.sources.push(sql);
+    if (due) this.dueSources.push(due);
+  }
+
+  /**
+   * The posts whose publication date lies in `window` and are still `future` (gone live by the
+   * clock, nothing written), by kind, in date order: at most WENT_LIVE_LIMIT of each kind.
+   */
+  async wentLiveIn(window: WentLiveWindow): Promise<Array<{ kind: PostKind; id: number }>> {
+    const out: Array<{ kind: PostKind; id: number }> = [];
+    for (const { kind, sql } of this.dueSources) {
+      const rows: Array<{ id: number | string }> = await this.ds.query(
+        `${sql} ORDER BY date_utc, id LIMIT ${WENT_LIVE_LIMIT}`,
+        [window.from, window.to],
+      );
+      for (const row of rows) out.push({ kind, id: Number(row.id) });
+    }
+    return out;
   }
 
   /** The earliest `date_utc` of a scheduled record still in the future, or null. */
@@ -163,7 +200,9 @@ export class ScheduledPublications implements OnApplicationBootstrap, OnApplicat
   }
 
   private tell(reason: WentLiveReason): void {
-    for (const listener of this.listeners) listener(reason);
+    const window = { from: this.toldUpTo, to: nowUtcSql() };
+    this.toldUpTo = window.to;
+    for (const listener of this.listeners) listener(reason, window);
   }
 
   /** At `at` (ms since the epoch): tell the listeners (when `publish`), then look up the next. */

@@ -12,6 +12,10 @@ export class ScheduledEvents implements OnModuleInit {
   onModuleInit(): void {
     this.publications.scheduledIn(
       "SELECT MIN(date_utc) AS d FROM events WHERE status = 'future' AND date_utc > ?",
+      {
+        kind: 'event',
+        sql: "SELECT id, date_utc FROM events WHERE status = 'future' AND date_utc > ? AND date_utc <= ?",
+      },
     );
   }
 }

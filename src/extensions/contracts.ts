@@ -71,6 +71,20 @@ export interface PayloadContributor<F extends object = Record<string, unknown>> 
    * payload shows the feed's reader (a protected record's are its protected values).
    */
   calendarLines?(values: F): CalendarLine[];
+  /**
+   * Lines of the record's public page (events only: the event page's details), from the values
+   * its payload shows the page's reader (a protected record read without its password shows its
+   * protected values, so a field hidden from the reader never reaches the page). `text` gives a
+   * key of the module's catalogue (`<module>.<key>`) in the reader's language.
+   */
+  pageDetails?(values: F, text: (key: string) => string): PageDetail[];
+}
+
+/** A line of a public page's details: a label and a value, a link when `href` is http(s). */
+export interface PageDetail {
+  label: string;
+  value: string;
+  href?: string;
 }
 
 /** An iCalendar property (`CONFERENCE;VALUE=URI;FEATURE=VIDEO`) and its value. */
@@ -171,7 +185,9 @@ export interface LifecycleChange {
 /**
  * Hears every committed write's changes, after the commit, outside the transaction (a failing
  * listener never fails the write). `went_live`: a post updated into `publish` from another
- * status (created published is `created`).
+ * status (created published is `created`), or a scheduled post whose date the clock reached
+ * (nothing is written then: every running process's clock tells its own listeners, once per
+ * post, from the process's start on).
  */
 export interface LifecycleListener {
   onChanges(changes: readonly LifecycleChange[]): void | Promise<void>;

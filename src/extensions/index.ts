@@ -20,6 +20,7 @@ export type {
   ModuleMigration,
   OpenApiSchema,
   OrganizerPayloadContributor,
+  PageDetail,
   ParsedListParameter,
   PayloadContributor,
   RecordKindName,
@@ -37,6 +38,13 @@ export { ExtensionsModule } from './extensions.module.js';
 export { NAMESPACE } from '../common/http/links.js';
 /** A translatable reason (a key of the project's catalogues or of the module's own). */
 export { t, type Text } from '../common/errors/api-error.js';
+/**
+ * A module's routes: `@Ctx() ctx: RequestContext` gives the request's language and caller
+ * (`ctx.actor.user`, null without credentials); `forbidden(!!ctx.actor.user)` is the 401/403 of
+ * WordPress (`rest_forbidden`); `ApiError` any other WordPress error body.
+ */
+export { ApiError, forbidden } from '../common/errors/api-error.js';
+export { Ctx, type RequestContext } from '../common/http/request-context.js';
 /** Query-string and form values as WordPress reads them. */
 export { toBoolean, ToBoolean } from '../common/http/transforms.js';
 export { isWebUrl } from '../common/http/web-url.js';

@@ -5,11 +5,14 @@ import type { ApiErrorData, Text } from '../common/errors/api-error.js';
 import { PLUGIN_NAMESPACE } from '../common/http/links.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toWpValidationError } from '../common/http/validation.js';
+import { isWebUrl } from '../common/http/web-url.js';
+import type { Language } from '../config/config.js';
 import { touch } from '../cache/dependencies.js';
 import type { JournalEntry } from '../database/writes.js';
 import type {
   CalendarLine,
   EventWriteContributor,
+  PageDetail,
   ExtensionContext,
   LifecycleChange,
   ListConditionPort,
@@ -40,14 +43,14 @@ export interface ReaderOf {
 }
 
 /**
- * The contributed fields of a page of payloads (`payloads` by id, changed in place), in one call
- * of each contributor for the whole page. A locked record shows each field's protected value, as
- * does a field for editors to any other reader.
+ * The contributed fields of a page of payloads (`payloads` by id, each replaced by its payload
+ * with the fields), in one call of each contributor for the whole page. A locked record shows
+ * each field's protected value, as does a field for editors to any other reader.
  */
-export async function contributePayloads(
+export async function contributePayloads<P extends object>(
   registry: ExtensionRegistry,
   kind: RecordKindName,
-  payloads: ReadonlyMap<number, object>,
+  payloads: Map<number, P>,
   reader: ReaderOf,
   ctx: RequestContext,
 ): Promise<void> {
@@ -56,39 +59,48 @@ export async function contributePayloads(
   const context = extensionContext(ctx);
   const records = [...payloads.keys()].map((id) => ({ id }));
   const contributed = await Promise.all(contributors.map((c) => c.contribute(records, context)));
-  contributors.forEach((contributor, i) => {
-    const fields = Object.entries(contributor.fields) as Array<
-      [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
-    >;
-    for (const [id, payload] of payloads) {
-      const out = payload as Record<string, unknown>;
+  // Each contributor's fields of this namespace, read once for the page.
+  const fieldsOf = contributors.map((contributor) =>
+    (
+      Object.entries(contributor.fields) as Array<
+        [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
+      >
+    ).filter(([, field]) => !field.namespaces || field.namespaces.includes(context.namespace)),
+  );
+  for (const [id, payload] of payloads) {
+    const locked = reader.locked(id);
+    const added: Record<string, unknown> = {};
+    contributors.forEach((contributor, i) => {
       const values = (contributed[i].get(id) ?? contributor.defaults) as Record<string, unknown>;
-      const locked = reader.locked(id);
-      for (const [name, field] of fields) {
-        if (field.namespaces && !field.namespaces.includes(context.namespace)) continue;
+      for (const [name, field] of fieldsOf[i]) {
         const hidden = locked || (field.visibility === 'editors' && !reader.editing(id));
-        out[name] = hidden ? field.protectedValue : values[name];
+        added[name] = hidden ? field.protectedValue : values[name];
       }
-      const ld = out.json_ld as Record<string, unknown> | undefined;
+      const ld = (payload as Record<string, unknown>).json_ld as
+        Record<string, unknown> | undefined;
       if (ld && !locked && contributor.jsonLd) contributor.jsonLd(ld, values);
-    }
-  });
-  for (const payload of payloads.values()) keepOwnFieldsLast(payload as Record<string, unknown>);
+    });
+    payloads.set(id, withFields(payload, added));
+  }
 }
 
 /**
  * The service's own additions to the plugin's payload (CONTRACT §5, §9) stay its last keys: the
  * modules' fields, which add-ons of the plugin contribute, come with the plugin's, before them.
  */
-const OWN_FIELDS = ['language', 'translations', 'recurrence', 'occurrences_remaining'];
+const OWN_FIELDS = new Set(['language', 'translations', 'recurrence', 'occurrences_remaining']);
 
-function keepOwnFieldsLast(payload: Record<string, unknown>): void {
-  for (const key of OWN_FIELDS) {
-    if (!(key in payload)) continue;
-    const value = payload[key];
-    delete payload[key];
-    payload[key] = value;
-  }
+/**
+ * A new object (never `delete`, which would leave the payload a slow dictionary-mode object for
+ * every request that serves it): the payload's keys, the added ones, then the service's own.
+ */
+function withFields<P extends object>(payload: P, added: Record<string, unknown>): P {
+  const source = payload as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key in source) if (!OWN_FIELDS.has(key)) out[key] = source[key];
+  for (const key in added) out[key] = added[key];
+  for (const key of OWN_FIELDS) if (key in source) out[key] = source[key];
+  return out as P;
 }
 
 /** The list parameters the modules read, parsed: what is in force, and every problem. */
@@ -262,6 +274,26 @@ export function adjustJsonLd<T extends Record<string, unknown>>(
 ): T {
   for (const contributor of registry.payload('event')) contributor.jsonLd?.(ld, payload);
   return ld;
+}
+
+/**
+ * The modules' lines of an event page's details (PayloadContributor.pageDetails), from the
+ * payload as the page's reader sees it; texts from the modules' catalogues in `language`. A link
+ * that is not http(s) is shown as text.
+ */
+export function pageDetailsOf(
+  registry: ExtensionRegistry,
+  payload: object,
+  language: Language,
+): PageDetail[] {
+  const text = (key: string) => registry.text(language, key) ?? key;
+  return registry.payload('event').flatMap((contributor) =>
+    (contributor.pageDetails?.(payload, text) ?? []).map((detail) => ({
+      label: detail.label,
+      value: detail.value,
+      href: detail.href && isWebUrl(detail.href) ? detail.href : undefined,
+    })),
+  );
 }
 
 /**

@@ -74,6 +74,14 @@ export class LinkedEventLinks<
         }),
       );
     }
+    // The modules' fields, as the venue's or organizer's own payload shows them.
+    await this.queries.contribute(
+      out,
+      records,
+      ctx,
+      (record) => record.password !== '',
+      ctx.query.context === 'edit',
+    );
     return out;
   }
   /**

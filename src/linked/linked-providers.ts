@@ -4,6 +4,7 @@ import { TranslationStore } from '../posts/translation-store.js';
 import type { PostColumns } from '../posts/post-columns.js';
 import { RecordCache } from '../cache/record-cache.js';
 import { Writes } from '../database/writes.js';
+import { ExtensionRegistry } from '../extensions/registry.js';
 import type { LinkedDefinition, LinkedWriteFields } from './linked-definition.js';
 import type { LinkedEventLinks } from './linked-event-links.js';
 import type { LinkedPostRepository } from './linked-post.repository.js';
@@ -49,8 +50,9 @@ export function linkedProviders<
         repo: LinkedPostRepository<E>,
         translations: TranslationStore,
         cache: RecordCache,
-      ) => new queries(def, repo, translations, cache),
-      inject: [repository, TranslationStore, RecordCache],
+        extensions: ExtensionRegistry,
+      ) => new queries(def, repo, translations, cache, extensions),
+      inject: [repository, TranslationStore, RecordCache, ExtensionRegistry],
     },
     {
       provide: writes,

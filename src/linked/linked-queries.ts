@@ -9,6 +9,8 @@ import type { TranslationStore } from '../posts/translation-store.js';
 import type { Translations } from '../common/payload/tec-payload.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { RecordCache } from '../cache/record-cache.js';
+import type { ExtensionRegistry } from '../extensions/registry.js';
+import { contributePayloads } from '../extensions/seams.js';
 import { readableBy } from './linked-access.js';
 import type { LinkedDefinition, LinkedListQuery, LinkedWriteFields } from './linked-definition.js';
 import { searchFragments } from './linked-inputs.js';
@@ -33,6 +35,8 @@ export class LinkedQueries<
     protected readonly repository: LinkedPostRepository<E>,
     protected readonly translations: TranslationStore,
     protected readonly cache: RecordCache,
+    /** The modules' payload fields of the kind (tribe_rest_venue_data, tribe_rest_organizer_data). */
+    protected readonly extensions: ExtensionRegistry,
   ) {}
 
   async list(query: LinkedListQuery, ctx: RequestContext): Promise<Archive<P>> {
@@ -135,7 +139,7 @@ export class LinkedQueries<
     return this.cache.page<E, P>(
       this.def.kind.kind,
       records,
-      variantOf(ctx, unlock, jsonLd),
+      this.variantOf(ctx, unlock, jsonLd),
       readAt,
       (ids) => this.readableRows(ids, ctx),
       (missing) => this.build(missing, ctx, unlock, jsonLd),
@@ -157,7 +161,7 @@ export class LinkedQueries<
     const payloads = await this.cache.payloads(
       this.def.kind.kind,
       unique,
-      variantOf(ctx, unlock, true),
+      this.variantOf(ctx, unlock, true),
       readAt,
       async (missing) => this.build(await this.readableRows(missing, ctx), ctx, unlock, true),
     );
@@ -178,12 +182,49 @@ export class LinkedQueries<
   private async build(records: E[], ctx: RequestContext, unlock: Unlock, jsonLd: boolean) {
     const nowUtc = nowUtcSql();
     const translations = await this.translationsOf(records, ctx, nowUtc);
-    return new Map(
+    const built = new Map(
       records.map((r) => [
         r.id,
         this.present(r, ctx, unlock, jsonLd, nowUtc, translations.get(r.id)),
       ]),
     );
+    await this.contribute(built, records, ctx, (r) => this.isLocked(r, ctx, unlock), unlock.edit);
+    return built;
+  }
+  /**
+   * The modules' fields of the payloads `built` of `records` (docs/extending.md), for the whole
+   * page at once: a locked record shows the protected values; `edit`: the reader asked for
+   * `context=edit` (an editors-only field shows to a reader who may edit the record).
+   */
+  async contribute(
+    built: Map<number, P>,
+    records: readonly E[],
+    ctx: RequestContext,
+    locked: (record: E) => boolean,
+    edit: boolean,
+  ): Promise<void> {
+    const byId = new Map(records.map((r) => [r.id, r]));
+    await contributePayloads(
+      this.extensions,
+      this.def.kind.kind,
+      built,
+      {
+        locked: (id) => locked(byId.get(id)!),
+        editing: (id) => edit && canEdit(ctx.actor, byId.get(id)!),
+      },
+      ctx,
+    );
+  }
+  /** The cache variant; a module's field of one namespace makes the namespace part of it. */
+  private variantOf(ctx: RequestContext, unlock: Unlock, jsonLd: boolean): string {
+    const perNamespace = this.extensions
+      .payload(this.def.kind.kind)
+      .some((c) =>
+        Object.values(c.fields as Record<string, { namespaces?: unknown }>).some(
+          (f) => f.namespaces,
+        ),
+      );
+    return variantOf(ctx, unlock, jsonLd, perNamespace);
   }
   /** The translations of a page of records that the caller may read, in one query. */
   translationsOf(records: E[], ctx: RequestContext, nowUtc: string) {
@@ -220,9 +261,15 @@ export class LinkedQueries<
  * What a payload depends on besides the rows: the language, who asks (translations, unlocking),
  * with which password or context, and json_ld.
  */
-function variantOf(ctx: RequestContext, unlock: Unlock, jsonLd: boolean): string {
+function variantOf(
+  ctx: RequestContext,
+  unlock: Unlock,
+  jsonLd: boolean,
+  perNamespace: boolean,
+): string {
   const user = ctx.actor.user;
   return JSON.stringify([
+    perNamespace ? ctx.restBase : '',
     ctx.language,
     user ? `${user.id}:${user.role}` : '',
     unlock.password ?? null,

@@ -12,11 +12,12 @@ import {
 import { WritesModule } from '../database/writes.module.js';
 import { CacheModule } from '../cache/cache.module.js';
 import { AuthModule } from '../auth/auth.module.js';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 
 /** Organizers (INTERFACE §2.3, §4.4). Exports OrganizerEventLinks for the events
  * module, OrganizerQueries for the public pages and OrganizerWrites for the importer. */
 @Module({
-  imports: [AuthModule, CacheModule, WritesModule, PostsModule],
+  imports: [AuthModule, CacheModule, WritesModule, PostsModule, ExtensionsModule],
   controllers: [OrganizersController],
   providers: linkedProviders(ORGANIZER_DEFINITION, {
     repository: OrganizersRepository,

@@ -1,5 +1,5 @@
 import { ExtensionRegistry } from '../extensions/registry.js';
-import { adjustJsonLd } from '../extensions/seams.js';
+import { adjustJsonLd, pageDetailsOf } from '../extensions/seams.js';
 import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import type { RequestContext } from '../common/http/request-context.js';
@@ -118,6 +118,33 @@ export class EventPages {
     const language = event.language ?? ctx.language;
     const url = this.frame.localize(event.url, language);
     const t = this.views.texts(ctx.language);
+    const view = await this.eventView(event, language, ctx);
+    const translations = await this.eventTranslations(event, ctx);
+    const description = plainText(event.excerpt) || plainText(event.description).slice(0, 300);
+    const unlocked = password !== undefined;
+    return this.frame.html(
+      ctx,
+      'event',
+      { event: view },
+      {
+        title: view.title,
+        description,
+        canonical: url,
+        translations,
+        image: view.image,
+        ogType: 'article',
+        // The modules' schema.org properties (an online event's VirtualLocation).
+        jsonLd: scriptJson(adjustJsonLd(this.extensions, eventJsonLd(event, url, language), event)),
+        calendars: [{ title: t.add_to_calendar, href: view.ics, webcal: view.webcal }],
+        cacheControl: unlocked ? NOT_STORED : undefined,
+        lastModified: unlocked ? undefined : httpDate(event.modified_utc),
+      },
+    );
+  }
+
+  /** What the event template shows of `event`, as its payload shows the page's reader. */
+  private async eventView(event: TecEvent, language: Language, ctx: RequestContext) {
+    const t = this.views.texts(ctx.language);
     const venue = Array.isArray(event.venue) || !event.venue.venue ? undefined : event.venue;
     const address = venue
       ? [venue.address, venue.city, venue.stateprovince, venue.zip, venue.country]
@@ -126,7 +153,7 @@ export class EventPages {
           .join(', ')
       : '';
     const ics = `${ctx.restBase}/events/${event.id}.ics`;
-    const view = {
+    return {
       title: plainText(event.title),
       when: eventWhen(event, ctx.language, t.all_day),
       image: event.image ? event.image.url : '',
@@ -148,33 +175,14 @@ export class EventPages {
       tags: await this.termLinks('tag', event.tags, language, ctx),
       website:
         /^https?:\/\//.test(event.website) && event.website !== event.url ? event.website : '',
+      // The modules' lines (an online event's link), from what the payload shows this reader.
+      details: pageDetailsOf(this.extensions, event, ctx.language),
       // The description as the API renders it, through the post allowlist once more.
       description: filterPostHtml(event.description),
       ics,
       webcal: webcal(ics),
       series: await this.seriesView(event, language, ctx),
     };
-    const translations = await this.eventTranslations(event, ctx);
-    const description = plainText(event.excerpt) || plainText(event.description).slice(0, 300);
-    const unlocked = password !== undefined;
-    return this.frame.html(
-      ctx,
-      'event',
-      { event: view },
-      {
-        title: view.title,
-        description,
-        canonical: url,
-        translations,
-        image: view.image,
-        ogType: 'article',
-        // The modules' schema.org properties (an online event's VirtualLocation).
-        jsonLd: scriptJson(adjustJsonLd(this.extensions, eventJsonLd(event, url, language), event)),
-        calendars: [{ title: t.add_to_calendar, href: ics, webcal: webcal(ics) }],
-        cacheControl: unlocked ? NOT_STORED : undefined,
-        lastModified: unlocked ? undefined : httpDate(event.modified_utc),
-      },
-    );
   }
 
   /**

@@ -7,11 +7,12 @@ import { VENUE_DEFINITION, VenueEventLinks, VenueQueries, VenueWrites } from './
 import { WritesModule } from '../database/writes.module.js';
 import { CacheModule } from '../cache/cache.module.js';
 import { AuthModule } from '../auth/auth.module.js';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 
 /** Venues (INTERFACE §2.2, §4.3). Exports VenueEventLinks for the events
  * module, VenueQueries for the public pages and VenueWrites for the importer. */
 @Module({
-  imports: [AuthModule, CacheModule, WritesModule, PostsModule],
+  imports: [AuthModule, CacheModule, WritesModule, PostsModule, ExtensionsModule],
   controllers: [VenuesController],
   providers: linkedProviders(VENUE_DEFINITION, {
     repository: VenuesRepository,

@@ -138,6 +138,39 @@ describe('Virtual Events module (e2e)', () => {
     expect(locked.text).not.toContain('meet.example.org/secret');
   });
 
+  it('says online on the event page, with the link only to a reader who may see it', async () => {
+    const slugOf = async (id: number) =>
+      (await http().get(`${BASE}/events/${id}?password=s3cret`).expect(200)).body.slug as string;
+    const page = await http()
+      .get(`/event/${await slugOf(ids.online)}/`)
+      .expect(200);
+    expect(page.text).toMatch(
+      /<dt>Online<\/dt><dd><a href="https:\/\/meet\.example\.org\/room" rel="noopener">Join the online event<\/a><\/dd>/,
+    );
+    // Virtual without a link: online, no link.
+    const mixed = await http()
+      .get(`/event/${await slugOf(ids.mixed)}/`)
+      .expect(200);
+    expect(mixed.text).toContain('<dd>This event takes place online</dd>');
+    const plain = await http()
+      .get(`/event/${await slugOf(ids.plain)}/`)
+      .expect(200);
+    expect(plain.text).not.toContain('<dt>Online</dt>');
+    // A protected event: the form without the password, the link once it is typed.
+    const lockedPath = `/event/${await slugOf(ids.locked)}/`;
+    const form = await http().get(lockedPath).expect(200);
+    expect(form.text).not.toContain('meet.example.org/secret');
+    const wrong = await http().post(lockedPath).type('form').send({ post_password: 'nope' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.text).not.toContain('meet.example.org/secret');
+    const open = await http()
+      .post(lockedPath)
+      .type('form')
+      .send({ post_password: 's3cret' })
+      .expect(200);
+    expect(open.text).toContain('href="https://meet.example.org/secret"');
+  });
+
   it('filters the list with virtual=true|false and echoes it', async () => {
     const online = await listed('?virtual=true&per_page=50');
     expect(online).toEqual(expect.arrayContaining([ids.online, ids.mixed, ids.locked]));
@@ -208,6 +241,42 @@ describe('Virtual Events module (e2e)', () => {
     expect(read.body.is_virtual).toBe(false);
   });
 
+  it('refuses a link that is not http(s) from every role as a core field is refused, localized', async () => {
+    const target = await event('Roles', 6);
+    const roles = [undefined, ...(Object.keys(users) as Array<keyof RoleUsers>)];
+    const refused: string[] = [];
+    for (const role of roles) {
+      for (const path of ['/events', `/events/${target.id}`]) {
+        const send = (prefix: string, body: Record<string, unknown>) => {
+          const req = http().post(`${prefix}${BASE}${path}`);
+          if (role) req.set('Authorization', users[role].header);
+          return req.send({ title: 'Refused', start_date: day(7), end_date: day(7), ...body });
+        };
+        const virtual = await send('', { virtual_url: 'ftp://files.example.org/' });
+        // The same request with a bad core link: the module's field is checked like the core's.
+        const core = await send('', { image: 'ftp://files.example.org/a.png' });
+        const label = `${role ?? 'anonymous'} ${path}`;
+        expect({ label, status: virtual.status }).toEqual({ label, status: core.status });
+        if (virtual.status !== 400) {
+          expect({ label, code: virtual.body.code }).toEqual({ label, code: core.body.code });
+          continue;
+        }
+        expect(virtual.body.data.params.virtual_url).toBe(
+          'virtual_url must be an http or https URL, such as https://example.org/.',
+        );
+        refused.push(label);
+        const ro = await send('/ro', { virtual_url: 'javascript:alert(1)' }).expect(400);
+        expect(ro.body.data.params.virtual_url).toMatch(/virtual_url/);
+        expect(ro.body.data.params.virtual_url).not.toBe(virtual.body.data.params.virtual_url);
+      }
+    }
+    // Parameters are checked before permission (BEHAVIOR §1.1): every caller gets the 400.
+    expect(refused).toHaveLength(roles.length * 2);
+    // Nothing was written by the refused requests.
+    const read = await http().get(`${BASE}/events/${target.id}`).expect(200);
+    expect(read.body).toMatchObject({ title: 'Roles', is_virtual: false });
+  });
+
   it('describes the fields and the filter in each language’s document', async () => {
     const texts: Record<string, string> = {};
     for (const lang of ['en', 'hu', 'ro']) {
@@ -244,6 +313,10 @@ describe('Virtual Events module (e2e)', () => {
     };
     expect(await ofModule('?per_page=1')).toBe(1);
     expect(await ofModule('?per_page=5')).toBe(1);
+    // Warm: the payloads, with the module's fields, come from the record cache.
+    const warm: string[] = [];
+    await countQueries(app, () => http().get(`${BASE}/events?per_page=5&_=warm`).expect(200), warm);
+    expect(warm.filter((sql) => /virtual_events/.test(sql))).toEqual([]);
     // The filter is a condition of the list's own statements (count and page).
     expect(await ofModule('?virtual=true&per_page=4')).toBe(
       await ofModule('?virtual=true&per_page=1'),

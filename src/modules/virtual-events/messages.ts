@@ -1,11 +1,15 @@
 import type { ModuleCatalogue } from '../../extensions/index.js';
 
 /**
- * The module's own catalogue (keys `virtual_events.<key>`): its OpenAPI descriptions in the
- * three languages; its validation reasons are the project's (validation.url, validation.type).
+ * The module's own catalogue (keys `virtual_events.<key>`): its OpenAPI descriptions and the
+ * event page's texts in the three languages; its validation reasons are the project's
+ * (validation.url, validation.type).
  */
 export const VIRTUAL_EVENTS_CATALOGUE: ModuleCatalogue = {
   en: {
+    'page.online': 'Online',
+    'page.join': 'Join the online event',
+    'page.online_event': 'This event takes place online',
     'doc.is_virtual':
       'Whether the event takes place online (Virtual Events); null on a password-protected event read without its password',
     'doc.virtual_url': 'The link to join the online event (an http or https URL, "" when none)',
@@ -14,6 +18,9 @@ export const VIRTUAL_EVENTS_CATALOGUE: ModuleCatalogue = {
     'doc.list_virtual': 'true: only online events; false: only events that are not online',
   },
   hu: {
+    'page.online': 'Online',
+    'page.join': 'Csatlakozás az online eseményhez',
+    'page.online_event': 'Az esemény online zajlik',
     'doc.is_virtual':
       'Az esemény online zajlik-e (virtuális esemény); jelszóval védett eseménynél jelszó nélkül null',
     'doc.virtual_url':
@@ -23,6 +30,9 @@ export const VIRTUAL_EVENTS_CATALOGUE: ModuleCatalogue = {
     'doc.list_virtual': 'true: csak az online események; false: csak a nem online események',
   },
   ro: {
+    'page.online': 'Online',
+    'page.join': 'Participă la evenimentul online',
+    'page.online_event': 'Evenimentul are loc online',
     'doc.is_virtual':
       'Dacă evenimentul are loc online (eveniment virtual); null pentru un eveniment protejat cu parolă citit fără parolă',
     'doc.virtual_url':

@@ -33,6 +33,7 @@ declare module '../../extensions/index.js' {
 }
 
 const d = (key: string) => `virtual_events.doc.${key}`;
+const p = (key: string) => `virtual_events.page.${key}`;
 
 /** A plain event: not virtual, no link, no source. */
 const PLAIN: VirtualEventFields = {
@@ -94,6 +95,17 @@ export function virtualPayload(
       return [
         { name: 'CONFERENCE;VALUE=URI;FEATURE=VIDEO', value: url, uri: true },
         { name: 'X-GOOGLE-CONFERENCE', value: url, uri: true },
+      ];
+    },
+    // The event page says it is online, with the link to join when its reader may see one.
+    pageDetails(values, text) {
+      if (!values.is_virtual) return [];
+      const url = values.virtual_url;
+      const label = text(p('online'));
+      return [
+        url
+          ? { label, value: text(p('join')), href: url }
+          : { label, value: text(p('online_event')) },
       ];
     },
   };

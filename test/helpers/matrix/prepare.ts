@@ -85,6 +85,8 @@ export async function prepareRecord(w: MatrixWorld, c: Case, exp: Expected, name
   if (state.type === 'create') body = createBody(kind, name, createFields(w, c));
   else if (c.method !== 'GET' && c.method !== 'DELETE') {
     body = { description: 'Matrix update' };
+    // A module's write field rides along every event update (Virtual Events).
+    if (kind === 'event') body.virtual_video_source = 'zoom';
     if (state.type === 'record' && state.reassign) {
       const login = state.reassign === 'self' ? (loginOf(c.role) ?? 'subscriber') : REASSIGNEE;
       body.author = w.accounts[login].id;

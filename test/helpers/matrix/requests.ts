@@ -43,12 +43,18 @@ export const ownerLogin = (role: Role, owner: Owner): string => {
 export const seedKey = (kind: Kind, condition: Condition, login: string) =>
   `${kind}/${condition}/${login}`;
 
+/** Every event the matrix writes is a virtual one (the Virtual Events module's fields). */
+export const MX_LINK = 'https://meet.example.org/matrix';
+
 export function createBody(kind: Kind, name: string, extra: Record<string, unknown>) {
   if (kind === 'event') {
     return {
       title: name,
       slug: name,
       description: TEXT,
+      // Strings: the override cases may send the body in the query string.
+      is_virtual: 'true',
+      virtual_url: MX_LINK,
       start_date: `${inDays(5).slice(0, 10)} 10:00:00`,
       end_date: `${inDays(5).slice(0, 10)} 12:00:00`,
       ...extra,

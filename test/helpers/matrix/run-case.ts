@@ -7,7 +7,7 @@ import { expected } from './expected.js';
 import { checkList } from './list.js';
 import { KIND, type Case, type Collection, type Expected, type Via } from './model.js';
 import { prepareRecord, prepareTerm, type Prepared } from './prepare.js';
-import { loginOf, TABLE } from './requests.js';
+import { loginOf, MX_LINK, TABLE } from './requests.js';
 import type { MatrixWorld } from './world.js';
 
 /** What went wrong with a case, as the report's "got". */
@@ -60,6 +60,34 @@ function problemsOf(w: MatrixWorld, c: Case, exp: Expected, res: request.Respons
     const redacted = kind === 'event' ? res.body.description === '' : Array.isArray(res.body[kind]);
     if (redacted !== exp.redacted) problems.push(`redacted=${redacted}`);
   }
+  // An event write that succeeded saved the module's fields it carried (Virtual Events), and
+  // answers them as the reader may see them (a protected event's redacted: null, "", "").
+  const recordKind = KIND[c.route.split('/')[1] as 'events'];
+  const writes = c.method !== 'GET' && c.method !== 'DELETE' && c.state.type !== 'term-list';
+  if (
+    recordKind === 'event' &&
+    writes &&
+    res.status < 300 &&
+    res.body &&
+    'is_virtual' in res.body
+  ) {
+    const hidden = res.body.description === '';
+    const update = c.state.type !== 'create';
+    const want = hidden
+      ? { is_virtual: null, virtual_url: '', virtual_video_source: '' }
+      : {
+          is_virtual: true,
+          virtual_url: MX_LINK,
+          virtual_video_source: update ? 'zoom' : 'video',
+        };
+    const got = {
+      is_virtual: res.body.is_virtual,
+      virtual_url: res.body.virtual_url,
+      virtual_video_source: res.body.virtual_video_source,
+    };
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      problems.push(`virtual=${JSON.stringify(got)}`);
+  } else if (recordKind === 'event' && writes && res.status < 300) problems.push('virtual=missing');
   // A read answers the record as it is: an honoured override would have trashed it.
   if (via === 'override' && c.method === 'GET' && res.body?.status === 'trash')
     problems.push('status=trash');
