@@ -42,6 +42,7 @@ const check = (
 const IsLogin = () =>
   check('isLogin', (v) => typeof v !== 'string' || LOGIN.test(v), 'validation.user_login', {
     max: MAX_LOGIN,
+    count: MAX_LOGIN,
   });
 const IsUserEmail = () =>
   check(
