@@ -211,8 +211,8 @@ function rssParts(pid) {
 
 /**
  * Where a process's anonymous resident memory lies (/proc smaps): malloc's main heap, the
- * 64 MB regions of its per-thread arenas, and the other anonymous mappings (V8's heap pages,
- * its code space, large buffers).
+ * 64 MB regions of its per-thread arenas (by their alignment: an estimate), and the other
+ * anonymous mappings (V8's heap pages, its code space, large buffers).
  */
 function anonymousMaps(pid) {
   const parts = { 'malloc main heap': 0, 'malloc thread arenas': 0, other: 0 };
@@ -221,10 +221,8 @@ function anonymousMaps(pid) {
     if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) head = line;
     const m = /^Anonymous:\s+(\d+) kB/.exec(line);
     if (!m) continue;
-    const [from, to] = head
-      .split(' ')[0]
-      .split('-')
-      .map((x) => parseInt(x, 16));
+    // A thread arena's heap starts on a 64 MB boundary (glibc's HEAP_MAX_SIZE).
+    const from = parseInt(head.split('-')[0], 16);
     const kind = head.includes('[heap]')
       ? 'malloc main heap'
       : from % (64 * 2 ** 20) === 0
