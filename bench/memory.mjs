@@ -74,6 +74,21 @@ function tree(root) {
 }
 let pids = tree(server.pid);
 const total = () => pids.reduce((sum, pid) => sum + (rssMb(pid) ?? 0), 0);
+/**
+ * The memory the processes take together (/proc smaps_rollup's Pss, in MB): pages they share,
+ * the `node` binary's above all, counted once between them, not once in each as RSS does.
+ */
+const pssMb = () =>
+  Math.round(
+    pids.reduce((sum, pid) => {
+      try {
+        const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+        return sum + Number(kb ?? 0);
+      } catch {
+        return sum;
+      }
+    }, 0) / 1024,
+  );
 /** CPU time (user + system) of the server's processes, in ms (/proc, 100 ticks a second). */
 const cpuMs = () =>
   pids.reduce((sum, pid) => {
@@ -122,7 +137,7 @@ await Promise.all(Array.from({ length: 4 }, create));
 const createsPeak = peak;
 const createsS = (Date.now() - started) / 1000;
 console.log(
-  `${EVENTS} creates in ${createsS.toFixed(1)} s (${((cpuMs() - createCpu) / EVENTS).toFixed(2)} ms of server CPU each, load ${loadavg()[0].toFixed(2)}): peak ${createsPeak} MB, now ${total()} MB`,
+  `${EVENTS} creates in ${createsS.toFixed(1)} s (${((cpuMs() - createCpu) / EVENTS).toFixed(2)} ms of server CPU each, load ${loadavg()[0].toFixed(2)}): peak ${createsPeak} MB, now ${total()} MB (proportional: ${pssMb()} MB)`,
 );
 
 const api = '/cal/events/v1';
@@ -161,7 +176,7 @@ await Promise.all(Array.from({ length: 12 }, read));
 const readS = (Date.now() - readStarted) / 1000;
 clearInterval(sampler);
 console.log(
-  `${sent} reads in ${readS.toFixed(1)} s (${Math.round(sent / readS)} req/s, ${((cpuMs() - readCpu) / sent).toFixed(2)} ms of server CPU each, load ${loadavg()[0].toFixed(2)}): peak ${peak} MB, end ${total()} MB (${pids.length} processes)`,
+  `${sent} reads in ${readS.toFixed(1)} s (${Math.round(sent / readS)} req/s, ${((cpuMs() - readCpu) / sent).toFixed(2)} ms of server CPU each, load ${loadavg()[0].toFixed(2)}): peak ${peak} MB, end ${total()} MB (proportional: ${pssMb()} MB; ${pids.length} processes)`,
 );
 console.log(rssParts(pids.at(-1)));
 if (args.inspect) console.log(`${anonymousMaps(pids.at(-1))}\n${await breakdown()}`);

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { MALLOC_ARENAS, SEMI_SPACE_MB } from '../../src/common/heap.js';
-import { isMysql, resetDatabase } from '../helpers/database.js';
+import { isMysql, resetMigratedDatabase } from '../helpers/database.js';
 import {
   assertBuilt,
   freePort,
@@ -11,13 +11,14 @@ import {
   stop,
 } from '../helpers/spawn.js';
 
-/** A worker's resident memory through the load below, caches at their defaults (issue 53). */
 /**
- * What docs/operations.md plans per server process. Issue 53's target, 250 MB, is not met
- * reliably yet: this load peaked at 241-251 MB at the gate (251 on a loaded run), the issue's
- * full scenario at 288 MB; the bound is the plan the documents promise, not the target.
+ * A worker's resident memory through the load below, caches at their defaults (issue 53). Its
+ * target, 250 MB, is not a bound this test can hold yet: after the pooled buffers and the malloc
+ * arenas (docs/operations.md, "Memory") this load peaked at 241-246 MB on SQLite and 244-245 MB
+ * on MariaDB with the machine loaded to 10-29, 4-9 MB under it. The bound sits 24 MB above the
+ * highest peak seen, under the 300 MB that docs/operations.md plans per process.
  */
-const BOUND_MB = 300;
+const BOUND_MB = 270;
 /** The load: events created through the API, then anonymous reads of every kind. */
 const EVENTS = 200;
 const READS = 2_000;
@@ -36,10 +37,10 @@ function rssMb(pid: number): number {
 }
 
 /**
- * The built server as an operator starts it (`node dist/main.js`, caches at their defaults, the
- * embedded database), under a fixed mixed load: creates with venues and terms, then list pages
+ * The built server as an operator starts it (`node dist/main.js`, caches at their defaults, on
+ * TEST_DATABASE_URL or the embedded database), under a fixed mixed load: creates with venues and terms, then list pages
  * and filters, single events, public pages and the iCalendar feed. Its resident memory is read
- * every 20 ms throughout and must stay within the bound docs/operations.md plans per worker.
+ * every 20 ms throughout and must stay within BOUND_MB.
  */
 describe('resident memory under a mixed load (e2e)', () => {
   let child: ChildProcess | undefined;
@@ -50,8 +51,11 @@ describe('resident memory under a mixed load (e2e)', () => {
     `stays within ${BOUND_MB} MB, with the young generation the server sets itself`,
     async () => {
       const port = await freePort();
-      // On TEST_DATABASE_URL (MySQL/MariaDB) when given, else on a new embedded database.
-      if (isMysql()) await resetDatabase();
+      // On TEST_DATABASE_URL (MySQL/MariaDB) when given, migrated already (the server's own run of
+      // every migration took most of a minute there on a loaded machine), else on a new
+      // embedded database that the server migrates.
+      const started = Date.now();
+      if (isMysql()) await resetMigratedDatabase();
       const url = sharedDatabaseUrl();
       const origin = `http://127.0.0.1:${port}`;
       ({ child } = await startServer({
@@ -72,7 +76,9 @@ describe('resident memory under a mixed load (e2e)', () => {
       expect(cmdline).toContain(`--max-semi-space-size=${SEMI_SPACE_MB}`);
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ).toContain(`MALLOC_ARENA_MAX=${MALLOC_ARENAS}`);
+      const listening = Date.now();
       let peak = rssMb(pid);
+      let created = 0;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
       try {
         const auth = `Basic ${Buffer.from(`memory-admin:${PASSWORD}`).toString('base64')}`;
@@ -100,6 +106,7 @@ describe('resident memory under a mixed load (e2e)', () => {
           }
         };
         await Promise.all(Array.from({ length: 4 }, create));
+        created = Date.now();
 
         const api = '/cal/events/v1';
         const window = 'start_date=2089-12-01&end_date=2091-01-01';
@@ -137,8 +144,11 @@ describe('resident memory under a mixed load (e2e)', () => {
         clearInterval(sampler);
       }
       // The figure docs/operations.md quotes: worth seeing when the bound holds too.
+      const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
       console.info(
-        `memory test: peak resident memory ${Math.round(peak)} MB (bound ${BOUND_MB} MB)`,
+        `memory test: peak resident memory ${Math.round(peak)} MB (bound ${BOUND_MB} MB); ` +
+          `start ${s(started, listening)}, creates ${s(listening, created)}, ` +
+          `reads ${s(created, Date.now())}`,
       );
       expect(Math.round(peak)).toBeLessThanOrEqual(BOUND_MB);
     },
