@@ -736,9 +736,14 @@ export async function profileLoad({ url, port, env, load, duration, top = 20 }) 
   } finally {
     await stopServer(server);
   }
+  // The last one written: a server started without its V8 flags starts itself again
+  // (src/heap-flags.ts), and the first process leaves a profile of its few milliseconds too.
   const file = join(
     dir,
-    readdirSync(dir).find((f) => f.endsWith('.cpuprofile')),
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .sort()
+      .at(-1),
   );
   return { result, file, summary: summarizeProfile(file, top) };
 }

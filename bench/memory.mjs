@@ -8,6 +8,8 @@
 //
 //   npm run build && node bench/memory.mjs [--events 5000] [--seconds 20] [--workers 2]
 //       [--snapshot]   (a heap snapshot of the worker at the end, in the working directory)
+//       [--reads N]   (end the reads after N answers: a fixed load to compare settings)
+//       [--node-flag a=1,b]   (V8/Node flags for the server, without their leading dashes)
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import {
@@ -30,9 +32,13 @@ const args = parseArgs(process.argv.slice(2), {
   snapshot: null,
   inspect: null,
   'semi-space': 'MB',
+  'node-flag': 'flag',
+  reads: 'count',
 });
 const EVENTS = Number(args.events ?? 5000);
 const SECONDS = Number(args.seconds ?? 20);
+/** With --reads, the read phase ends after that many answers (or SECONDS): a fixed load to compare. */
+const READS = Number(args.reads ?? Infinity);
 const PORT = Number(args.port ?? 3953);
 const origin = `http://127.0.0.1:${PORT}`;
 const url = benchDatabaseUrl({ sqlite: true }, 'cal-memory');
@@ -45,6 +51,11 @@ const server = startServer(url, PORT, env, [
   ...(args.snapshot ? ['--heapsnapshot-signal=SIGUSR2'] : []),
   ...(args.inspect ? [`--inspect=127.0.0.1:${INSPECT_PORT}`] : []),
   ...(args['semi-space'] ? [`--max-semi-space-size=${args['semi-space']}`] : []),
+  ...(args['node-flag']
+    ? String(args['node-flag'])
+        .split(',')
+        .map((f) => `--${f}`)
+    : []),
 ]);
 await waitHealthy(PORT);
 
@@ -64,31 +75,64 @@ function tree(root) {
 }
 let pids = tree(server.pid);
 const total = () => pids.reduce((sum, pid) => sum + (rssMb(pid) ?? 0), 0);
+/**
+ * The memory the processes take together (/proc smaps_rollup's Pss, in MB): pages they share,
+ * the `node` binary's above all, counted once between them, not once in each as RSS does.
+ */
+const pssMb = () =>
+  Math.round(
+    pids.reduce((sum, pid) => {
+      try {
+        const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+        return sum + Number(kb ?? 0);
+      } catch {
+        return sum;
+      }
+    }, 0) / 1024,
+  );
+/** CPU time (user + system) of the server's processes, in ms (/proc, 100 ticks a second). */
+const cpuMs = () =>
+  pids.reduce((sum, pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [utime, stime] = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 13);
+      return sum + (Number(utime) + Number(stime)) * 10;
+    } catch {
+      return sum;
+    }
+  }, 0);
 let peak = total();
 const sampler = setInterval(() => (peak = Math.max(peak, total())), 20);
 setInterval(() => (pids = tree(server.pid)), 1000).unref();
 
 const started = Date.now();
+const createCpu = cpuMs();
 const slugs = await createMemoryEvents(origin, auth, EVENTS);
 const createsPeak = peak;
 const createsS = (Date.now() - started) / 1000;
 console.log(
-  `${EVENTS} creates in ${createsS.toFixed(1)} s (load ${loadavg()[0].toFixed(2)}): peak ${createsPeak} MB, now ${total()} MB`,
+  `${EVENTS} creates in ${createsS.toFixed(1)} s (${((cpuMs() - createCpu) / EVENTS).toFixed(2)} ms of server CPU each, load ${loadavg()[0].toFixed(2)}): peak ${createsPeak} MB, now ${total()} MB (proportional: ${pssMb()} MB)`,
 );
 
 const paths = memoryReadPaths(slugs, { pages: 20, records: 500 });
 peak = 0;
 let sent = 0;
 const end = Date.now() + SECONDS * 1000;
+const readStarted = Date.now();
+const readCpu = cpuMs();
 await readMemoryPaths(origin, 12, () =>
-  Date.now() < end ? paths[(sent++ * 7919) % paths.length] : undefined,
+  Date.now() < end && sent < READS ? paths[(sent++ * 7919) % paths.length] : undefined,
 );
+const readS = (Date.now() - readStarted) / 1000;
 clearInterval(sampler);
 console.log(
-  `${sent} reads in ${SECONDS} s (${Math.round(sent / SECONDS)} req/s, load ${loadavg()[0].toFixed(2)}): peak ${peak} MB, end ${total()} MB (${pids.length} processes)`,
+  `${sent} reads in ${readS.toFixed(1)} s (${Math.round(sent / readS)} req/s, ${((cpuMs() - readCpu) / sent).toFixed(2)} ms of server CPU each, load ${loadavg()[0].toFixed(2)}): peak ${peak} MB, end ${total()} MB (proportional: ${pssMb()} MB; ${pids.length} processes)`,
 );
 console.log(rssParts(pids.at(-1)));
-if (args.inspect) console.log(await breakdown());
+if (args.inspect) console.log(`${anonymousMaps(pids.at(-1))}\n${await breakdown()}`);
 if (args.snapshot) {
   for (const pid of pids.slice(-1)) process.kill(pid, 'SIGUSR2');
   await new Promise((r) => setTimeout(r, 15_000));
@@ -130,5 +174,31 @@ function rssParts(pid) {
       (k) =>
         `${k} ${Math.round(Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1]) / 1024)} MB`,
     )
+    .join(', ');
+}
+
+/**
+ * Where a process's anonymous resident memory lies (/proc smaps): malloc's main heap, the
+ * 64 MB regions of its per-thread arenas (by their alignment: an estimate), and the other
+ * anonymous mappings (V8's heap pages, its code space, large buffers).
+ */
+function anonymousMaps(pid) {
+  const parts = { 'malloc main heap': 0, 'malloc thread arenas': 0, other: 0 };
+  let head = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) head = line;
+    const m = /^Anonymous:\s+(\d+) kB/.exec(line);
+    if (!m) continue;
+    // A thread arena's heap starts on a 64 MB boundary (glibc's HEAP_MAX_SIZE).
+    const from = parseInt(head.split('-')[0], 16);
+    const kind = head.includes('[heap]')
+      ? 'malloc main heap'
+      : from % (64 * 2 ** 20) === 0
+        ? 'malloc thread arenas'
+        : 'other';
+    parts[kind] += Number(m[1]);
+  }
+  return Object.entries(parts)
+    .map(([k, kb]) => `${k} ${Math.round(kb / 1024)} MB`)
     .join(', ');
 }

@@ -1,4 +1,4 @@
-import type { KeptJson } from '../common/http/json-body.js';
+import { ownBytes, type KeptJson } from '../common/http/json-body.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { collecting, dependsOn, recordTag } from './dependencies.js';
@@ -175,7 +175,7 @@ export class RecordCache implements KeptJson {
     if (entries && readAt !== undefined) {
       for (const [id, payload] of built) {
         // Written before the entry: its size is estimated from it.
-        this.json.set(payload, Buffer.from(JSON.stringify(payload)));
+        this.json.set(payload, ownBytes(JSON.stringify(payload)));
         entries.set(`${kind}:${id}:${variant}`, readAt, payload, now, tagsOf(kind, id, looked));
       }
     }

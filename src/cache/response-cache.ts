@@ -9,7 +9,7 @@ import type { Tags } from './dependencies.js';
 import { WriteVersion } from './write-version.js';
 import { rawHeaderNames, Rendered, setEtag } from '../common/http/body-bytes.adapter.js';
 import { PUBLIC_REVALIDATE } from '../common/http/conditional.js';
-import { JsonBody, JsonChunks } from '../common/http/json-body.js';
+import { JsonBody, JsonChunks, unshared } from '../common/http/json-body.js';
 import { namespaceOf } from '../common/http/links.js';
 import { CACHED_READS, type CachedReadsOptions } from './cached-reads.js';
 import { ANYTHING, collectInto } from './dependencies.js';
@@ -134,14 +134,16 @@ export class ResponseCacheInterceptor implements NestInterceptor {
         if (body instanceof Rendered) {
           if (body.status !== 200) return body;
           setEtag(res, new JsonChunks([body.bytes]));
-          this.cache.set(key, version, { body: body.bytes, headers: added(res, before) }, tags());
+          const bytes = unshared(body.bytes);
+          this.cache.set(key, version, { body: bytes, headers: added(res, before) }, tags());
           return body;
         }
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
         const chunks = this.json.chunks(body)!;
         // Kept with the entry: Express then hashes the body neither now nor on a hit.
         setEtag(res, chunks);
-        const json = chunks.join();
+        // A short answer joined or encoded in one piece is a slice of Node's shared pool.
+        const json = unshared(chunks.join());
         this.cache.set(key, version, { body: json, headers: added(res, before) }, tags());
         res.type('json');
         return json;

@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { heapFlags, SEMI_SPACE_MB, tuneHeap } from './heap.js';
+import { heapFlags, MALLOC_ARENAS, relaunchEnv, SEMI_SPACE_MB, tuneHeap } from './heap.js';
 
 describe('tuneHeap', () => {
   it("keeps the operator's own growing factor", () => {
@@ -34,5 +34,21 @@ describe('heapFlags', () => {
     expect(
       heapFlags([], { NODE_OPTIONS: '--max-semi-space-size=32 --enable-source-maps' }),
     ).toEqual([]);
+  });
+});
+
+describe('relaunchEnv', () => {
+  it('bounds malloc arenas in the second start, marked as started with the flags', () => {
+    const env = relaunchEnv(['--max-semi-space-size=16'], { PORT: '3000' });
+    expect(env).toEqual({
+      PORT: '3000',
+      MALLOC_ARENA_MAX: String(MALLOC_ARENAS),
+      CAL_HEAP_FLAGS: '--max-semi-space-size=16',
+    });
+  });
+
+  it("keeps the operator's own MALLOC_ARENA_MAX", () => {
+    expect(relaunchEnv([], { MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX).toBe('8');
+    expect(relaunchEnv([], { MALLOC_ARENA_MAX: '' }).MALLOC_ARENA_MAX).toBe(String(MALLOC_ARENAS));
   });
 });

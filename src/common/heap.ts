@@ -19,6 +19,15 @@ export const SEMI_SPACE_MB = 16;
 /** The young generation those semi-spaces make (two of them, plus as much for large objects). */
 export const YOUNG_GENERATION_MB = 3 * SEMI_SPACE_MB;
 
+/**
+ * How many malloc arenas glibc may keep (MALLOC_ARENA_MAX). By default it opens one per thread
+ * that allocates, up to 8 per core, and each keeps what it once held: V8's helper threads and
+ * libuv's pool left 31 MB resident in them after issue 53's memory scenario, 19 MB with two, at
+ * the same CPU per request (docs/operations.md, "Memory"). glibc reads it once, as the process
+ * starts, so it travels in the environment of the second start below; musl ignores it.
+ */
+export const MALLOC_ARENAS = 2;
+
 const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size\b/;
 const GROWING_FLAG = /^--heap[-_]growing[-_]percent\b/;
 /** Set in the environment of a process started again with the flags (never twice). */
@@ -29,7 +38,7 @@ const RELAUNCHED = 'CAL_HEAP_FLAGS';
  * the command line (or NODE_OPTIONS), not from setFlagsFromString. So the server, started
  * without it, starts itself again in the same process (`process.execve`: same pid, same
  * standard streams, nothing opened yet) with the flags of this module; cluster workers inherit
- * the primary's command line. An operator's own choice (on the command line or in
+ * the primary's command line and environment (MALLOC_ARENA_MAX). An operator's own choice (on the command line or in
  * NODE_OPTIONS) is kept. Where `process.execve` does not exist (Node before 22.15, Windows),
  * the server runs with V8's sizes and tuneHeap's growing factor.
  */
@@ -42,8 +51,20 @@ export function relaunchWithHeapFlags(
   process.execve(
     process.execPath,
     [process.execPath, ...flags, ...execArgv, ...process.argv.slice(1)],
-    { ...env, [RELAUNCHED]: flags.join(' ') },
+    relaunchEnv(flags, env),
   );
+}
+
+/**
+ * The environment of the second start: the first one's, marked as started with `flags`, and
+ * with MALLOC_ARENA_MAX unless the operator chose one (an empty value counts as not chosen).
+ */
+export function relaunchEnv(flags: readonly string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    ...(!env.MALLOC_ARENA_MAX && { MALLOC_ARENA_MAX: String(MALLOC_ARENAS) }),
+    [RELAUNCHED]: flags.join(' '),
+  };
 }
 
 /**

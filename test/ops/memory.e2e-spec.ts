@@ -1,29 +1,31 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { SEMI_SPACE_MB } from '../../src/common/heap.js';
+import { MALLOC_ARENAS, SEMI_SPACE_MB } from '../../src/common/heap.js';
+import { isMysql, resetMigratedDatabase } from '../helpers/database.js';
 import {
   assertBuilt,
-  CLI,
   freePort,
   PROCESS_DEADLINE_MS,
-  run,
+  sharedDatabaseUrl,
   startServer,
   stop,
-  tempSqliteUrl,
 } from '../helpers/spawn.js';
 import { createMemoryEvents, memoryReadPaths, readMemoryPaths } from '../../bench/memory-load.mjs';
 
-/** A worker's resident memory through the load below, caches at their defaults (issue 53). */
 /**
- * What docs/operations.md plans per server process. Issue 53's target, 250 MB, is not met
- * reliably yet: this load peaked at 241-251 MB at the gate (251 on a loaded run), the issue's
- * full scenario at 288 MB; the bound is the plan the documents promise, not the target.
+ * A worker's resident memory through the load below, caches at their defaults (issue 53). Its
+ * target, 250 MB, is not a bound this test can hold yet: after the pooled buffers and the malloc
+ * arenas (docs/operations.md, "Memory") this load peaked at 240-246 MB on SQLite and 244-248 MB
+ * on MariaDB with the machine loaded to 10-29, 2-10 MB under it. The bound sits 22 MB above the
+ * highest peak seen, under the 300 MB that docs/operations.md plans per process.
  */
-const BOUND_MB = 300;
+const BOUND_MB = 270;
 /** The load: events created through the API, then anonymous reads of every kind. */
 const EVENTS = 200;
 const READS = 2_000;
 const READERS = 12;
+/** The administrator's password (ADMIN_PASSWORD). */
+const PASSWORD = 'memory-test-password-53';
 
 /** The resident memory of a process, in MB (Linux /proc). */
 function rssMb(pid: number): number {
@@ -32,10 +34,10 @@ function rssMb(pid: number): number {
 }
 
 /**
- * The built server as an operator starts it (`node dist/main.js`, caches at their defaults, the
- * embedded database), under a fixed mixed load: creates with venues and terms, then list pages
- * and filters, single events, public pages and the iCalendar feed. Its resident memory is read
- * every 20 ms throughout and must stay within the bound docs/operations.md plans per worker.
+ * The built server as an operator starts it (`node dist/main.js`, caches at their defaults, on
+ * TEST_DATABASE_URL or the embedded database), under a fixed mixed load: creates with venues and
+ * terms, then list pages and filters, single events, public pages and the iCalendar feed. Its
+ * resident memory is read every 20 ms throughout and must stay within BOUND_MB.
  */
 describe('resident memory under a mixed load (e2e)', () => {
   let child: ChildProcess | undefined;
@@ -46,7 +48,12 @@ describe('resident memory under a mixed load (e2e)', () => {
     `stays within ${BOUND_MB} MB, with the young generation the server sets itself`,
     async () => {
       const port = await freePort();
-      const url = tempSqliteUrl();
+      // On TEST_DATABASE_URL (MySQL/MariaDB) when given, migrated already (the server's own run of
+      // every migration took most of a minute there on a loaded machine), else on a new
+      // embedded database that the server migrates.
+      const started = Date.now();
+      if (isMysql()) await resetMigratedDatabase();
+      const url = sharedDatabaseUrl();
       const origin = `http://127.0.0.1:${port}`;
       ({ child } = await startServer({
         DATABASE_URL: url,
@@ -54,22 +61,26 @@ describe('resident memory under a mixed load (e2e)', () => {
         HOST: '127.0.0.1',
         SITE_URL: origin,
         LOG_REQUESTS: 'false',
+        // The writer: created by the server as it starts, not by a second process (the CLI's
+        // start took a good part of this test's time on a loaded machine). Administrators and
+        // editors write alike (both post unfiltered HTML).
+        ADMIN_LOGIN: 'memory-admin',
+        ADMIN_PASSWORD: PASSWORD,
       }));
       const pid = child.pid!;
       // Started without V8 flags, the server runs with its own (src/common/heap.ts).
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       expect(cmdline).toContain(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain(`MALLOC_ARENA_MAX=${MALLOC_ARENAS}`);
+      const listening = Date.now();
       let peak = rssMb(pid);
+      let created = 0;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
       try {
-        const made = await run(CLI, ['user:create', 'memory-editor', '--role', 'editor'], {
-          DATABASE_URL: url,
-        });
-        expect(made.code).toBe(0);
-        const password = made.stdout.trim().split('\n').pop()!;
-        const auth = `Basic ${Buffer.from(`memory-editor:${password}`).toString('base64')}`;
-
+        const auth = `Basic ${Buffer.from(`memory-admin:${PASSWORD}`).toString('base64')}`;
         const slugs = await createMemoryEvents(origin, auth, EVENTS);
+        created = Date.now();
         const paths = memoryReadPaths(slugs, { pages: 10, records: 100 });
         let sent = 0;
         await readMemoryPaths(origin, READERS, () =>
@@ -79,8 +90,11 @@ describe('resident memory under a mixed load (e2e)', () => {
         clearInterval(sampler);
       }
       // The figure docs/operations.md quotes: worth seeing when the bound holds too.
+      const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
       console.info(
-        `memory test: peak resident memory ${Math.round(peak)} MB (bound ${BOUND_MB} MB)`,
+        `memory test: peak resident memory ${Math.round(peak)} MB (bound ${BOUND_MB} MB); ` +
+          `start ${s(started, listening)}, creates ${s(listening, created)}, ` +
+          `reads ${s(created, Date.now())}`,
       );
       expect(Math.round(peak)).toBeLessThanOrEqual(BOUND_MB);
     },

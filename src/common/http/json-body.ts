@@ -121,6 +121,26 @@ export function isJsonValue(body: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * The UTF-8 bytes of `text` in memory of their own, for bytes that a cache keeps. Buffer.from
+ * cuts a string under 32 KB out of Node's shared pool (64 KB blocks on Node 24), and a kept slice
+ * holds its whole block: the record cache's payloads of 2-3 KB each held 64 KB blocks that the
+ * request's short-lived buffers had shared, about 20 MB of them after issue 53's memory scenario.
+ */
+export function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+/** `bytes` in memory of their own (ownBytes): copied when they are a slice of a larger block. */
+export function unshared(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
+
 /** A JSON answer's UTF-8 bytes, in the pieces JsonBody wrote; nobody changes them afterwards. */
 export class JsonChunks {
   readonly length: number;
