@@ -608,13 +608,17 @@ async function smokeRun(df) {
     );
     // The image's NODE_OPTIONS sizes the young generation as src/common/heap.ts does, so the
     // server does not start itself again: PID 1 keeps the CMD's command line.
-    const { SEMI_SPACE_MB } = await import(
+    const { SEMI_SPACE_MB, MALLOC_ARENAS } = await import(
       pathToFileURL(path.join(ROOT, 'dist', 'common', 'heap.js')).href
     );
     const semi = `--max-semi-space-size=${SEMI_SPACE_MB}`;
     check(
       (df.env.NODE_OPTIONS ?? '').split(/\s+/).includes(semi),
       `ENV NODE_OPTIONS has ${semi}: ${df.env.NODE_OPTIONS ?? ''}`,
+    );
+    check(
+      df.env.MALLOC_ARENA_MAX === String(MALLOC_ARENAS),
+      `ENV MALLOC_ARENA_MAX is ${MALLOC_ARENAS}, as the server sets it when it starts itself: ${df.env.MALLOC_ARENA_MAX ?? 'unset'}`,
     );
     if (process.platform === 'linux') {
       const cmdline = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
