@@ -27,21 +27,33 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * A refusal of the users service (UserInputError) as the API answers it: a login taken is
  * WordPress's `existing_user_login`, a duplicate application password name its
  * `application_password_duplicate_name` (409), the last administrator 409
- * `rest_user_last_administrator`; any other a 400 on its parameter, with the same message as the
- * CLI's (the catalogues' cli.users).
+ * `rest_user_last_administrator`, each with its code's message (errors.json, as the fuzzer holds
+ * every API error to); any other a 400 on its parameter, with the same message as the CLI's (the
+ * catalogues' cli.users).
  */
 function asApiError(error: unknown): unknown {
   if (!(error instanceof UserInputError)) return error;
-  const text = t(error.key, error.args as Record<string, string | number>);
+  const args = error.args as Record<string, string | number>;
+  // The codes' own messages (errors.json), as every API error's; the name in question in them.
   switch (error.key) {
     case 'cli.users.login_taken':
-      return new ApiError('existing_user_login', 400, {}, text);
+      return new ApiError(
+        'existing_user_login',
+        400,
+        {},
+        t('errors.existing_user_login_named', args),
+      );
     case 'cli.users.duplicate_application_password':
-      return new ApiError('application_password_duplicate_name', 409, {}, text);
+      return new ApiError(
+        'application_password_duplicate_name',
+        409,
+        {},
+        t('errors.application_password_duplicate_name_named', args),
+      );
     case 'cli.users.last_administrator':
-      return new ApiError('rest_user_last_administrator', 409, {}, text);
+      return new ApiError('rest_user_last_administrator', 409);
     default:
-      return invalidParams({ [error.field]: text });
+      return invalidParams({ [error.field]: t(error.key, args) });
   }
 }
 
