@@ -60,7 +60,7 @@ describe('migration:run with the extension modules (e2e)', () => {
     expect(pending.stdout).toContain(`pending ${label}`);
     const reapplied = (await migrate('run', env())).stdout.trim().split('\n');
     expect(reapplied).toEqual(
-      reverted.map((line) => line.replace('reverted', 'applied')).reverse(),
+      reverted.map((line) => line.replace('reverted', 'applied')).toReversed(),
     );
     expect(await hasTable()).toBe(true);
   });
