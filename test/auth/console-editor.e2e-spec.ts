@@ -134,6 +134,107 @@ describe('an editor’s day in the console (e2e)', () => {
     await page.context().close();
   }, 90_000);
 
+  /** A weekly series on Mondays of March 2032 (four of them) in `lang`, written through the API. */
+  async function calendarSeries(title: string, lang = 'en'): Promise<number> {
+    const res = await request(app.getHttpServer())
+      .post(`${API}/events`)
+      .set('Authorization', users.editor.header)
+      .send({
+        title,
+        i18n_language: lang,
+        status: 'publish',
+        start_date: '2032-03-01 10:00:00',
+        end_date: '2032-03-01 11:00:00',
+        recurrence: { rules: ['FREQ=WEEKLY;COUNT=4;BYDAY=MO'] },
+      })
+      .expect(201);
+    return (res.body as { id: number }).id;
+  }
+
+  /** The calendar at March 2032, once `title` is on it. */
+  async function calendarAt(path: string, title: string, width = 1280, view = '') {
+    const opened = await session(
+      `${path}#/calendar?date=2032-03-01${view ? `&view=${view}` : ''}`,
+      users.editor.login,
+      width,
+    );
+    await opened.page.locator('.fc-event', { hasText: title }).first().waitFor({ timeout: 20_000 });
+    return opened;
+  }
+
+  it.each([
+    ['en', '/admin/'],
+    ['hu', '/hu/admin/'],
+    ['ro', '/ro/admin/'],
+  ])(
+    '%s: the calendar passes axe-core, on a wide screen and as a list at 375 px',
+    async (lang, path) => {
+      const title = `Calendar check ${lang}`;
+      await calendarSeries(title, lang);
+      for (const [width, view] of [
+        [1280, 'dayGridMonth'],
+        [1280, 'timeGridWeek'],
+        [375, ''],
+      ] as const) {
+        const { page, errors } = await calendarAt(path, title, width, view);
+        expect(await page.evaluate('document.documentElement.lang')).toBe(lang);
+        expect([width, view, await axe(page)]).toEqual([width, view, []]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          width,
+        );
+        expect(errors).toEqual([]);
+        await page.context().close();
+      }
+    },
+    120_000,
+  );
+
+  it('an editor moves one occurrence on the calendar and answers "this occurrence"', async () => {
+    const title = 'Calendar move rehearsal';
+    const id = await calendarSeries(title);
+    const { page, errors } = await calendarAt('/admin/', title);
+    // The shown month and view are kept in the address.
+    await page.waitForURL(/view=dayGridMonth/, { timeout: 20_000 });
+    // The second Monday (8 March) to the Wednesday after it, by the mouse as a person drags.
+    const from = page.locator('td[data-date="2032-03-08"] .fc-event', { hasText: title });
+    const to = page.locator('td[data-date="2032-03-10"] .fc-daygrid-day-frame');
+    const a = (await from.boundingBox())!;
+    const b = (await to.boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 10, a.y + a.height / 2, { steps: 5 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
+    await page.mouse.up();
+    // The series question; "this occurrence" splits it off alone (`_tec_update_type=single`).
+    await page.getByRole('button', { name: words('en').cal.occurrence.single }).click();
+    await page
+      .locator('td[data-date="2032-03-10"] .fc-event', { hasText: title })
+      .waitFor({ timeout: 20_000 });
+    const starts = async () =>
+      (
+        (
+          await api('/events')
+            .query({ start_date: '2032-03-01', end_date: '2032-03-31', search: title })
+            .expect(200)
+        ).body.events as Event[]
+      )
+        .map((e) => e.start_date)
+        .sort();
+    await expect
+      .poll(starts, { timeout: 20_000 })
+      .toEqual([
+        '2032-03-01 10:00:00',
+        '2032-03-10 10:00:00',
+        '2032-03-15 10:00:00',
+        '2032-03-22 10:00:00',
+      ]);
+    // The moved one is an event of its own; the series keeps its rule and its other dates.
+    const { body: series } = await api(`/events/${id}`).expect(200);
+    expect(series.recurrence.rules).toEqual(['FREQ=WEEKLY;COUNT=4;BYDAY=MO']);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 90_000);
+
   async function occurrences(title: string): Promise<Event[]> {
     const list = await api('/events')
       .query({ start_date: '2031-01-01', end_date: '2031-12-31', per_page: 50 })
