@@ -19,6 +19,8 @@ import {
 import type { RequestContext } from '../common/http/request-context.js';
 import type { PostColumns } from '../posts/post-columns.js';
 import { effectiveStatus, isWritableStatus, resolveWriteStatus } from '../posts/post-status.js';
+import { forceOf, notTrashed } from '../posts/force-delete.js';
+import type { TrashPurger } from '../posts/purge-trash.js';
 import type { TranslationStore } from '../posts/translation-store.js';
 import { languageTakenReason, translationsForbidden } from '../posts/translations.js';
 import { contentFilter } from '../common/text/index.js';
@@ -51,6 +53,7 @@ export class LinkedWrites<
     protected readonly writes: Writes,
     protected readonly translations: TranslationStore,
     protected readonly users: UsersService,
+    protected readonly purger: TrashPurger,
   ) {}
 
   /** `POST /{collection}`: 201 with the new record, or with an existing duplicate (§7.4.2). */
@@ -143,6 +146,13 @@ export class LinkedWrites<
     const status = record.status === 'trash' ? 'draft' : record.status;
     if (!canEdit(ctx.actor, { authorId: record.authorId, status })) {
       throw forbidden(!!ctx.actor.user);
+    }
+    if (forceOf(ctx.query)) {
+      // `?force=true`: a trashed record is deleted for good (CONTRACT §3), WordPress's answer.
+      if (record.status !== 'trash') throw notTrashed();
+      const previous = this.queries.present(record, ctx, unlock, false);
+      await this.purger.purgeRecords(this.def.kind.kind, [record.id]);
+      return { deleted: true, previous };
     }
     if (record.status === 'trash') throw new ApiError(`${this.def.kind.kind}-is-in-trash`, 410);
     await this.writes.run(async ({ manager, changed }) => {

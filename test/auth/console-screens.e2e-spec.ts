@@ -243,7 +243,8 @@ describe('editors console screens in Chromium (e2e)', () => {
     const row = page.getByRole('row', { name: /Trashed en/ });
     await row.getByRole('button', { name: word('en', 'cal.trash.restore') }).click();
     await confirm(page, 'en');
-    await row.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 20_000 });
+    await row.waitFor({ state: 'detached', timeout: 20_000 });
     const listed = await http()
       .get(`${API}/events`)
       .query({ search: 'Trashed en', status: 'draft', ...EVERY_DATE })
@@ -253,6 +254,43 @@ describe('editors console screens in Chromium (e2e)', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 90_000);
+
+  it('a contributor submits an event through the form; an editor approves it in the review queue', async () => {
+    const title = 'Submitted through the form';
+    const contributor = await session('hu', users.contributor.login, CONTRIBUTOR_PASSWORD);
+    const form = contributor.page;
+    await form.evaluate(`location.hash = '#/events/create'`);
+    await form.locator('input[name="title"]').fill(title);
+    await form
+      .getByRole('combobox', { name: word('hu', 'resources.events.fields.status') })
+      .click();
+    await form.getByRole('option', { name: word('hu', 'cal.status.pending') }).click();
+    await form.click('button[type="submit"]');
+    await form.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
+    const id = Number(/(\d+)$/.exec(form.url())![1]);
+    expect((await read(id)).status).toBe('pending');
+    // The contributor sees the submission waiting, without the editors' actions.
+    await screen(form, 'review', title);
+    expect(await form.getByRole('button', { name: word('hu', 'cal.review.approve') }).count()).toBe(
+      0,
+    );
+    expect(await axeViolations(form)).toEqual([]);
+    expect(contributor.errors).toEqual([]);
+    await form.context().close();
+
+    const { page, errors } = await session('hu', users.editor.login, EDITOR_PASSWORD);
+    await screen(page, 'review', title);
+    const row = page.getByRole('row', { name: new RegExp(title) });
+    await row.getByRole('button', { name: word('hu', 'cal.review.approve') }).click();
+    await confirm(page, 'hu');
+    // The dialog stays while the approval is sent (pessimistic) and hides the page from the
+    // accessibility tree meanwhile, so the row is looked for once the dialog has gone.
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 20_000 });
+    await expect.poll(async () => (await read(id)).status, { timeout: 20_000 }).toBe('publish');
+    await row.waitFor({ state: 'detached', timeout: 20_000 });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 
   it('an editor creates the Hungarian translation of an event side by side', async () => {
     const { page, errors } = await session('en', users.editor.login, EDITOR_PASSWORD);
