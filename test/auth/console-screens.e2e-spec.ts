@@ -255,6 +255,81 @@ describe('editors console screens in Chromium (e2e)', () => {
     await page.context().close();
   }, 90_000);
 
+  it('an editor deletes trashed records for good: one, the selected ones, and a whole trash', async () => {
+    const editor = users.editor.header;
+    const trash = async (path: string, body: Record<string, unknown>) => {
+      const { id } = await create(path, editor, body);
+      await http().delete(`${API}${path}/${id}`).set('Authorization', editor).expect(200);
+      return id;
+    };
+    const one = await trash('/events', event('Forever one', 'en'));
+    const two = await trash('/events', event('Forever two', 'en'));
+    const venues = [
+      await trash('/venues', { venue: 'Forever hall one' }),
+      await trash('/venues', { venue: 'Forever hall two' }),
+    ];
+    /** Whether the API still has the record (the trash answers it to an editor). */
+    const exists = async (path: string, id: number) =>
+      (
+        await http()
+          .get(`${API}${path}`)
+          .query({ status: 'trash', per_page: 100, ...EVERY_DATE })
+          .set('Authorization', editor)
+          .expect(200)
+      ).body[path.slice(1)].some((row: { id: number }) => row.id === id) as boolean;
+    const forever = word('en', 'cal.trash.delete_forever');
+
+    const { page, errors } = await session('en', users.editor.login, EDITOR_PASSWORD);
+    await screen(page, 'trash', 'Forever two');
+    // One record, from its row.
+    await page
+      .getByRole('row', { name: /Forever one/ })
+      .getByRole('button', { name: forever })
+      .click();
+    expect(await axeViolations(page)).toEqual([]);
+    await confirm(page, 'en');
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 20_000 });
+    await expect.poll(() => exists('/events', one), { timeout: 20_000 }).toBe(false);
+    await page.getByRole('row', { name: /Forever one/ }).waitFor({ state: 'detached' });
+    expect(await exists('/events', two)).toBe(true);
+
+    // The selected ones, from the bulk toolbar.
+    await page
+      .getByRole('row', { name: /Forever two/ })
+      .getByRole('checkbox')
+      .check();
+    await page
+      .locator('.RaBulkActionsToolbar-toolbar')
+      .getByRole('button', { name: forever })
+      .click();
+    await confirm(page, 'en');
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 20_000 });
+    await expect.poll(() => exists('/events', two), { timeout: 20_000 }).toBe(false);
+
+    // A whole trash: the venues' tab, "Empty trash", confirmed by "Delete permanently".
+    await page.getByRole('tab', { name: word('en', 'resources.venues.name') }).click();
+    await page.getByText('Forever hall two').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: word('en', 'cal.trash.empty') }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'trash-empty-en');
+    await dialog.getByRole('button', { name: forever }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 20_000 });
+    for (const id of venues) {
+      await expect.poll(() => exists('/venues', id), { timeout: 20_000 }).toBe(false);
+    }
+    const left = await http()
+      .get(`${API}/venues`)
+      .query({ status: 'trash' })
+      .set('Authorization', editor)
+      .expect(200);
+    expect((left.body as { venues: unknown[] }).venues).toEqual([]);
+    await page.getByText(word('en', 'cal.trash.emptied')).waitFor({ timeout: 20_000 });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
   it('a contributor submits an event through the form; an editor approves it in the review queue', async () => {
     const title = 'Submitted through the form';
     const contributor = await session('hu', users.contributor.login, CONTRIBUTOR_PASSWORD);
