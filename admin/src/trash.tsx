@@ -184,11 +184,17 @@ export default function TrashPage() {
   return (
     <Card sx={{ mt: 1 }}>
       <Title title="cal.trash.title" />
-      <Tabs value={tab} onChange={(_, value: number) => setTab(value)}>
-        {KINDS.map(({ resource }) => (
-          <Tab key={resource} label={translate(`resources.${resource}.name`, { smart_count: 2 })} />
-        ))}
-      </Tabs>
+      {/* On a phone the tabs scroll in their own box (which adds no width to the page). */}
+      <Box sx={{ width: { xs: 0, sm: 'auto' }, minWidth: { xs: '100%', sm: 0 } }}>
+        <Tabs value={tab} onChange={(_, value: number) => setTab(value)} variant="scrollable">
+          {KINDS.map(({ resource }) => (
+            <Tab
+              key={resource}
+              label={translate(`resources.${resource}.name`, { smart_count: 2 })}
+            />
+          ))}
+        </Tabs>
+      </Box>
       <Box sx={{ p: 1 }}>
         <TrashedList key={KINDS[tab].resource} {...KINDS[tab]} />
         <Alert severity="info" sx={{ mt: 1 }}>

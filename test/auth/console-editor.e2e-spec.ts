@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -25,6 +25,14 @@ import {
  * critical violation) in en, hu and ro, and the form fits a 375 px wide screen.
  */
 const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
+const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
+
+/** With UPDATE_SCREENSHOTS=1, the page as shown into docs/screenshots/console-<name>.png. */
+async function shot(page: Page, name: string) {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
+}
 const API = '/cal/events/v1';
 const PASSWORD = 'console editor passphrase';
 const VENUE = 'Riverside Hall';
@@ -81,7 +89,9 @@ describe('an editor’s day in the console (e2e)', () => {
 
   /** A page of a fresh context, logged in as `login` at `path`; script errors are collected. */
   async function session(path: string, login: string, width = 1280) {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    // The browser speaks the page's language, as a person's browser would (its date fields follow it).
+    const locale = /^\/(hu|ro)\//.exec(path)?.[1] ?? 'en';
+    const context = await browser.newContext({ viewport: { width, height: 900 }, locale });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (message: { type(): string; text(): string }) => {
@@ -120,7 +130,13 @@ describe('an editor’s day in the console (e2e)', () => {
       expect(await page.evaluate('document.documentElement.lang')).toBe(lang);
       expect(await axe(page)).toEqual([]);
       await datesAndSeries(page, lang);
+      // The start written out in the console's language under its field.
+      const start = new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeStyle: 'short' }).format(
+        new Date(2031, 3, 7, 18, 0),
+      );
+      expect(await page.getByTestId('date-hint').first().innerText()).toBe(start);
       expect(await axe(page)).toEqual([]);
+      await shot(page, `event-recurrence-${lang}`);
       expect(errors).toEqual([]);
       await page.context().close();
     },
@@ -131,6 +147,7 @@ describe('an editor’s day in the console (e2e)', () => {
     const { page } = await session('/admin/#/events/create', users.editor.login, 375);
     await datesAndSeries(page, 'en');
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await shot(page, 'event-form-phone-en');
     await page.context().close();
   }, 90_000);
 
@@ -182,6 +199,10 @@ describe('an editor’s day in the console (e2e)', () => {
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           width,
         );
+        await shot(
+          page,
+          `calendar${width < 600 ? '-phone' : view === 'timeGridWeek' ? '-week' : ''}-${lang}`,
+        );
         expect(errors).toEqual([]);
         await page.context().close();
       }
@@ -206,7 +227,11 @@ describe('an editor’s day in the console (e2e)', () => {
     await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
     await page.mouse.up();
     // The series question; "this occurrence" splits it off alone (`_tec_update_type=single`).
-    await page.getByRole('button', { name: words('en').cal.occurrence.single }).click();
+    const single = page.getByRole('button', { name: words('en').cal.occurrence.single });
+    await single.waitFor();
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'occurrence-en');
+    await single.click();
     await page
       .locator('td[data-date="2032-03-10"] .fc-event', { hasText: title })
       .waitFor({ timeout: 20_000 });

@@ -128,8 +128,12 @@ describe('editors console screens in Chromium (e2e)', () => {
   });
 
   /** A logged-in page in `lang` that records script errors and CSP violations. */
-  async function session(lang: Lang, login: string, password: string) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  async function session(lang: Lang, login: string, password: string, width = 1280) {
+    // The browser speaks the page's language, as a person's browser would (its date fields follow it).
+    const context = await browser.newContext({
+      viewport: { width, height: 900 },
+      locale: lang,
+    });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (message) => {
@@ -231,6 +235,29 @@ describe('editors console screens in Chromium (e2e)', () => {
       await page.context().close();
     },
     180_000,
+  );
+
+  it.each(LANGS)(
+    '%s: the events list, the review queue and the trash fit a 375 px wide screen',
+    async (lang) => {
+      const { page, errors } = await session(lang, 'chief', ADMIN_PASSWORD, 375);
+      for (const [route, shown, name] of [
+        ['events', `Listed concert ${lang}`, 'events'],
+        ['review', `Submitted ${lang}`, 'review'],
+        ['trash', word(lang, 'cal.trash.title'), 'trash'],
+      ]) {
+        await screen(page, route, shown);
+        await shot(page, `${name}-phone-${lang}`);
+        expect([route, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([
+          route,
+          375,
+        ]);
+        expect([route, await axeSettled(page)]).toEqual([route, []]);
+      }
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+    120_000,
   );
 
   it('an editor publishes two drafts at once from the events list', async () => {
