@@ -53,7 +53,7 @@ export function asSeries(value: unknown): Series | null {
 }
 
 /** Local wall clocks (`YYYY-MM-DD[ HH:MM:SS]`) in the console's language ('' if none can be read). */
-export function useDateText() {
+function useDateText() {
   const [locale] = useLocaleState();
   return (value: string, withTime = value.length > 10) => {
     const date = new Date(value.length > 10 ? value.replace(' ', 'T') : `${value}T00:00`);
