@@ -38,6 +38,8 @@ const EVENT_COLOR = '#0d47a1';
 const CALENDAR_STYLE = {
   '& .fc .fc-day-other .fc-daygrid-day-top': { opacity: 1, color: '#595959' },
   '& .fc .fc-toolbar': { flexWrap: 'wrap', gap: 1 },
+  // FullCalendar's English words are lower case ("today", "month"); the console's capitalised.
+  '& .fc .fc-button': { textTransform: 'capitalize' },
   '& .fc .fc-toolbar-title': { fontSize: { xs: '1.25em', sm: '1.75em' } },
   '& .fc .cal-status-draft, & .fc .cal-status-pending': {
     backgroundColor: '#fff',
@@ -160,6 +162,11 @@ export default function CalendarPage() {
           }}
           // Words, not icon glyphs: the arrows are named in the console's language.
           buttonIcons={false}
+          // On a phone both views are lists: named by their length (the locales call both "list").
+          views={{
+            listWeek: narrow ? { buttonText: translate('cal.calendar_nav.week') } : {},
+            listMonth: { buttonText: translate('cal.calendar_nav.month') },
+          }}
           buttonText={{
             prev: translate('cal.calendar_nav.previous'),
             next: translate('cal.calendar_nav.next'),

@@ -18,6 +18,7 @@ import {
   useNotify,
   useRefresh,
   useTranslate,
+  useUnselectAll,
 } from 'react-admin';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
@@ -40,10 +41,23 @@ const deleteIcon = <DeleteForeverIcon />;
 const EMPTY_PAGE = 100;
 const EMPTY_PAGES = 100;
 
-/** The options of a permanent delete: the API's `force=true`, the list read anew. */
-function useForever() {
+/**
+ * The options of a permanent delete: the API's `force=true`, the list read anew, and a notice
+ * that says so (react-admin's would say "moved to the trash", what a DELETE does elsewhere).
+ */
+function useForever(resource: string) {
   const reread = useRereadLists();
-  return { ...reread, meta: { force: true } };
+  const notify = useNotify();
+  const unselectAll = useUnselectAll(resource, `trash.${resource}`);
+  return {
+    ...reread,
+    meta: { force: true },
+    onSuccess: (_data: unknown, variables: unknown) => {
+      const ids = (variables as { ids?: unknown[] } | undefined)?.ids;
+      notify('cal.trash.deleted', { messageArgs: { smart_count: ids?.length ?? 1 } });
+      unselectAll();
+    },
+  };
 }
 
 /**
@@ -109,7 +123,7 @@ function EmptyTrashButton({ resource }: { resource: string }) {
 
 function TrashedList({ resource, name }: Kind) {
   const reread = useRereadLists();
-  const forever = useForever();
+  const forever = useForever(resource);
   return (
     <List
       resource={resource}

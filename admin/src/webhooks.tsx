@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import {
   Card,
   CardContent,
@@ -18,13 +18,16 @@ import {
   Confirm,
   Create,
   Datagrid,
+  DeleteButton,
   Edit,
   List,
   SelectField,
+  SaveButton,
   SelectInput,
   SimpleForm,
   TextField,
   TextInput,
+  Toolbar,
   TopToolbar,
   required,
   useLocaleState,
@@ -43,9 +46,35 @@ import { LANGUAGE_CHOICES } from './event-list';
 const TYPES = EVENT_TYPES.map((id) => ({ id, name: id }));
 const STATES = ['active', 'failing', 'paused'].map((id) => ({ id, name: `cal.webhooks.${id}` }));
 
+/**
+ * Save, and delete: a subscription is deleted for good with its delivery log (react-admin's
+ * "delete" reads "move to trash" in this console, what a DELETE of an event does).
+ */
+function WebhookToolbar() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return (
+    <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <SaveButton />
+      <DeleteButton
+        label="cal.webhooks.delete"
+        confirmTitle="cal.webhooks.delete"
+        confirmContent="cal.webhooks.delete_content"
+        mutationMode="pessimistic"
+        mutationOptions={{
+          onSuccess: () => {
+            notify('cal.webhooks.deleted');
+            redirect('list', 'webhooks');
+          },
+        }}
+      />
+    </Toolbar>
+  );
+}
+
 /** A subscription's fields (CONTRACT "Webhooks"); the server checks the address it may call. */
-const WebhookForm = () => (
-  <SimpleForm warnWhenUnsavedChanges>
+const WebhookForm = ({ toolbar }: { toolbar?: ReactElement }) => (
+  <SimpleForm warnWhenUnsavedChanges toolbar={toolbar}>
     <TextInput source="url" type="url" validate={required()} fullWidth />
     <AutocompleteArrayInput source="events" choices={TYPES} validate={required()} />
     <SelectInput source="language" choices={LANGUAGE_CHOICES} emptyText="cal.webhooks.any" />
@@ -257,7 +286,7 @@ export const WebhookEdit = () => (
       </TopToolbar>
     }
   >
-    <WebhookForm />
+    <WebhookForm toolbar={<WebhookToolbar />} />
     <Deliveries />
   </Edit>
 );

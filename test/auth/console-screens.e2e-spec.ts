@@ -348,6 +348,7 @@ describe('editors console screens in Chromium (e2e)', () => {
     await confirm(page, 'en');
     await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 20_000 });
     await expect.poll(() => exists('/events', one), { timeout: 20_000 }).toBe(false);
+    await page.getByText(word('en', 'cal.trash.deleted'), { exact: true }).waitFor();
     await page.getByRole('row', { name: /Forever one/ }).waitFor({ state: 'detached' });
     expect(await exists('/events', two)).toBe(true);
 
@@ -439,6 +440,7 @@ describe('editors console screens in Chromium (e2e)', () => {
     await shown.waitFor({ timeout: 20_000 });
     const secret = /whsec_[A-Za-z0-9+/=]+/.exec(await shown.innerText())![0];
     expect(secret).not.toBe(seeded.en.secret);
+    await dialog.waitFor({ state: 'detached', timeout: 20_000 });
     await shot(page, 'webhook-rotated-en');
     expect(errors).toEqual([]);
     await page.context().close();
