@@ -101,6 +101,8 @@ function EmptyTrashButton({ resource }: { resource: string }) {
     <>
       <Button
         label="cal.trash.empty"
+        // Named when react-admin shows it as a bare icon (a phone) while disabled, too.
+        aria-label={translate('cal.trash.empty')}
         color="error"
         disabled={!total || busy}
         onClick={() => setOpen(true)}

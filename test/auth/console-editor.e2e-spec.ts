@@ -20,9 +20,12 @@ import {
 /**
  * "An editor's day" in the editors' console (issue 51), in headless Chromium against the built
  * console: a weekly series with a venue written through the form and the recurrence editor, one
- * occurrence changed alone, a contributor's submission approved by an editor; every result read
- * back through the REST API. The form and the recurrence editor pass axe-core (no serious or
- * critical violation) in en, hu and ro, and the form fits a 375 px wide screen.
+ * occurrence changed alone, one occurrence moved on the calendar by dragging it (the series
+ * question answered "this occurrence"), a contributor's submission approved by an editor; every
+ * result read back through the REST API. The form, the recurrence editor and the calendar (month,
+ * week, and the list a phone shows) pass axe-core (no serious or critical violation) in en, hu
+ * and ro; the form and the calendar fit a 375 px wide screen. With UPDATE_SCREENSHOTS=1,
+ * screenshots into docs/screenshots/.
  */
 const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');

@@ -20,9 +20,13 @@ import {
 /**
  * The editors' console's screens beyond the events form (issue 51) in headless Chromium under
  * the server's CSP: every screen in en, hu and ro with no serious or critical axe-core violation
- * and no script error; a bulk publish from the events list; a restore from the trash; a
- * Hungarian translation created side by side. Each action is checked on the server through the API. With
- * UPDATE_SCREENSHOTS=1, screenshots into docs/screenshots/.
+ * and no script error (the events list's add-filter menu too), and the lists at 375 px without
+ * sideways scrolling; a bulk publish from the events list; a restore from the trash and
+ * permanent deletes (one, the selected, a whole trash); a contributor's submission made in the
+ * form and approved in the review queue; a subscription's deliveries paged and its secret
+ * rotated; a Hungarian translation created side by side. Each action is checked on the server
+ * through the API, polled with a deadline. With UPDATE_SCREENSHOTS=1, screenshots into
+ * docs/screenshots/.
  */
 const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
