@@ -62,6 +62,9 @@ const query = (params: Record<string, unknown>) => {
   return q.toString();
 };
 
+const forced = (meta: unknown) =>
+  (meta as { force?: boolean } | undefined)?.force ? '?force=true' : '';
+
 function collection(resource: string): Collection {
   if (!(COLLECTIONS as readonly string[]).includes(resource)) throw new Error(resource);
   return resource as Collection;
@@ -177,15 +180,18 @@ export const dataProvider: DataProvider = {
     return { data: targets };
   },
 
-  async delete(resource, { id, previousData }) {
+  /** A DELETE trashes; with `meta.force`, a record in the trash is deleted for good (CONTRACT §3). */
+  async delete(resource, { id, previousData, meta }) {
     const name = collection(resource);
-    await api(`/${name}/${id}`, { method: 'DELETE' });
+    await api(`/${name}/${id}${forced(meta)}`, { method: 'DELETE' });
     return { data: (previousData ?? { id }) as never };
   },
 
-  async deleteMany(resource, { ids: targets }) {
+  async deleteMany(resource, { ids: targets, meta }) {
     const name = collection(resource);
-    await Promise.all(targets.map((id) => api(`/${name}/${id}`, { method: 'DELETE' })));
+    await Promise.all(
+      targets.map((id) => api(`/${name}/${id}${forced(meta)}`, { method: 'DELETE' })),
+    );
     return { data: targets };
   },
 };

@@ -19,6 +19,7 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import PublishIcon from '@mui/icons-material/Publish';
@@ -26,6 +27,7 @@ import TranslateIcon from '@mui/icons-material/Translate';
 import { LANGUAGES } from './api';
 import { useAbilities } from './roles';
 import { Selectable } from './selectable';
+import { DateHint } from './recurrence';
 
 /** The statuses an event can have, and the list's "all but trash". */
 export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'].map((id) => ({
@@ -71,9 +73,15 @@ const filters = [
       filterToQuery={(search) => ({ search })}
     />
   </ReferenceInput>,
-  <DateInput key="from" source="from" />,
-  <DateInput key="until" source="until" />,
+  <DateInput key="from" source="from" helperText={<FilterDateHint source="from" />} />,
+  <DateInput key="until" source="until" helperText={<FilterDateHint source="until" />} />,
 ];
+
+/** A date filter's day in the console's language (the browser's date field has its own format). */
+function FilterDateHint({ source }: { source: string }) {
+  const value: unknown = useWatch({ name: source });
+  return <DateHint value={value} withTime={false} />;
+}
 
 /** The start of an event in the console's language: the wall clock of its own time zone. */
 export function When({ record }: { record: RaRecord }) {

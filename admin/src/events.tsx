@@ -25,7 +25,7 @@ import {
 } from 'react-admin';
 import { fromInput, nextFullHour, toInput } from './dates';
 import { isOccurrence, UpdateTypeDialog } from './occurrence';
-import { RecurrenceInput } from './recurrence';
+import { DateHint, RecurrenceInput } from './recurrence';
 import { STATUSES } from './event-list';
 
 const dateInput = { type: 'datetime-local', format: toInput, parse: fromInput } as const;
@@ -39,18 +39,22 @@ const dayInput = (time: string) =>
 /** Start and end: dates and times, or dates alone for an all-day event. */
 function EventDates() {
   const allDay = Boolean(useWatch({ name: 'all_day' }));
+  const start: unknown = useWatch({ name: 'start_date' });
+  const end: unknown = useWatch({ name: 'end_date' });
   return (
     <>
       <TextInput
         key={`start-${allDay}`}
         source="start_date"
         validate={required()}
+        helperText={<DateHint value={start} withTime={!allDay} />}
         {...(allDay ? dayInput('00:00:00') : dateInput)}
       />
       <TextInput
         key={`end-${allDay}`}
         source="end_date"
         validate={required()}
+        helperText={<DateHint value={end} withTime={!allDay} />}
         {...(allDay ? dayInput('23:59:59') : dateInput)}
       />
     </>

@@ -52,14 +52,31 @@ export function asSeries(value: unknown): Series | null {
   return series.rules.length || series.rdates.length ? series : null;
 }
 
-/** Local wall clocks (`YYYY-MM-DD[ HH:MM:SS]`) in the console's language. */
+/** Local wall clocks (`YYYY-MM-DD[ HH:MM:SS]`) in the console's language ('' if none can be read). */
 function useDateText() {
   const [locale] = useLocaleState();
-  return (value: string, withTime = value.length > 10) =>
-    new Intl.DateTimeFormat(locale, {
+  return (value: string, withTime = value.length > 10) => {
+    const date = new Date(value.length > 10 ? value.replace(' ', 'T') : `${value}T00:00`);
+    if (Number.isNaN(date.getTime())) return '';
+    return new Intl.DateTimeFormat(locale, {
       dateStyle: 'full',
       timeStyle: withTime ? 'short' : undefined,
-    }).format(new Date(value.length > 10 ? value.replace(' ', 'T') : `${value}T00:00`));
+    }).format(date);
+  };
+}
+
+/**
+ * A date field's value written out in the console's language, under the field: the browser's
+ * own date fields show the browser's format (mm/dd/yyyy in an English browser), whatever the
+ * console's language, so the console says which day it is in its own words.
+ */
+export function DateHint({ value, withTime }: { value: unknown; withTime?: boolean }) {
+  const text = useDateText();
+  return (
+    <span data-testid="date-hint">
+      {typeof value === 'string' && value ? text(value, withTime) : ''}
+    </span>
+  );
 }
 
 /** A list of dates (exclusions or added dates): a field to add one, chips to remove one. */
@@ -96,6 +113,11 @@ function DateList(props: {
           size="small"
           type={props.type}
           value={props.type === 'date' ? draft : toInput(draft) || draft}
+          helperText={
+            draft ? (
+              <DateHint value={props.type === 'date' ? draft : fromInput(draft)} />
+            ) : undefined
+          }
           onChange={(e) => setDraft(e.target.value)}
           slotProps={{ htmlInput: { 'aria-label': props.label } }}
         />
@@ -229,6 +251,7 @@ function RuleBuilder({
             size="small"
             disabled={rule.ending !== 'until'}
             value={rule.until}
+            helperText={rule.ending === 'until' ? <DateHint value={rule.until} /> : undefined}
             onChange={(e) => set({ until: e.target.value })}
             slotProps={{ htmlInput: { 'aria-label': translate('cal.recurrence.until') } }}
           />

@@ -11,6 +11,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import UndoIcon from '@mui/icons-material/Undo';
 import { When } from './event-list';
 import { useAbilities } from './roles';
+import { useRereadLists } from './refresh';
 import { Selectable } from './selectable';
 
 const APPROVED = { status: 'publish' };
@@ -26,6 +27,7 @@ const rejectIcon = <UndoIcon />;
  */
 export default function ReviewQueue() {
   const can = useAbilities();
+  const reread = useRereadLists();
   return (
     <List
       resource="events"
@@ -46,6 +48,7 @@ export default function ReviewQueue() {
                 label="cal.review.approve"
                 data={APPROVED}
                 mutationMode="pessimistic"
+                mutationOptions={reread}
                 icon={approveIcon}
               />
             ) : (
@@ -69,6 +72,7 @@ export default function ReviewQueue() {
               label="cal.review.approve"
               data={APPROVED}
               mutationMode="pessimistic"
+              mutationOptions={reread}
               icon={approveIcon}
             />
           )}
@@ -77,6 +81,7 @@ export default function ReviewQueue() {
               label="cal.review.reject"
               data={REJECTED}
               mutationMode="pessimistic"
+              mutationOptions={reread}
               icon={rejectIcon}
             />
           )}

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ThemeProvider, type Theme } from '@mui/material';
+import { Box, ThemeProvider, type Theme } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
 /**
@@ -24,5 +24,19 @@ export function Selectable({ children }: { children: ReactNode }) {
       },
     },
   });
-  return <ThemeProvider theme={nested}>{children}</ThemeProvider>;
+  // On a phone a table wider than the screen scrolls inside its own box, not the whole page:
+  // there the box adds no width of its own to the page (width 0) and takes its container's.
+  return (
+    <ThemeProvider theme={nested}>
+      <Box
+        sx={{
+          overflowX: { xs: 'auto', sm: 'visible' },
+          width: { xs: 0, sm: 'auto' },
+          minWidth: { xs: '100%', sm: 0 },
+        }}
+      >
+        {children}
+      </Box>
+    </ThemeProvider>
+  );
 }

@@ -89,9 +89,18 @@ function update(kind: ListKind, method: 'post' | 'put' | 'patch'): Responses {
   };
 }
 
+/**
+ * DELETE answers the trashed record (a term: the deleted one); with `force=true` a record in the
+ * trash is deleted for good and answered as WordPress does, `{deleted, previous}` (CONTRACT §3).
+ */
 function remove(kind: ListKind): Responses {
+  const item = schemaRef(LIST_ITEMS[kind]);
+  const forced = object(
+    { deleted: { type: 'boolean', enum: [true] }, previous: item },
+    { required: ['deleted', 'previous'], additionalProperties: false },
+  );
   return {
-    '200': ok(`${kind}.delete_200`, schemaRef(LIST_ITEMS[kind])),
+    '200': ok(`${kind}.delete_200`, isTerm(kind) ? item : { oneOf: [item, forced] }),
     '400': error(`${kind}.delete_400`),
     '401': error('unauthorized'),
     '403': error(`${kind}.delete_403`),

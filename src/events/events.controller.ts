@@ -12,6 +12,7 @@ import { ListEventsQuery } from './dto/list-events.query.js';
 import { UpdateEventDto } from './dto/update-event.dto.js';
 import { EventsService } from './events.service.js';
 import { Endpoint } from '../docs/endpoint.js';
+import { FORCE_QUERY } from '../posts/force-delete.js';
 
 const d = resourceDoc('events');
 const ID = { name: 'id', type: 'integer', description: d('id') } as const;
@@ -43,7 +44,7 @@ export class EventsController {
     return this.events.get(id, query.password, ctx);
   }
 
-  @Endpoint('DELETE', ':id', { summary: d('op.delete'), param: ID })
+  @Endpoint('DELETE', ':id', { summary: d('op.delete'), param: ID, queries: [FORCE_QUERY] })
   remove(@Param('id', RouteIdPipe) id: number, @Ctx() ctx: RequestContext) {
     return this.events.remove(id, ctx);
   }
@@ -84,7 +85,11 @@ export class EventsController {
     return this.events.getBySlug(slug, query.password, ctx);
   }
 
-  @Endpoint('DELETE', 'by-slug/:slug', { summary: d('op.delete'), param: SLUG })
+  @Endpoint('DELETE', 'by-slug/:slug', {
+    summary: d('op.delete'),
+    param: SLUG,
+    queries: [FORCE_QUERY],
+  })
   removeBySlug(@Param('slug') slug: string, @Ctx() ctx: RequestContext) {
     return this.events.removeBySlug(slug, ctx);
   }

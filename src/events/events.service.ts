@@ -10,6 +10,8 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { contentFilter } from '../common/text/index.js';
 import type { Archive } from '../common/pagination/paginate.js';
 import type { TecEvent } from '../common/payload/tec-payload.js';
+import { forceOf, notTrashed } from '../posts/force-delete.js';
+import { TrashPurger } from '../posts/purge-trash.js';
 import { TranslationStore } from '../posts/translation-store.js';
 import { leaveSite, refuseTrash } from '../posts/trash-flow.js';
 import { EVENT_TRANSLATIONS } from '../posts/translations.js';
@@ -65,6 +67,7 @@ export class EventsService {
     private readonly presenter: EventPresenter,
     private readonly translations: TranslationStore,
     private readonly terms: EventTermLinks,
+    private readonly purger: TrashPurger,
   ) {}
 
   // ---------------------------------------------------------------- reads
@@ -185,8 +188,12 @@ export class EventsService {
   }
 
   async remove(id: number, ctx: RequestContext) {
-    // CONTRACT §9: deleting an occurrence cancels it alone.
-    if (isProvisionalId(id)) return this.occurrenceWrites.cancelOccurrence(id, ctx);
+    const force = forceOf(ctx.query);
+    // CONTRACT §9: deleting an occurrence cancels it alone (an occurrence is never in the trash).
+    if (isProvisionalId(id)) {
+      if (force) throw notTrashed();
+      return this.occurrenceWrites.cancelOccurrence(id, ctx);
+    }
     const kind = await this.events.kindOf(id);
     if (kind && kind !== 'event') throw notAnEvent();
     const event = kind ? await this.events.findById(id) : null;
@@ -194,14 +201,27 @@ export class EventsService {
       if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
       throw notFound(id);
     }
-    return this.trash(event, ctx);
+    return force ? this.deleteForGood(event, ctx) : this.trash(event, ctx);
   }
 
   async removeBySlug(slug: string, ctx: RequestContext) {
     const event = await this.events.findBySlug(slug, ctx.language);
     // Unknown slug: 400 before the permission check (§7.3).
     if (!event) throw invalidParams({ slug: t('validation.invalid') });
-    return this.trash(event, ctx);
+    return forceOf(ctx.query) ? this.deleteForGood(event, ctx) : this.trash(event, ctx);
+  }
+
+  /**
+   * `DELETE ?force=true` of a trashed event: deleted for good, as the trash purge deletes it
+   * (CONTRACT §3), by those who may trash it; answers WordPress's `{deleted, previous}`.
+   */
+  private async deleteForGood(event: EventEntity, ctx: RequestContext) {
+    // As for the trash (below), checked against the status it had before.
+    if (!canEdit(ctx.actor, { ...event, status: 'draft' })) throw forbidden(!!ctx.actor.user);
+    if (event.status !== 'trash') throw notTrashed();
+    const previous = await this.reads.written(event.id, ctx.query.password, ctx);
+    await this.purger.purgeRecords('event', [event.id]);
+    return { deleted: true, previous };
   }
 
   /** DELETE moves to trash and answers the record; a second DELETE is 410 (CONTRACT §3). */

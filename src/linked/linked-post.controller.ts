@@ -7,6 +7,7 @@ import { CachedReads } from '../cache/cached-reads.js';
 import { RouteIdPipe } from '../common/http/route-id.pipe.js';
 import { resourceDoc } from '../common/i18n/doc-key.js';
 import { Endpoint } from '../docs/endpoint.js';
+import { FORCE_QUERY } from '../posts/force-delete.js';
 import type { LinkedListQuery, LinkedWriteFields } from './linked-definition.js';
 import { UnlockParams, type Unlock } from './unlock.decorator.js';
 
@@ -65,7 +66,11 @@ function idRoutes(options: LinkedRoutesOptions) {
       return this.queries.getById(id, ctx, u);
     }
 
-    @Endpoint('DELETE', ':id', { summary: doc('delete.summary'), param: ID })
+    @Endpoint('DELETE', ':id', {
+      summary: doc('delete.summary'),
+      param: ID,
+      queries: [FORCE_QUERY],
+    })
     trash(
       @Param('id', RouteIdPipe) id: number,
       @Ctx() ctx: RequestContext,
@@ -109,7 +114,11 @@ function slugRoutes(options: LinkedRoutesOptions) {
       return this.queries.getBySlug(slug, ctx, u);
     }
 
-    @Endpoint('DELETE', 'by-slug/:slug', { summary: doc('delete.summary'), param: SLUG })
+    @Endpoint('DELETE', 'by-slug/:slug', {
+      summary: doc('delete.summary'),
+      param: SLUG,
+      queries: [FORCE_QUERY],
+    })
     trashBySlug(
       @Param('slug') slug: string,
       @Ctx() ctx: RequestContext,

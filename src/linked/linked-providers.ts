@@ -1,5 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import { UsersService } from '../auth/users/users.service.js';
+import { TrashPurger } from '../posts/purge-trash.js';
 import { TranslationStore } from '../posts/translation-store.js';
 import type { PostColumns } from '../posts/post-columns.js';
 import { RecordCache } from '../cache/record-cache.js';
@@ -62,8 +63,9 @@ export function linkedProviders<
         scope: Writes,
         translations: TranslationStore,
         users: UsersService,
-      ) => new writes(def, reads, repo, scope, translations, users),
-      inject: [queries, repository, Writes, TranslationStore, UsersService],
+        purger: TrashPurger,
+      ) => new writes(def, reads, repo, scope, translations, users, purger),
+      inject: [queries, repository, Writes, TranslationStore, UsersService, TrashPurger],
     },
     {
       provide: links,

@@ -18,6 +18,8 @@ import {
 import type { RequestContext } from '../common/http/request-context.js';
 import type { PostColumns } from '../posts/post-columns.js';
 import { effectiveStatus, isWritableStatus, resolveWriteStatus } from '../posts/post-status.js';
+import { forceOf, notTrashed } from '../posts/force-delete.js';
+import type { TrashPurger } from '../posts/purge-trash.js';
 import type { TranslationStore } from '../posts/translation-store.js';
 import { leaveSite, refuseTrash } from '../posts/trash-flow.js';
 import { moveLanguage, savedInLanguage } from '../posts/language-move.js';
@@ -50,6 +52,7 @@ export class LinkedWrites<
     protected readonly writes: Writes,
     protected readonly translations: TranslationStore,
     protected readonly users: UsersService,
+    protected readonly purger: TrashPurger,
   ) {}
 
   /** `POST /{collection}`: 201 with the new record, or with an existing duplicate (§7.4.2). */
@@ -123,7 +126,16 @@ export class LinkedWrites<
     // for what a contributor may trash was draft/pending: so they get the 410, not a 403.
     const status = record.status === 'trash' ? 'draft' : record.status;
     const { kind } = this.def.kind;
-    refuseTrash(canEdit(ctx.actor, { authorId: record.authorId, status }), ctx.actor, record, kind);
+    const mayTrash = canEdit(ctx.actor, { authorId: record.authorId, status });
+    if (forceOf(ctx.query)) {
+      // `?force=true`: a trashed record is deleted for good (CONTRACT §3), WordPress's answer.
+      if (!mayTrash) throw forbidden(!!ctx.actor.user);
+      if (record.status !== 'trash') throw notTrashed();
+      const previous = this.queries.present(record, ctx, unlock, false);
+      await this.purger.purgeRecords(kind, [record.id]);
+      return { deleted: true, previous };
+    }
+    refuseTrash(mayTrash, ctx.actor, record, kind);
     await this.writes.run(async (scope) => {
       await leaveSite(scope, this.translations, record, {
         kind,

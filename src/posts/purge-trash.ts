@@ -44,10 +44,31 @@ export class TrashPurger {
   ) {}
 
   purge(trashedBeforeUtc: string | null): Promise<PurgeCounts> {
+    return this.run(KINDS, trashedBeforeUtc);
+  }
+
+  /**
+   * Deletes the trashed records `ids` of `kind` for good (an API's `DELETE ?force=true`, CONTRACT
+   * §3); records not in the trash are left. Answers how many went.
+   */
+  async purgeRecords(kind: PostKind, ids: readonly number[]): Promise<number> {
+    const counts = await this.run(
+      KINDS.filter((k) => k.kind === kind),
+      null,
+      ids,
+    );
+    return counts.events + counts.venues + counts.organizers;
+  }
+
+  private run(
+    kinds: typeof KINDS,
+    trashedBeforeUtc: string | null,
+    only?: readonly number[],
+  ): Promise<PurgeCounts> {
     return this.writes.run(async ({ manager, changed }) => {
       const counts: PurgeCounts = { events: 0, venues: 0, organizers: 0 };
-      for (const { key, kind, scope } of KINDS) {
-        const rows = await this.store.trashed(manager, scope, trashedBeforeUtc);
+      for (const { key, kind, scope } of kinds) {
+        const rows = await this.store.trashed(manager, scope, trashedBeforeUtc, only);
         // Trash already leaves translation groups; rows trashed by older versions may not have.
         for (const row of rows.filter((r) => r.tgroup !== null)) {
           await this.translations.leave(manager, scope, {

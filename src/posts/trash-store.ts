@@ -16,16 +16,30 @@ export interface TrashedRow {
  */
 @Injectable()
 export class TrashStore {
-  /** The trashed records of `scope`, trashed before `trashedBeforeUtc` when given, by id. */
+  /**
+   * The trashed records of `scope`, trashed before `trashedBeforeUtc` when given, or those of
+   * `ids` (a bounded list) when given, by id.
+   */
   trashed(
     manager: EntityManager,
     scope: TranslationScope,
     trashedBeforeUtc: string | null,
+    ids?: readonly number[],
   ): Promise<TrashedRow[]> {
+    const where = [`status = 'trash'`];
+    const values: unknown[] = [];
+    if (trashedBeforeUtc) {
+      where.push('modified_utc < ?');
+      values.push(trashedBeforeUtc);
+    }
+    if (ids) {
+      where.push(ids.length ? `id IN (${ids.map(() => '?').join(', ')})` : '1 = 0');
+      values.push(...ids);
+    }
     return manager.query(
       `SELECT id, language, translation_group AS tgroup FROM ${scope.table}
-       WHERE status = 'trash'${trashedBeforeUtc ? ' AND modified_utc < ?' : ''} ORDER BY id`,
-      trashedBeforeUtc ? [trashedBeforeUtc] : [],
+       WHERE ${where.join(' AND ')} ORDER BY id`,
+      values,
     );
   }
 

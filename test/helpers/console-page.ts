@@ -21,10 +21,13 @@ export function consoleCatalogue(lang: string): unknown {
 /**
  * A page of a context of its own (no cookie of another test's session), opened at `url`, that
  * records script errors and CSP violations (both reach the console as errors). The console asks
- * the server whether a session exists: its 401 while logged out is not an error.
+ * the server whether a session exists: its 401 while logged out is not an error. The browser
+ * speaks the page's language (`/hu/admin/` → hu), as a person's browser would: its own date
+ * fields follow it.
  */
 export async function openConsolePage(browser: Browser, url: string, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const locale = /^\/(hu|ro)\//.exec(new URL(url).pathname)?.[1] ?? 'en';
+  const context = await browser.newContext({ viewport: { width, height: 900 }, locale });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
