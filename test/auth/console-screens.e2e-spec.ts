@@ -27,7 +27,7 @@ import {
  * the server's CSP: every screen in en, hu and ro with no serious or critical axe-core violation
  * and no script error (the events list's add-filter menu too), and the lists at 375 px without
  * sideways scrolling; a bulk publish from the events list; a restore from the trash and
- * permanent deletes (one, the selected, a whole trash); a contributor's submission made in the
+ * permanent deletes (one, the selected, a whole trash; a category from its form); a contributor's submission made in the
  * form and approved in the review queue; a subscription's deliveries paged and its secret
  * rotated; a Hungarian translation created side by side. Each action is checked on the server
  * through the API, polled with a deadline. With UPDATE_SCREENSHOTS=1, screenshots into
@@ -297,6 +297,35 @@ describe('editors console screens in Chromium (e2e)', () => {
       .set('Authorization', users.editor.header)
       .expect(200);
     expect((listed.body as { events: unknown[] }).events).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 90_000);
+
+  it('an editor deletes a category for good from its form, after a question that says so (hu)', async () => {
+    const doomed = await create('/categories', users.editor.header, {
+      name: 'Kidobott kategória',
+      i18n_language: 'hu',
+    });
+    const { page, errors } = await session('hu', users.editor.login, EDITOR_PASSWORD);
+    await screen(page, `categories/${doomed.id}`, word('hu', 'cal.terms.delete'));
+    // Terms have no trash: the button and its question say "for good", not "to the trash".
+    expect(await page.getByText(word('hu', 'ra.action.delete')).count()).toBe(0);
+    await page.getByRole('button', { name: word('hu', 'cal.terms.delete') }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(word('hu', 'cal.terms.delete_content')).waitFor();
+    expect(await axeSettled(page)).toEqual([]);
+    await confirm(page, 'hu');
+    await expect
+      .poll(
+        async () =>
+          (
+            await http()
+              .get(`${API}/categories/${doomed.id}`)
+              .set('Authorization', users.editor.header)
+          ).status,
+        { timeout: 20_000 },
+      )
+      .toBe(400); // an id that names no term (the plugin's answer, not a 404)
     expect(errors).toEqual([]);
     await page.context().close();
   }, 90_000);
