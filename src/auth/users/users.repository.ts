@@ -46,6 +46,26 @@ export interface ApplicationPasswordRow {
 /** Why a guarded change was not made: it would leave the site without an administrator. */
 export const LAST_ADMINISTRATOR = 'last-administrator';
 
+/**
+ * A guarded write's refusal, thrown inside its transaction so that the transaction rolls back
+ * (the lock row that write-lock.ts upserts included: a refused write leaves no trace) and
+ * answered outside it by `refusable`.
+ */
+class Refusal<T> extends Error {
+  constructor(readonly answer: T) {
+    super('refused');
+  }
+}
+
+async function refusable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof Refusal) return error.answer as T;
+    throw error;
+  }
+}
+
 /** Who a live console session belongs to (the users row joined at each request). */
 export interface SessionUser {
   id: number;
@@ -98,25 +118,27 @@ export class UsersRepository {
     id: number,
     changes: UserChanges | null,
   ): Promise<UserEntity | null | undefined | typeof LAST_ADMINISTRATOR> {
-    return transaction(this.users.manager.connection, async (m) => {
-      await lockKey(m, 'users:administrators');
-      const user = await m.findOneBy(UserEntity, { id });
-      if (!user) return undefined;
-      const demoted = changes === null || (changes.role ?? user.role) !== 'administrator';
-      if (user.role === 'administrator' && demoted) {
-        const administrators = await m.countBy(UserEntity, { role: 'administrator' });
-        if (administrators <= 1) return LAST_ADMINISTRATOR;
-      }
-      if (changes === null) {
-        await m.query('DELETE FROM user_sessions WHERE user_id = ?', [id]);
-        await m.query('DELETE FROM application_passwords WHERE user_id = ?', [id]);
-        await m.delete(UserEntity, { id });
-        return null;
-      }
-      const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      if (Object.keys(set).length) await m.update(UserEntity, { id }, set);
-      return m.findOneBy(UserEntity, { id });
-    });
+    return refusable(
+      transaction(this.users.manager.connection, async (m) => {
+        await lockKey(m, 'users:administrators');
+        const user = await m.findOneBy(UserEntity, { id });
+        if (!user) throw new Refusal(undefined);
+        const demoted = changes === null || (changes.role ?? user.role) !== 'administrator';
+        if (user.role === 'administrator' && demoted) {
+          const administrators = await m.countBy(UserEntity, { role: 'administrator' });
+          if (administrators <= 1) throw new Refusal(LAST_ADMINISTRATOR);
+        }
+        if (changes === null) {
+          await m.query('DELETE FROM user_sessions WHERE user_id = ?', [id]);
+          await m.query('DELETE FROM application_passwords WHERE user_id = ?', [id]);
+          await m.delete(UserEntity, { id });
+          return null;
+        }
+        const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+        if (Object.keys(set).length) await m.update(UserEntity, { id }, set);
+        return m.findOneBy(UserEntity, { id });
+      }),
+    );
   }
 
   byId(id: number): Promise<UserEntity | null> {
@@ -156,20 +178,22 @@ export class UsersRepository {
     passwordHash: string,
     max: number,
   ): Promise<'inserted' | 'duplicate' | 'full'> {
-    return transaction(this.users.manager.connection, async (m) => {
-      await lockKey(m, `users:application-passwords:${row.userId}`);
-      const names: Array<{ name: string }> = await m.query(
-        'SELECT name FROM application_passwords WHERE user_id = ?',
-        [row.userId],
-      );
-      if (names.some((n) => n.name === row.name)) return 'duplicate';
-      if (names.length >= max) return 'full';
-      await m.query(
-        'INSERT INTO application_passwords (uuid, user_id, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
-        [row.uuid, row.userId, row.name, passwordHash, row.createdAt],
-      );
-      return 'inserted';
-    });
+    return refusable(
+      transaction(this.users.manager.connection, async (m) => {
+        await lockKey(m, `users:application-passwords:${row.userId}`);
+        const names: Array<{ name: string }> = await m.query(
+          'SELECT name FROM application_passwords WHERE user_id = ?',
+          [row.userId],
+        );
+        if (names.some((n) => n.name === row.name)) throw new Refusal('duplicate' as const);
+        if (names.length >= max) throw new Refusal('full' as const);
+        await m.query(
+          'INSERT INTO application_passwords (uuid, user_id, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+          [row.uuid, row.userId, row.name, passwordHash, row.createdAt],
+        );
+        return 'inserted' as const;
+      }),
+    );
   }
 
   /** Whether user `userId` has the application password of this hash: one unique-index look-up. */
