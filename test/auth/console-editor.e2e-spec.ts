@@ -264,6 +264,49 @@ describe('an editor’s day in the console (e2e)', () => {
     await page.context().close();
   }, 90_000);
 
+  /**
+   * Presses Tab until the focused element is the one `is` names (at most `max` presses, then the
+   * test fails naming what had the focus): how a keyboard user reaches it.
+   */
+  async function tabTo(page: Page, is: string, max = 60) {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(`!!document.activeElement?.matches(${JSON.stringify(is)})`)) return;
+    }
+    const focused = await page.evaluate('document.activeElement?.outerHTML.slice(0, 200)');
+    throw new Error(`${max} presses of Tab never reached ${is} (focus on ${String(focused)})`);
+  }
+
+  it('an editor logs in and saves a new event as a draft with the keyboard alone (hu)', async () => {
+    const { page, errors } = await openConsolePage(browser, `${origin}/hu/admin/`);
+    await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
+    await tabTo(page, 'input[name="username"]');
+    await page.keyboard.type(users.editor.login);
+    await tabTo(page, 'input[name="password"]');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    // The menu's link to the events, then the list's "create" button, each reached by Tab.
+    await page.waitForSelector('a[href="#/events"]', { timeout: 20_000 });
+    await tabTo(page, 'a[href="#/events"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/events(\?|$)/, { timeout: 20_000 });
+    await page.waitForSelector('a[href="#/events/create"]', { timeout: 20_000 });
+    await tabTo(page, 'a[href="#/events/create"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
+    await tabTo(page, 'input[name="title"]');
+    const title = 'Billentyűzettel írt esemény';
+    await page.keyboard.type(title);
+    // Enter in a field submits the form: a title alone saves a draft (the dates are prefilled).
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
+    const id = Number(/(\d+)$/.exec(page.url())![1]);
+    const { body: saved } = await api(`/events/${id}`).expect(200);
+    expect([saved.title, saved.status]).toEqual([title, 'draft']);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 90_000);
+
   async function occurrences(title: string): Promise<Event[]> {
     const list = await api('/events')
       .query({ start_date: '2031-01-01', end_date: '2031-12-31', per_page: 50 })
