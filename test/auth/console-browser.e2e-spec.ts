@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
@@ -176,5 +178,51 @@ describe('editors console in Chromium (e2e)', () => {
       .expect(401);
     expect(errors).toEqual([]);
     await page.context().close();
+  }, 90_000);
+
+  it("refuses a form another site's page posts with the editor's session cookie", async () => {
+    const password = 'editor console passphrase';
+    const usersService = app.get(
+      (await import('../../src/auth/users/users.service.js')).UsersService,
+    );
+    await usersService.setLoginPassword(users.editor.login, password);
+    const { page, errors } = await open('/admin/');
+    await logIn(page, users.editor.login, password);
+    await page.waitForSelector('a[href="#/events"]', { timeout: 20_000 });
+    // Another origin (same host, another port: the browser sends the SameSite cookie along, so
+    // what refuses the write is the missing nonce), whose page posts a form to the API.
+    const title = 'Posted from another site';
+    const evil = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(
+        `<!doctype html><html lang="en"><title>x</title><body>
+         <form method="post" action="${origin}${API}/events">
+         <input name="title" value="${title}"><input name="status" value="publish">
+         <input name="start_date" value="2030-05-01 10:00:00">
+         <input name="end_date" value="2030-05-01 11:00:00"></form>
+         <script>document.forms[0].submit()</script></body></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    try {
+      const other = await page.context().newPage();
+      const answered = other.waitForResponse((r) => r.url().startsWith(`${origin}${API}/events`));
+      await other.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
+      const answer = await answered;
+      expect([answer.status(), ((await answer.json()) as { code: string }).code]).toEqual([
+        401,
+        'rest_forbidden',
+      ]);
+      // Nothing was written, and the console's own session still works.
+      const list = await request(app.getHttpServer())
+        .get(`${API}/events`)
+        .query({ search: title, status: 'any', start_date: '2000-01-01' })
+        .set('Authorization', users.editor.header)
+        .expect(200);
+      expect(list.body.events).toHaveLength(0);
+      expect(errors).toEqual([]);
+    } finally {
+      evil.close();
+      await page.context().close();
+    }
   }, 90_000);
 });
