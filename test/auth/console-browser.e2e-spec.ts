@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
@@ -12,6 +10,7 @@ import {
   consoleCatalogue,
   logIn,
   openConsolePage,
+  consoleShot,
 } from '../helpers/console-page.js';
 import { listenLocally } from '../helpers/local-app.js';
 import {
@@ -30,7 +29,6 @@ import {
  * creates an event from a title alone (a draft at the next full hour), and logs out. With
  * UPDATE_SCREENSHOTS=1, screenshots into docs/screenshots/.
  */
-const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const API = '/cal/events/v1';
 const ADMIN_PASSWORD = 'console administrator passphrase';
 const TITLES: Record<string, string> = {
@@ -88,12 +86,6 @@ describe('editors console in Chromium (e2e)', () => {
 
   const text = (page: Page) => page.evaluate('document.body.textContent') as Promise<string>;
 
-  async function shot(page: Page, name: string) {
-    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
-  }
-
   it.each([
     ['en', '/admin/'],
     ['hu', '/hu/admin/'],
@@ -107,7 +99,7 @@ describe('editors console in Chromium (e2e)', () => {
       await page.waitForSelector('input[name="username"]');
       expect(await text(page)).toContain(words.ra.auth.sign_in);
       expect(await axe(page)).toEqual([]);
-      await shot(page, `login-${lang}`);
+      await consoleShot(page, `login-${lang}`);
 
       await logIn(page, 'chief', ADMIN_PASSWORD);
       await page
@@ -123,7 +115,7 @@ describe('editors console in Chromium (e2e)', () => {
         });
       expect(await text(page)).toContain(plural(words.resources.events.name));
       expect(await axe(page)).toEqual([]);
-      await shot(page, `events-${lang}`);
+      await consoleShot(page, `events-${lang}`);
       expect(errors).toEqual([]);
       await page.context().close();
     },
@@ -140,7 +132,7 @@ describe('editors console in Chromium (e2e)', () => {
     await logIn(page, users.editor.login, password);
     await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
     expect(await axe(page)).toEqual([]);
-    await shot(page, 'event-create-en');
+    await consoleShot(page, 'event-create-en');
     await page.fill('input[name="title"]', 'Written in the console');
     await page.click('button[type="submit"]');
     await page.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
@@ -9,6 +7,7 @@ import { needs } from '../helpers/services.js';
 import {
   CONSOLE_BUILT as BUILT,
   consoleCatalogue,
+  consoleShot,
   logIn,
   openConsolePage,
 } from '../helpers/console-page.js';
@@ -32,14 +31,7 @@ import {
  * and ro; the form and the calendar fit a 375 px wide screen. With UPDATE_SCREENSHOTS=1,
  * screenshots into docs/screenshots/.
  */
-const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 
-/** With UPDATE_SCREENSHOTS=1, the page as shown into docs/screenshots/console-<name>.png. */
-async function shot(page: Page, name: string) {
-  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
-}
 const API = '/cal/events/v1';
 const PASSWORD = 'console editor passphrase';
 const VENUE = 'Riverside Hall';
@@ -140,7 +132,7 @@ describe('an editor’s day in the console (e2e)', () => {
       );
       expect(await page.getByTestId('date-hint').first().innerText()).toBe(start);
       expect(await axe(page)).toEqual([]);
-      await shot(page, `event-recurrence-${lang}`);
+      await consoleShot(page, `event-recurrence-${lang}`);
       expect(errors).toEqual([]);
       await page.context().close();
     },
@@ -151,7 +143,7 @@ describe('an editor’s day in the console (e2e)', () => {
     const { page } = await session('/admin/#/events/create', users.editor.login, 375);
     await datesAndSeries(page, 'en');
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-    await shot(page, 'event-form-phone-en');
+    await consoleShot(page, 'event-form-phone-en');
     await page.context().close();
   }, 90_000);
 
@@ -203,7 +195,7 @@ describe('an editor’s day in the console (e2e)', () => {
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           width,
         );
-        await shot(
+        await consoleShot(
           page,
           `calendar${width < 600 ? '-phone' : view === 'timeGridWeek' ? '-week' : ''}-${lang}`,
         );
@@ -234,7 +226,7 @@ describe('an editor’s day in the console (e2e)', () => {
     const single = page.getByRole('button', { name: words('en').cal.occurrence.single });
     await single.waitFor();
     expect(await axeSettled(page)).toEqual([]);
-    await shot(page, 'occurrence-en');
+    await consoleShot(page, 'occurrence-en');
     await single.click();
     await page
       .locator('td[data-date="2032-03-10"] .fc-event', { hasText: title })

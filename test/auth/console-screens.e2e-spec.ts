@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
@@ -8,9 +6,11 @@ import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
 import {
   CONSOLE_BUILT as BUILT,
-  consoleCatalogue,
   logIn,
   openConsolePage,
+  consoleShot,
+  consoleWord,
+  showScreen,
 } from '../helpers/console-page.js';
 import { listenLocally } from '../helpers/local-app.js';
 import {
@@ -33,7 +33,6 @@ import {
  * through the API, polled with a deadline. With UPDATE_SCREENSHOTS=1, screenshots into
  * docs/screenshots/.
  */
-const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const API = '/cal/events/v1';
 const ADMIN_PASSWORD = 'console administrator passphrase';
 const EDITOR_PASSWORD = 'editor console passphrase';
@@ -42,17 +41,6 @@ const LANGS = ['en', 'hu', 'ro'] as const;
 /** A list's window over every seeded date (the API lists two years from its start by default). */
 const EVERY_DATE = { start_date: '2000-01-01', end_date: '2100-12-31' };
 type Lang = (typeof LANGS)[number];
-
-type Tree = { [key: string]: string | Tree };
-const catalogue = (lang: string) => consoleCatalogue(lang) as Tree;
-/** A catalogue text by its dotted key, first plural form. */
-const word = (lang: string, key: string) => {
-  const value = key
-    .split('.')
-    .reduce<string | Tree>((node, part) => (node as Tree)[part], catalogue(lang));
-  if (typeof value !== 'string') throw new Error(`no text at ${key}`);
-  return value.split(' |||| ')[0];
-};
 
 describe('editors console screens in Chromium (e2e)', () => {
   needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
@@ -141,23 +129,6 @@ describe('editors console screens in Chromium (e2e)', () => {
   }
 
   /** Opens a screen by its hash route and waits for `shown` on it. */
-  async function screen(page: Page, route: string, shown: string) {
-    await page.evaluate(`location.hash = ${JSON.stringify(`#/${route}`)}`);
-    await page
-      .getByText(shown)
-      .first()
-      .waitFor({ timeout: 15_000 })
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message}: ${page.url()} ${await page.innerText('body')}`);
-      });
-  }
-
-  async function shot(page: Page, name: string) {
-    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
-  }
-
   /**
    * The serious and critical axe-core violations once every CSS transition has ended: a dialog
    * or a menu fading in or out is measured at its final colours, not half transparent.
@@ -180,7 +151,7 @@ describe('editors console screens in Chromium (e2e)', () => {
   const confirm = (page: Page, lang: Lang) =>
     page
       .getByRole('dialog')
-      .getByRole('button', { name: word(lang, 'ra.action.confirm') })
+      .getByRole('button', { name: consoleWord(lang, 'ra.action.confirm') })
       .click();
 
   it.each(LANGS)(
@@ -192,30 +163,38 @@ describe('editors console screens in Chromium (e2e)', () => {
         ['review', `Submitted ${lang}`, 'review'],
         ['trash', `Trashed ${lang}`, 'trash'],
         ['categories', `Concerts ${lang}`, 'categories'],
-        ['categories/create', word(lang, 'resources.categories.fields.parent'), 'category-create'],
+        [
+          'categories/create',
+          consoleWord(lang, 'resources.categories.fields.parent'),
+          'category-create',
+        ],
         ['tags', `Outdoor ${lang}`, 'tags'],
         ['webhooks', 'http://127.0.0.1:9/hook', 'webhooks'],
-        [`webhooks/${seeded.en.webhook}`, word(lang, 'cal.webhooks.deliveries'), 'webhook-edit'],
+        [
+          `webhooks/${seeded.en.webhook}`,
+          consoleWord(lang, 'cal.webhooks.deliveries'),
+          'webhook-edit',
+        ],
         [
           `events/${seeded[lang].event}/translations`,
-          word(lang, 'cal.translations.missing'),
+          consoleWord(lang, 'cal.translations.missing'),
           'translations',
         ],
       ];
       for (const [route, shown, name] of screens) {
-        await screen(page, route, shown);
+        await showScreen(page, route, shown);
         expect([route, await axeSettled(page)]).toEqual([route, []]);
-        await shot(page, `${name}-${lang}`);
+        await consoleShot(page, `${name}-${lang}`);
       }
       // The filters an editor adds to the events list: the menu open, then the filter added.
-      await screen(page, 'events', `Listed concert ${lang}`);
-      await page.getByRole('button', { name: word(lang, 'ra.action.add_filter') }).click();
+      await showScreen(page, 'events', `Listed concert ${lang}`);
+      await page.getByRole('button', { name: consoleWord(lang, 'ra.action.add_filter') }).click();
       const language = page.getByRole('menuitemcheckbox', {
-        name: word(lang, 'resources.events.fields.language'),
+        name: consoleWord(lang, 'resources.events.fields.language'),
       });
       await language.waitFor();
       expect(['add filter menu', await axeSettled(page)]).toEqual(['add filter menu', []]);
-      await shot(page, `events-filters-${lang}`);
+      await consoleShot(page, `events-filters-${lang}`);
       await language.click();
       await language.waitFor({ state: 'detached', timeout: 15_000 });
       expect(['added filter', await axeSettled(page)]).toEqual(['added filter', []]);
@@ -232,10 +211,10 @@ describe('editors console screens in Chromium (e2e)', () => {
       for (const [route, shown, name] of [
         ['events', `Listed concert ${lang}`, 'events'],
         ['review', `Submitted ${lang}`, 'review'],
-        ['trash', word(lang, 'cal.trash.title'), 'trash'],
+        ['trash', consoleWord(lang, 'cal.trash.title'), 'trash'],
       ]) {
-        await screen(page, route, shown);
-        await shot(page, `${name}-phone-${lang}`);
+        await showScreen(page, route, shown);
+        await consoleShot(page, `${name}-phone-${lang}`);
         expect([route, await page.evaluate('document.documentElement.scrollWidth')]).toEqual([
           route,
           375,
@@ -266,7 +245,11 @@ describe('editors console screens in Chromium (e2e)', () => {
       ).id,
     ];
     const { page, errors } = await session('en', users.editor.login, EDITOR_PASSWORD);
-    await screen(page, 'events?filter=%7B%22search%22%3A%22Bulk%20draft%22%7D', 'Bulk draft two');
+    await showScreen(
+      page,
+      'events?filter=%7B%22search%22%3A%22Bulk%20draft%22%7D',
+      'Bulk draft two',
+    );
     for (const title of ['Bulk draft one', 'Bulk draft two']) {
       await page
         .getByRole('row', { name: new RegExp(title) })
@@ -274,10 +257,15 @@ describe('editors console screens in Chromium (e2e)', () => {
         .check();
     }
     expect(await axeSettled(page)).toEqual([]);
-    await shot(page, 'events-bulk-en');
-    await page.getByRole('button', { name: word('en', 'cal.bulk.publish'), exact: true }).click();
+    await consoleShot(page, 'events-bulk-en');
+    await page
+      .getByRole('button', { name: consoleWord('en', 'cal.bulk.publish'), exact: true })
+      .click();
     await confirm(page, 'en');
-    await page.getByText(word('en', 'cal.status.publish')).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByText(consoleWord('en', 'cal.status.publish'))
+      .first()
+      .waitFor({ timeout: 20_000 });
     for (const id of ids) expect((await read(id)).status).toBe('publish');
     expect(errors).toEqual([]);
     await page.context().close();
@@ -285,9 +273,9 @@ describe('editors console screens in Chromium (e2e)', () => {
 
   it('an editor restores a trashed event as a draft', async () => {
     const { page, errors } = await session('en', users.editor.login, EDITOR_PASSWORD);
-    await screen(page, 'trash', 'Trashed en');
+    await showScreen(page, 'trash', 'Trashed en');
     const row = page.getByRole('row', { name: /Trashed en/ });
-    await row.getByRole('button', { name: word('en', 'cal.trash.restore') }).click();
+    await row.getByRole('button', { name: consoleWord('en', 'cal.trash.restore') }).click();
     await confirm(page, 'en');
     await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 20_000 });
     await row.waitFor({ state: 'detached', timeout: 20_000 });
@@ -307,12 +295,12 @@ describe('editors console screens in Chromium (e2e)', () => {
       i18n_language: 'hu',
     });
     const { page, errors } = await session('hu', users.editor.login, EDITOR_PASSWORD);
-    await screen(page, `categories/${doomed.id}`, word('hu', 'cal.terms.delete'));
+    await showScreen(page, `categories/${doomed.id}`, consoleWord('hu', 'cal.terms.delete'));
     // Terms have no trash: the button and its question say "for good", not "to the trash".
-    expect(await page.getByText(word('hu', 'ra.action.delete')).count()).toBe(0);
-    await page.getByRole('button', { name: word('hu', 'cal.terms.delete') }).click();
+    expect(await page.getByText(consoleWord('hu', 'ra.action.delete')).count()).toBe(0);
+    await page.getByRole('button', { name: consoleWord('hu', 'cal.terms.delete') }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText(word('hu', 'cal.terms.delete_content')).waitFor();
+    await dialog.getByText(consoleWord('hu', 'cal.terms.delete_content')).waitFor();
     expect(await axeSettled(page)).toEqual([]);
     await confirm(page, 'hu');
     await expect
@@ -352,10 +340,10 @@ describe('editors console screens in Chromium (e2e)', () => {
           .set('Authorization', editor)
           .expect(200)
       ).body[path.slice(1)].some((row: { id: number }) => row.id === id) as boolean;
-    const forever = word('en', 'cal.trash.delete_forever');
+    const forever = consoleWord('en', 'cal.trash.delete_forever');
 
     const { page, errors } = await session('en', users.editor.login, EDITOR_PASSWORD);
-    await screen(page, 'trash', 'Forever two');
+    await showScreen(page, 'trash', 'Forever two');
     // One record, from its row.
     await page
       .getByRole('row', { name: /Forever one/ })
@@ -365,7 +353,7 @@ describe('editors console screens in Chromium (e2e)', () => {
     await confirm(page, 'en');
     await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 20_000 });
     await expect.poll(() => exists('/events', one), { timeout: 20_000 }).toBe(false);
-    await page.getByText(word('en', 'cal.trash.deleted'), { exact: true }).waitFor();
+    await page.getByText(consoleWord('en', 'cal.trash.deleted'), { exact: true }).waitFor();
     await page.getByRole('row', { name: /Forever one/ }).waitFor({ state: 'detached' });
     expect(await exists('/events', two)).toBe(true);
 
@@ -383,13 +371,13 @@ describe('editors console screens in Chromium (e2e)', () => {
     await expect.poll(() => exists('/events', two), { timeout: 20_000 }).toBe(false);
 
     // A whole trash: the venues' tab, "Empty trash", confirmed by "Delete permanently".
-    await page.getByRole('tab', { name: word('en', 'resources.venues.name') }).click();
+    await page.getByRole('tab', { name: consoleWord('en', 'resources.venues.name') }).click();
     await page.getByText('Forever hall two').waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: word('en', 'cal.trash.empty') }).click();
+    await page.getByRole('button', { name: consoleWord('en', 'cal.trash.empty') }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     expect(await axeSettled(page)).toEqual([]);
-    await shot(page, 'trash-empty-en');
+    await consoleShot(page, 'trash-empty-en');
     await dialog.getByRole('button', { name: forever }).click();
     await dialog.waitFor({ state: 'detached', timeout: 20_000 });
     for (const id of venues) {
@@ -401,7 +389,7 @@ describe('editors console screens in Chromium (e2e)', () => {
       .set('Authorization', editor)
       .expect(200);
     expect((left.body as { venues: unknown[] }).venues).toEqual([]);
-    await page.getByText(word('en', 'cal.trash.emptied')).waitFor({ timeout: 20_000 });
+    await page.getByText(consoleWord('en', 'cal.trash.emptied')).waitFor({ timeout: 20_000 });
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
@@ -432,33 +420,33 @@ describe('editors console screens in Chromium (e2e)', () => {
     const { total } = await deliveries();
 
     const { page, errors } = await session('en', 'chief', ADMIN_PASSWORD);
-    await screen(page, `webhooks/${id}`, word('en', 'cal.webhooks.deliveries'));
+    await showScreen(page, `webhooks/${id}`, consoleWord('en', 'cal.webhooks.deliveries'));
     const range = (from: number, to: number) =>
-      word('en', 'ra.navigation.page_range_info')
+      consoleWord('en', 'ra.navigation.page_range_info')
         .replace('%{offsetBegin}', String(from))
         .replace('%{offsetEnd}', String(to))
         .replace('%{total}', String(total));
     await page.getByText(range(1, 20)).waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: word('en', 'ra.navigation.next') }).click();
+    await page.getByRole('button', { name: consoleWord('en', 'ra.navigation.next') }).click();
     await page.getByText(range(21, Math.min(40, total))).waitFor({ timeout: 20_000 });
-    const replay = word('en', 'cal.webhooks.replay');
+    const replay = consoleWord('en', 'cal.webhooks.replay');
     await expect
       .poll(() => page.getByRole('button', { name: replay }).count(), { timeout: 20_000 })
       .toBe(Math.min(20, total - 20));
     expect(await axeSettled(page)).toEqual([]);
 
     // A new signing secret, shown once; the API answered a different one than at creation.
-    await page.getByRole('button', { name: word('en', 'cal.webhooks.rotate') }).click();
+    await page.getByRole('button', { name: consoleWord('en', 'cal.webhooks.rotate') }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     expect(await axeSettled(page)).toEqual([]);
-    await dialog.getByRole('button', { name: word('en', 'cal.webhooks.rotate') }).click();
+    await dialog.getByRole('button', { name: consoleWord('en', 'cal.webhooks.rotate') }).click();
     const shown = page.getByText(/whsec_[A-Za-z0-9+/=]+/);
     await shown.waitFor({ timeout: 20_000 });
     const secret = /whsec_[A-Za-z0-9+/=]+/.exec(await shown.innerText())![0];
     expect(secret).not.toBe(seeded.en.secret);
     await dialog.waitFor({ state: 'detached', timeout: 20_000 });
-    await shot(page, 'webhook-rotated-en');
+    await consoleShot(page, 'webhook-rotated-en');
     expect(errors).toEqual([]);
     await page.context().close();
   }, 150_000);
@@ -470,26 +458,26 @@ describe('editors console screens in Chromium (e2e)', () => {
     await form.evaluate(`location.hash = '#/events/create'`);
     await form.locator('input[name="title"]').fill(title);
     await form
-      .getByRole('combobox', { name: word('hu', 'resources.events.fields.status') })
+      .getByRole('combobox', { name: consoleWord('hu', 'resources.events.fields.status') })
       .click();
-    await form.getByRole('option', { name: word('hu', 'cal.status.pending') }).click();
+    await form.getByRole('option', { name: consoleWord('hu', 'cal.status.pending') }).click();
     await form.click('button[type="submit"]');
     await form.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
     const id = Number(/(\d+)$/.exec(form.url())![1]);
     expect((await read(id)).status).toBe('pending');
     // The contributor sees the submission waiting, without the editors' actions.
-    await screen(form, 'review', title);
-    expect(await form.getByRole('button', { name: word('hu', 'cal.review.approve') }).count()).toBe(
-      0,
-    );
+    await showScreen(form, 'review', title);
+    expect(
+      await form.getByRole('button', { name: consoleWord('hu', 'cal.review.approve') }).count(),
+    ).toBe(0);
     expect(await axeSettled(form)).toEqual([]);
     expect(contributor.errors).toEqual([]);
     await form.context().close();
 
     const { page, errors } = await session('hu', users.editor.login, EDITOR_PASSWORD);
-    await screen(page, 'review', title);
+    await showScreen(page, 'review', title);
     const row = page.getByRole('row', { name: new RegExp(title) });
-    await row.getByRole('button', { name: word('hu', 'cal.review.approve') }).click();
+    await row.getByRole('button', { name: consoleWord('hu', 'cal.review.approve') }).click();
     await confirm(page, 'hu');
     // The dialog stays while the approval is sent (pessimistic) and hides the page from the
     // accessibility tree meanwhile, so the row is looked for once the dialog has gone.
@@ -503,10 +491,10 @@ describe('editors console screens in Chromium (e2e)', () => {
   it('an editor creates the Hungarian translation of an event side by side', async () => {
     const { page, errors } = await session('en', users.editor.login, EDITOR_PASSWORD);
     const id = seeded.en.event;
-    await screen(page, `events/${id}/translations`, 'Listed concert en');
-    const label = word('en', 'cal.translations.create').replace(
+    await showScreen(page, `events/${id}/translations`, 'Listed concert en');
+    const label = consoleWord('en', 'cal.translations.create').replace(
       '%{language}',
-      word('en', 'cal.languages.hu'),
+      consoleWord('en', 'cal.languages.hu'),
     );
     await page.getByRole('button', { name: label }).click();
     await page.waitForURL(/#\/events\/\d+$/, { timeout: 15_000 }).catch(async (error: Error) => {

@@ -1,11 +1,17 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { CONSOLE_DIR } from '../../src/config/paths.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { needs } from '../helpers/services.js';
+import {
+  CONSOLE_BUILT as BUILT,
+  consoleCatalogue,
+  consoleShot,
+  consoleWord,
+  logIn,
+  openConsolePage,
+  showScreen,
+} from '../helpers/console-page.js';
 import { until } from '../helpers/until.js';
 import {
   BROWSER,
@@ -13,7 +19,6 @@ import {
   axeViolations,
   launchChromium,
   type Browser,
-  type Page,
 } from '../helpers/chromium.js';
 
 /**
@@ -24,30 +29,16 @@ import {
  * script error. Each step is checked on the server. With UPDATE_SCREENSHOTS=1, screenshots into
  * docs/screenshots/console-users-{en,hu,ro}.png.
  */
-const BUILT = existsSync(join(CONSOLE_DIR, 'index.html'));
-const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const API = '/cal/events/v1';
 const ADMIN_PASSWORD = 'console administrator passphrase';
 const NEW_PASSWORD = 'a brand new console passphrase';
 const LANGS = ['en', 'hu', 'ro'] as const;
 type Lang = (typeof LANGS)[number];
 
-type Tree = { [key: string]: string | Tree };
-const catalogue = (lang: string) =>
-  JSON.parse(
-    readFileSync(join(__dirname, '..', '..', 'i18n', lang, 'console.json'), 'utf8'),
-  ) as Tree;
-/** A catalogue text by its dotted key, first plural form. */
-const word = (lang: string, key: string) => {
-  const value = key
-    .split('.')
-    .reduce<string | Tree>((node, part) => (node as Tree)[part], catalogue(lang));
-  if (typeof value !== 'string') throw new Error(`no text at ${key}`);
-  return value.split(' |||| ')[0];
-};
 /** A resource's name as the menu shows it: its plural. */
+type Tree = { [key: string]: string | Tree };
 const plural = (lang: string, resource: string) => {
-  const name = ((catalogue(lang).resources as Tree)[resource] as Tree).name;
+  const name = (((consoleCatalogue(lang) as Tree).resources as Tree)[resource] as Tree).name;
   if (typeof name !== 'string') throw new Error(`no name of ${resource}`);
   return name.split(' |||| ')[1];
 };
@@ -100,41 +91,11 @@ describe('editors console: users screen in Chromium (e2e)', () => {
 
   /** A logged-in page in `lang` that records script errors and CSP violations. */
   async function session(lang: Lang, login: string, password: string) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().includes('status of 401')) {
-        errors.push(message.text());
-      }
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${origin}${lang === 'en' ? '' : `/${lang}`}/admin/`, {
-      waitUntil: 'networkidle',
-    });
-    await page.fill('input[name="username"]', login);
-    await page.fill('input[name="password"]', password);
-    await page.click('button[type="submit"]');
+    const path = `${lang === 'en' ? '' : `/${lang}`}/admin/`;
+    const { page, errors } = await openConsolePage(browser, `${origin}${path}`);
+    await logIn(page, login, password);
     await page.getByRole('menu').or(page.locator('table')).first().waitFor({ timeout: 20_000 });
     return { page, errors };
-  }
-
-  /** Opens a screen by its hash route and waits for `shown` on it. */
-  async function screen(page: Page, route: string, shown: string) {
-    await page.evaluate(`location.hash = ${JSON.stringify(`#/${route}`)}`);
-    await page
-      .getByText(shown)
-      .first()
-      .waitFor({ timeout: 15_000 })
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message}: ${page.url()} ${await page.innerText('body')}`);
-      });
-  }
-
-  async function shot(page: Page, name: string) {
-    if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
   }
 
   it.each(LANGS)(
@@ -144,15 +105,15 @@ describe('editors console: users screen in Chromium (e2e)', () => {
       const editor = await userNamed(`editor-${lang}`);
       const screens: Array<[string, string]> = [
         ['users', `editor-${lang}@example.org`],
-        ['users/create', word(lang, 'cal.users.password_help')],
-        [`users/${editor!.id}`, word(lang, 'cal.users.application_passwords')],
+        ['users/create', consoleWord(lang, 'cal.users.password_help')],
+        [`users/${editor!.id}`, consoleWord(lang, 'cal.users.application_passwords')],
       ];
       for (const [route, shown] of screens) {
-        await screen(page, route, shown);
+        await showScreen(page, route, shown);
         expect([route, await axeViolations(page)]).toEqual([route, []]);
       }
-      await screen(page, 'users', `editor-${lang}@example.org`);
-      await shot(page, `users-${lang}`);
+      await showScreen(page, 'users', `editor-${lang}@example.org`);
+      await consoleShot(page, `users-${lang}`);
       expect(errors).toEqual([]);
       await page.context().close();
     },
@@ -163,50 +124,58 @@ describe('editors console: users screen in Chromium (e2e)', () => {
     const { page, errors } = await session('en', 'chief', ADMIN_PASSWORD);
     // The menu leads an administrator to the users.
     await page.getByRole('menuitem', { name: plural('en', 'users') }).click();
-    await screen(page, 'users/create', word('en', 'cal.users.password_help'));
-    await page.getByLabel(word('en', 'resources.users.fields.username')).fill('newcomer');
-    await page.getByLabel(word('en', 'resources.users.fields.name')).fill('New Comer');
-    await page.getByLabel(word('en', 'resources.users.fields.email')).fill('newcomer@example.org');
-    await page.getByLabel(word('en', 'resources.users.fields.role')).click();
-    await page.getByRole('option', { name: word('en', 'cal.users.roles.contributor') }).click();
+    await showScreen(page, 'users/create', consoleWord('en', 'cal.users.password_help'));
+    await page.getByLabel(consoleWord('en', 'resources.users.fields.username')).fill('newcomer');
+    await page.getByLabel(consoleWord('en', 'resources.users.fields.name')).fill('New Comer');
     await page
-      .getByLabel(word('en', 'resources.users.fields.password'), { exact: false })
+      .getByLabel(consoleWord('en', 'resources.users.fields.email'))
+      .fill('newcomer@example.org');
+    await page.getByLabel(consoleWord('en', 'resources.users.fields.role')).click();
+    await page
+      .getByRole('option', { name: consoleWord('en', 'cal.users.roles.contributor') })
+      .click();
+    await page
+      .getByLabel(consoleWord('en', 'resources.users.fields.password'), { exact: false })
       .first()
       .fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: word('en', 'ra.action.save') }).click();
+    await page.getByRole('button', { name: consoleWord('en', 'ra.action.save') }).click();
     await page
-      .getByText(word('en', 'cal.users.no_application_passwords'))
+      .getByText(consoleWord('en', 'cal.users.no_application_passwords'))
       .waitFor({ timeout: 15_000 });
     const made = await userNamed('newcomer');
     expect(made).toMatchObject({ username: 'newcomer', roles: ['contributor'] });
 
     // An application password: shown once, then listed by name only, then revoked.
-    await page.getByLabel(word('en', 'cal.users.app_name')).fill('Phone app');
+    await page.getByLabel(consoleWord('en', 'cal.users.app_name')).fill('Phone app');
     await page
-      .getByRole('button', { name: word('en', 'cal.users.create_application_password') })
+      .getByRole('button', { name: consoleWord('en', 'cal.users.create_application_password') })
       .click();
-    const shown = page.getByLabel(word('en', 'cal.users.new_password'), { exact: true });
+    const shown = page.getByLabel(consoleWord('en', 'cal.users.new_password'), { exact: true });
     await shown.waitFor({ timeout: 15_000 });
     const password = await shown.inputValue();
     expect(password).toMatch(/^(\w{4} ){5}\w{4}$/);
     expect(await axeViolations(page)).toEqual([]);
-    await shot(page, 'users-edit-en');
+    await consoleShot(page, 'users-edit-en');
     const basic = `Basic ${Buffer.from(`newcomer:${password}`).toString('base64')}`;
     await http().get(`${API}/events?status=draft`).set('Authorization', basic).expect(200);
     await page
       .getByRole('button', {
-        name: word('en', 'cal.users.revoke_named').replace('%{name}', 'Phone app'),
+        name: consoleWord('en', 'cal.users.revoke_named').replace('%{name}', 'Phone app'),
       })
       .click();
     await page
-      .getByText(word('en', 'cal.users.no_application_passwords'))
+      .getByText(consoleWord('en', 'cal.users.no_application_passwords'))
       .waitFor({ timeout: 15_000 });
     await http().get(`${API}/events`).set('Authorization', basic).expect(401);
 
     // Deleting a user asks first, and is for good.
     const gone = await userNamed('editor-en');
-    await screen(page, `users/${gone!.id}`, word('en', 'cal.users.application_passwords'));
-    await page.getByRole('button', { name: word('en', 'cal.users.delete') }).click();
+    await showScreen(
+      page,
+      `users/${gone!.id}`,
+      consoleWord('en', 'cal.users.application_passwords'),
+    );
+    await page.getByRole('button', { name: consoleWord('en', 'cal.users.delete') }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('editor-en').first().waitFor({ timeout: 15_000 });
     // Contrast is measured once the dialog has faded in (during the fade it reads as too faint).
@@ -223,7 +192,7 @@ describe('editors console: users screen in Chromium (e2e)', () => {
       );
     });
     expect(await axeViolations(page)).toEqual([]);
-    await dialog.getByRole('button', { name: word('en', 'ra.action.confirm') }).click();
+    await dialog.getByRole('button', { name: consoleWord('en', 'ra.action.confirm') }).click();
     await page.waitForURL(/#\/users$/, { timeout: 15_000 });
     await http().get(`${API}/users/${gone!.id}`).set('Authorization', admin).expect(404);
     expect(errors).toEqual([]);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIR } from '../../src/config/paths.js';
 import type { Browser, Page } from './chromium.js';
@@ -46,4 +46,36 @@ export async function logIn(page: Page, login: string, password: string): Promis
   await page.fill('input[name="username"]', login);
   await page.fill('input[name="password"]', password);
   await page.click('button[type="submit"]');
+}
+
+type Tree = { [key: string]: string | Tree };
+
+/** A text of the console's catalogue in `lang` by its dotted key, first plural form. */
+export function consoleWord(lang: string, key: string): string {
+  const value = key
+    .split('.')
+    .reduce<string | Tree>((node, part) => (node as Tree)[part], consoleCatalogue(lang) as Tree);
+  if (typeof value !== 'string') throw new Error(`no text at ${key}`);
+  return value.split(' |||| ')[0];
+}
+
+/** Opens a screen of the console by its hash route and waits for `shown` on it. */
+export async function showScreen(page: Page, route: string, shown: string): Promise<void> {
+  await page.evaluate(`location.hash = ${JSON.stringify(`#/${route}`)}`);
+  await page
+    .getByText(shown)
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}: ${page.url()} ${await page.innerText('body')}`);
+    });
+}
+
+const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
+
+/** With UPDATE_SCREENSHOTS=1, the page as shown into docs/screenshots/console-<name>.png. */
+export async function consoleShot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
 }
