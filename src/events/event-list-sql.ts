@@ -7,7 +7,7 @@ import { windowTag, type EventWindow } from '../cache/dependencies.js';
 import { EventEntity, OccurrenceEntity } from './event.entity.js';
 import { OCCURRENCE_ID_BASE } from './series/series-rules.js';
 import type { EventFilters } from './event-filters.js';
-import type { OccurrenceDates } from './event.mapper.js';
+import type { OccurrenceDates } from './series/series.mapper.js';
 import { applyListConditions, listParameterTags } from '../extensions/seams.js';
 
 /*

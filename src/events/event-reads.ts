@@ -12,7 +12,7 @@ import type { ListEventsQuery } from './dto/list-events.query.js';
 import { notAnEvent, notFound } from './event-errors.js';
 import type { EventEntity } from './event.entity.js';
 import type { ListedEvent } from './event-list-sql.js';
-import { atFirstOccurrence, atOccurrence } from './event.mapper.js';
+import { atFirstOccurrence, atOccurrence } from './series/series.mapper.js';
 import { EventPresenter, isUnlocked } from './event.presenter.js';
 import { EventQueryResolver } from './event-query.resolver.js';
 import { EventsRepository } from './events.repository.js';

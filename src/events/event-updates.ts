@@ -11,8 +11,7 @@ import { TranslationStore } from '../posts/translation-store.js';
 import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { EventEntity } from './event.entity.js';
-import { atFirstOccurrence } from './event.mapper.js';
-import { EventPresenter, type WrittenLinks } from './event.presenter.js';
+import type { WrittenEvent } from './event.presenter.js';
 import {
   clockOf,
   EventWritePlanner,
@@ -23,23 +22,17 @@ import {
 import { applyUpdate, slugBase, type WriteClock } from './event-write-rules.js';
 import { EventsRepository } from './events.repository.js';
 import { listedChange } from './listed-change.js';
-import { OccurrencesRepository, type StoredOccurrence } from './series/occurrences.repository.js';
+import { OccurrencesRepository } from './series/occurrences.repository.js';
 import { SeriesWrites } from './series/series-writes.js';
 import { saveWriteFragments } from '../extensions/seams.js';
 
-/** An updated event as its write left it: the row, its links, its first occurrence if any. */
-export interface WrittenUpdate {
-  event: EventEntity;
-  links: WrittenLinks;
-  first: StoredOccurrence | null;
-}
-
 /**
  * The update of an existing event (BEHAVIOR §7.2, CONTRACT §5): the checks after validation
- * (`checkUpdate`), the write of the row and its links in the caller's transaction (`writeUpdate`), and
- * the answer built from what was written (`answerUpdate`); `updateEvent` is the three in a write of its own.
- * An update addressed to an occurrence takes its own way first (series/occurrence-writes.ts) and
- * comes here with the event it updates.
+ * (`checkUpdate`) and the write of the row and its links in the caller's transaction
+ * (`writeUpdate`); `updateEvent` is the two in a write of its own. Each answers what was written,
+ * which the caller presents once (EventPresenter.presentWritten). An update addressed to an
+ * occurrence takes its own way first (series/occurrence-writes.ts) and comes here with the event
+ * it updates.
  */
 @Injectable()
 export class EventUpdates {
@@ -49,7 +42,6 @@ export class EventUpdates {
     private readonly writes: Writes,
     private readonly plans: EventWritePlanner,
     private readonly series: SeriesWrites,
-    private readonly presenter: EventPresenter,
     private readonly translations: TranslationStore,
   ) {}
 
@@ -59,14 +51,14 @@ export class EventUpdates {
     dto: UpdateEventDto,
     plan: WritePlan,
     ctx: RequestContext,
-  ) {
+  ): Promise<WrittenEvent> {
     await this.checkUpdate(existing, dto, ctx);
     const clock = clockOf(ctx);
-    let written: WrittenUpdate | undefined;
+    let written: WrittenEvent | undefined;
     await this.writes.run(async (scope) => {
       written = await this.writeUpdate(scope, existing.id, dto, plan, ctx, clock);
     });
-    return this.answerUpdate(written!, ctx, dto.password);
+    return written!;
   }
 
   /** The checks of an update after its validation, in WordPress' order (a 400 before a 403). */
@@ -93,19 +85,10 @@ export class EventUpdates {
     );
   }
 
-  /** The answer of an update, from the rows as the committed attempt wrote them (not read back). */
-  async answerUpdate(written: WrittenUpdate, ctx: RequestContext, password: string | undefined) {
-    const payload = await this.presenter.presentWritten(
-      written.event,
-      written.links,
-      ctx,
-      password,
-    );
-    // As a read of the id shows it right after: a series at its first occurrence.
-    return written.first ? atFirstOccurrence(payload, written.first, ctx) : payload;
-  }
-
-  /** The update of the event `id` in the write's transaction; answers the row as written. */
+  /**
+   * The update of the event `id` in the write's transaction; answers the row as written, its
+   * links and its first occurrence (the answer is built from them, not read back).
+   */
   async writeUpdate(
     scope: WriteScope,
     id: number,
@@ -113,7 +96,7 @@ export class EventUpdates {
     plan: WritePlan,
     ctx: RequestContext,
     clock: WriteClock,
-  ): Promise<WrittenUpdate> {
+  ): Promise<WrittenEvent> {
     const { manager } = scope;
     // Re-read inside the transaction, the row locked until the commit, so that concurrent
     // updates never mix and what it was before this write is what the lists held.
@@ -126,6 +109,8 @@ export class EventUpdates {
     };
     const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     const { moving, movedSlug, reexpand } = applyUpdate(event, dto, plan, html, clock);
+    // As readers saw it: a scheduled event whose date has passed was published already.
+    const previousStatus = effectiveStatus(before, nowUtcSql(clock.now));
     // A new series, or new dates of a series, give new occurrences (a 400 over a bound rolls the
     // whole write back); the translations that shared a changed series follow it.
     const zone = ctx.config.siteTimezone;
@@ -138,9 +123,8 @@ export class EventUpdates {
     await saveWriteFragments(plan.extensions, manager, event.id, false);
     // What of the links it sent changes: a whole-form save re-sends them as they are.
     const linkChanges = await this.plans.linkChanges(event, plan, scope);
-    // As readers saw it: a scheduled event whose date has passed was published already.
     scope.changed('event', event.id, 'updated', event, {
-      previousStatus: effectiveStatus(before, nowUtcSql(clock.now)),
+      previousStatus,
       listed: listedChange(was, event, linkChanges),
     });
     const base = slugBase(event, dto.slug ?? movedSlug);

@@ -22,15 +22,11 @@ import type {
   TecEmbeddedTerm,
   TecEvent,
   TecOrganizer,
-  TecRecurrence,
   TecVenue,
 } from '../common/payload/tec-payload.js';
 import type { EventEntity } from './event.entity.js';
 import { PLUGIN_NAMESPACE } from '../common/http/links.js';
-import { utcToLocal } from '../common/dates/index.js';
-import { describeRecurrence } from '../common/recurrence/describe.js';
-import { expandSeries, horizonFrom } from '../common/recurrence/expand.js';
-import { anchorOf, OCCURRENCE_ID_BASE, recurrenceOf } from './series/series-rules.js';
+import { seriesPayload } from './series/series.mapper.js';
 
 /** What an event shows of its linked records, loaded for a whole page at once. */
 export interface EventLinks {
@@ -86,6 +82,20 @@ function parseCostEntries(stored: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Whether a request opens `event` (BEHAVIOR §4.11): one not protected always; a protected one with
+ * its password, or for its editors asking context=edit (`editable`).
+ */
+export function unlockedFor(
+  event: Pick<EventEntity, 'password'>,
+  password: unknown,
+  editable: boolean,
+): boolean {
+  if (!event.password) return true;
+  if (typeof password === 'string' && password === event.password) return true;
+  return editable;
 }
 
 /** The event object of BEHAVIOR §4.1, field by field, in the plugin's key order. */
@@ -151,113 +161,9 @@ export function toTecEvent(
   if (opts.jsonLd) event.json_ld = eventJsonLd(e, event, links, url);
   // Our namespace shows the series (CONTRACT §9); the plugin's stays exactly Pro's payload.
   if (!ctx.restBase.endsWith(`/${PLUGIN_NAMESPACE}`)) {
-    event.recurrence = seriesOf(e, ctx, opts);
+    event.recurrence = seriesPayload(e, ctx.config.siteTimezone, ctx.language, opts.translate);
   }
   return e.password && !opts.unlocked ? redactProtected(event) : event;
-}
-
-/** What an occurrence changes in its event's payload. */
-export interface OccurrenceDates {
-  id: number;
-  start: string;
-  end: string;
-  startUtc: string;
-  endUtc: string;
-  dayIndex: number;
-}
-
-/**
- * The payload of one occurrence of a recurring event (BEHAVIOR §15): its provisional id in `id`,
- * `rest_url` and `global_id`, its own dates, and the dated url `/event/{slug}/{YYYY-MM-DD}/`
- * (plus `{n}/` for the n-th of a day); every other field is the event's.
- */
-export function atOccurrence(
-  payload: TecEvent,
-  occurrence: OccurrenceDates,
-  ctx: RequestContext,
-  keepId = false,
-): TecEvent {
-  const id = keepId ? payload.id : OCCURRENCE_ID_BASE + occurrence.id;
-  const day = occurrence.start.slice(0, 10);
-  const suffix = `${day}/${occurrence.dayIndex > 1 ? `${occurrence.dayIndex}/` : ''}`;
-  const url = payload.url.endsWith('/')
-    ? `${payload.url}${suffix}`
-    : payload.url.replace(/([?&]p=)\d+/, `$1${id}`);
-  const gid = globalId(ctx.siteUrl, id);
-  const out: TecEvent = {
-    ...payload,
-    id,
-    global_id: gid,
-    global_id_lineage: [gid],
-    url,
-    rest_url: `${ctx.restBase}/events/${id}`,
-    start_date: occurrence.start,
-    start_date_details: dateDetails(occurrence.start),
-    end_date: occurrence.end,
-    end_date_details: dateDetails(occurrence.end),
-    utc_start_date: occurrence.startUtc,
-    utc_start_date_details: dateDetails(occurrence.startUtc),
-    utc_end_date: occurrence.endUtc,
-    utc_end_date_details: dateDetails(occurrence.endUtc),
-    timezone_abbr: payload.timezone ? timezoneAbbr(payload.timezone, occurrence.start) : '',
-    website: payload.website === payload.url ? url : payload.website,
-  };
-  if (payload.json_ld) {
-    const zone = payload.timezone || 'UTC';
-    out.json_ld = {
-      ...payload.json_ld,
-      url,
-      startDate: utcToIso8601WithOffset(occurrence.startUtc, zone),
-      endDate: utcToIso8601WithOffset(occurrence.endUtc, zone),
-    };
-  }
-  return out;
-}
-
-/**
- * The payload of a recurring event read by its real id (BEHAVIOR §15): its first occurrence's
- * dates and dated url, its own id.
- */
-export const atFirstOccurrence = (
-  payload: TecEvent,
-  occurrence: OccurrenceDates,
-  ctx: RequestContext,
-): TecEvent => atOccurrence(payload, occurrence, ctx, true);
-
-/** How many next occurrences `recurrence.next` shows. */
-const NEXT_OCCURRENCES = 3;
-
-/** The `recurrence` of an event's payload: null for a single event. */
-function seriesOf(
-  e: EventEntity,
-  ctx: RequestContext,
-  opts: EventMapOptions,
-): TecRecurrence | null {
-  const recurrence = recurrenceOf(e);
-  if (!recurrence) return null;
-  const anchor = anchorOf(e, ctx.config.siteTimezone);
-  const nowLocal = utcToLocal(nowUtcSql(), anchor.zone);
-  const expansion = expandSeries(recurrence, anchor, {
-    horizon: horizonFrom(nowLocal),
-    take: NEXT_OCCURRENCES,
-    after: nowLocal,
-  });
-  const translate = opts.translate ?? ((key: string) => key);
-  return {
-    rules: recurrence.rules,
-    exdates: recurrence.exdates,
-    rdates: recurrence.rdates,
-    description: describeRecurrence(recurrence, anchor, translate, ctx.language),
-    next:
-      'occurrences' in expansion
-        ? expansion.occurrences.map((o) => ({
-            start_date: o.start,
-            end_date: o.end,
-            utc_start_date: o.startUtc,
-            utc_end_date: o.endUtc,
-          }))
-        : [],
-  };
 }
 
 /** schema.org Event (BEHAVIOR §4.9). */

@@ -12,7 +12,8 @@ import { EventTermLinks, type EventTerms } from '../terms/event-term-links.js';
 import { VenueEventLinks } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
 import type { TecEvent, TecOrganizer } from '../common/payload/tec-payload.js';
-import { toTecEvent, type EventLinks } from './event.mapper.js';
+import { toTecEvent, unlockedFor, type EventLinks } from './event.mapper.js';
+import { atFirstOccurrence, type OccurrenceDates } from './series/series.mapper.js';
 import { EventsRepository } from './events.repository.js';
 import { ExtensionRegistry } from '../extensions/registry.js';
 import { contributePayloads } from '../extensions/seams.js';
@@ -35,6 +36,16 @@ export interface WrittenLinks {
   organizerIds?: number[];
   /** The terms as the answer embeds them, when the write knows them (undefined: read them). */
   terms?: EventTerms;
+}
+
+/**
+ * An event as a write that just committed left it, what its answer is built from: the row, what
+ * the write knows of its links, and its first occurrence when it is a series (null: none).
+ */
+export interface WrittenEvent {
+  event: EventEntity;
+  links: WrittenLinks;
+  first: OccurrenceDates | null;
 }
 
 /** The links of a page's events read beside their rows (presentIds). */
@@ -108,51 +119,62 @@ export class EventPresenter {
     );
   }
 
-  /** The organizer links and terms of the events `ids`: what an event's payload needs besides its row. */
-  private async readLinks(ids: number[], ctx: RequestContext): Promise<LinksRead> {
+  /**
+   * The organizer links and terms of the events `ids`: what an event's payload needs besides its
+   * row. Of a write's one event, what the write knows (`written`) is not read, and its terms are
+   * read with their counts in one query.
+   */
+  private async readLinks(
+    ids: number[],
+    ctx: RequestContext,
+    written?: WrittenLinks,
+  ): Promise<LinksRead> {
+    const [id] = ids;
     const [organizerIds, terms] = await Promise.all([
-      this.events.organizerIds(ids),
-      this.terms.embeddedTermsForEvents(ids, ctx),
+      written?.organizerIds ? new Map([[id, written.organizerIds]]) : this.events.organizerIds(ids),
+      written?.terms
+        ? new Map([[id, written.terms]])
+        : this.terms.embeddedTermsForEvents(ids, ctx, { justWritten: !!written }),
     ]);
     return { organizerIds, terms };
   }
 
   /**
-   * The answer of a write: `event` as the committed write left it (its row is not read back),
+   * The answer of a write: the event as the committed write left it (its row is not read back),
    * with the organizers' order and the terms when the write knows them; its venue and
    * organizers are read (after the commit, as they are), the terms it does not know with their
-   * counts in one query.
+   * counts in one query. A series is shown at its first occurrence, as a read of its id shows it
+   * right after.
    */
   async presentWritten(
-    event: EventEntity,
-    written: WrittenLinks,
+    written: WrittenEvent,
     ctx: RequestContext,
     password: unknown,
   ): Promise<TecEvent> {
-    const { id } = event;
-    const links = Promise.all([
-      written.organizerIds ? new Map([[id, written.organizerIds]]) : this.events.organizerIds([id]),
-      written.terms
-        ? new Map([[id, written.terms]])
-        : this.terms.embeddedTermsForEvents([id], ctx, { justWritten: true }),
-    ]).then(([organizerIds, terms]) => ({ organizerIds, terms }));
-    const payloads = await this.build([event], ctx, { jsonLd: false, password }, links);
-    return payloads.get(id)!;
+    const { event, links, first } = written;
+    const opts = { jsonLd: false, password };
+    const payload = (await this.build([event], ctx, opts, undefined, links)).get(event.id)!;
+    return first ? atFirstOccurrence(payload, first, ctx) : payload;
   }
 
+  /**
+   * The payloads of `rows`. Their organizer links and terms: as read beside the rows (`read`),
+   * else read now, but for what a write knows of them (`written`).
+   */
   private async build(
     rows: EventEntity[],
     ctx: RequestContext,
     opts: PresentOptions,
     read?: Promise<LinksRead>,
+    written?: WrittenLinks,
   ): Promise<Map<number, TecEvent>> {
     if (!rows.length) return new Map();
-    // Organizer links and terms: as read beside the rows or known to a write, else read now.
     const ahead =
       read ??
       this.readLinks(
         rows.map((e) => e.id),
         ctx,
+        written,
       );
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
@@ -169,7 +191,13 @@ export class EventPresenter {
       this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
     ]);
     const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
-    const unlocked = new Map(rows.map((e) => [e.id, isUnlocked(e, opts.password, ctx)]));
+    // Who may edit each event, asked once: it opens a protected event and shows the modules'
+    // editing fields (context=edit).
+    const editing = ctx.query.context === 'edit';
+    const editable = new Map(rows.map((e) => [e.id, editing && canEdit(ctx.actor, e)]));
+    const unlocked = new Map(
+      rows.map((e) => [e.id, unlockedFor(e, opts.password, editable.get(e.id)!)]),
+    );
     const built = new Map(
       rows.map((e) => {
         const links: EventLinks = {
@@ -191,15 +219,11 @@ export class EventPresenter {
       }),
     );
     // The modules' fields (docs/extending.md), for the whole page at once.
-    const byId = new Map(rows.map((e) => [e.id, e]));
     await contributePayloads(
       this.extensions,
       'event',
       built,
-      {
-        locked: (id) => !unlocked.get(id),
-        editing: (id) => ctx.query.context === 'edit' && canEdit(ctx.actor, byId.get(id)!),
-      },
+      { locked: (id) => !unlocked.get(id), editing: (id) => editable.get(id)! },
       ctx,
     );
     return built;
@@ -224,7 +248,5 @@ function readerVariant(ctx: RequestContext, opts: PresentOptions): string {
 
 /** A protected event is open with its password, or to its editors asking context=edit (§4.11). */
 export function isUnlocked(event: EventEntity, password: unknown, ctx: RequestContext): boolean {
-  if (!event.password) return true;
-  if (typeof password === 'string' && password === event.password) return true;
-  return ctx.query.context === 'edit' && canEdit(ctx.actor, event);
+  return unlockedFor(event, password, ctx.query.context === 'edit' && canEdit(ctx.actor, event));
 }

@@ -34,8 +34,7 @@ import {
   siteNow,
   slugBase,
 } from './event-write-rules.js';
-import { EventPresenter, type WrittenLinks } from './event.presenter.js';
-import { atFirstOccurrence } from './event.mapper.js';
+import { EventPresenter, type WrittenEvent } from './event.presenter.js';
 import { EventsRepository } from './events.repository.js';
 import { OccurrenceWrites } from './series/occurrence-writes.js';
 import { OccurrencesRepository } from './series/occurrences.repository.js';
@@ -115,7 +114,7 @@ export class EventsService {
     const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
     // The answer is built from the rows as the committed attempt wrote them, not read back. The
     // work answers the id (what a write rider is given, see Writes.alongNextWrite).
-    let written: { event: EventEntity; links: WrittenLinks } | undefined;
+    let written: WrittenEvent | undefined;
     await this.writes.run(async (scope) => {
       const { manager } = scope;
       const event = newEvent(0, dto, dto.author ?? ctx.actor.user!.id, ctx.language, html);
@@ -148,33 +147,31 @@ export class EventsService {
         );
       }
       const links = await this.plans.applyLinks(event, plan, ctx, scope);
-      written = { event, links };
+      // As a read of the new id shows it: a series at its first occurrence (the first of its day).
+      const first = series?.occurrences[0];
+      written = { event, links, first: first ? { ...first, id: 0, dayIndex: 1 } : null };
       return id;
     });
-    const payload = await this.presenter.presentWritten(
-      written!.event,
-      written!.links,
-      ctx,
-      dto.password,
-    );
-    // As a read of the new id shows it: a series at its first occurrence (the first of its day).
-    const first = series?.occurrences[0];
-    return first ? atFirstOccurrence(payload, { ...first, id: 0, dayIndex: 1 }, ctx) : payload;
+    return this.presenter.presentWritten(written!, ctx, dto.password);
   }
 
   async update(id: number, dto: UpdateEventDto, ctx: RequestContext) {
-    // BEHAVIOR §15: a provisional id addresses one occurrence of a series.
-    if (isProvisionalId(id)) return this.occurrenceWrites.updateOccurrence(id, dto, ctx);
-    const kind = await this.events.kindOf(id);
-    if (kind && kind !== 'event') throw notAnEvent();
-    const plan = await this.plans.validate(dto, ctx);
-    const existing = kind ? await this.events.findById(id) : null;
-    if (!existing) {
-      // The permission check falls back to the general capability for a missing id (§7.2).
-      if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
-      throw notFound(id);
+    let written: WrittenEvent;
+    // BEHAVIOR §15: a provisional id addresses one occurrence of a series: the series' own way.
+    if (isProvisionalId(id)) written = await this.occurrenceWrites.updateOccurrence(id, dto, ctx);
+    else {
+      const kind = await this.events.kindOf(id);
+      if (kind && kind !== 'event') throw notAnEvent();
+      const plan = await this.plans.validate(dto, ctx);
+      const existing = kind ? await this.events.findById(id) : null;
+      if (!existing) {
+        // The permission check falls back to the general capability for a missing id (§7.2).
+        if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
+        throw notFound(id);
+      }
+      written = await this.updates.updateEvent(existing, dto, plan, ctx);
     }
-    return this.updates.updateEvent(existing, dto, plan, ctx);
+    return this.presenter.presentWritten(written, ctx, dto.password);
   }
 
   async updateBySlug(slug: string, dto: UpdateEventDto, ctx: RequestContext) {
@@ -184,7 +181,8 @@ export class EventsService {
       if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
       throw notFound(0);
     }
-    return this.updates.updateEvent(existing, dto, plan, ctx);
+    const written = await this.updates.updateEvent(existing, dto, plan, ctx);
+    return this.presenter.presentWritten(written, ctx, dto.password);
   }
 
   async remove(id: number, ctx: RequestContext) {

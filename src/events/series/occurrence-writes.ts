@@ -8,9 +8,11 @@ import type { UpdateEventDto } from '../dto/update-event.dto.js';
 import { notFound } from '../event-errors.js';
 import { EventEntity } from '../event.entity.js';
 import { EventReads } from '../event-reads.js';
-import { EventUpdates, type WrittenUpdate } from '../event-updates.js';
+import { EventUpdates } from '../event-updates.js';
+import type { WrittenEvent } from '../event.presenter.js';
 import { clockOf, EventWritePlanner } from '../event-write-plan.js';
-import { slugBase, type WriteClock } from '../event-write-rules.js';
+import { siteNow, slugBase, type WriteClock } from '../event-write-rules.js';
+import { nowUtcSql } from '../../database/columns.js';
 import { EventsRepository } from '../events.repository.js';
 import { OccurrencesRepository, type StoredOccurrence } from './occurrences.repository.js';
 import {
@@ -55,9 +57,13 @@ export class OccurrenceWrites {
    * `upcoming` a new series of it and what follows (splitOff), the update applying to that event.
    * `upcoming` from the first occurrence is the whole series. Checked in the order of every
    * update: the body, then whether the occurrence exists, then the permission on the series (the
-   * checks, the write and the answer are those of any update: EventUpdates).
+   * checks and the write are those of any update: EventUpdates). Answers the event as written.
    */
-  async updateOccurrence(id: number, dto: UpdateEventDto, ctx: RequestContext) {
+  async updateOccurrence(
+    id: number,
+    dto: UpdateEventDto,
+    ctx: RequestContext,
+  ): Promise<WrittenEvent> {
     const occurrence = await this.occurrences.findOccurrence(id - OCCURRENCE_ID_BASE);
     const plan = await this.plans.validate(dto, ctx, true);
     const series = occurrence ? await this.events.findById(occurrence.eventId) : null;
@@ -76,12 +82,12 @@ export class OccurrenceWrites {
     await this.updates.checkUpdate(series, dto, ctx);
     const clock = clockOf(ctx);
     const zone = ctx.config.siteTimezone;
-    let written: WrittenUpdate | undefined;
+    let written: WrittenEvent | undefined;
     await this.writes.run(async (scope) => {
       const target = split ? await this.splitOff(scope, series.id, split, zone, clock) : series.id;
       written = await this.updates.writeUpdate(scope, target, dto, plan, ctx, clock);
     });
-    return this.updates.answerUpdate(written!, ctx, dto.password);
+    return written!;
   }
 
   /**
@@ -105,10 +111,10 @@ export class OccurrenceWrites {
     if (!occurrence || occurrence.eventId !== series.id || !series.recurrence) {
       throw notFound(OCCURRENCE_ID_BASE + split.occurrence.id);
     }
+    // The rules first: what the series keeps, and what the new event takes (its occurrences).
     let tail: string | null = null;
     if (split.type === 'single') series.recurrence = withoutOccurrence(series, occurrence.start);
     else ({ head: series.recurrence, tail } = splitSeries(series, occurrence, zone, clock.now));
-    await this.series.rewrite(scope, series, zone, clock);
     const copy: EventEntity = Object.assign(new EventEntity(), series, {
       id: 0,
       slug: null,
@@ -121,9 +127,14 @@ export class OccurrenceWrites {
       endDate: occurrence.end,
       startUtc: occurrence.startUtc,
       endUtc: occurrence.endUtc,
+      // Modified now, as the series it leaves (SeriesWrites.rewrite).
+      modified: siteNow(clock),
+      modifiedUtc: nowUtcSql(clock.now),
     });
     const occurrences = tail ? expandEvent(copy, zone, clock.now) : undefined;
     if (occurrences) copy.occurrencesUntil = occurrences.horizon ?? SERIES_COMPLETE;
+    // Then the writes: the series with its new rules, and the new event.
+    await this.series.rewrite(scope, series, zone, clock);
     const id = await this.events.allocateId(manager);
     copy.id = id;
     await this.events.insert(manager, copy, slugBase(copy, series.slug ?? undefined));

@@ -81,8 +81,9 @@ export class SeriesWrites {
     zone: string,
     clock: WriteClock,
   ): Promise<void> {
-    const previousStatus = effectiveStatus(series, nowUtcSql(clock.now));
     await this.materialize(scope.manager, series, zone, clock.now);
+    // Its status as readers saw it (the occurrences leave it as it was).
+    const previousStatus = effectiveStatus(series, nowUtcSql(clock.now));
     series.modified = siteNow(clock);
     series.modifiedUtc = nowUtcSql(clock.now);
     await this.events.save(scope.manager, series);
