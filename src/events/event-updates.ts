@@ -116,7 +116,8 @@ export class EventUpdates {
     const zone = ctx.config.siteTimezone;
     if (reexpand) await this.series.materialize(manager, event, zone, clock.now);
     if (plan.recurrence !== undefined) {
-      await this.series.followTranslations(scope, event, was.recurrence, ctx, clock);
+      const mayEdit = (member: EventEntity) => canEdit(ctx.actor, member);
+      await this.series.followTranslations(scope, event, was.recurrence, mayEdit, zone, clock);
     }
     await this.plans.applyVenue(event, plan, ctx, scope);
     await savedInLanguage(moving, event.language, () => this.events.save(manager, event));

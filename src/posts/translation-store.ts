@@ -254,17 +254,18 @@ export class TranslationStore {
     viewer?: TranslationViewer,
   ): Promise<boolean> {
     if (!scope.posts) return true;
-    const own = access(scope, member, viewer);
-    if (isEditor(own.actor)) return true;
-    if (member.translationGroup === null) return canEdit(own.actor, own.record);
+    // One rule for every member: 'all' for an editor (no query), else whether this one is editable.
+    const editable = (each: Member): boolean | 'all' => {
+      const { actor, record } = access(scope, each, viewer);
+      return isEditor(actor) ? 'all' : canEdit(actor, record);
+    };
+    const own = editable(member);
+    if (own !== true || member.translationGroup === null) return own !== false;
     const rows: MemberRow[] = await manager.query(
       `SELECT id, language, translation_group, author_id, status, date_utc FROM ${scope.table} WHERE translation_group = ?`,
       [member.translationGroup],
     );
-    return rows.every((row) => {
-      const { actor, record } = access(scope, toMember(row), viewer);
-      return canEdit(actor, record);
-    });
+    return rows.every((row) => editable(toMember(row)) === true);
   }
 
   /**

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { canEdit } from '../../auth/post-policy.js';
 import type { RequestContext } from '../../common/http/request-context.js';
 import { nowUtcSql } from '../../database/columns.js';
 import type { WriteScope } from '../../database/writes.js';
@@ -51,13 +50,14 @@ export class SeriesWrites {
    * `event`'s `recurrence` (from `previous`, as stored), the members of its translation group
    * that had the same series follow (each expanded from its own dates), in the update's
    * transaction; a member whose series was its own (a different one, or none) keeps it, and so
-   * does one the actor may not edit.
+   * does one the actor may not edit (`mayEdit`, the caller's permission rule).
    */
   async followTranslations(
     scope: WriteScope,
     event: EventEntity,
     previous: string | null,
-    ctx: RequestContext,
+    mayEdit: (member: EventEntity) => boolean,
+    zone: string,
     clock: WriteClock,
   ): Promise<void> {
     if (event.translationGroup === null || event.recurrence === previous) return;
@@ -65,9 +65,9 @@ export class SeriesWrites {
     const members = await this.events.groupMembers(manager, event.translationGroup, event.id);
     for (const member of members) {
       if (member.status === 'trash' || member.recurrence !== previous) continue;
-      if (!canEdit(ctx.actor, member)) continue;
+      if (!mayEdit(member)) continue;
       member.recurrence = event.recurrence;
-      await this.rewrite(scope, member, ctx.config.siteTimezone, clock);
+      await this.rewrite(scope, member, zone, clock);
     }
   }
 
