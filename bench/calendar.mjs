@@ -29,7 +29,9 @@ Starts the built server twice, computed (RESPONSE_CACHE_TTL_MS=0, record cache o
 after another on each, and prints each one's CPU per request (the server process's CPU time over
 the requests answered), rate and p99, and the views' ratios to the event page of the same server:
 on a loaded machine the CPU ratio is the steady figure, the rates move with the load. p99 and
-the load average are the rounds' medians.`;
+the load average are the rounds' medians. Beside them, the bytes of each answer and the CPU the
+client (autocannon, in this process) spent a request: on two cores the client's reading of a
+large page takes from the server's share, so a served page's rate follows its bytes.`;
 
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -99,28 +101,37 @@ for (const { variant, p, env } of servers) {
       await autocannon({ url: `${origin}${path}`, connections, duration: 1 });
     }
     // The pages take turns, round after round: a change of the machine's load falls on each.
-    /** @type {Record<string, { cpu: number, requests: number, seconds: number, p99: number[], load: number[] }>} */
+    /** @type {Record<string, { cpu: number, client: number, bytes: number, requests: number, seconds: number, p99: number[], load: number[] }>} */
     const perRound = Object.fromEntries(
-      views.map(([name]) => [name, { cpu: 0, requests: 0, seconds: 0, p99: [], load: [] }]),
+      views.map(([name]) => [
+        name,
+        { cpu: 0, client: 0, bytes: 0, requests: 0, seconds: 0, p99: [], load: [] },
+      ]),
     );
     for (let round = 0; round < rounds; round++) {
       for (const [name, path] of views) {
         const m = perRound[name];
         m.load.push(loadavg()[0]);
         const before = cpuMs(server.pid);
+        const client = process.cpuUsage();
         const result = await autocannon({ url: `${origin}${path}`, connections, duration });
         m.cpu += cpuMs(server.pid) - before;
+        const spent = process.cpuUsage(client);
+        m.client += (spent.user + spent.system) / 1000;
+        m.bytes += result.throughput.total;
         if (result.non2xx || result.errors) throw new Error(`${name}: errors`);
         m.requests += result.requests.total;
         m.seconds += result.duration;
         m.p99.push(result.latency.p99);
       }
     }
-    /** @type {Record<string, { cpu: number, rps: number, p99: number, load: number }>} */
+    /** @type {Record<string, { cpu: number, client: number, kb: number, rps: number, p99: number, load: number }>} */
     const measured = {};
     for (const [name, m] of Object.entries(perRound)) {
       measured[name] = {
         cpu: m.cpu / m.requests,
+        client: m.client / m.requests,
+        kb: m.bytes / m.requests / 1024,
         rps: m.requests / m.seconds,
         p99: median(m.p99),
         load: median(m.load),
@@ -132,7 +143,8 @@ for (const { variant, p, env } of servers) {
       rows.push(
         `| ${variant} | ${name} | ${m.cpu.toFixed(2)} | ${(single.cpu / m.cpu).toFixed(2)} | ` +
           `${Math.round(m.rps)} | ${(m.rps / single.rps).toFixed(2)} | ${m.p99} | ` +
-          `${(m.p99 / single.p99).toFixed(2)}× | ${m.load.toFixed(2)} |`,
+          `${(m.p99 / single.p99).toFixed(2)}× | ${m.kb.toFixed(1)} | ${m.client.toFixed(3)} | ` +
+          `${m.load.toFixed(2)} |`,
       );
     }
   } finally {
@@ -143,8 +155,8 @@ console.log(
   [
     `Calendar views of ${month} on ${counts.events.toLocaleString('en')} events, ${connections} connections, ${rounds} rounds of ${duration} s each:`,
     '',
-    '| server | page | CPU ms/request | CPU rate of the event page | req/s | rate of the event page | p99 ms | p99 of the event page | load (1 min) |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| server | page | CPU ms/request | CPU rate of the event page | req/s | rate of the event page | p99 ms | p99 of the event page | KB/answer | client CPU ms/request | load (1 min) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n'),
 );

@@ -117,25 +117,27 @@ export function scriptJson(data: unknown): string {
     .replace(/&/g, '\\u0026');
 }
 
+/** A view item's place: the venue's name and page (its address and the rest are on that page). */
+function placeLink(venue: TecVenue | []): Record<string, unknown> | undefined {
+  if (!venue || Array.isArray(venue) || !venue.venue) return undefined;
+  return defined({ '@type': 'Place', name: plainText(venue.venue), url: venue.url });
+}
+
 /**
- * schema.org Event of a calendar view's item: Google's required properties (name, startDate,
- * location) with endDate, eventStatus, eventAttendanceMode, inLanguage and url; the event's page
- * (its url) carries the rest. A view lists up to a hundred: each stays small.
+ * schema.org Event of a calendar view's item: its name, dates, status, place (the venue's name
+ * and page) and url; the event's page (its url) carries the rest, its place's address included.
+ * A view lists up to a hundred, and its page is sent whole to every visitor: each stays small.
+ * The attendance mode is left to the modules (an online event's, with its VirtualLocation):
+ * a place alone says the event is held there.
  */
-export function eventSummaryJsonLd(
-  event: TecEvent,
-  url: string,
-  language: Language,
-): Record<string, unknown> {
+export function eventSummaryJsonLd(event: TecEvent, url: string): Record<string, unknown> {
   return defined({
     '@type': 'Event',
     name: plainText(event.title),
     startDate: isoWhen(event, 'start_date'),
     endDate: isoWhen(event, 'end_date'),
     eventStatus: `${SCHEMA}/EventScheduled`,
-    eventAttendanceMode: `${SCHEMA}/OfflineEventAttendanceMode`,
-    location: place(event.venue),
-    inLanguage: language,
+    location: placeLink(event.venue),
     url,
   });
 }

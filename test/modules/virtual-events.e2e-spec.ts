@@ -110,6 +110,26 @@ describe('Virtual Events module (e2e)', () => {
     expect(plain.json_ld.eventAttendanceMode).toBe('https://schema.org/OfflineEventAttendanceMode');
   });
 
+  it('says online in the calendar views’ JSON-LD, and nothing of a place alone', async () => {
+    // The list view from the first of them lists all four, in the order of their dates.
+    const first = day(1).slice(0, 10);
+    const res = await http().get(`/events/list/?tribe-bar-date=${first}`).expect(200);
+    const [list] = [
+      ...res.text.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g),
+    ].map((m) => JSON.parse(m[1]) as { itemListElement: Array<{ item: Body }> });
+    const items = new Map(list.itemListElement.map(({ item }) => [item.name, item]));
+    expect(items.get('Plain')).not.toHaveProperty('eventAttendanceMode');
+    expect(items.get('Online')).toMatchObject({
+      eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode',
+      location: { '@type': 'VirtualLocation', url: 'https://meet.example.org/room' },
+    });
+    expect(items.get('Mixed')).toMatchObject({
+      eventAttendanceMode: 'https://schema.org/MixedEventAttendanceMode',
+      location: [{ '@type': 'Place', name: 'Hall' }, { '@type': 'VirtualLocation' }],
+    });
+    expect(res.text).not.toContain('meet.example.org/secret');
+  });
+
   it('carries the link in the iCalendar feeds, except a protected event’s', async () => {
     const one = await http().get(`${BASE}/events/${ids.online}.ics`).expect(200);
     expect(one.text).toContain(

@@ -333,13 +333,56 @@ describe('calendar views (e2e)', () => {
     }
   });
 
-  it('JSON-LD: an ItemList of the events shown, as schema.org Events', async () => {
+  it('JSON-LD: an ItemList of the events shown, as lean schema.org Events (their pages have the rest)', async () => {
+    // The place's address, position and phone are on the event's page, not in every view's list.
+    await http()
+      .post(`${BASE}/venues/${made.venue.id}`)
+      .set('Authorization', users.editor.header)
+      .send({
+        address: '1 Music Square',
+        city: 'Budapest',
+        zip: '1051',
+        country: 'Hungary',
+        phone: '+36 1 555 0100',
+        geo_lat: 47.5,
+        geo_lng: 19.05,
+      })
+      .expect(200);
     const res = await page('/events/2030-03-14/').expect(200);
     const [list] = jsonLdOf(res.text);
-    expect(list['@type']).toBe('ItemList');
-    expect(list.itemListElement.map((i: Tec) => i.item['@type'])).toEqual(['Event']);
-    expect(list.itemListElement[0].item.url).toBe(`${SITE}/event/spring-concert/`);
-    expect(list.itemListElement[0].item.startDate).toBe('2030-03-14T19:00:00+01:00');
+    expect(list).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'ItemList',
+      url: `${SITE}/events/2030-03-14/`,
+      numberOfItems: 1,
+    });
+    expect(list.itemListElement).toEqual([
+      {
+        '@type': 'ListItem',
+        position: 1,
+        item: {
+          '@type': 'Event',
+          name: 'Spring concert',
+          startDate: '2030-03-14T19:00:00+01:00',
+          endDate: '2030-03-14T21:00:00+01:00',
+          eventStatus: 'https://schema.org/EventScheduled',
+          location: { '@type': 'Place', name: 'Main Hall', url: `${SITE}/venue/main-hall/` },
+          url: `${SITE}/event/spring-concert/`,
+        },
+      },
+    ]);
+    const [event] = jsonLdOf((await page('/event/spring-concert/').expect(200)).text);
+    expect(event.location).toMatchObject({
+      name: 'Main Hall',
+      address: { streetAddress: '1 Music Square', addressLocality: 'Budapest' },
+      geo: { latitude: 47.5, longitude: 19.05 },
+      telephone: '+36 1 555 0100',
+    });
+    // In Hungarian, the item links the Hungarian address of the translation.
+    const [hu] = jsonLdOf((await page('/hu/events/2030-03-14/').expect(200)).text);
+    expect(hu.itemListElement.map((i: Tec) => i.item.url)).toEqual([
+      `${SITE}/hu/event/tavaszi-koncert/`,
+    ]);
   });
 
   it('embeds: no header or footer, framable from EMBED_ORIGINS, a snippet to copy; embed.js', async () => {

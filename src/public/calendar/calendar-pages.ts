@@ -5,6 +5,8 @@ import type { DatedItem } from '../../events/event-reads.js';
 import { APP_CONFIG, LANGUAGES, type AppConfig, type Language } from '../../config/config.js';
 import { plainText } from '../../feeds/plain-text.js';
 import { eventWhen } from '../format.js';
+import { ExtensionRegistry } from '../../extensions/registry.js';
+import { adjustJsonLd } from '../../extensions/seams.js';
 import { eventSummaryJsonLd, scriptJson } from '../json-ld.js';
 import { PageFrame, webcal, type PageResult } from '../page-frame.js';
 import { Views } from '../views.js';
@@ -37,14 +39,14 @@ const JSON_LD_EVENTS = 100;
 /**
  * What the views make of an event's payload, kept with it (the RecordCache hands every request
  * the same payload object until a write changes the event): its title as text, and its JSON-LD
- * summary by language and address.
+ * summary by address (a language's, an embed's).
  */
 interface Made {
   title: string;
   jsonLd: Map<string, string>;
 }
 const made = new WeakMap<TecEvent, Made>();
-/** The languages and addresses (an embed's, a site's) one payload's summary is kept for. */
+/** The addresses (a language's, an embed's, a site's) one payload's summary is kept for. */
 const JSON_LD_VARIANTS = 6;
 
 function madeOf(event: TecEvent): Made {
@@ -127,6 +129,7 @@ export class CalendarPages {
     private readonly reads: CalendarReads,
     private readonly views: Views,
     private readonly frame: PageFrame,
+    private readonly extensions: ExtensionRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -401,18 +404,18 @@ export class CalendarPages {
 
   /**
    * schema.org ItemList of the events a view shows (the first JSON_LD_EVENTS of them), serialized
-   * (scriptJson): each event's summary is written once per payload.
+   * (scriptJson): each event's summary (with the modules' properties: an online event's
+   * attendance mode and VirtualLocation) is written once per payload and address.
    */
   private itemList(events: readonly TecEvent[], ctx: RequestContext, name: string, url: string) {
     const items = events.slice(0, JSON_LD_EVENTS).map((event, i) => {
       const language = event.language ?? ctx.language;
       const href = this.frame.localize(event.url, language);
       const kept = madeOf(event).jsonLd;
-      const key = `${language} ${href}`;
-      let json = kept.get(key);
+      let json = kept.get(href);
       if (json === undefined) {
-        json = scriptJson(eventSummaryJsonLd(event, href, language));
-        if (kept.size < JSON_LD_VARIANTS) kept.set(key, json);
+        json = scriptJson(adjustJsonLd(this.extensions, eventSummaryJsonLd(event, href), event));
+        if (kept.size < JSON_LD_VARIANTS) kept.set(href, json);
       }
       return `{"@type":"ListItem","position":${i + 1},"item":${json}}`;
     });
