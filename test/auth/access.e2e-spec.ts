@@ -1,9 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DateTime } from 'luxon';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * Who may link and embed what, who may join translations, and who may name another author
@@ -35,12 +33,10 @@ const event = (title: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('access to linked records, translations and authorship (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
+  const { app, http, users } = useTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
   let author2: RoleUsers['author'];
   let ds: DataSource;
 
-  const http = () => request(app.getHttpServer());
   const call = (method: Method, path: string, who: Who, prefix = '') => {
     const req = http()[method](`${prefix}${BASE}/${path}`);
     const header = who === 'author2' ? author2.header : who ? users[who].header : undefined;
@@ -52,12 +48,9 @@ describe('access to linked records, translations and authorship (e2e)', () => {
     Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params))[0].n);
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
-    users = await createRoleUsers(app);
-    author2 = (await createRoleUsers(app, '2')).author;
-    ds = app.get(DataSource);
+    author2 = (await createRoleUsers(app(), '2')).author;
+    ds = app().get(DataSource);
   });
-  afterAll(() => closeApp(app));
 
   // ---------------------------------------------------------------------------------------------
   describe('linking a venue or organizer needs read access to it', () => {

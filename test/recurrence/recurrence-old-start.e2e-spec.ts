@@ -1,10 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SeriesHorizon } from '../../src/events/series/series-horizon.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { leastThreadCpuMs } from '../helpers/cpu.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const DAY = 86_400_000;
@@ -19,36 +16,25 @@ const DENSE =
  * event loop back between series. On SQLite and MariaDB.
  */
 describe('recurring events that start long ago (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const create = (start: string, rules: string[]) =>
-    http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.author.header)
-      .send({
-        title: `Since ${start}`,
-        start_date: `${start} 10:00:00`,
-        end_date: `${start} 11:00:00`,
-        status: 'publish',
-        recurrence: { rules },
-      });
+    postEvent(http, users.author.header, {
+      title: `Since ${start}`,
+      start_date: `${start} 10:00:00`,
+      end_date: `${start} 11:00:00`,
+      status: 'publish',
+      recurrence: { rules },
+    });
   const stored = async (id: number) =>
     Number(
       (
-        await app
+        await app()
           .get(DataSource)
           .query('SELECT COUNT(*) AS n FROM event_occurrences WHERE event_id = ?', [id])
       )[0].n,
     );
   const events = async () =>
-    Number((await app.get(DataSource).query('SELECT COUNT(*) AS n FROM events'))[0].n);
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
+    Number((await app().get(DataSource).query('SELECT COUNT(*) AS n FROM events'))[0].n);
 
   it.each([
     ['1900-01-01', DENSE],
@@ -119,7 +105,7 @@ describe('recurring events that start long ago (e2e)', () => {
     for (const start of ['1200-01-01', '1300-01-01', '1400-01-01']) {
       ids.push((await create(start, ['FREQ=YEARLY']).expect(201)).body.id);
     }
-    const horizon = app.get(SeriesHorizon);
+    const horizon = app().get(SeriesHorizon);
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 0);
     try {
