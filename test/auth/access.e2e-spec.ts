@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { useTestApp } from '../helpers/app-fixture.js';
+import { event } from '../helpers/event-body.js';
 
 /**
  * Who may link and embed what, who may join translations, and who may name another author
@@ -22,15 +22,6 @@ const WIDE = 'start_date=2000-01-01&end_date=2100-01-01';
 type Tec = Record<string, any>;
 type Who = keyof RoleUsers | 'author2' | null;
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-const day = (offsetDays: number, time = '10:00:00') =>
-  `${DateTime.utc().plus({ days: offsetDays }).toFormat('yyyy-MM-dd')} ${time}`;
-const event = (title: string, extra: Record<string, unknown> = {}) => ({
-  title,
-  start_date: day(5),
-  end_date: day(5, '12:00:00'),
-  ...extra,
-});
 
 describe('access to linked records, translations and authorship (e2e)', () => {
   const { app, http, users } = useTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });

@@ -1,6 +1,12 @@
 import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
-import { consoleCatalogue, consoleShot, logIn, openConsolePage } from '../helpers/console-page.js';
+import {
+  consoleCatalogue,
+  consoleShot,
+  logIn,
+  openConsolePage,
+  axeSettled,
+} from '../helpers/console-page.js';
 import { useConsoleApp } from '../helpers/console-suite.js';
 import { axeViolations as axe, type Page } from '../helpers/chromium.js';
 import { postEvent } from '../helpers/app-fixture.js';
@@ -20,21 +26,6 @@ const API = '/cal/events/v1';
 const PASSWORD = 'console editor passphrase';
 const VENUE = 'Riverside Hall';
 const SERIES = 'Weekly choir rehearsal';
-
-/** axe-core once every CSS transition has ended: a dialog fading in is measured at its colours. */
-async function axeSettled(page: Page) {
-  // Polled by evaluations: the page's CSP refuses the eval behind waitForFunction.
-  await expect
-    .poll(
-      () =>
-        page.evaluate(
-          `document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')`,
-        ),
-      { timeout: 15_000 },
-    )
-    .toBe(false);
-  return axe(page);
-}
 
 type Words = {
   cal: {

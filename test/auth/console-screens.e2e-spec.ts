@@ -5,9 +5,10 @@ import {
   consoleShot,
   consoleWord,
   showScreen,
+  axeSettled,
 } from '../helpers/console-page.js';
 import { useConsoleApp } from '../helpers/console-suite.js';
-import { axeViolations, type Page } from '../helpers/chromium.js';
+import { type Page } from '../helpers/chromium.js';
 
 /**
  * The editors' console's screens beyond the events form (issue 51) in headless Chromium under
@@ -103,20 +104,6 @@ describe('editors console screens in Chromium (e2e)', () => {
    * The serious and critical axe-core violations once every CSS transition has ended: a dialog
    * or a menu fading in or out is measured at its final colours, not half transparent.
    */
-  async function axeSettled(page: Page) {
-    // Polled by evaluations: the page's CSP refuses the eval behind waitForFunction.
-    await expect
-      .poll(
-        () =>
-          page.evaluate(
-            `document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')`,
-          ),
-        { timeout: 15_000 },
-      )
-      .toBe(false);
-    return axeViolations(page);
-  }
-
   /** Clicks the confirmation of react-admin's dialog ("Confirm" in the console's language). */
   const confirm = (page: Page, lang: Lang) =>
     page

@@ -1,12 +1,10 @@
-import { DateTime } from 'luxon';
 import type { RoleUsers } from '../helpers/auth.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { postEvent, useTestApp } from '../helpers/app-fixture.js';
+import { day } from '../helpers/event-body.js';
 
 const BASE = '/cal/events/v1';
 const REST = 'http://cal.test/cal/events/v1';
-const day = (offsetDays: number, time = '10:00:00') =>
-  `${DateTime.utc().plus({ days: offsetDays }).toFormat('yyyy-MM-dd')} ${time}`;
 
 describe('events (e2e)', () => {
   const { app, http, users } = useTestApp();

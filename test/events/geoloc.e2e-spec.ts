@@ -5,6 +5,7 @@ import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 import { postEvent } from '../helpers/app-fixture.js';
+import { postRecord } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const day = (offset: number) =>
@@ -44,15 +45,8 @@ describe('events list geolocation (e2e)', () => {
   const events: Record<string, number> = {};
   let jazz: number;
 
-  const post = async (path: string, body: Record<string, unknown>, status = 201) => {
-    const res = await http()
-      .post(`${BASE}${path}`)
-      .set('Authorization', users.editor.header)
-      .send(body);
-    if (res.status !== status)
-      throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Record<string, unknown> & { id: number };
-  };
+  const post = (path: string, body: Record<string, unknown>, status = 201) =>
+    postRecord(http, users.editor.header, path, body, status, BASE);
   const list = (query: string) => http().get(`${BASE}/events${query}`);
   const listed = async (query: string) => {
     const res = await list(query).expect(200);

@@ -1,5 +1,4 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
@@ -9,6 +8,7 @@ import { isMysql } from '../helpers/database.js';
 import { indexesUsed } from '../helpers/query-plan.js';
 import { coldCaches, ownQueries } from '../helpers/query-counter.js';
 import { postEvent } from '../helpers/app-fixture.js';
+import { day, event } from '../helpers/event-body.js';
 
 /**
  * Content languages and linked translations (CONTRACT §5): every event, venue, organizer,
@@ -24,14 +24,6 @@ const WIDE = 'start_date=2000-01-01&end_date=2100-01-01';
 type Tec = Record<string, any>;
 type Prefix = '' | '/en' | '/hu' | '/ro';
 
-const day = (offsetDays: number, time = '10:00:00') =>
-  `${DateTime.utc().plus({ days: offsetDays }).toFormat('yyyy-MM-dd')} ${time}`;
-const event = (title: string, extra: Record<string, unknown> = {}) => ({
-  title,
-  start_date: day(5),
-  end_date: day(5, '12:00:00'),
-  ...extra,
-});
 const ids = (items: Tec[]) => items.map((item) => Number(item.id));
 const invalid = (params: Record<string, string>) => ({
   code: 'rest_invalid_param',

@@ -38,3 +38,20 @@ export const postEvent = (
   body: Record<string, unknown>,
   base = '/cal/events/v1',
 ) => http().post(`${base}/events`).set('Authorization', header).send(body);
+
+/**
+ * POSTs `body` to `${base}${path}` as `header` and answers the record; an answer other than
+ * `status` throws, with its body (a seeding step that fails says why).
+ */
+export async function postRecord(
+  http: () => ReturnType<typeof request>,
+  header: string,
+  path: string,
+  body: Record<string, unknown>,
+  status = 201,
+  base = '/cal/events/v1',
+): Promise<Record<string, unknown> & { id: number }> {
+  const res = await http().post(`${base}${path}`).set('Authorization', header).send(body);
+  if (res.status !== status) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, unknown> & { id: number };
+}

@@ -34,3 +34,14 @@ export async function occurrenceRows<K extends keyof OccurrenceRow>(
       [eventId],
     )) as Array<Pick<OccurrenceRow, K>>;
 }
+
+/** The answer to a series that would store more than 1,000 occurrences (English). */
+export const TOO_MANY_OCCURRENCES = {
+  code: 'rest_invalid_param',
+  data: {
+    status: 400,
+    params: {
+      recurrence: 'recurrence makes more than 1000 occurrences; end it sooner (COUNT or UNTIL).',
+    },
+  },
+};
