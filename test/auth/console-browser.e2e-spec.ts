@@ -49,6 +49,18 @@ describe('editors console in Chromium (e2e)', () => {
     return { page, errors };
   }
 
+  /** The editor, given a console password, logged in through the form at `path`. */
+  async function openAsEditor(path: string) {
+    const password = 'editor console passphrase';
+    const usersService = app().get(
+      (await import('../../src/auth/users/users.service.js')).UsersService,
+    );
+    await usersService.setLoginPassword(users.editor.login, password);
+    const opened = await open(path);
+    await logIn(opened.page, users.editor.login, password);
+    return opened;
+  }
+
   const text = (page: Page) => page.evaluate('document.body.textContent') as Promise<string>;
 
   it.each([
@@ -88,13 +100,7 @@ describe('editors console in Chromium (e2e)', () => {
   );
 
   it('an editor logs in, saves a draft from a title alone, and logs out', async () => {
-    const password = 'editor console passphrase';
-    const usersService = app().get(
-      (await import('../../src/auth/users/users.service.js')).UsersService,
-    );
-    await usersService.setLoginPassword(users.editor.login, password);
-    const { page, errors } = await open('/admin/#/events/create');
-    await logIn(page, users.editor.login, password);
+    const { page, errors } = await openAsEditor('/admin/#/events/create');
     await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
     expect(await axe(page)).toEqual([]);
     await consoleShot(page, 'event-create-en');
@@ -135,13 +141,7 @@ describe('editors console in Chromium (e2e)', () => {
   }, 90_000);
 
   it("refuses a form another site's page posts with the editor's session cookie", async () => {
-    const password = 'editor console passphrase';
-    const usersService = app().get(
-      (await import('../../src/auth/users/users.service.js')).UsersService,
-    );
-    await usersService.setLoginPassword(users.editor.login, password);
-    const { page, errors } = await open('/admin/');
-    await logIn(page, users.editor.login, password);
+    const { page, errors } = await openAsEditor('/admin/');
     await page.waitForSelector('a[href="#/events"]', { timeout: 20_000 });
     // Another origin (same host, another port: the browser sends the SameSite cookie along, so
     // what refuses the write is the missing nonce), whose page posts a form to the API.

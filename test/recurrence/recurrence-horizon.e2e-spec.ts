@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SeriesHorizon } from '../../src/events/series/series-horizon.js';
-import { useTestApp } from '../helpers/app-fixture.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 import { occurrenceRows } from '../helpers/occurrences.js';
 
 const BASE = '/cal/events/v1';
@@ -12,7 +12,7 @@ const DAY = 86_400_000;
  * clock is the test's own (SeriesHorizon.run(now)), no waiting; on SQLite and MariaDB.
  */
 describe('recurring events: the horizon moves with time (e2e)', () => {
-  const { app, users } = useTestApp();
+  const { app, http, users } = useTestApp();
   let horizon: SeriesHorizon;
   let weekly: number;
   let bounded: number;
@@ -24,23 +24,26 @@ describe('recurring events: the horizon moves with time (e2e)', () => {
         .query('SELECT occurrences_until AS u FROM events WHERE id = ?', [eventId])
     )[0].u as string;
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  /** A published series starting tomorrow (UTC), `from` to `to`. */
+  const tomorrow = (title: string, from: string, to: string, recurrence: object) => ({
+    title,
+    start_date: `${day(Date.now() + DAY)} ${from}`,
+    end_date: `${day(Date.now() + DAY)} ${to}`,
+    status: 'publish',
+    recurrence,
+  });
   const sql = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
   beforeAll(async () => {
     horizon = app().get(SeriesHorizon);
     const create = async (recurrence: object) =>
       (
-        await request(app().getHttpServer())
-          .post(`${BASE}/events`)
-          .set('Authorization', users.editor.header)
-          .send({
-            title: 'Rolling',
-            start_date: `${day(Date.now() + DAY)} 18:00:00`,
-            end_date: `${day(Date.now() + DAY)} 19:00:00`,
-            status: 'publish',
-            recurrence,
-          })
-          .expect(201)
+        await postEvent(
+          http,
+          users.editor.header,
+          tomorrow('Rolling', '18:00:00', '19:00:00', recurrence),
+          BASE,
+        ).expect(201)
       ).body.id as number;
     weekly = await create({ rules: ['FREQ=WEEKLY'] });
     bounded = await create({ rules: ['FREQ=WEEKLY;COUNT=10'] });
@@ -91,17 +94,12 @@ describe('recurring events: the horizon moves with time (e2e)', () => {
   });
 
   it('keeps extending a daily series past its first 1,000 days: only what lies ahead counts', async () => {
-    const created = await request(app().getHttpServer())
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'Every day',
-        start_date: `${day(Date.now() + DAY)} 08:00:00`,
-        end_date: `${day(Date.now() + DAY)} 09:00:00`,
-        status: 'publish',
-        recurrence: { rules: ['FREQ=DAILY'] },
-      })
-      .expect(201);
+    const created = await postEvent(
+      http,
+      users.editor.header,
+      tomorrow('Every day', '08:00:00', '09:00:00', { rules: ['FREQ=DAILY'] }),
+      BASE,
+    ).expect(201);
     const daily = created.body.id as number;
     // 400 days on, the series stores 1,130 days from its start to its new horizon: more than the
     // bound a write counts, all but the 730 ahead already stored and accepted.
