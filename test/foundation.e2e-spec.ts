@@ -1,8 +1,6 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsOptional, IsString, MinLength } from 'class-validator';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Auth } from '../src/auth/auth.decorator.js';
 import type { Actor } from '../src/common/actor.js';
@@ -10,9 +8,9 @@ import { canManageTerms } from '../src/auth/post-policy.js';
 import { forbidden } from '../src/common/errors/api-error.js';
 import { ToInteger } from '../src/common/http/transforms.js';
 import { MISSING, typeMessage } from '../src/common/http/validation.js';
-import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
-import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { basic } from './helpers/auth.js';
 import { withExpectedLogs } from './helpers/expected-logs.js';
+import { useTestApp } from './helpers/app-fixture.js';
 
 class ProbeDto {
   @ApiProperty()
@@ -49,15 +47,7 @@ class ProbeController {
 }
 
 describe('foundation (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    app = await createTestApp({ controllers: [ProbeController] });
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
+  const { app, http, users } = useTestApp({ controllers: [ProbeController] });
 
   describe('namespace index', () => {
     it('lists its own route and /doc with localized args and links', async () => {
@@ -347,7 +337,7 @@ describe('foundation (e2e)', () => {
     });
 
     it('answers 503 when the database does not answer', async () => {
-      const ds = app.get(DataSource);
+      const ds = app().get(DataSource);
       const spy = vi.spyOn(ds, 'query').mockRejectedValue(new Error('connect ECONNREFUSED'));
       try {
         const res = await http().get('/health').expect(503);

@@ -1,21 +1,11 @@
 import { connect, type AddressInfo } from 'node:net';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { basic, createRoleUsers, type RoleUsers } from './helpers/auth.js';
-import { closeApp, createTestApp } from './helpers/create-test-app.js';
+import { basic } from './helpers/auth.js';
+import { useTestApp } from './helpers/app-fixture.js';
 
 /** Abuse and hygiene: throttled logins, body limit, headers, CORS, request logs. */
 describe('hygiene (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
   const logs: string[] = [];
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    app = await createTestApp({ logSink: (line) => logs.push(line) });
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
+  const { app, http, users } = useTestApp({ logSink: (line) => logs.push(line) });
 
   it('sends security headers and keeps the Swagger UI usable', async () => {
     const res = await http().get('/cal/events/v1').expect(200);
@@ -152,7 +142,7 @@ describe('hygiene (e2e)', () => {
 
   /** Sends bytes as they are (no HTTP client would) and reads the answer until the socket closes. */
   async function raw(text: string): Promise<{ status: number; headers: string; body: string }> {
-    const server = app.getHttpServer();
+    const server = app().getHttpServer();
     if (!server.listening) await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const { port } = server.address() as AddressInfo;
     const answer = await new Promise<string>((resolve, reject) => {

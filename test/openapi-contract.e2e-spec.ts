@@ -1,10 +1,7 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { NAMESPACE } from '../src/common/http/links.js';
-import { createRoleUsers, type RoleUsers } from './helpers/auth.js';
-import { closeApp, createTestApp } from './helpers/create-test-app.js';
 import { openApiContractOf } from './helpers/openapi-contract.js';
+import { useTestApp } from './helpers/app-fixture.js';
 
 /**
  * Routes under the namespace that the document lists without a response schema (Swagger
@@ -27,15 +24,7 @@ class ContractProbeController {
 }
 
 describe('every e2e response is judged by the OpenAPI document (test/helpers/openapi-contract.ts)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    app = await createTestApp({ controllers: [ContractProbeController] });
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
+  const { app, http, users } = useTestApp({ controllers: [ContractProbeController] });
 
   it('passes documented answers of every kind', async () => {
     const created = await http()
@@ -55,7 +44,7 @@ describe('every e2e response is judged by the OpenAPI document (test/helpers/ope
       .set('Authorization', users.editor.header)
       .send({ title: 'Talk', start_date: '2030-02-01 10:00', end_date: '2030-02-01 11:00' })
       .expect(201);
-    const contract = openApiContractOf(app)!;
+    const contract = openApiContractOf(app())!;
     const url = `http://127.0.0.1/ro/${NAMESPACE}/events/${created.body.id}`;
     const json = 'application/json; charset=UTF-8';
     expect(contract.check('GET', url, 200, json, created.body)).toBeUndefined();

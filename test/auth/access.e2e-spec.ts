@@ -1,9 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DateTime } from 'luxon';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
+import { event } from '../helpers/event-body.js';
 
 /**
  * Who may link and embed what, who may join translations, and who may name another author
@@ -25,22 +23,11 @@ type Tec = Record<string, any>;
 type Who = keyof RoleUsers | 'author2' | null;
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-const day = (offsetDays: number, time = '10:00:00') =>
-  `${DateTime.utc().plus({ days: offsetDays }).toFormat('yyyy-MM-dd')} ${time}`;
-const event = (title: string, extra: Record<string, unknown> = {}) => ({
-  title,
-  start_date: day(5),
-  end_date: day(5, '12:00:00'),
-  ...extra,
-});
-
 describe('access to linked records, translations and authorship (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
+  const { app, http, users } = useTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
   let author2: RoleUsers['author'];
   let ds: DataSource;
 
-  const http = () => request(app.getHttpServer());
   const call = (method: Method, path: string, who: Who, prefix = '') => {
     const req = http()[method](`${prefix}${BASE}/${path}`);
     const header = who === 'author2' ? author2.header : who ? users[who].header : undefined;
@@ -52,12 +39,9 @@ describe('access to linked records, translations and authorship (e2e)', () => {
     Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params))[0].n);
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
-    users = await createRoleUsers(app);
-    author2 = (await createRoleUsers(app, '2')).author;
-    ds = app.get(DataSource);
+    author2 = (await createRoleUsers(app(), '2')).author;
+    ds = app().get(DataSource);
   });
-  afterAll(() => closeApp(app));
 
   // ---------------------------------------------------------------------------------------------
   describe('linking a venue or organizer needs read access to it', () => {

@@ -1,26 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { needs } from '../helpers/services.js';
-import {
-  CONSOLE_BUILT as BUILT,
-  consoleCatalogue,
-  logIn,
-  openConsolePage,
-  consoleShot,
-} from '../helpers/console-page.js';
-import { listenLocally } from '../helpers/local-app.js';
-import {
-  axeViolations as axe,
-  BROWSER,
-  type Browser,
-  HAS_BROWSER,
-  launchChromium,
-  type Page,
-} from '../helpers/chromium.js';
+import { consoleCatalogue, logIn, openConsolePage, consoleShot } from '../helpers/console-page.js';
+import { useConsoleApp } from '../helpers/console-suite.js';
+import { axeViolations as axe, type Page } from '../helpers/chromium.js';
+import { postEvent } from '../helpers/app-fixture.js';
 
 /**
  * The editors' console (issue 51) in headless Chromium, as built by `npm run build` and served by
@@ -42,46 +25,40 @@ const catalogue = (lang: string) => consoleCatalogue(lang) as Catalogue;
 const plural = (name: string) => name.split(' |||| ')[1];
 
 describe('editors console in Chromium (e2e)', () => {
-  needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
-  needs('the built console (npm run build)', () => BUILT);
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  let origin: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    if (!HAS_BROWSER || !BUILT) return;
-    app = await createTestApp({ env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD } });
-    origin = await listenLocally(app);
-    users = await createRoleUsers(app);
-    // The API lists the records of the language it is asked in: one event in each language.
-    for (const [lang, title] of Object.entries(TITLES)) {
-      await request(app.getHttpServer())
-        .post(`${API}/events`)
-        .set('Authorization', users.editor.header)
-        .send({
+  const { app, origin, browser, users, http } = useConsoleApp({
+    env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD },
+    seed: async () => {
+      // The API lists the records of the language it is asked in: one event in each language.
+      for (const [lang, title] of Object.entries(TITLES)) {
+        await postEvent(http, users.editor.header, {
           title,
           status: 'publish',
           start_date: '2030-03-30 19:00:00',
           end_date: '2030-03-30 21:00:00',
           venue: { venue: `City Park Stage ${lang}`, city: 'Budapest' },
           i18n_language: lang,
-        })
-        .expect(201);
-    }
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (HAS_BROWSER && BUILT) await closeApp(app);
+        }).expect(201);
+      }
+    },
   });
 
   /** A page that records script errors and CSP violations (both reach the console as errors). */
   async function open(path: string) {
-    const { page, errors, status } = await openConsolePage(browser, `${origin}${path}`);
+    const { page, errors, status } = await openConsolePage(browser(), `${origin()}${path}`);
     expect([200, 304]).toContain(status);
     return { page, errors };
+  }
+
+  /** The editor, given a console password, logged in through the form at `path`. */
+  async function openAsEditor(path: string) {
+    const password = 'editor console passphrase';
+    const usersService = app().get(
+      (await import('../../src/auth/users/users.service.js')).UsersService,
+    );
+    await usersService.setLoginPassword(users.editor.login, password);
+    const opened = await open(path);
+    await logIn(opened.page, users.editor.login, password);
+    return opened;
   }
 
   const text = (page: Page) => page.evaluate('document.body.textContent') as Promise<string>;
@@ -123,13 +100,7 @@ describe('editors console in Chromium (e2e)', () => {
   );
 
   it('an editor logs in, saves a draft from a title alone, and logs out', async () => {
-    const password = 'editor console passphrase';
-    const usersService = app.get(
-      (await import('../../src/auth/users/users.service.js')).UsersService,
-    );
-    await usersService.setLoginPassword(users.editor.login, password);
-    const { page, errors } = await open('/admin/#/events/create');
-    await logIn(page, users.editor.login, password);
+    const { page, errors } = await openAsEditor('/admin/#/events/create');
     await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
     expect(await axe(page)).toEqual([]);
     await consoleShot(page, 'event-create-en');
@@ -137,7 +108,7 @@ describe('editors console in Chromium (e2e)', () => {
     await page.click('button[type="submit"]');
     await page.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
 
-    const list = await request(app.getHttpServer())
+    const list = await http()
       .get(`${API}/events`)
       .query({ search: 'Written in the console', status: 'draft', start_date: '2000-01-01' })
       .set('Authorization', users.editor.header)
@@ -164,22 +135,13 @@ describe('editors console in Chromium (e2e)', () => {
     await page.waitForSelector('.logout');
     await page.click('.logout');
     await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
-    await request(app.getHttpServer())
-      .get('/admin/session')
-      .set('Cookie', `cal_session=${session!.value}`)
-      .expect(401);
+    await http().get('/admin/session').set('Cookie', `cal_session=${session!.value}`).expect(401);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 90_000);
 
   it("refuses a form another site's page posts with the editor's session cookie", async () => {
-    const password = 'editor console passphrase';
-    const usersService = app.get(
-      (await import('../../src/auth/users/users.service.js')).UsersService,
-    );
-    await usersService.setLoginPassword(users.editor.login, password);
-    const { page, errors } = await open('/admin/');
-    await logIn(page, users.editor.login, password);
+    const { page, errors } = await openAsEditor('/admin/');
     await page.waitForSelector('a[href="#/events"]', { timeout: 20_000 });
     // Another origin (same host, another port: the browser sends the SameSite cookie along, so
     // what refuses the write is the missing nonce), whose page posts a form to the API.
@@ -187,7 +149,7 @@ describe('editors console in Chromium (e2e)', () => {
     const evil = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' }).end(
         `<!doctype html><html lang="en"><title>x</title><body>
-         <form method="post" action="${origin}${API}/events">
+         <form method="post" action="${origin()}${API}/events">
          <input name="title" value="${title}"><input name="status" value="publish">
          <input name="start_date" value="2030-05-01 10:00:00">
          <input name="end_date" value="2030-05-01 11:00:00"></form>
@@ -197,7 +159,7 @@ describe('editors console in Chromium (e2e)', () => {
     await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
     try {
       const other = await page.context().newPage();
-      const answered = other.waitForResponse((r) => r.url().startsWith(`${origin}${API}/events`));
+      const answered = other.waitForResponse((r) => r.url().startsWith(`${origin()}${API}/events`));
       await other.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
       const answer = await answered;
       expect([answer.status(), ((await answer.json()) as { code: string }).code]).toEqual([
@@ -205,7 +167,7 @@ describe('editors console in Chromium (e2e)', () => {
         'rest_forbidden',
       ]);
       // Nothing was written, and the console's own session still works.
-      const list = await request(app.getHttpServer())
+      const list = await http()
         .get(`${API}/events`)
         .query({ search: title, status: 'any', start_date: '2000-01-01' })
         .set('Authorization', users.editor.header)

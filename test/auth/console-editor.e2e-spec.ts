@@ -1,25 +1,15 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { needs } from '../helpers/services.js';
 import {
-  CONSOLE_BUILT as BUILT,
   consoleCatalogue,
   consoleShot,
   logIn,
   openConsolePage,
+  axeSettled,
 } from '../helpers/console-page.js';
-import { listenLocally } from '../helpers/local-app.js';
-import {
-  axeViolations as axe,
-  BROWSER,
-  type Browser,
-  HAS_BROWSER,
-  launchChromium,
-  type Page,
-} from '../helpers/chromium.js';
+import { useConsoleApp } from '../helpers/console-suite.js';
+import { axeViolations as axe, type Page } from '../helpers/chromium.js';
+import { postEvent } from '../helpers/app-fixture.js';
 
 /**
  * "An editor's day" in the editors' console (issue 51), in headless Chromium against the built
@@ -37,21 +27,6 @@ const PASSWORD = 'console editor passphrase';
 const VENUE = 'Riverside Hall';
 const SERIES = 'Weekly choir rehearsal';
 
-/** axe-core once every CSS transition has ended: a dialog fading in is measured at its colours. */
-async function axeSettled(page: Page) {
-  // Polled by evaluations: the page's CSP refuses the eval behind waitForFunction.
-  await expect
-    .poll(
-      () =>
-        page.evaluate(
-          `document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')`,
-        ),
-      { timeout: 15_000 },
-    )
-    .toBe(false);
-  return axe(page);
-}
-
 type Words = {
   cal: {
     recurrence: { repeats: string };
@@ -65,41 +40,26 @@ const words = (lang: string) => consoleCatalogue(lang) as Words;
 type Event = Record<string, unknown> & { id: number; title: string; start_date: string };
 
 describe('an editor’s day in the console (e2e)', () => {
-  needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
-  needs('the built console (npm run build)', () => BUILT);
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  let origin: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    if (!HAS_BROWSER || !BUILT) return;
-    app = await createTestApp();
-    origin = await listenLocally(app);
-    users = await createRoleUsers(app);
-    const accounts = app.get(UsersService);
-    for (const role of ['editor', 'contributor'] as const) {
-      await accounts.setLoginPassword(users[role].login, PASSWORD);
-    }
-    await request(app.getHttpServer())
-      .post(`${API}/venues`)
-      .set('Authorization', users.editor.header)
-      .send({ venue: VENUE, city: 'Szeged', status: 'publish' })
-      .expect(201);
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (HAS_BROWSER && BUILT) await closeApp(app);
+  const { app, origin, browser, users, http } = useConsoleApp({
+    seed: async () => {
+      const accounts = app().get(UsersService);
+      for (const role of ['editor', 'contributor'] as const) {
+        await accounts.setLoginPassword(users[role].login, PASSWORD);
+      }
+      await http()
+        .post(`${API}/venues`)
+        .set('Authorization', users.editor.header)
+        .send({ venue: VENUE, city: 'Szeged', status: 'publish' })
+        .expect(201);
+    },
   });
 
   const api = (path: string) =>
-    request(app.getHttpServer()).get(`${API}${path}`).set('Authorization', users.editor.header);
+    http().get(`${API}${path}`).set('Authorization', users.editor.header);
 
   /** A page of a fresh context, logged in as `login` at `path`; script errors are collected. */
   async function session(path: string, login: string, width = 1280) {
-    const { page, errors } = await openConsolePage(browser, `${origin}${path}`, width);
+    const { page, errors } = await openConsolePage(browser(), `${origin()}${path}`, width);
     await logIn(page, login, PASSWORD);
     return { page, errors };
   }
@@ -149,18 +109,14 @@ describe('an editor’s day in the console (e2e)', () => {
 
   /** A weekly series on Mondays of March 2032 (four of them) in `lang`, written through the API. */
   async function calendarSeries(title: string, lang = 'en'): Promise<number> {
-    const res = await request(app.getHttpServer())
-      .post(`${API}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title,
-        i18n_language: lang,
-        status: 'publish',
-        start_date: '2032-03-01 10:00:00',
-        end_date: '2032-03-01 11:00:00',
-        recurrence: { rules: ['FREQ=WEEKLY;COUNT=4;BYDAY=MO'] },
-      })
-      .expect(201);
+    const res = await postEvent(http, users.editor.header, {
+      title,
+      i18n_language: lang,
+      status: 'publish',
+      start_date: '2032-03-01 10:00:00',
+      end_date: '2032-03-01 11:00:00',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=4;BYDAY=MO'] },
+    }).expect(201);
     return (res.body as { id: number }).id;
   }
 
@@ -270,7 +226,7 @@ describe('an editor’s day in the console (e2e)', () => {
   }
 
   it('an editor logs in and saves a new event as a draft with the keyboard alone (hu)', async () => {
-    const { page, errors } = await openConsolePage(browser, `${origin}/hu/admin/`);
+    const { page, errors } = await openConsolePage(browser(), `${origin()}/hu/admin/`);
     await page.waitForSelector('input[name="username"]', { timeout: 20_000 });
     await tabTo(page, 'input[name="username"]');
     await page.keyboard.type(users.editor.login);
@@ -334,7 +290,7 @@ describe('an editor’s day in the console (e2e)', () => {
     // The third occurrence, by its provisional id: "this occurrence" only.
     const third = before[2];
     expect(third.id).toBeGreaterThanOrEqual(10_000_000);
-    await page.goto(`${origin}/admin/#/events/${third.id}`);
+    await page.goto(`${origin()}/admin/#/events/${third.id}`);
     await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
     await page.locator('input[name="title"]').fill('Choir rehearsal with the orchestra');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -353,7 +309,7 @@ describe('an editor’s day in the console (e2e)', () => {
 
     // The trash and back (the API, as the trash screen uses it), and a Hungarian translation.
     const editor = users.editor.header;
-    const server = app.getHttpServer();
+    const server = app().getHttpServer();
     const trashed = await request(server)
       .delete(`${API}/events/${changed[0].id}`)
       .set('Authorization', editor)

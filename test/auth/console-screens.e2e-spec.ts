@@ -1,26 +1,14 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { needs } from '../helpers/services.js';
 import {
-  CONSOLE_BUILT as BUILT,
   logIn,
   openConsolePage,
   consoleShot,
   consoleWord,
   showScreen,
+  axeSettled,
 } from '../helpers/console-page.js';
-import { listenLocally } from '../helpers/local-app.js';
-import {
-  BROWSER,
-  HAS_BROWSER,
-  axeViolations,
-  launchChromium,
-  type Browser,
-  type Page,
-} from '../helpers/chromium.js';
+import { useConsoleApp } from '../helpers/console-suite.js';
+import { type Page } from '../helpers/chromium.js';
 
 /**
  * The editors' console's screens beyond the events form (issue 51) in headless Chromium under
@@ -43,16 +31,49 @@ const EVERY_DATE = { start_date: '2000-01-01', end_date: '2100-12-31' };
 type Lang = (typeof LANGS)[number];
 
 describe('editors console screens in Chromium (e2e)', () => {
-  needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
-  needs('the built console (npm run build)', () => BUILT);
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  let origin: string;
-  let browser: Browser;
+  const { app, origin, browser, users, http } = useConsoleApp({
+    env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD, WEBHOOK_ALLOWED_TARGETS: '127.0.0.1' },
+    seed: async () => {
+      const accounts = app().get(UsersService);
+      await accounts.setLoginPassword(users.editor.login, EDITOR_PASSWORD);
+      await accounts.setLoginPassword(users.contributor.login, CONTRIBUTOR_PASSWORD);
+      const editor = users.editor.header;
+      for (const lang of LANGS) {
+        await create('/categories', editor, { name: `Concerts ${lang}`, i18n_language: lang });
+        await create('/tags', editor, { name: `Outdoor ${lang}`, i18n_language: lang });
+        const shown = await create(
+          '/events',
+          editor,
+          event(`Listed concert ${lang}`, lang, {
+            status: 'publish',
+            venue: { venue: `Hall ${lang}` },
+          }),
+        );
+        seeded[lang] = { event: shown.id };
+        await create(
+          '/events',
+          users.contributor.header,
+          event(`Submitted ${lang}`, lang, { status: 'pending' }),
+        );
+        const trashed = await create(
+          '/events',
+          editor,
+          event(`Trashed ${lang}`, lang, { status: 'publish' }),
+        );
+        await http().delete(`${API}/events/${trashed.id}`).set('Authorization', editor).expect(200);
+      }
+      const hook = await http()
+        .post(`${API}/webhooks`)
+        .set('Authorization', users.administrator.header)
+        .send({ url: 'http://127.0.0.1:9/hook', events: ['event.created', 'event.published'] })
+        .expect(201);
+      seeded.en.webhook = (hook.body as { id: number }).id;
+      seeded.en.secret = (hook.body as { secret: string }).secret;
+    },
+  });
   /** What each language's screens show: ids of the seeded records. */
   const seeded: Record<string, { event: number; webhook?: number; secret?: string }> = {};
 
-  const http = () => request(app.getHttpServer());
   async function create(path: string, header: string, body: Record<string, unknown>) {
     const res = await http().post(`${API}${path}`).set('Authorization', header).send(body);
     expect(res.status).toBe(201);
@@ -69,60 +90,10 @@ describe('editors console screens in Chromium (e2e)', () => {
     (await http().get(`${API}/events/${id}`).set('Authorization', users.editor.header).expect(200))
       .body as { status: string; translations: Record<string, number> };
 
-  beforeAll(async () => {
-    if (!HAS_BROWSER || !BUILT) return;
-    app = await createTestApp({
-      env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD, WEBHOOK_ALLOWED_TARGETS: '127.0.0.1' },
-    });
-    origin = await listenLocally(app);
-    users = await createRoleUsers(app);
-    const accounts = app.get(UsersService);
-    await accounts.setLoginPassword(users.editor.login, EDITOR_PASSWORD);
-    await accounts.setLoginPassword(users.contributor.login, CONTRIBUTOR_PASSWORD);
-    const editor = users.editor.header;
-    for (const lang of LANGS) {
-      await create('/categories', editor, { name: `Concerts ${lang}`, i18n_language: lang });
-      await create('/tags', editor, { name: `Outdoor ${lang}`, i18n_language: lang });
-      const shown = await create(
-        '/events',
-        editor,
-        event(`Listed concert ${lang}`, lang, {
-          status: 'publish',
-          venue: { venue: `Hall ${lang}` },
-        }),
-      );
-      seeded[lang] = { event: shown.id };
-      await create(
-        '/events',
-        users.contributor.header,
-        event(`Submitted ${lang}`, lang, { status: 'pending' }),
-      );
-      const trashed = await create(
-        '/events',
-        editor,
-        event(`Trashed ${lang}`, lang, { status: 'publish' }),
-      );
-      await http().delete(`${API}/events/${trashed.id}`).set('Authorization', editor).expect(200);
-    }
-    const hook = await http()
-      .post(`${API}/webhooks`)
-      .set('Authorization', users.administrator.header)
-      .send({ url: 'http://127.0.0.1:9/hook', events: ['event.created', 'event.published'] })
-      .expect(201);
-    seeded.en.webhook = (hook.body as { id: number }).id;
-    seeded.en.secret = (hook.body as { secret: string }).secret;
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (HAS_BROWSER && BUILT) await closeApp(app);
-  });
-
   /** A logged-in page in `lang` that records script errors and CSP violations. */
   async function session(lang: Lang, login: string, password: string, width = 1280) {
     const path = `${lang === 'en' ? '' : `/${lang}`}/admin/`;
-    const { page, errors } = await openConsolePage(browser, `${origin}${path}`, width);
+    const { page, errors } = await openConsolePage(browser(), `${origin()}${path}`, width);
     await logIn(page, login, password);
     await page.locator('table').first().waitFor({ timeout: 20_000 });
     return { page, errors };
@@ -133,20 +104,6 @@ describe('editors console screens in Chromium (e2e)', () => {
    * The serious and critical axe-core violations once every CSS transition has ended: a dialog
    * or a menu fading in or out is measured at its final colours, not half transparent.
    */
-  async function axeSettled(page: Page) {
-    // Polled by evaluations: the page's CSP refuses the eval behind waitForFunction.
-    await expect
-      .poll(
-        () =>
-          page.evaluate(
-            `document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')`,
-          ),
-        { timeout: 15_000 },
-      )
-      .toBe(false);
-    return axeViolations(page);
-  }
-
   /** Clicks the confirmation of react-admin's dialog ("Confirm" in the console's language). */
   const confirm = (page: Page, lang: Lang) =>
     page

@@ -1,16 +1,9 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { UsersService } from '../../src/auth/users/users.service.js';
-import {
-  basic,
-  createRoleUsers,
-  logIn,
-  SESSION_PATH,
-  sessionCookie,
-  type RoleUsers,
-} from '../helpers/auth.js';
+import { basic, logIn, SESSION_PATH, sessionCookie } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * The console's login and its session (CONTRACT §2), as WordPress's cookie authentication: a
@@ -22,9 +15,7 @@ const API = '/cal/events/v1';
 const ADMIN_PASSWORD = 'the administrator passphrase';
 
 describe('console sessions (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp({ env: { ADMIN_LOGIN: 'boss', ADMIN_PASSWORD } });
   const post = (body: object, path = SESSION_PATH) => http().post(path).send(body);
   const draftBody = (title: string) => ({
     title,
@@ -32,12 +23,6 @@ describe('console sessions (e2e)', () => {
     start_date: '2030-05-01 10:00:00',
     end_date: '2030-05-01 11:00:00',
   });
-
-  beforeAll(async () => {
-    app = await createTestApp({ env: { ADMIN_LOGIN: 'boss', ADMIN_PASSWORD } });
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   it('logs the administrator of ADMIN_LOGIN in with ADMIN_PASSWORD, in an HttpOnly SameSite cookie', async () => {
     const res = await post({ login: 'boss', password: ADMIN_PASSWORD }).expect(200);
@@ -63,7 +48,7 @@ describe('console sessions (e2e)', () => {
   });
 
   it('refuses application passwords, unknown logins and users without a console password with one answer', async () => {
-    const editor = app.get(UsersService);
+    const editor = app().get(UsersService);
     const { password: appPassword } = await editor.create({ login: 'ivy', role: 'editor' });
     // No console password yet: even the application password does not open it.
     const noConsole = await post({ login: 'ivy', password: appPassword }).expect(401);
@@ -98,7 +83,7 @@ describe('console sessions (e2e)', () => {
   });
 
   it('counts the cookie only with its nonce: a cookie alone is anonymous, a cross-site form cannot write', async () => {
-    const session = await logIn(app, app.getHttpServer(), users.editor.login);
+    const session = await logIn(app(), app().getHttpServer(), users.editor.login);
     const withSession = (req: request.Test, nonce?: string) => {
       const call = req.set('Cookie', session.cookie);
       return nonce === undefined ? call : call.set('X-WP-Nonce', nonce);
@@ -125,7 +110,7 @@ describe('console sessions (e2e)', () => {
     expect(form.body.code).toBe('rest_forbidden');
     await withSession(http().delete(`${API}/events/${created.body.id}`)).expect(401);
     // A nonce that is not this cookie's: 403, WordPress's answer.
-    const other = await logIn(app, app.getHttpServer(), users.author.login);
+    const other = await logIn(app(), app().getHttpServer(), users.author.login);
     const wrong = await withSession(http().get(API), other.nonce).expect(403);
     expect(wrong.body).toEqual({
       code: 'rest_cookie_invalid_nonce',
@@ -145,7 +130,7 @@ describe('console sessions (e2e)', () => {
   });
 
   it('gives the page its user and nonce from the cookie, and logs out only with the nonce', async () => {
-    const session = await logIn(app, app.getHttpServer(), users.author.login);
+    const session = await logIn(app(), app().getHttpServer(), users.author.login);
     const whoami = await http().get(SESSION_PATH).set('Cookie', session.cookie).expect(200);
     expect(whoami.headers['cache-control']).toBe('no-store');
     expect(whoami.body).toMatchObject({
@@ -186,11 +171,11 @@ describe('console sessions (e2e)', () => {
   });
 
   it('ends a session at its time, and when its user is deleted', async () => {
-    const session = await logIn(app, app.getHttpServer(), users.contributor.login);
+    const session = await logIn(app(), app().getHttpServer(), users.contributor.login);
     const call = () =>
       http().get(API).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce);
     await call().expect(200);
-    const ds = app.get(DataSource);
+    const ds = app().get(DataSource);
     await ds.query('UPDATE user_sessions SET expires_at = ? WHERE user_id = ?', [
       Date.now() - 1,
       users.contributor.id,
@@ -203,22 +188,22 @@ describe('console sessions (e2e)', () => {
       [Date.now()],
     );
     expect(Number(before)).toBeGreaterThan(0);
-    await logIn(app, app.getHttpServer(), users.subscriber.login);
+    await logIn(app(), app().getHttpServer(), users.subscriber.login);
     const [{ n: after }] = await ds.query(
       'SELECT COUNT(*) AS n FROM user_sessions WHERE expires_at <= ?',
       [Date.now()],
     );
     expect(Number(after)).toBe(0);
 
-    const { password } = await app.get(UsersService).create({ login: 'temp', role: 'editor' });
+    const { password } = await app().get(UsersService).create({ login: 'temp', role: 'editor' });
     void password;
-    const temp = await logIn(app, app.getHttpServer(), 'temp');
-    await app.get(UsersService).delete('temp');
+    const temp = await logIn(app(), app().getHttpServer(), 'temp');
+    await app().get(UsersService).delete('temp');
     await http().get(API).set('Cookie', temp.cookie).set('X-WP-Nonce', temp.nonce).expect(401);
   });
 
   it('throttles the login form with the counters of HTTP Basic', async () => {
-    const users2 = app.get(UsersService);
+    const users2 = app().get(UsersService);
     await users2.create({ login: 'target', role: 'author' });
     const password = await users2.setLoginPassword('target');
     // Five failures through HTTP Basic and five through the form: the pair's limit (10) is reached.

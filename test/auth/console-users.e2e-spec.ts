@@ -1,10 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { needs } from '../helpers/services.js';
 import {
-  CONSOLE_BUILT as BUILT,
   consoleCatalogue,
   consoleShot,
   consoleWord,
@@ -12,14 +6,9 @@ import {
   openConsolePage,
   showScreen,
 } from '../helpers/console-page.js';
+import { useConsoleApp } from '../helpers/console-suite.js';
 import { until } from '../helpers/until.js';
-import {
-  BROWSER,
-  HAS_BROWSER,
-  axeViolations,
-  launchChromium,
-  type Browser,
-} from '../helpers/chromium.js';
+import { axeViolations } from '../helpers/chromium.js';
 
 /**
  * The console's users screen (issue 51, CONTRACT §2 "Users") in headless Chromium under the
@@ -44,14 +33,28 @@ const plural = (lang: string, resource: string) => {
 };
 
 describe('editors console: users screen in Chromium (e2e)', () => {
-  needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
-  needs('the built console (npm run build)', () => BUILT);
-  let app: NestExpressApplication;
-  let origin: string;
-  let browser: Browser;
+  const { origin, browser, http } = useConsoleApp({
+    env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD },
+    roleUsers: false,
+    seed: async () => {
+      admin = `Basic ${Buffer.from(`chief:${ADMIN_PASSWORD}`).toString('base64')}`;
+      for (const lang of LANGS) {
+        await http()
+          .post(`${API}/users`)
+          .set('Authorization', admin)
+          .send({
+            username: `editor-${lang}`,
+            name: `Editor ${lang.toUpperCase()}`,
+            email: `editor-${lang}@example.org`,
+            roles: ['editor'],
+            password: 'an editor console passphrase',
+          })
+          .expect(201);
+      }
+    },
+  });
   let admin: string;
 
-  const http = () => request(app.getHttpServer());
   const userNamed = async (username: string) => {
     const res = await http()
       .get(`${API}/users?per_page=100`)
@@ -62,37 +65,10 @@ describe('editors console: users screen in Chromium (e2e)', () => {
     );
   };
 
-  beforeAll(async () => {
-    if (!HAS_BROWSER || !BUILT) return;
-    app = await createTestApp({ env: { ADMIN_LOGIN: 'chief', ADMIN_PASSWORD } });
-    await app.listen(0, '127.0.0.1');
-    origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    admin = `Basic ${Buffer.from(`chief:${ADMIN_PASSWORD}`).toString('base64')}`;
-    for (const lang of LANGS) {
-      await http()
-        .post(`${API}/users`)
-        .set('Authorization', admin)
-        .send({
-          username: `editor-${lang}`,
-          name: `Editor ${lang.toUpperCase()}`,
-          email: `editor-${lang}@example.org`,
-          roles: ['editor'],
-          password: 'an editor console passphrase',
-        })
-        .expect(201);
-    }
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (HAS_BROWSER && BUILT) await closeApp(app);
-  });
-
   /** A logged-in page in `lang` that records script errors and CSP violations. */
   async function session(lang: Lang, login: string, password: string) {
     const path = `${lang === 'en' ? '' : `/${lang}`}/admin/`;
-    const { page, errors } = await openConsolePage(browser, `${origin}${path}`);
+    const { page, errors } = await openConsolePage(browser(), `${origin()}${path}`);
     await logIn(page, login, password);
     await page.getByRole('menu').or(page.locator('table')).first().waitFor({ timeout: 20_000 });
     return { page, errors };

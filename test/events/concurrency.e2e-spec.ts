@@ -1,25 +1,14 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /** Concurrent writers: nothing lost, nothing mixed, no 500. */
 describe('concurrent writers (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const body = (extra: Record<string, unknown>) => ({
     start_date: '2031-05-01 10:00:00',
     end_date: '2031-05-01 12:00:00',
     ...extra,
   });
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   it('gives 100 parallel creates with one title 100 events with 100 distinct slugs', async () => {
     const responses = await Promise.all(
@@ -39,7 +28,7 @@ describe('concurrent writers (e2e)', () => {
     for (const slug of slugs) expect(slug).toMatch(/^crowded-title(-\d+)?$/);
     const ids = new Set(responses.map((r) => r.body.id as number));
     expect(ids.size).toBe(100);
-    const [{ n }] = await app
+    const [{ n }] = await app()
       .get(DataSource)
       .query(`SELECT COUNT(*) AS n FROM events WHERE title = 'Crowded Title'`);
     expect(Number(n)).toBe(100);

@@ -1,10 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Writes } from '../../src/database/writes.js';
 import { SeriesHorizon } from '../../src/events/series/series-horizon.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 
@@ -15,17 +12,9 @@ const BASE = '/cal/events/v1';
  * off — commits whole and alone, and none fails for another being open.
  */
 describe('concurrent write transactions in one process (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const post = (path: string, body: object) =>
     http().post(`${BASE}${path}`).set('Authorization', users.editor.header).send(body);
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   it('runs parallel creates, updates, occurrence edits and the horizon job without a failure', async () => {
     const series = (title: string) => ({
@@ -40,7 +29,7 @@ describe('concurrent write transactions in one process (e2e)', () => {
     for (let i = 0; i < 6; i++) {
       created.push((await post('/events', series(`Parallel series ${i}`)).expect(201)).body.id);
     }
-    const ds = app.get(DataSource);
+    const ds = app().get(DataSource);
     const horizons = async () => {
       const rows: Array<{ until: string }> = await ds.query(
         `SELECT occurrences_until AS until FROM events WHERE id IN (${created.join(',')}) ORDER BY id`,
@@ -92,11 +81,13 @@ describe('concurrent write transactions in one process (e2e)', () => {
     const yieldTurns = async (turns: number) => {
       for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
     };
-    const unhook = app.get(Writes).journal(() => yieldTurns(20));
+    const unhook = app()
+      .get(Writes)
+      .journal(() => yieldTurns(20));
     // The horizon job runs beside them, 60 days on: every series is due.
     const later = new Date(Date.now() + 60 * 86_400_000);
     const [extended, ...statuses] = await Promise.all([
-      app.get(SeriesHorizon).extendDue(later),
+      app().get(SeriesHorizon).extendDue(later),
       ...writes,
     ]);
     runner.query = query;
@@ -111,7 +102,7 @@ describe('concurrent write transactions in one process (e2e)', () => {
     // reaches past where it was.
     const between = await horizons();
     for (const [i, until] of between.entries()) expect(until >= before[i]).toBe(true);
-    await app.get(SeriesHorizon).extendDue(later);
+    await app().get(SeriesHorizon).extendDue(later);
     const after = await horizons();
     for (const [i, until] of after.entries()) expect(until > before[i]).toBe(true);
     const [{ n }] = (await ds.query(

@@ -1,46 +1,30 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 /** Conditional requests (CONTRACT §7): strong ETag, Last-Modified, 304, Cache-Control. */
 
 const BASE = '/cal/events/v1';
 
 describe('conditional requests (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
+  const { http, users } = useTestApp();
   let id: number;
   let secret: number;
-  const http = () => request(app.getHttpServer());
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-    const created = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'Concert',
-        start_date: '2030-05-01 10:00:00',
-        end_date: '2030-05-01 12:00:00',
-      })
-      .expect(201);
+    const created = await postEvent(http, users.editor.header, {
+      title: 'Concert',
+      start_date: '2030-05-01 10:00:00',
+      end_date: '2030-05-01 12:00:00',
+    }).expect(201);
     id = (created.body as { id: number }).id;
-    const locked = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'Secret',
-        description: 'hidden words',
-        password: 'pw',
-        start_date: '2030-05-02 10:00:00',
-        end_date: '2030-05-02 12:00:00',
-      })
-      .expect(201);
+    const locked = await postEvent(http, users.editor.header, {
+      title: 'Secret',
+      description: 'hidden words',
+      password: 'pw',
+      start_date: '2030-05-02 10:00:00',
+      end_date: '2030-05-02 12:00:00',
+    }).expect(201);
     secret = (locked.body as { id: number }).id;
   });
-  afterAll(() => closeApp(app));
 
   it.each([
     ['a list', `${BASE}/events?start_date=2000-01-01`],

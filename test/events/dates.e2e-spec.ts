@@ -1,8 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { MAX_DATE_LENGTH } from '../../src/common/dates/index.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 
@@ -61,16 +58,12 @@ interface DateParam {
 }
 
 describe('date parameters (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { http, users } = useTestApp();
   const dateParams: DateParam[] = [];
   const ids: Record<string, number> = {};
   const slugs: Record<string, string> = {};
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     const make = async (collection: string, body: Record<string, unknown>) => {
       const res = await http()
         .post(`${BASE}/${collection}`)
@@ -106,7 +99,6 @@ describe('date parameters (e2e)', () => {
       }
     }
   });
-  afterAll(() => closeApp(app));
 
   const urlOf = ({ path }: DateParam) => {
     const collection = path.split('/')[1];
@@ -246,32 +238,30 @@ describe('date parameters (e2e)', () => {
   });
 
   it('asks for an IANA name for an unknown time zone', async () => {
-    const res = await http()
-      .post(`/hu${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({ title: 'x', start_date: 'tomorrow', end_date: 'tomorrow 2pm', timezone: 'Mars/Base' })
-      .expect(400);
+    const res = await postEvent(
+      http,
+      users.editor.header,
+      { title: 'x', start_date: 'tomorrow', end_date: 'tomorrow 2pm', timezone: 'Mars/Base' },
+      `/hu${BASE}`,
+    ).expect(400);
     expect(res.body.data.params.timezone).toBe(
       'A(z) timezone nem ismert időzóna. Adj meg IANA-időzónanevet, például Europe/Budapest, vagy UTC-t, vagy eltolást, például UTC+2.',
     );
-    const en = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({ title: 'x', start_date: 'tomorrow', end_date: 'tomorrow 2pm', timezone: 'CEST' })
-      .expect(400);
+    const en = await postEvent(http, users.editor.header, {
+      title: 'x',
+      start_date: 'tomorrow',
+      end_date: 'tomorrow 2pm',
+      timezone: 'CEST',
+    }).expect(400);
     expect(en.body.data.params.timezone).toMatch(/IANA time zone name such as Europe\/Budapest/);
   });
 
   it('still reads natural language and the week phrases', async () => {
-    const res = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'Week phrases',
-        start_date: 'saturday   next week 18:00',
-        end_date: 'next week sunday 20:00',
-      })
-      .expect(201);
+    const res = await postEvent(http, users.editor.header, {
+      title: 'Week phrases',
+      start_date: 'saturday   next week 18:00',
+      end_date: 'next week sunday 20:00',
+    }).expect(201);
     expect(res.body.start_date).toMatch(/ 18:00:00$/);
     expect(res.body.end_date).toMatch(/ 20:00:00$/);
   });

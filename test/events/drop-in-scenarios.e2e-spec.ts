@@ -1,8 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import type { Role } from '../../src/common/roles.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const SITE = 'http://cal.test';
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
@@ -15,9 +12,7 @@ const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
  * query-form page URLs). Language prefixes go before each namespace's root.
  */
 describe('the same scenarios under cal/events/v1 and tribe/events/v1 (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { http, users } = useTestApp();
   const ids: Record<string, number> = {};
 
   /** A tribe answer with the plugin's names replaced by ours. */
@@ -122,8 +117,6 @@ describe('the same scenarios under cal/events/v1 and tribe/events/v1 (e2e)', () 
   };
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     const editor = users.editor.header;
     const post = async (path: string, body: Record<string, unknown>, auth = editor) =>
       (await http().post(`/cal/events/v1${path}`).set('Authorization', auth).send(body).expect(201))
@@ -184,7 +177,6 @@ describe('the same scenarios under cal/events/v1 and tribe/events/v1 (e2e)', () 
       })
     ).id;
   });
-  afterAll(() => closeApp(app));
 
   const READS: Scenario[] = [
     { path: '' },

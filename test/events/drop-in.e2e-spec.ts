@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { postEvent } from '../helpers/app-fixture.js';
 
 const SITE = 'http://cal.test';
 const CAL = '/cal/events/v1';
@@ -29,20 +30,16 @@ describe('drop-in for the plugin clients (e2e)', () => {
     app = await createTestApp();
     users = await createRoleUsers(app);
     for (const [i, title] of ['Jazz night', 'Folk evening', 'Opera gala'].entries()) {
-      const res = await http()
-        .post(`${CAL}/events`)
-        .set('Authorization', editor())
-        .send({
-          title,
-          start_date: `2030-05-0${i + 1} 19:00`,
-          end_date: `2030-05-0${i + 1} 22:00`,
-          categories: ['Concerts'],
-          tags: ['live'],
-          venue: { venue: 'Drop-in Hall', city: 'Sopron' },
-          organizer: [{ organizer: 'Drop-in Org', email: 'org@example.org' }],
-          cost: '10',
-        })
-        .expect(201);
+      const res = await postEvent(http, editor(), {
+        title,
+        start_date: `2030-05-0${i + 1} 19:00`,
+        end_date: `2030-05-0${i + 1} 22:00`,
+        categories: ['Concerts'],
+        tags: ['live'],
+        venue: { venue: 'Drop-in Hall', city: 'Sopron' },
+        organizer: [{ organizer: 'Drop-in Org', email: 'org@example.org' }],
+        cost: '10',
+      }).expect(201);
       seed.events.push(res.body as Body);
     }
     const first = seed.events[0] as {
@@ -114,18 +111,19 @@ describe('drop-in for the plugin clients (e2e)', () => {
 
       // Draft records link their page in the query form, with the plugin's post types.
       const draft = (
-        await http()
-          .post(`${TRIBE}/events`)
-          .set('Authorization', editor())
-          .send({
+        await postEvent(
+          http,
+          editor(),
+          {
             title: 'Draft at the alias',
             status: 'draft',
             start_date: '2030-06-01 10:00',
             end_date: '2030-06-01 11:00',
             venue: { venue: 'Draft Hall', status: 'draft' },
             organizer: [{ organizer: 'Draft Org', status: 'draft' }],
-          })
-          .expect(201)
+          },
+          TRIBE,
+        ).expect(201)
       ).body;
       expect(draft.url).toBe(`${SITE}/?post_type=tribe_events&p=${draft.id}`);
       expect(draft.website).toBe(draft.url);
@@ -379,11 +377,12 @@ describe('drop-in for the plugin clients (e2e)', () => {
     });
 
     it('takes JSON booleans for an inline venue show_map/show_map_link, create and update', async () => {
-      const created = await http()
-        .post(`${TRIBE}/events`)
-        .set('Authorization', editor())
-        .send(event({ venue: { venue: 'Bool Hall', show_map: true, show_map_link: false } }))
-        .expect(201);
+      const created = await postEvent(
+        http,
+        editor(),
+        event({ venue: { venue: 'Bool Hall', show_map: true, show_map_link: false } }),
+        TRIBE,
+      ).expect(201);
       expect(created.body.venue).toMatchObject({
         venue: 'Bool Hall',
         show_map: true,
@@ -425,25 +424,24 @@ describe('drop-in for the plugin clients (e2e)', () => {
     });
 
     it('links an image by the id of an image record it answered earlier; an unknown id is a 400', async () => {
-      const withUrl = await http()
-        .post(`${CAL}/events`)
-        .set('Authorization', editor())
-        .send(event({ image: 'https://images.example.org/poster.jpg' }))
-        .expect(201);
+      const withUrl = await postEvent(
+        http,
+        editor(),
+        event({ image: 'https://images.example.org/poster.jpg' }),
+      ).expect(201);
       const image = withUrl.body.image as { id: number; url: string };
       expect(image.id).toEqual(expect.any(Number));
 
-      const byNumber = await http()
-        .post(`${TRIBE}/events`)
-        .set('Authorization', editor())
-        .send(
-          event({
-            image: image.id,
-            organizer: [{ organizer: 'Pictured Org', image: image.id }],
-            venue: { venue: 'Pictured Hall', image: String(image.id) },
-          }),
-        )
-        .expect(201);
+      const byNumber = await postEvent(
+        http,
+        editor(),
+        event({
+          image: image.id,
+          organizer: [{ organizer: 'Pictured Org', image: image.id }],
+          venue: { venue: 'Pictured Hall', image: String(image.id) },
+        }),
+        TRIBE,
+      ).expect(201);
       expect(byNumber.body.image).toEqual(image);
       expect(byNumber.body.organizer[0].image).toEqual(image);
       expect(byNumber.body.venue.image).toEqual(image);
@@ -471,11 +469,7 @@ describe('drop-in for the plugin clients (e2e)', () => {
 
       // An id of no image record (here: an event's id, then an unused one) stays a 400.
       for (const bad of [withUrl.body.id as number, 987654]) {
-        const e = await http()
-          .post(`${TRIBE}/events`)
-          .set('Authorization', editor())
-          .send(event({ image: bad }))
-          .expect(400);
+        const e = await postEvent(http, editor(), event({ image: bad }), TRIBE).expect(400);
         expect(e.body.data.params).toEqual({ image: 'Invalid parameter.' });
         const v = await http()
           .post(`${CAL}/venues`)
@@ -483,11 +477,11 @@ describe('drop-in for the plugin clients (e2e)', () => {
           .send({ venue: 'No Image Venue', image: bad })
           .expect(400);
         expect(v.body.data.params).toEqual({ image: 'Invalid parameter.' });
-        await http()
-          .post(`${CAL}/events`)
-          .set('Authorization', editor())
-          .send(event({ venue: { venue: 'No Image Inline', image: bad } }))
-          .expect(400);
+        await postEvent(
+          http,
+          editor(),
+          event({ venue: { venue: 'No Image Inline', image: bad } }),
+        ).expect(400);
       }
     });
   });
@@ -556,16 +550,12 @@ describe('drop-in settings (e2e)', () => {
     app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
     const users = await createRoleUsers(app);
     const http = () => request(app!.getHttpServer());
-    await http()
-      .post(`${CAL}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'Cached',
-        start_date: '2030-01-01 10:00',
-        end_date: '2030-01-01 11:00',
-        categories: ['Cached'],
-      })
-      .expect(201);
+    await postEvent(http, users.editor.header, {
+      title: 'Cached',
+      start_date: '2030-01-01 10:00',
+      end_date: '2030-01-01 11:00',
+      categories: ['Cached'],
+    }).expect(201);
     for (let i = 0; i < 2; i++) {
       const cal = await http().get('/?rest_route=/cal/events/v1/categories').expect(200);
       expect(cal.body.categories[0].taxonomy).toBe('cal_events_cat');

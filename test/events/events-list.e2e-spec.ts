@@ -1,10 +1,8 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { TrashPurger } from '../../src/posts/purge-trash.js';
 import { DateTime } from 'luxon';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const utcDay = (offsetDays: number, time = '10:00:00') =>
@@ -12,9 +10,7 @@ const utcDay = (offsetDays: number, time = '10:00:00') =>
 
 /** Listing, filters, paging and the date window of BEHAVIOR §5.1-§5.2 on a fixed data set. */
 describe('events list (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const ids: Record<string, number> = {};
   let venueA: number;
   let venueB: number;
@@ -26,10 +22,7 @@ describe('events list (e2e)', () => {
     body: Record<string, unknown>,
     as: keyof RoleUsers = 'editor',
   ) => {
-    const res = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users[as].header)
-      .send(body);
+    const res = await postEvent(http, users[as].header, body);
     if (res.status !== 201) throw new Error(`${key}: ${res.status} ${JSON.stringify(res.body)}`);
     ids[key] = res.body.id;
     return res.body;
@@ -44,8 +37,6 @@ describe('events list (e2e)', () => {
   };
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     const venue = (name: string) =>
       http()
         .post(`${BASE}/venues`)
@@ -112,7 +103,6 @@ describe('events list (e2e)', () => {
     );
     jazz = (await http().get(`${BASE}/events/${ids.soon}`).expect(200)).body.categories[0].id;
   });
-  afterAll(() => closeApp(app));
 
   it('lists upcoming published events from yesterday on, ordered by start', async () => {
     const res = await list().expect(200);
@@ -228,7 +218,7 @@ describe('events list (e2e)', () => {
       .expect(200);
     // Trashed, the venue still exists (any status); purged, it does not.
     expect(await listed(`?venue=${venue}`)).toEqual([]);
-    await app.get(TrashPurger).purge(null);
+    await app().get(TrashPurger).purge(null);
     const res = await list(`?venue=${venue}`).expect(400);
     expect(res.body.data.params).toEqual({ venue: 'Invalid parameter.' });
   });
@@ -310,11 +300,12 @@ describe('events list (e2e)', () => {
   });
 
   it('lists only the events of the request language', async () => {
-    await http()
-      .post(`/hu${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({ title: 'Magyar', start_date: utcDay(2), end_date: utcDay(2) })
-      .expect(201);
+    await postEvent(
+      http,
+      users.editor.header,
+      { title: 'Magyar', start_date: utcDay(2), end_date: utcDay(2) },
+      `/hu${BASE}`,
+    ).expect(201);
     const hu = await http().get(`/hu${BASE}/events`).expect(200);
     expect(hu.body.events.map((e: { title: string }) => e.title)).toEqual(['Magyar']);
     expect(new URL(hu.body.rest_url).pathname).toBe('/hu/cal/events/v1/events/');
@@ -353,8 +344,8 @@ describe('events list (e2e)', () => {
     // Cold each time: list totals are cached until the next write. Authenticated, so the
     // response cache (anonymous reads only) is not involved either.
     const count = (query: string) =>
-      countQueries(app, async () => {
-        await coldCaches(app);
+      countQueries(app(), async () => {
+        await coldCaches(app());
         await list(`?${window}&${query}`, 'editor').expect(200);
       });
     const first = await count('per_page=1');

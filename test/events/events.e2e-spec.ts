@@ -1,19 +1,13 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { DateTime } from 'luxon';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
 import { countQueries } from '../helpers/query-counter.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
+import { day } from '../helpers/event-body.js';
 
 const BASE = '/cal/events/v1';
 const REST = 'http://cal.test/cal/events/v1';
-const day = (offsetDays: number, time = '10:00:00') =>
-  `${DateTime.utc().plus({ days: offsetDays }).toFormat('yyyy-MM-dd')} ${time}`;
 
 describe('events (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const create = (as: keyof RoleUsers, body: Record<string, unknown>) =>
     http().post(`${BASE}/events`).set('Authorization', users[as].header).send(body);
   const minimal = (extra: Record<string, unknown> = {}) => ({
@@ -22,12 +16,6 @@ describe('events (e2e)', () => {
     end_date: day(2, '12:00:00'),
     ...extra,
   });
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   describe('create', () => {
     it('answers 201 with the full event object in the plugin key order', async () => {
@@ -385,11 +373,12 @@ describe('events (e2e)', () => {
     });
 
     it('creates the event in the language of the request', async () => {
-      const hu = await http()
-        .post(`/hu${BASE}/events`)
-        .set('Authorization', users.editor.header)
-        .send(minimal({ title: 'Magyar esemény' }))
-        .expect(201);
+      const hu = await postEvent(
+        http,
+        users.editor.header,
+        minimal({ title: 'Magyar esemény' }),
+        `/hu${BASE}`,
+      ).expect(201);
       expect(hu.body.language).toBe('hu');
       expect(hu.body.rest_url).toBe(`http://cal.test/hu${BASE}/events/${hu.body.id}`);
       const ro = await create(
@@ -554,10 +543,10 @@ describe('events (e2e)', () => {
       const original = (
         await create('editor', minimal({ title: 'Original of the answer' })).expect(201)
       ).body;
-      const created = await http()
-        .post(`/hu${BASE}/events`)
-        .set('Authorization', users.editor.header)
-        .send({
+      const created = await postEvent(
+        http,
+        users.editor.header,
+        {
           title: 'Every field in the answer',
           start_date: '2031-05-06 19:30:00',
           end_date: '2031-05-06 22:00:00',
@@ -579,8 +568,9 @@ describe('events (e2e)', () => {
             { organizer: 'Inline organizer of the answer', email: 'o@example.org' },
           ],
           translation_of: original.id,
-        })
-        .expect(201);
+        },
+        `/hu${BASE}`,
+      ).expect(201);
       const { id } = created.body;
       expect(created.body.venue).toMatchObject({ venue: 'Answer hall', city: 'Szeged' });
       expect(created.body.organizer).toHaveLength(2);
@@ -706,7 +696,7 @@ describe('events (e2e)', () => {
       await made('tags', { name: 'Statements tag' });
       const statements: string[] = [];
       const count = await countQueries(
-        app,
+        app(),
         () =>
           create(
             'editor',

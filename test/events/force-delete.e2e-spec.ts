@@ -1,7 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * `DELETE ?force=true` (CONTRACT §3, WordPress's `force`): a record in the trash is deleted for
@@ -12,15 +10,7 @@ const BASE = '/cal/events/v1';
 type Created = { id: number; venue: { id: number }; categories: Array<{ id: number }> };
 
 describe('DELETE with force=true (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
+  const { http, users } = useTestApp();
 
   async function trashed(
     kind: 'events' | 'venues' | 'organizers',
@@ -96,11 +86,11 @@ describe('DELETE with force=true (e2e)', () => {
   });
 
   it('a record not in the trash is a localized 400 on force, and stays', async () => {
-    const { body: live } = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({ title: 'Still here', start_date: '2031-05-02 10:00', end_date: '2031-05-02 11:00' })
-      .expect(201);
+    const { body: live } = await postEvent(http, users.editor.header, {
+      title: 'Still here',
+      start_date: '2031-05-02 10:00',
+      end_date: '2031-05-02 11:00',
+    }).expect(201);
     const res = await http()
       .delete(`/hu${BASE}/events/${live.id}`)
       .query({ force: 'true' })
@@ -127,16 +117,12 @@ describe('DELETE with force=true (e2e)', () => {
   });
 
   it('an occurrence is never in the trash: force is a 400', async () => {
-    const { body: series } = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'A weekly thing',
-        start_date: '2031-06-02 10:00:00',
-        end_date: '2031-06-02 11:00:00',
-        recurrence: { rules: ['FREQ=WEEKLY;COUNT=3'] },
-      })
-      .expect(201);
+    const { body: series } = await postEvent(http, users.editor.header, {
+      title: 'A weekly thing',
+      start_date: '2031-06-02 10:00:00',
+      end_date: '2031-06-02 11:00:00',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=3'] },
+    }).expect(201);
     const { body: list } = await http()
       .get(`${BASE}/events`)
       .query({ start_date: '2031-06-01', end_date: '2031-06-30', search: 'A weekly thing' })

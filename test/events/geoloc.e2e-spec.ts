@@ -4,6 +4,8 @@ import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
+import { postEvent } from '../helpers/app-fixture.js';
+import { postRecord } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const day = (offset: number) =>
@@ -43,15 +45,8 @@ describe('events list geolocation (e2e)', () => {
   const events: Record<string, number> = {};
   let jazz: number;
 
-  const post = async (path: string, body: Record<string, unknown>, status = 201) => {
-    const res = await http()
-      .post(`${BASE}${path}`)
-      .set('Authorization', users.editor.header)
-      .send(body);
-    if (res.status !== status)
-      throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Record<string, unknown> & { id: number };
-  };
+  const post = (path: string, body: Record<string, unknown>, status = 201) =>
+    postRecord(http, users.editor.header, path, body, status, BASE);
   const list = (query: string) => http().get(`${BASE}/events${query}`);
   const listed = async (query: string) => {
     const res = await list(query).expect(200);
@@ -302,16 +297,12 @@ describe('events list geofence setting (e2e)', () => {
     const ids: number[] = [];
     for (const km of [14.8, 15.2]) {
       const [lat, lng] = destination(...BUDAPEST, km, 45);
-      const res = await http()
-        .post(`${BASE}/events`)
-        .set('Authorization', users.editor.header)
-        .send({
-          title: `${km} km`,
-          start_date: day(1),
-          end_date: day(1),
-          venue: { venue: `${km} km`, geo_lat: lat, geo_lng: lng },
-        })
-        .expect(201);
+      const res = await postEvent(http, users.editor.header, {
+        title: `${km} km`,
+        start_date: day(1),
+        end_date: day(1),
+        venue: { venue: `${km} km`, geo_lat: lat, geo_lng: lng },
+      }).expect(201);
       ids.push(res.body.id);
     }
     const res = await http()

@@ -1,8 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * Every field and list has a maximum (CONTRACT §4, Limits): over it is a 400
@@ -30,10 +28,8 @@ const expectTooMany = (res: Res, param: string, max: number) =>
   expectLimit(res, param, max, 'rest_too_many_items');
 
 describe('input limits (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
+  const { app, http, users } = useTestApp();
   let ds: DataSource;
-  const http = () => request(app.getHttpServer());
   const post = (path: string, body: object, as: keyof RoleUsers | null = 'editor') => {
     const req = http().post(`${BASE}${path}`);
     return (as ? req.set('Authorization', users[as].header) : req).send(body);
@@ -49,11 +45,8 @@ describe('input limits (e2e)', () => {
     Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-    ds = app.get(DataSource);
+    ds = app().get(DataSource);
   });
-  afterAll(() => closeApp(app));
 
   describe("the security probe's cases", () => {
     it('a 312-character password is a 400 on events, venues and organizers', async () => {

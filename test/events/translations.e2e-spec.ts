@@ -1,13 +1,14 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { schemaBefore } from '../helpers/schema-before.js';
+import { useAppAfterMigration } from '../helpers/schema-before.js';
 import { isMysql } from '../helpers/database.js';
 import { indexesUsed } from '../helpers/query-plan.js';
 import { coldCaches, ownQueries } from '../helpers/query-counter.js';
+import { postEvent } from '../helpers/app-fixture.js';
+import { day, event } from '../helpers/event-body.js';
 
 /**
  * Content languages and linked translations (CONTRACT §5): every event, venue, organizer,
@@ -23,14 +24,6 @@ const WIDE = 'start_date=2000-01-01&end_date=2100-01-01';
 type Tec = Record<string, any>;
 type Prefix = '' | '/en' | '/hu' | '/ro';
 
-const day = (offsetDays: number, time = '10:00:00') =>
-  `${DateTime.utc().plus({ days: offsetDays }).toFormat('yyyy-MM-dd')} ${time}`;
-const event = (title: string, extra: Record<string, unknown> = {}) => ({
-  title,
-  start_date: day(5),
-  end_date: day(5, '12:00:00'),
-  ...extra,
-});
 const ids = (items: Tec[]) => items.map((item) => Number(item.id));
 const invalid = (params: Record<string, string>) => ({
   code: 'rest_invalid_param',
@@ -718,13 +711,10 @@ describe('translations (e2e)', () => {
 });
 
 describe('translations migration on existing data (e2e)', () => {
-  let app: NestExpressApplication;
-  let cleanup = () => {};
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    // The schema as it was before the translations migration, filled with raw SQL.
-    const before = await schemaBefore('Translations', async (q) => {
+  // The schema as it was before the translations migration, filled with raw SQL.
+  const { app, http } = useAppAfterMigration(
+    'Translations',
+    async (q) => {
       for (const [id, kind] of [
         [1, 'event'],
         [2, 'event'],
@@ -739,10 +729,10 @@ describe('translations migration on existing data (e2e)', () => {
       const insertEvent = (id: number, language: string, slug: string) =>
         q(
           `INSERT INTO events (id, status, title, slug, description, excerpt, date, date_utc,
-             modified, modified_utc, language, start_date, end_date, start_utc, end_utc, timezone,
-             cost, venue_id)
-           VALUES (?, 'publish', ?, ?, '', '', '2020-01-01 00:00:00', '2020-01-01 00:00:00',
-             '2020-01-01 00:00:00', '2020-01-01 00:00:00', ?, ?, ?, ?, ?, 'UTC', '[]', ?)`,
+           modified, modified_utc, language, start_date, end_date, start_utc, end_utc, timezone,
+           cost, venue_id)
+         VALUES (?, 'publish', ?, ?, '', '', '2020-01-01 00:00:00', '2020-01-01 00:00:00',
+           '2020-01-01 00:00:00', '2020-01-01 00:00:00', ?, ?, ?, ?, ?, 'UTC', '[]', ?)`,
           [id, `Old ${id}`, slug, language, start, start, start, start, id === 2 ? 5 : null],
         );
       await insertEvent(1, 'en', 'concert');
@@ -752,39 +742,30 @@ describe('translations migration on existing data (e2e)', () => {
       const insertPost = (table: string, id: number, language: string) =>
         q(
           `INSERT INTO ${table} (id, status, title, slug, description, excerpt, date, date_utc,
-             modified, modified_utc, language)
-           VALUES (?, 'publish', ?, ?, '', '', '2020-01-01 00:00:00', '2020-01-01 00:00:00',
-             '2020-01-01 00:00:00', '2020-01-01 00:00:00', ?)`,
+           modified, modified_utc, language)
+         VALUES (?, 'publish', ?, ?, '', '', '2020-01-01 00:00:00', '2020-01-01 00:00:00',
+           '2020-01-01 00:00:00', '2020-01-01 00:00:00', ?)`,
           [id, `Old ${table}`, `old-${table}`, language],
         );
       await insertPost('venues', 5, '');
       await insertPost('organizers', 6, 'en');
       await q(
         `INSERT INTO terms (id, taxonomy, name, slug, description, parent, language) VALUES
-           (10, 'cal_events_cat', 'Music', 'music', '', 0, 'en'),
-           (11, 'cal_events_cat', 'Zene', 'music', '', 0, '')`,
+         (10, 'cal_events_cat', 'Music', 'music', '', 0, 'en'),
+         (11, 'cal_events_cat', 'Zene', 'music', '', 0, '')`,
       );
       await q(
         `INSERT INTO event_terms (event_id, term_id, event_status, event_date_utc) VALUES
-           (1, 10, 'publish', '2020-01-01 00:00:00'),
-           (2, 10, 'publish', '2020-01-01 00:00:00'),
-           (2, 11, 'publish', '2020-01-01 00:00:00')`,
+         (1, 10, 'publish', '2020-01-01 00:00:00'),
+         (2, 10, 'publish', '2020-01-01 00:00:00'),
+         (2, 11, 'publish', '2020-01-01 00:00:00')`,
       );
-    });
-    cleanup = before.cleanup;
-    // Starting the app runs the pending migration, as a deployment does.
-    app = await createTestApp({
-      env: { DATABASE_URL: before.url, DEFAULT_LANGUAGE: 'hu' },
-      keepDatabase: true,
-    });
-  });
-  afterAll(async () => {
-    await closeApp(app);
-    cleanup();
-  });
+    },
+    { env: { DEFAULT_LANGUAGE: 'hu' } },
+  );
 
   it('gives rows without a supported language DEFAULT_LANGUAGE, keeping slugs unique', async () => {
-    const ds = app.get(DataSource);
+    const ds = app().get(DataSource);
     const rows = async (table: string) =>
       (
         await ds.query<Tec[]>(
@@ -834,12 +815,12 @@ describe('translations migration on existing data (e2e)', () => {
   });
 
   it('creates records in DEFAULT_LANGUAGE when no language is selected, and links them', async () => {
-    const users = await createRoleUsers(app);
-    const res = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send(event('New', { translation_of: 1 }))
-      .expect(201);
+    const users = await createRoleUsers(app());
+    const res = await postEvent(
+      http,
+      users.editor.header,
+      event('New', { translation_of: 1 }),
+    ).expect(201);
     expect(res.body).toMatchObject({ language: 'hu', translations: { en: 1, hu: res.body.id } });
     const old = (await http().get(`/en${BASE}/events/1`).expect(200)).body;
     expect(old.translations).toEqual({ en: 1, hu: res.body.id });

@@ -1,9 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { WriteVersion } from '../../src/cache/write-version.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { countQueries } from '../helpers/query-counter.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const API = '/cal/events/v1';
 
@@ -14,16 +12,12 @@ const API = '/cal/events/v1';
  * alone does, and a real change of a link still invalidates what it touches.
  */
 describe('whole-form saves (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
+  const { app, http, users } = useTestApp();
   let form: Record<string, unknown>;
   let id: number;
-  const http = () => request(app.getHttpServer());
   const editor = () => ({ Authorization: users.editor.header });
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     const venue = await http()
       .post(`${API}/venues`)
       .set(editor())
@@ -59,12 +53,13 @@ describe('whole-form saves (e2e)', () => {
       .send({ ...form, title: 'Form neighbour', start_date: '2094-03-11 18:00:00' })
       .expect(201);
   });
-  afterAll(() => closeApp(app));
 
   /** The tags each bump of the write version named while `write` ran, sorted. */
   async function tagsOf(write: () => Promise<unknown>): Promise<string[][]> {
     const bumps: string[][] = [];
-    const stop = app.get(WriteVersion).onBump((_, tags) => bumps.push([...(tags ?? ['*'])].sort()));
+    const stop = app()
+      .get(WriteVersion)
+      .onBump((_, tags) => bumps.push([...(tags ?? ['*'])].sort()));
     try {
       await write();
     } finally {
@@ -108,8 +103,8 @@ describe('whole-form saves (e2e)', () => {
   });
 
   it('rewrites no unchanged link: a whole form costs only the reads that compare', async () => {
-    const whole = await countQueries(app, () => save({ ...form, title: 'Counted whole form' }));
-    const title = await countQueries(app, () => save({ title: 'Counted title' }));
+    const whole = await countQueries(app(), () => save({ ...form, title: 'Counted whole form' }));
+    const title = await countQueries(app(), () => save({ title: 'Counted title' }));
     // The references are checked (venue, organizers), the terms looked up and the links read to
     // compare (organizers, terms): never deleted, inserted or recounted (as they were before).
     expect(whole - title).toBeLessThanOrEqual(5);

@@ -1,7 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 const CAL = '/cal/events/v1';
 const TRIBE = '/wp-json/tribe/events/v1';
@@ -17,31 +14,19 @@ type Body = Record<string, unknown>;
  * `?rest_route=`, on SQLite and MariaDB.
  */
 describe('WordPress REST conventions (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
   const logs: string[] = [];
-  const http = () => request(app.getHttpServer());
+  const { http, users } = useTestApp({ logSink: (line) => logs.push(line) });
   const editor = () => users.editor.header;
   const event = async (title: string, extra: Body = {}) =>
     (
-      await http()
-        .post(`${CAL}/events`)
-        .set('Authorization', editor())
-        .send({
-          title,
-          start_date: '2030-05-01 19:00',
-          end_date: '2030-05-01 21:00',
-          status: 'publish',
-          ...extra,
-        })
-        .expect(201)
+      await postEvent(http, editor(), {
+        title,
+        start_date: '2030-05-01 19:00',
+        end_date: '2030-05-01 21:00',
+        status: 'publish',
+        ...extra,
+      }).expect(201)
     ).body as Body & { id: number };
-
-  beforeAll(async () => {
-    app = await createTestApp({ logSink: (line) => logs.push(line) });
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   describe('_fields', () => {
     it('keeps the named fields of a record, under both namespaces and ?rest_route=', async () => {

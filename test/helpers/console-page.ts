@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIR } from '../../src/config/paths.js';
-import type { Browser, Page } from './chromium.js';
+import { axeViolations, type Browser, type Page } from './chromium.js';
 
 /**
  * What the console's browser specs (test/auth/console-*.e2e-spec.ts) share: whether the console
@@ -78,4 +78,19 @@ export async function consoleShot(page: Page, name: string): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
+}
+
+/** axe-core once every CSS transition has ended: a dialog fading in is measured at its colours. */
+export async function axeSettled(page: Page): Promise<string[]> {
+  // Polled by evaluations: the page's CSP refuses the eval behind waitForFunction.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          `document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')`,
+        ),
+      { timeout: 15_000 },
+    )
+    .toBe(false);
+  return axeViolations(page);
 }

@@ -1,11 +1,14 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/config.js';
 import { dataSourceOptions } from '../../src/database/data-source.js';
 import { migrations } from '../../src/database/migrations/index.js';
 import { isMysql, resetDatabase, testDatabaseUrl } from './database.js';
+import { closeApp, createTestApp, type TestAppOptions } from './create-test-app.js';
 
 /**
  * A database as it was before migration `name` (its class name's start, e.g. `Images`), for
@@ -41,4 +44,37 @@ export async function schemaBefore(
     await before.destroy();
   }
   return { url, cleanup };
+}
+
+/**
+ * A describe block's app started on a database as it was before migration `name`, filled by
+ * `fill` (see schemaBefore): starting the app runs the pending migration, as a deployment does.
+ * The app is closed and the database file removed after the block.
+ */
+export function useAppAfterMigration(
+  name: string,
+  fill: Parameters<typeof schemaBefore>[1],
+  options: TestAppOptions = {},
+): { app: () => NestExpressApplication; http: () => ReturnType<typeof request> } {
+  let current: NestExpressApplication | undefined;
+  let cleanup = () => {};
+  beforeAll(async () => {
+    const before = await schemaBefore(name, fill);
+    cleanup = before.cleanup;
+    current = await createTestApp({
+      ...options,
+      env: { ...options.env, DATABASE_URL: before.url },
+      keepDatabase: true,
+    });
+  });
+  afterAll(async () => {
+    await closeApp(current);
+    cleanup();
+  });
+  const app = () => {
+    if (!current)
+      throw new Error('the app is not started (useAppAfterMigration runs in beforeAll)');
+    return current;
+  };
+  return { app, http: () => request(app().getHttpServer()) };
 }

@@ -1,24 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { PROCESS_DEADLINE_MS, ROOT } from '../helpers/spawn.js';
 import { VARIABLES } from '../../src/config/schema.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /** What a newcomer's first requests meet (issue 52). */
 describe('the first hour (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
+  const { http, users } = useTestApp();
 
   const json = JSON.stringify({
     title: 'Jazz night',

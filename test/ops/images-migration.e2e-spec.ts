@@ -1,9 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createRoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { schemaBefore } from '../helpers/schema-before.js';
+import { useAppAfterMigration } from '../helpers/schema-before.js';
 
 const BASE = '/cal/events/v1';
 
@@ -12,53 +9,40 @@ const BASE = '/cal/events/v1';
  * record of their URL (BEHAVIOR §4.6), one per URL, with ids of the shared post sequence.
  */
 describe('images migration on existing data (e2e)', () => {
-  let app: NestExpressApplication;
-  let cleanup = () => {};
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    const before = await schemaBefore('Images', async (q) => {
-      for (const [id, kind] of [
-        [1, 'event'],
-        [2, 'venue'],
-        [3, 'organizer'],
-        [4, 'event'],
-      ] as const) {
-        await q('INSERT INTO post_ids (id, kind) VALUES (?, ?)', [id, kind]);
-      }
-      const common = `status, title, slug, description, excerpt, date, date_utc, modified,
-        modified_utc, language, image_url`;
-      const values = `'publish', ?, ?, '', '', '2020-01-01 00:00:00', '2020-01-01 00:00:00',
-        '2020-01-01 00:00:00', '2020-01-01 00:00:00', 'en', ?`;
-      const event = (id: number, image: string | null) =>
-        q(
-          `INSERT INTO events (id, ${common}, start_date, end_date, start_utc, end_utc, timezone,
-             cost) VALUES (?, ${values}, '2030-01-01 10:00:00', '2030-01-01 11:00:00',
-             '2030-01-01 10:00:00', '2030-01-01 11:00:00', 'UTC', '[]')`,
-          [id, `Event ${id}`, `event-${id}`, image],
-        );
-      await event(1, 'https://img.example.org/shared.png');
-      await event(4, null);
-      await q(`INSERT INTO venues (id, ${common}) VALUES (?, ${values})`, [
-        2,
-        'Hall',
-        'hall',
-        'https://img.example.org/shared.png',
-      ]);
-      await q(`INSERT INTO organizers (id, ${common}) VALUES (?, ${values})`, [
-        3,
-        'Org',
-        'org',
-        'https://img.example.org/own.webp',
-      ]);
-    });
-    cleanup = before.cleanup;
-    // Starting the app runs the pending migration, as a deployment does.
-    app = await createTestApp({ env: { DATABASE_URL: before.url }, keepDatabase: true });
-  });
-  afterAll(async () => {
-    await closeApp(app);
-    cleanup();
+  const { app, http } = useAppAfterMigration('Images', async (q) => {
+    for (const [id, kind] of [
+      [1, 'event'],
+      [2, 'venue'],
+      [3, 'organizer'],
+      [4, 'event'],
+    ] as const) {
+      await q('INSERT INTO post_ids (id, kind) VALUES (?, ?)', [id, kind]);
+    }
+    const common = `status, title, slug, description, excerpt, date, date_utc, modified,
+      modified_utc, language, image_url`;
+    const values = `'publish', ?, ?, '', '', '2020-01-01 00:00:00', '2020-01-01 00:00:00',
+      '2020-01-01 00:00:00', '2020-01-01 00:00:00', 'en', ?`;
+    const event = (id: number, image: string | null) =>
+      q(
+        `INSERT INTO events (id, ${common}, start_date, end_date, start_utc, end_utc, timezone,
+           cost) VALUES (?, ${values}, '2030-01-01 10:00:00', '2030-01-01 11:00:00',
+           '2030-01-01 10:00:00', '2030-01-01 11:00:00', 'UTC', '[]')`,
+        [id, `Event ${id}`, `event-${id}`, image],
+      );
+    await event(1, 'https://img.example.org/shared.png');
+    await event(4, null);
+    await q(`INSERT INTO venues (id, ${common}) VALUES (?, ${values})`, [
+      2,
+      'Hall',
+      'hall',
+      'https://img.example.org/shared.png',
+    ]);
+    await q(`INSERT INTO organizers (id, ${common}) VALUES (?, ${values})`, [
+      3,
+      'Org',
+      'org',
+      'https://img.example.org/own.webp',
+    ]);
   });
 
   it('gives every image URL one image record, shared by the records naming it', async () => {
@@ -78,7 +62,7 @@ describe('images migration on existing data (e2e)', () => {
     expect((await http().get(`${BASE}/events/4`).expect(200)).body.image).toBe(false);
     // The ids are taken from the shared sequence: no record of another kind can have them.
     await http().get(`${BASE}/venues/${event.image.id}`).expect(400);
-    const kinds = await app
+    const kinds = await app()
       .get(DataSource)
       .query(`SELECT kind FROM post_ids WHERE id IN (?, ?)`, ids);
     expect(kinds.map((r: { kind: string }) => r.kind)).toEqual(['image', 'image']);
@@ -86,7 +70,7 @@ describe('images migration on existing data (e2e)', () => {
 
   it('reuses a migrated image record for a new record naming its URL', async () => {
     const event = (await http().get(`${BASE}/events/1`).expect(200)).body;
-    const { editor } = await createRoleUsers(app);
+    const { editor } = await createRoleUsers(app());
     const created = await http()
       .post(`${BASE}/organizers`)
       .set('Authorization', editor.header)

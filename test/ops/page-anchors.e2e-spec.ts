@@ -1,9 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 import { until } from '../helpers/until.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 const API = '/cal/events/v1';
 
@@ -13,27 +10,19 @@ const API = '/cal/events/v1';
  * exactly what the offset gives, ties on the start date included.
  */
 describe('list pages that seek to a remembered start (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
   const window = 'start_date=2096-01-01&end_date=2096-12-31';
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
-    users = await createRoleUsers(app);
     // 14 events, several starting at the same minute (ties broken by date, then id).
     for (let i = 0; i < 14; i++) {
       const day = String(1 + Math.floor(i / 3)).padStart(2, '0');
-      await http()
-        .post(`${API}/events`)
-        .set('Authorization', users.editor.header)
-        .send({
-          title: `Anchor ${i}`,
-          start_date: `2096-03-${day} 10:00:00`,
-          end_date: `2096-03-${day} 11:00:00`,
-          venue: { venue: 'Anchor hall', city: 'Eger' },
-        })
-        .expect(201);
+      await postEvent(http, users.editor.header, {
+        title: `Anchor ${i}`,
+        start_date: `2096-03-${day} 10:00:00`,
+        end_date: `2096-03-${day} 11:00:00`,
+        venue: { venue: 'Anchor hall', city: 'Eger' },
+      }).expect(201);
     }
     await http()
       .post(`${API}/venues`)
@@ -41,13 +30,12 @@ describe('list pages that seek to a remembered start (e2e)', () => {
       .send({ venue: 'Second anchor hall' })
       .expect(201);
   });
-  afterAll(() => closeApp(app));
 
   const ids = async (path: string) =>
     (await http().get(path).expect(200)).body as Record<string, Array<{ id: number }>>;
 
   async function cold(path: string, key: string) {
-    await coldCaches(app);
+    await coldCaches(app());
     return (await ids(path))[key].map((e) => e.id);
   }
   async function warm(path: string, key: string) {
@@ -60,7 +48,7 @@ describe('list pages that seek to a remembered start (e2e)', () => {
     for (let n = 1; n <= 5; n++) expected.push(await cold(page(n), 'events'));
     expect(expected.flat()).toHaveLength(14);
     expect(new Set(expected.flat()).size).toBe(14);
-    await coldCaches(app);
+    await coldCaches(app());
     for (const n of [1, 2, 3, 4, 5, 5, 4, 3, 2, 1, 4, 2, 5, 3, 3]) {
       expect([n, await warm(page(n), 'events')]).toEqual([n, expected[n - 1]]);
     }
@@ -91,7 +79,7 @@ describe('list pages that seek to a remembered start (e2e)', () => {
     const statements: string[] = [];
     let answered: number[] = [];
     await countQueries(
-      app,
+      app(),
       async () => {
         answered = await warm(page(4), 'events');
         // The look-up behind the answer, however long the machine takes to run it.
@@ -109,7 +97,7 @@ describe('list pages that seek to a remembered start (e2e)', () => {
     expect(skipping[0]).toMatch(/\bLIMIT 1\b/);
     // The start found again serves the next request: nothing is skipped.
     const next: string[] = [];
-    await countQueries(app, () => warm(page(4), 'events'), next);
+    await countQueries(app(), () => warm(page(4), 'events'), next);
     expect(next.filter((sql) => /\bOFFSET\b/i.test(sql))).toEqual([]);
     expect(await warm(page(4), 'events')).toEqual(expected);
   });
@@ -117,7 +105,7 @@ describe('list pages that seek to a remembered start (e2e)', () => {
   it('gives every page of venues what the offset gives (newest first)', async () => {
     const page = (n: number) => `${API}/venues?per_page=1&page=${n}`;
     const expected = [await cold(page(1), 'venues'), await cold(page(2), 'venues')];
-    await coldCaches(app);
+    await coldCaches(app());
     for (const n of [1, 2, 2, 1, 2]) {
       expect([n, await warm(page(n), 'venues')]).toEqual([n, expected[n - 1]]);
     }

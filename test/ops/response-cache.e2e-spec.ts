@@ -6,6 +6,7 @@ import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { until } from '../helpers/until.js';
+import { postEvent } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
@@ -23,11 +24,12 @@ describe('response cache (e2e)', () => {
 
   const createEvent = async (title: string, extra: Record<string, unknown> = {}) =>
     (
-      await http()
-        .post(`${BASE}/events`)
-        .set('Authorization', editor())
-        .send({ title, start_date: '2030-05-01 10:00', end_date: '2030-05-01 12:00', ...extra })
-        .expect(201)
+      await postEvent(http, editor(), {
+        title,
+        start_date: '2030-05-01 10:00',
+        end_date: '2030-05-01 12:00',
+        ...extra,
+      }).expect(201)
     ).body as { id: number; title: string };
 
   beforeAll(async () => {

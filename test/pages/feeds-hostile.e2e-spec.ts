@@ -1,10 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import ICAL from 'ical.js';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { readXml } from '../helpers/xml.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * What an author's text can do to the feeds that everyone reads (CONTRACT §7): a control
@@ -19,17 +16,9 @@ const START = { start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 12:00:0
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]/;
 
 describe('feeds against hostile text (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const post = (path: string, body: object, lang = '') =>
     http().post(`${lang}${BASE}${path}`).set('Authorization', users.editor.header).send(body);
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   it('refuses a control character in every text field of every record kind, naming the field', async () => {
     const cases: Array<[string, Record<string, unknown>, string, string]> = [
@@ -90,7 +79,7 @@ describe('feeds against hostile text (e2e)', () => {
       slug: 'stored-before',
       ...START,
     }).expect(201);
-    const ds = app.get(DataSource);
+    const ds = app().get(DataSource);
     const bad = 'Bad\u0001\u0008\u000B\u001F\uFFFE title';
     await ds.query('UPDATE events SET title = ?, excerpt = ? WHERE id = ?', [
       bad,

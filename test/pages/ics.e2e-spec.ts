@@ -1,8 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import ICAL from 'ical.js';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * iCalendar feeds (CONTRACT §7), parsed back with ical.js (an independent parser) and compared
@@ -34,22 +31,14 @@ function parse(text: string) {
 const utcSql = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 
 describe('ICS feeds (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { http, users } = useTestApp();
   const created: Record<string, Tec> = {};
   const create = async (key: string, body: Record<string, unknown>) => {
-    const res = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send(body)
-      .expect(201);
+    const res = await postEvent(http, users.editor.header, body).expect(201);
     created[key] = res.body as Tec;
   };
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     // Crosses the spring-forward night of Budapest (2030-03-31 02:00 → 03:00).
     await create('dst', {
       title: 'Night train, "Budapest"; 1 & 2',
@@ -94,7 +83,6 @@ describe('ICS feeds (e2e)', () => {
       end_date: '2030-05-02 11:00:00',
     });
   });
-  afterAll(() => closeApp(app));
 
   it('the list feed holds the events of the same query, at the same instants', async () => {
     const api = await http().get(`${BASE}/events?${WIDE}`).expect(200);

@@ -1,9 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { readXml } from '../helpers/xml.js';
 import { eventPublisher, jsonLd, type Tec } from '../helpers/public-pages.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * Recurring events on the public pages and in RSS (CONTRACT §9): a page per occurrence at the
@@ -17,11 +14,9 @@ const SITE = 'http://cal.test';
 const canonical = (html: string) => /<link rel="canonical" href="([^"]*)"/.exec(html)?.[1];
 
 describe('recurring events on the public pages (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const { made, post } = eventPublisher(
-    () => app,
+    () => app(),
     () => users.editor.header,
   );
   const choirRecurrence = {
@@ -30,8 +25,6 @@ describe('recurring events on the public pages (e2e)', () => {
   };
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     await post('choir', {
       title: 'Weekly choir',
       slug: 'weekly-choir',
@@ -58,7 +51,6 @@ describe('recurring events on the public pages (e2e)', () => {
       timezone: 'Europe/Budapest',
     });
   });
-  afterAll(() => closeApp(app));
 
   const occurrences = async () => {
     const res = await http().get(`${BASE}/events?include=${made.choir.id}&per_page=20`).expect(200);

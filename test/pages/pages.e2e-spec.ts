@@ -4,6 +4,7 @@ import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { jsonLd, type Tec } from '../helpers/public-pages.js';
+import { postEvent } from '../helpers/app-fixture.js';
 
 /**
  * Public pages (CONTRACT §7): a page behind every `url`, the home page and the RSS
@@ -468,20 +469,16 @@ describe('PUBLIC_URL_TEMPLATE (e2e)', () => {
     });
     const http = () => request(app.getHttpServer());
     const users = await createRoleUsers(app);
-    const created = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'Fair',
-        slug: 'fair',
-        start_date: '2030-06-01 10:00:00',
-        end_date: '2030-06-01 12:00:00',
-        venue: { venue: 'Hall' },
-        organizer: [{ organizer: 'Club' }],
-        categories: ['Markets'],
-        tags: ['outdoor'],
-      })
-      .expect(201);
+    const created = await postEvent(http, users.editor.header, {
+      title: 'Fair',
+      slug: 'fair',
+      start_date: '2030-06-01 10:00:00',
+      end_date: '2030-06-01 12:00:00',
+      venue: { venue: 'Hall' },
+      organizer: [{ organizer: 'Club' }],
+      categories: ['Markets'],
+      tags: ['outdoor'],
+    }).expect(201);
     const event = created.body as Tec;
     expect(event.url).toBe(`https://www.example.org/en/event/fair/?id=${event.id}`);
     expect(event.venue.url).toBe(`https://www.example.org/en/venue/hall/?id=${event.venue.id}`);
@@ -493,16 +490,12 @@ describe('PUBLIC_URL_TEMPLATE (e2e)', () => {
       /^https:\/\/www\.example\.org\/en\/category\/markets\/\?id=\d+$/,
     );
     // A draft keeps the query form.
-    const draft = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'D',
-        status: 'draft',
-        start_date: '2030-06-01 10:00:00',
-        end_date: '2030-06-01 11:00:00',
-      })
-      .expect(201);
+    const draft = await postEvent(http, users.editor.header, {
+      title: 'D',
+      status: 'draft',
+      start_date: '2030-06-01 10:00:00',
+      end_date: '2030-06-01 11:00:00',
+    }).expect(201);
     expect((draft.body as Tec).url).toBe(
       `${SITE}/?post_type=cal_events&p=${(draft.body as Tec).id}`,
     );

@@ -1,9 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import ICAL from 'ical.js';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
+import { occurrenceRows } from '../helpers/occurrences.js';
 
 /**
  * Recurring events in the iCalendar feeds (CONTRACT §7, §9): a series is one VEVENT with
@@ -55,31 +53,17 @@ function expandWithIcalJs(event: ICAL.Event, until: string) {
 }
 
 describe('recurring events in the iCalendar feeds (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const series: Record<string, Tec> = {};
   let single: Tec;
   const create = async (body: Record<string, unknown>) =>
-    (
-      await http()
-        .post(`${BASE}/events`)
-        .set('Authorization', users.editor.header)
-        .send({ status: 'publish', ...body })
-        .expect(201)
-    ).body as Tec;
-  const rows = async (eventId: number) =>
-    (await app
-      .get(DataSource)
-      .query(
-        'SELECT id, start_date, end_date, start_utc FROM event_occurrences WHERE event_id = ? ORDER BY start_date',
-        [eventId],
-      )) as Array<{ id: number; start_date: string; end_date: string; start_utc: string }>;
+    (await postEvent(http, users.editor.header, { status: 'publish', ...body }).expect(201))
+      .body as Tec;
+  const rows = (eventId: number) =>
+    occurrenceRows(app(), eventId, ['id', 'start_date', 'end_date', 'start_utc']);
   const uid = (id: number) => `event-${id}@cal.test`;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     // Tuesdays and Thursdays at 19:00 in Budapest across the spring change, until a local day,
     // one day excluded, one added at another time; text that needs escaping and folding.
     series.budapest = await create({
@@ -125,7 +109,6 @@ describe('recurring events in the iCalendar feeds (e2e)', () => {
       timezone: 'Europe/Budapest',
     });
   });
-  afterAll(() => closeApp(app));
 
   it('writes each series once, with its rules, and ical.js expands them to the stored occurrences', async () => {
     const ics = await http().get(`${BASE}/events.ics?${WIDE}`).expect(200);
@@ -137,7 +120,7 @@ describe('recurring events in the iCalendar feeds (e2e)', () => {
     // The bounds and totals count the list's items, one per occurrence.
     const list = await http().get(`${BASE}/events?${WIDE}&per_page=1`).expect(200);
     expect(ics.headers['x-tec-total']).toBe(String(list.body.total));
-    const [horizon] = (await app
+    const [horizon] = (await app()
       .get(DataSource)
       .query('SELECT occurrences_until FROM events WHERE id = ?', [series.sydney.id])) as Array<{
       occurrences_until: string;

@@ -1,7 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { schemaBefore } from '../helpers/schema-before.js';
+import { useAppAfterMigration } from '../helpers/schema-before.js';
 
 const BASE = '/cal/events/v1';
 
@@ -11,48 +8,35 @@ const BASE = '/cal/events/v1';
  * series listed under /hu/, a draft one nowhere).
  */
 describe('occurrence listing migration on existing data (e2e)', () => {
-  let app: NestExpressApplication;
-  let cleanup = () => {};
-  const http = () => request(app.getHttpServer());
-
-  beforeAll(async () => {
-    const before = await schemaBefore('OccurrenceListing', async (q) => {
-      const series = async (id: number, status: string, language: string) => {
-        await q('INSERT INTO post_ids (id, kind) VALUES (?, ?)', [id, 'event']);
+  const { http } = useAppAfterMigration('OccurrenceListing', async (q) => {
+    const series = async (id: number, status: string, language: string) => {
+      await q('INSERT INTO post_ids (id, kind) VALUES (?, ?)', [id, 'event']);
+      await q(
+        `INSERT INTO events (id, status, title, slug, description, excerpt, date, date_utc,
+           modified, modified_utc, language, start_date, end_date, start_utc, end_utc, timezone,
+           cost, recurrence, occurrences_until)
+         VALUES (?, ?, ?, ?, '', '', '2030-01-01 00:00:00', '2030-01-01 00:00:00',
+           '2030-01-01 00:00:00', '2030-01-01 00:00:00', ?, '2035-03-06 18:00:00',
+           '2035-03-06 19:00:00', '2035-03-06 18:00:00', '2035-03-06 19:00:00', 'UTC', '[]',
+           '{"rules":["FREQ=WEEKLY;COUNT=2"],"exdates":[],"rdates":[]}', '9999-12-31 23:59:59')`,
+        [id, status, `Series ${id}`, `series-${id}`, language],
+      );
+      for (const day of ['06', '13']) {
         await q(
-          `INSERT INTO events (id, status, title, slug, description, excerpt, date, date_utc,
-             modified, modified_utc, language, start_date, end_date, start_utc, end_utc, timezone,
-             cost, recurrence, occurrences_until)
-           VALUES (?, ?, ?, ?, '', '', '2030-01-01 00:00:00', '2030-01-01 00:00:00',
-             '2030-01-01 00:00:00', '2030-01-01 00:00:00', ?, '2035-03-06 18:00:00',
-             '2035-03-06 19:00:00', '2035-03-06 18:00:00', '2035-03-06 19:00:00', 'UTC', '[]',
-             '{"rules":["FREQ=WEEKLY;COUNT=2"],"exdates":[],"rdates":[]}', '9999-12-31 23:59:59')`,
-          [id, status, `Series ${id}`, `series-${id}`, language],
+          `INSERT INTO event_occurrences (event_id, start_date, end_date, start_utc, end_utc,
+             day_index) VALUES (?, ?, ?, ?, ?, 1)`,
+          [
+            id,
+            `2035-03-${day} 18:00:00`,
+            `2035-03-${day} 19:00:00`,
+            `2035-03-${day} 18:00:00`,
+            `2035-03-${day} 19:00:00`,
+          ],
         );
-        for (const day of ['06', '13']) {
-          await q(
-            `INSERT INTO event_occurrences (event_id, start_date, end_date, start_utc, end_utc,
-               day_index) VALUES (?, ?, ?, ?, ?, 1)`,
-            [
-              id,
-              `2035-03-${day} 18:00:00`,
-              `2035-03-${day} 19:00:00`,
-              `2035-03-${day} 18:00:00`,
-              `2035-03-${day} 19:00:00`,
-            ],
-          );
-        }
-      };
-      await series(1, 'publish', 'hu');
-      await series(2, 'draft', 'en');
-    });
-    cleanup = before.cleanup;
-    // Starting the app runs the pending migration, as a deployment does.
-    app = await createTestApp({ env: { DATABASE_URL: before.url }, keepDatabase: true });
-  });
-  afterAll(async () => {
-    await closeApp(app);
-    cleanup();
+      }
+    };
+    await series(1, 'publish', 'hu');
+    await series(2, 'draft', 'en');
   });
 
   it("lists the occurrences of existing series by their event's language and status", async () => {

@@ -1,7 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const NY = 'America/New_York';
@@ -15,18 +12,10 @@ type Json = Record<string, unknown>;
  * time is its first occurrence.
  */
 describe('recurring events across DST changes (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { http, users } = useTestApp();
   const create = (body: Json) =>
     http().post(`${BASE}/events`).set('Authorization', users.editor.header).send(body);
   const unfold = (text: string) => text.replace(/\r\n /g, '');
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   it('moves only the occurrence in the gap, in the API and both feeds', async () => {
     const res = await create({

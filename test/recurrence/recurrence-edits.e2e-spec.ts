@@ -1,8 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const PROVISIONAL = 10_000_000;
@@ -14,9 +12,7 @@ type Item = { id: number; title: string; start_date: string; end_date: string; u
  * cancelling an occurrence alone, and the real id's first occurrence; on SQLite and MariaDB.
  */
 describe('recurring events: editing and cancelling occurrences (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const as = (who: keyof RoleUsers | null, method: 'post' | 'delete', path: string) => {
     const req = http()[method](path);
     return who ? req.set('Authorization', users[who].header) : req;
@@ -45,16 +41,10 @@ describe('recurring events: editing and cancelling occurrences (e2e)', () => {
   };
   const link = async (id: number) =>
     (
-      await app
+      await app()
         .get(DataSource)
         .query('SELECT series_id, series_start FROM events WHERE id = ?', [id])
     )[0] as { series_id: number | null; series_start: string | null };
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   it('single: the occurrence becomes an event of its own, linked to its series', async () => {
     const series = await create(

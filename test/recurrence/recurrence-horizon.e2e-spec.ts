@@ -1,9 +1,8 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SeriesHorizon } from '../../src/events/series/series-horizon.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
+import { occurrenceRows } from '../helpers/occurrences.js';
 
 const BASE = '/cal/events/v1';
 const DAY = 86_400_000;
@@ -13,49 +12,42 @@ const DAY = 86_400_000;
  * clock is the test's own (SeriesHorizon.run(now)), no waiting; on SQLite and MariaDB.
  */
 describe('recurring events: the horizon moves with time (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
+  const { app, http, users } = useTestApp();
   let horizon: SeriesHorizon;
   let weekly: number;
   let bounded: number;
-  const rows = async (eventId: number) =>
-    (await app
-      .get(DataSource)
-      .query(
-        'SELECT id, start_date FROM event_occurrences WHERE event_id = ? ORDER BY start_date',
-        [eventId],
-      )) as Array<{ id: number; start_date: string }>;
+  const rows = (eventId: number) => occurrenceRows(app(), eventId, ['id', 'start_date']);
   const until = async (eventId: number) =>
     (
-      await app
+      await app()
         .get(DataSource)
         .query('SELECT occurrences_until AS u FROM events WHERE id = ?', [eventId])
     )[0].u as string;
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  /** A published series starting tomorrow (UTC), `from` to `to`. */
+  const tomorrow = (title: string, from: string, to: string, recurrence: object) => ({
+    title,
+    start_date: `${day(Date.now() + DAY)} ${from}`,
+    end_date: `${day(Date.now() + DAY)} ${to}`,
+    status: 'publish',
+    recurrence,
+  });
   const sql = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-    horizon = app.get(SeriesHorizon);
+    horizon = app().get(SeriesHorizon);
     const create = async (recurrence: object) =>
       (
-        await request(app.getHttpServer())
-          .post(`${BASE}/events`)
-          .set('Authorization', users.editor.header)
-          .send({
-            title: 'Rolling',
-            start_date: `${day(Date.now() + DAY)} 18:00:00`,
-            end_date: `${day(Date.now() + DAY)} 19:00:00`,
-            status: 'publish',
-            recurrence,
-          })
-          .expect(201)
+        await postEvent(
+          http,
+          users.editor.header,
+          tomorrow('Rolling', '18:00:00', '19:00:00', recurrence),
+          BASE,
+        ).expect(201)
       ).body.id as number;
     weekly = await create({ rules: ['FREQ=WEEKLY'] });
     bounded = await create({ rules: ['FREQ=WEEKLY;COUNT=10'] });
   });
-  afterAll(() => closeApp(app));
 
   it('does nothing while the horizon is still ahead', async () => {
     const before = await rows(weekly);
@@ -82,7 +74,7 @@ describe('recurring events: the horizon moves with time (e2e)', () => {
     expect(await rows(bounded)).toHaveLength(10);
     // The new occurrences are listed.
     const last = after[after.length - 1].start_date.slice(0, 10);
-    const listed = await request(app.getHttpServer())
+    const listed = await request(app().getHttpServer())
       .get(`${BASE}/events?start_date=${last}&end_date=${last}`)
       .expect(200);
     expect(listed.body.events.map((e: { title: string }) => e.title)).toEqual(['Rolling']);
@@ -102,17 +94,12 @@ describe('recurring events: the horizon moves with time (e2e)', () => {
   });
 
   it('keeps extending a daily series past its first 1,000 days: only what lies ahead counts', async () => {
-    const created = await request(app.getHttpServer())
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
-        title: 'Every day',
-        start_date: `${day(Date.now() + DAY)} 08:00:00`,
-        end_date: `${day(Date.now() + DAY)} 09:00:00`,
-        status: 'publish',
-        recurrence: { rules: ['FREQ=DAILY'] },
-      })
-      .expect(201);
+    const created = await postEvent(
+      http,
+      users.editor.header,
+      tomorrow('Every day', '08:00:00', '09:00:00', { rules: ['FREQ=DAILY'] }),
+      BASE,
+    ).expect(201);
     const daily = created.body.id as number;
     // 400 days on, the series stores 1,130 days from its start to its new horizon: more than the
     // bound a write counts, all but the 730 ahead already stored and accepted.

@@ -1,8 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 
@@ -10,15 +8,13 @@ type Item = { id: number; title: string; start_date: string; occurrences_remaini
 
 /** Lists of recurring events (CONTRACT §9): `series=once`; on SQLite and MariaDB. */
 describe('recurring events in lists (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const create = (body: Record<string, unknown>) =>
-    http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({ timezone: 'Europe/Budapest', status: 'publish', ...body })
-      .expect(201);
+    postEvent(http, users.editor.header, {
+      timezone: 'Europe/Budapest',
+      status: 'publish',
+      ...body,
+    }).expect(201);
   const list = (query: string, prefix = BASE, who?: keyof RoleUsers) => {
     const req = http().get(`${prefix}/events?${query}`);
     return (who ? req.set('Authorization', users[who].header) : req).expect(200);
@@ -26,8 +22,6 @@ describe('recurring events in lists (e2e)', () => {
   const WINDOW = 'start_date=2033-02-02&end_date=2033-03-31';
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     // Weekly on Tuesdays from January (four in the window), daily for three days in March, and
     // two single events.
     await create({
@@ -50,7 +44,6 @@ describe('recurring events in lists (e2e)', () => {
       });
     }
   });
-  afterAll(() => closeApp(app));
 
   it('lists each series once at its first occurrence in the window, with the count of the rest', async () => {
     const all = await list(WINDOW);
@@ -99,18 +92,14 @@ describe('recurring events in lists (e2e)', () => {
     const window = 'start_date=2034-05-01&end_date=2034-05-31';
     const titles = async (query: string, prefix = BASE, who?: keyof RoleUsers) =>
       ((await list(`${window}&${query}`, prefix, who)).body.events as Item[]).map((e) => e.title);
-    const draft = await http()
-      .post(`${BASE}/events`)
-      .set('Authorization', users.author.header)
-      .send({
-        title: 'Moving series',
-        status: 'draft',
-        timezone: 'Europe/Budapest',
-        start_date: '2034-05-02 18:00:00',
-        end_date: '2034-05-02 19:00:00',
-        recurrence: { rules: ['FREQ=WEEKLY;COUNT=3'] },
-      })
-      .expect(201);
+    const draft = await postEvent(http, users.author.header, {
+      title: 'Moving series',
+      status: 'draft',
+      timezone: 'Europe/Budapest',
+      start_date: '2034-05-02 18:00:00',
+      end_date: '2034-05-02 19:00:00',
+      recurrence: { rules: ['FREQ=WEEKLY;COUNT=3'] },
+    }).expect(201);
     const id = draft.body.id as number;
     const update = (body: Record<string, unknown>) =>
       http()
@@ -149,8 +138,8 @@ describe('recurring events in lists (e2e)', () => {
 
   it('costs the same number of queries per page as the default list', async () => {
     const count = (query: string) =>
-      countQueries(app, async () => {
-        await coldCaches(app);
+      countQueries(app(), async () => {
+        await coldCaches(app());
         await list(`${WINDOW}&${query}`, BASE, 'editor');
       });
     const plain = await count('per_page=2');

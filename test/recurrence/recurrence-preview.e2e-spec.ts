@@ -1,8 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, logIn, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { logIn } from '../helpers/auth.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 /**
  * The recurrence preview (CONTRACT §9 "Preview"): what the console's rule builder shows before an
@@ -28,9 +26,7 @@ const SERIES = {
 };
 
 describe('recurrence preview (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const preview = (query: Record<string, string>, prefix = '') =>
     http()
       .get(`${prefix}${BASE}/recurrence`)
@@ -43,14 +39,8 @@ describe('recurrence preview (e2e)', () => {
     recurrence: JSON.stringify(body.recurrence),
   });
 
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
-
   it('answers what the saved event then shows, in each language, storing nothing', async () => {
-    const ds = app.get(DataSource);
+    const ds = app().get(DataSource);
     const count = async () =>
       Number((await ds.query('SELECT COUNT(*) AS n FROM events'))[0].n as number | string);
     const before = await count();
@@ -147,7 +137,7 @@ describe('recurrence preview (e2e)', () => {
   });
 
   it('serves the console session (cookie with its nonce)', async () => {
-    const session = await logIn(app, app.getHttpServer(), users.contributor.login);
+    const session = await logIn(app(), app().getHttpServer(), users.contributor.login);
     await http()
       .get(`/wp-json${BASE}/recurrence`)
       .query(asQuery(SERIES))

@@ -1,7 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const PROVISIONAL = 10_000_000;
@@ -15,9 +13,7 @@ type Tec = Record<string, any>;
  * provisional ids in its language.
  */
 describe('recurring events: translations are series (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { http, users } = useTestApp();
   const create = async (prefix: string, body: object) =>
     (
       await http()
@@ -34,12 +30,6 @@ describe('recurring events: translations are series (e2e)', () => {
     ).body as Tec;
   const list = async (prefix: string, query: string) =>
     (await http().get(`${prefix}${BASE}/events?${query}`).expect(200)).body.events as Tec[];
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   it('gives a translation the series of its event, with occurrences of its own', async () => {
     const recurrence = { rules: ['FREQ=WEEKLY;COUNT=4'], exdates: ['2033-05-17'] };

@@ -1,8 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const PROVISIONAL = 10_000_000;
@@ -16,9 +13,7 @@ type Tec = Record<string, any>;
  * `_tec_update_type`; only `json_ld`, which single reads carry and write answers do not, differs.
  */
 describe('recurring events: write answers show what a read shows (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const post = (path: string, body: object, expected = 200) =>
     http()
       .post(`${BASE}${path}`)
@@ -40,17 +35,11 @@ describe('recurring events: write answers show what a read shows (e2e)', () => {
     return read;
   };
   const occurrences = async (eventId: number) => {
-    const rows: Array<{ id: number | string }> = await app
+    const rows: Array<{ id: number | string }> = await app()
       .get(DataSource)
       .query('SELECT id FROM event_occurrences WHERE event_id = ? ORDER BY start_date', [eventId]);
     return rows.map((r) => PROVISIONAL + Number(r.id));
   };
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
 
   const series = (title: string, extra: object = {}) => ({
     title,

@@ -1,38 +1,20 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
+import {
+  OCCURRENCE_COLUMNS,
+  occurrenceRows,
+  TOO_MANY_OCCURRENCES,
+} from '../helpers/occurrences.js';
 
 const BASE = '/cal/events/v1';
 
 /** Recurring events written through the API (CONTRACT §9), on SQLite and MariaDB alike. */
 describe('recurring events (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const create = (body: Record<string, unknown>, as: keyof RoleUsers = 'editor') =>
     http().post(`${BASE}/events`).set('Authorization', users[as].header).send(body);
-  const occurrencesOf = async (eventId: number) =>
-    (await app
-      .get(DataSource)
-      .query(
-        'SELECT id, start_date, end_date, start_utc, end_utc, day_index FROM event_occurrences WHERE event_id = ? ORDER BY start_date',
-        [eventId],
-      )) as Array<{
-      id: number;
-      start_date: string;
-      end_date: string;
-      start_utc: string;
-      end_utc: string;
-      day_index: number;
-    }>;
-
-  beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
-  });
-  afterAll(() => closeApp(app));
+  const occurrencesOf = (eventId: number) => occurrenceRows(app(), eventId, OCCURRENCE_COLUMNS);
 
   it.each([
     ['Europe/Budapest', '2027-03-23', ['2027-03-23 18:00:00', '2027-03-30 17:00:00']],
@@ -145,33 +127,25 @@ describe('recurring events (e2e)', () => {
   });
 
   it('refuses bad rules and series over a bound with a localized 400, writing nothing', async () => {
-    const before = (await app.get(DataSource).query('SELECT COUNT(*) AS n FROM events'))[0].n;
+    const before = (await app().get(DataSource).query('SELECT COUNT(*) AS n FROM events'))[0].n;
     const bad = await create({
       title: 'Too many',
       start_date: '2027-01-01 10:00',
       end_date: '2027-01-01 11:00',
       recurrence: { rules: ['FREQ=DAILY;UNTIL=20400101'] },
     }).expect(400);
-    expect(bad.body).toMatchObject({
-      code: 'rest_invalid_param',
-      data: {
-        status: 400,
-        params: {
-          recurrence:
-            'recurrence makes more than 1000 occurrences; end it sooner (COUNT or UNTIL).',
-        },
-      },
-    });
-    const hu = await http()
-      .post(`/hu${BASE}/events`)
-      .set('Authorization', users.editor.header)
-      .send({
+    expect(bad.body).toMatchObject(TOO_MANY_OCCURRENCES);
+    const hu = await postEvent(
+      http,
+      users.editor.header,
+      {
         title: 'Óránként',
         start_date: '2027-01-01 10:00',
         end_date: '2027-01-01 11:00',
         recurrence: { rules: ['FREQ=HOURLY'] },
-      })
-      .expect(400);
+      },
+      `/hu${BASE}`,
+    ).expect(400);
     expect(hu.body.data.params.recurrence).toBe(
       'A recurrence szabályában a FREQ=HOURLY nem támogatott; a DAILY, WEEKLY, MONTHLY vagy YEARLY használható.',
     );
@@ -185,7 +159,7 @@ describe('recurring events (e2e)', () => {
         recurrence: { rules: ['FREQ=WEEKLY;BYDAY=2TU'] },
       })
       .expect(400);
-    const after = (await app.get(DataSource).query('SELECT COUNT(*) AS n FROM events'))[0].n;
+    const after = (await app().get(DataSource).query('SELECT COUNT(*) AS n FROM events'))[0].n;
     expect(Number(after)).toBe(Number(before));
   });
 

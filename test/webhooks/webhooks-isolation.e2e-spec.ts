@@ -2,13 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { testDatabaseUrl } from '../helpers/database.js';
 import { until } from '../helpers/until.js';
 import { Receivers } from '../helpers/webhook-receiver.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const API = '/cal/events/v1';
 const TIMEOUT_MS = 6000;
@@ -22,35 +19,28 @@ const TIMEOUT_MS = 6000;
  * SQLite (a file, as deployed: the dispatcher's thread has its own connection) and MariaDB.
  */
 describe('webhooks: one partner does not hold the others (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  let dir: string | undefined;
+  const dir = testDatabaseUrl().startsWith('sqlite')
+    ? mkdtempSync(join(tmpdir(), 'cal-busy-'))
+    : undefined;
   const receivers = new Receivers(
-    () => app,
+    () => app(),
     () => users.administrator.header,
   );
-  const http = () => request(app.getHttpServer());
-  const admin = () => ({ Authorization: users.administrator.header });
-
-  beforeAll(async () => {
-    const url = testDatabaseUrl();
-    if (url.startsWith('sqlite')) dir = mkdtempSync(join(tmpdir(), 'cal-busy-'));
-    app = await createTestApp({
-      env: {
-        ...(dir ? { DATABASE_URL: `sqlite:${join(dir, 'cal.sqlite')}` } : {}),
-        WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-        WEBHOOK_RETRY_SCHEDULE: '1h',
-        WEBHOOK_POLL: '50ms',
-        WEBHOOK_TIMEOUT: `${TIMEOUT_MS}ms`,
-      },
-    });
-    users = await createRoleUsers(app);
-  });
+  // Registered first, so run last (hooks run as a stack): once the app is closed.
   afterAll(async () => {
-    await closeApp(app);
     await receivers.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+  const { app, http, users } = useTestApp({
+    env: {
+      ...(dir ? { DATABASE_URL: `sqlite:${join(dir, 'cal.sqlite')}` } : {}),
+      WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+      WEBHOOK_RETRY_SCHEDULE: '1h',
+      WEBHOOK_POLL: '50ms',
+      WEBHOOK_TIMEOUT: `${TIMEOUT_MS}ms`,
+    },
+  });
+  const admin = () => ({ Authorization: users.administrator.header });
 
   const unsubscribe = (id: number) => http().delete(`${API}/webhooks/${id}`).set(admin());
 

@@ -1,10 +1,7 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import type { RecordKind } from '../../src/common/records/record-kinds.js';
 import { RecordPayloads, type Audience } from '../../src/webhooks/record-payloads.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const API = '/cal/events/v1';
 /** Records of each pattern below: a small batch takes one of each, a large one all. */
@@ -17,9 +14,7 @@ const GROUPS = 5;
  * with the batch.
  */
 describe('webhook payloads of a batch (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const ids: Record<RecordKind, number[]> = {
     event: [],
     venue: [],
@@ -36,8 +31,6 @@ describe('webhook payloads of a batch (e2e)', () => {
   };
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     const post = async (path: string, body: object) => {
       const res = await http()
         .post(`${API}/${path}`)
@@ -89,10 +82,9 @@ describe('webhook payloads of a batch (e2e)', () => {
       ids.tag.push(tag.id);
     }
   });
-  afterAll(() => closeApp(app));
 
   const render = (kind: RecordKind, list: number[], audience: Audience) =>
-    app.get(RecordPayloads).renderMany(kind, list, 'en', audience);
+    app().get(RecordPayloads).renderMany(kind, list, 'en', audience);
 
   it.each(['public', 'private'] as const)(
     'renders each record of a batch as GET by ID answers it (%s)',
@@ -102,7 +94,7 @@ describe('webhook payloads of a batch (e2e)', () => {
           ? { query: '?context=edit', headers: { Authorization: users.administrator.header } }
           : { query: '', headers: {} };
       for (const kind of Object.keys(ids) as RecordKind[]) {
-        await coldCaches(app);
+        await coldCaches(app());
         const rendered = await render(kind, ids[kind], audience);
         for (const id of ids[kind]) {
           const res = await http()
@@ -126,8 +118,8 @@ describe('webhook payloads of a batch (e2e)', () => {
       const kinds = Object.keys(ids) as RecordKind[];
       const per = (kind: RecordKind) => ids[kind].length / GROUPS;
       const count = async (kind: RecordKind, list: number[]) => {
-        await coldCaches(app);
-        return countQueries(app, () => render(kind, list, audience));
+        await coldCaches(app());
+        return countQueries(app(), () => render(kind, list, audience));
       };
       for (const kind of kinds) {
         const small = await count(kind, ids[kind].slice(0, per(kind)));
@@ -136,7 +128,7 @@ describe('webhook payloads of a batch (e2e)', () => {
         expect(small).toBeGreaterThan(0);
         // Rendered again before any write: the payloads from the RecordCache (what it does not
         // keep, records the reader may not read, is looked up again).
-        const warm = await countQueries(app, () => render(kind, ids[kind], audience));
+        const warm = await countQueries(app(), () => render(kind, ids[kind], audience));
         expect(warm).toBeLessThanOrEqual(large);
         if (kind === 'event') expect(warm).toBeLessThan(large);
       }

@@ -1,5 +1,3 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { TrashPurger } from '../../src/posts/purge-trash.js';
 import { Metrics } from '../../src/metrics/metrics.js';
@@ -7,10 +5,9 @@ import { DeliveriesRepository } from '../../src/webhooks/deliveries.repository.j
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { systemResolver } from '../../src/webhooks/target-policy.js';
 import { WebhooksService } from '../../src/webhooks/webhooks.service.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { until } from '../helpers/until.js';
 import { Receivers, type Received } from '../helpers/webhook-receiver.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 
 const API = '/cal/events/v1';
 
@@ -20,30 +17,21 @@ const API = '/cal/events/v1';
  * library `standardwebhooks`.
  */
 describe('webhooks (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
   const receivers = new Receivers(
-    () => app,
+    () => app(),
     () => users.administrator.header,
   );
-  const http = () => request(app.getHttpServer());
+  // Registered first, so run last (hooks run as a stack): once the app is closed.
+  afterAll(() => receivers.stop());
+  const { app, http, users } = useTestApp({
+    env: {
+      WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+      WEBHOOK_RETRY_SCHEDULE: '20ms,20ms,20ms,20ms',
+      WEBHOOK_POLL: '50ms',
+      WEBHOOK_TIMEOUT: '3s',
+    },
+  });
   const admin = () => ({ Authorization: users.administrator.header });
-
-  beforeAll(async () => {
-    app = await createTestApp({
-      env: {
-        WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-        WEBHOOK_RETRY_SCHEDULE: '20ms,20ms,20ms,20ms',
-        WEBHOOK_POLL: '50ms',
-        WEBHOOK_TIMEOUT: '3s',
-      },
-    });
-    users = await createRoleUsers(app);
-  });
-  afterAll(async () => {
-    await closeApp(app);
-    await receivers.stop();
-  });
 
   describe('subscriptions', () => {
     it('are for administrators only: 401 anonymous, 403 for other roles, after validation', async () => {
@@ -191,7 +179,7 @@ describe('webhooks (e2e)', () => {
         await write('post', `/${path}/${ids[kind]}`, { description: 'Changed' });
         await write('delete', `/${path}/${ids[kind]}`);
       }
-      await app.get(TrashPurger).purge(null);
+      await app().get(TrashPurger).purge(null);
 
       const expected: Record<string, string[]> = {};
       for (const [kind] of posts) {
@@ -367,7 +355,7 @@ describe('webhooks (e2e)', () => {
         record_id: term.body.id,
       });
       expect(old).not.toBe(rotated.body.secret);
-      const counted = await app
+      const counted = await app()
         .get(Metrics)
         .registry.getSingleMetric('cal_webhook_attempts_total')!
         .get();
@@ -444,8 +432,8 @@ describe('webhooks (e2e)', () => {
 
     it('refuses at delivery an address the name resolves to later (no retry, no request)', async () => {
       const r = await receivers.start();
-      const service = app.get(WebhooksService);
-      const dispatcher = app.get(WebhookDispatcher);
+      const service = app().get(WebhooksService);
+      const dispatcher = app().get(WebhookDispatcher);
       const url = `https://rebind.example.test:${r.port}/hook`;
       // The name resolves to a public address when subscribed, to loopback when delivered.
       service.resolver = () => Promise.resolve(['93.184.215.14']);
@@ -519,7 +507,7 @@ describe('webhooks (e2e)', () => {
 
   describe('message bodies', () => {
     it('are stored once per change and reader, named by its deliveries, and pruned once none names them', async () => {
-      const db = app.get(DataSource);
+      const db = app().get(DataSource);
       const [a, b, c] = [await receivers.start(), await receivers.start(), await receivers.start()];
       const subs = [
         await receivers.subscribe(a, { events: ['tag.created'] }),
@@ -563,7 +551,7 @@ describe('webhooks (e2e)', () => {
          VALUES (?, ?, 'msg_own', ?, 'tag.updated', ?, 'pending', 0, ?, ?)`,
         [ids[0], outboxId, `tag:${tag.body.id}`, own, now, now],
       );
-      app.get(WebhookDispatcher).wake();
+      app().get(WebhookDispatcher).wake();
       await until(() => a.received.length >= 2, 20_000, 'the delivery with its own body');
       expect(a.received[1]).toMatchObject({ id: 'msg_own', verified: true, type: 'tag.updated' });
       expect(a.received[1].body).toEqual(JSON.parse(own));
@@ -599,11 +587,15 @@ describe('webhooks (e2e)', () => {
       // paused subscription) names them, and go once none does.
       await http().post(`${API}/webhooks/${ids[0]}`).set(admin()).send({ active: false });
       await replay();
-      await app.get(DeliveriesRepository).prune(Date.now() + 1);
+      await app()
+        .get(DeliveriesRepository)
+        .prune(Date.now() + 1);
       expect(await delivered()).toBe(0);
       expect(await count()).toBe(2);
       await http().delete(`${API}/webhooks/${ids[0]}`).set(admin()).expect(200);
-      await app.get(DeliveriesRepository).prune(Date.now() + 1);
+      await app()
+        .get(DeliveriesRepository)
+        .prune(Date.now() + 1);
       expect(await count()).toBe(0);
       for (const id of ids.slice(1)) {
         await http().delete(`${API}/webhooks/${id}`).set(admin()).expect(200);
