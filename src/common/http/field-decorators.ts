@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsArray, IsBoolean, IsDefined, IsInt, IsOptional, Min } from 'class-validator';
+import { Allow, IsArray, IsBoolean, IsDefined, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { LIMITS } from './limits.js';
 import { ToBoolean, ToInteger, ToList } from './transforms.js';
 import { MISSING, typeMessage } from './validation.js';
@@ -21,22 +21,38 @@ interface Doc {
   format?: string;
 }
 
+/** An optional value of a declared type, coerced the WordPress way before its type is checked. */
+const optionalOf =
+  (type: 'boolean' | 'integer', coerce: () => PropertyDecorator, check: () => PropertyDecorator) =>
+  (description: string, doc: Doc = {}) =>
+    stacked(ApiPropertyOptional({ description, type, ...doc }), IsOptional(), coerce(), check());
+
 /** An optional boolean: true/false/1/0 and their strings (BEHAVIOR §1.3). */
-export const OptionalBoolean = (description: string, doc: Doc = {}) =>
-  stacked(
-    ApiPropertyOptional({ description, type: 'boolean', ...doc }),
-    IsOptional(),
-    ToBoolean(),
-    IsBoolean({ message: typeMessage('boolean') }),
-  );
+export const OptionalBoolean = optionalOf('boolean', ToBoolean, () =>
+  IsBoolean({ message: typeMessage('boolean') }),
+);
 
 /** An optional integer: a JSON number or a decimal string of an integral value. */
-export const OptionalInteger = (description: string, doc: Doc = {}) =>
+export const OptionalInteger = optionalOf('integer', ToInteger, () =>
+  IsInt({ message: typeMessage('integer') }),
+);
+
+/**
+ * An optional positive integer (a page, a page size), at most `max` if said; one that is no
+ * integer reads `notInteger` ("Invalid parameter." unless said).
+ */
+export const OptionalPositiveInteger = (
+  description: string,
+  doc: Doc & { maximum?: number },
+  { max, notInteger = 'invalid' }: { max?: number; notInteger?: string } = {},
+) =>
   stacked(
     ApiPropertyOptional({ description, type: 'integer', ...doc }),
     IsOptional(),
     ToInteger(),
-    IsInt({ message: typeMessage('integer') }),
+    IsInt({ message: notInteger }),
+    Min(1, { message: 'invalid' }),
+    ...(max === undefined ? [] : [Max(max, { message: 'invalid' })]),
   );
 
 /** An optional date the way strtotime reads one. */
