@@ -3,6 +3,17 @@ import { WriteVersion } from './write-version.js';
 
 describe('TotalsCache', () => {
   const versions = new WriteVersion();
+  /** Runs `fn` with the clock `ms` ahead of now (`moveTo` moves it again), then restores it. */
+  async function ahead(ms: number, fn: (moveTo: (ms: number) => void) => Promise<void>) {
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + ms);
+    try {
+      await fn((later) => clock.mockReturnValue(now + later));
+    } finally {
+      clock.mockRestore();
+    }
+  }
+
   it('counts once, then answers from the cache until the next write', async () => {
     const cache = new TotalsCache(versions);
     const count = vi.fn(async () => 42);
@@ -19,9 +30,7 @@ describe('TotalsCache', () => {
     await cache.get('k', async () => 1);
     let release!: (n: number) => void;
     const count = vi.fn(() => new Promise<number>((resolve) => (release = resolve)));
-    const now = Date.now();
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 1_001);
-    try {
+    await ahead(1_001, async () => {
       // The last total, while one count runs (a second expired read does not start another).
       expect(await cache.get('k', count)).toBe(1);
       expect(await cache.get('k', count)).toBe(1);
@@ -30,9 +39,7 @@ describe('TotalsCache', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(await cache.get('k', count)).toBe(2);
       expect(count).toHaveBeenCalledTimes(1);
-    } finally {
-      clock.mockRestore();
-    }
+    });
   });
 
   it('counts before answering once a total is two times to live old, or after a write', async () => {
@@ -41,13 +48,9 @@ describe('TotalsCache', () => {
     const count = vi.fn(async () => total);
     await cache.get('k', count);
     total = 2;
-    const now = Date.now();
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 2_001);
-    try {
+    await ahead(2_001, async () => {
       expect(await cache.get('k', count)).toBe(2);
-    } finally {
-      clock.mockRestore();
-    }
+    });
     total = 3;
     versions.bump();
     expect(await cache.get('k', count)).toBe(3);
@@ -57,17 +60,13 @@ describe('TotalsCache', () => {
   it('keeps answering the last total when counting it again fails, until it is too old', async () => {
     const cache = new TotalsCache(versions, 1_000);
     await cache.get('k', async () => 5);
-    const now = Date.now();
-    const clock = vi.spyOn(Date, 'now').mockReturnValue(now + 1_500);
     const failing = () => Promise.reject(new Error('down'));
-    try {
+    await ahead(1_500, async (moveTo) => {
       expect(await cache.get('k', failing)).toBe(5);
       await new Promise((resolve) => setImmediate(resolve));
-      clock.mockReturnValue(now + 2_001);
+      moveTo(2_001);
       await expect(cache.get('k', failing)).rejects.toThrow('down');
-    } finally {
-      clock.mockRestore();
-    }
+    });
   });
 
   it('lets concurrent misses of one key share one count, but not across a write', async () => {

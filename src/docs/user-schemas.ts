@@ -1,10 +1,9 @@
 import { resourceDoc } from '../common/i18n/doc-key.js';
 import { ROLES } from '../common/roles.js';
-import type { Schema } from './schema.js';
+import { adminResponses, ref, type ResponseObject, type Schema } from './schema.js';
 
 /** `users.doc.<key>` in i18n/<lang>/users.json. */
 const udoc = resourceDoc('users');
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const prop = (type: string, key: string, extra: Schema = {}): Schema => ({
   type,
   description: udoc(`schema.${key}`),
@@ -64,19 +63,7 @@ export const USER_SCHEMAS: Record<string, Schema> = {
   ),
 };
 
-type ResponseObject = Schema & { description: string };
-
-const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
-const ok = (key: string, schema: string): ResponseObject => ({
-  description: udoc(`responses.${key}`),
-  ...json(ref(schema)),
-});
-const error = (key: string): ResponseObject => ({
-  description: udoc(`responses.${key}`),
-  ...json(ref('Error')),
-});
-const guarded = { '401': error('unauthorized'), '403': error('forbidden') };
-const item = { ...guarded, '404': error('not_found') };
+const { ok, error, guarded, item } = adminResponses(udoc);
 const TOTALS = {
   'X-WP-Total': { description: udoc('responses.total'), schema: { type: 'integer' } },
   'X-WP-TotalPages': { description: udoc('responses.total_pages'), schema: { type: 'integer' } },

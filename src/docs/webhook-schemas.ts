@@ -1,11 +1,10 @@
 import { resourceDoc } from '../common/i18n/doc-key.js';
 import { LANGUAGES } from '../config/config.js';
 import { EVENT_TYPES } from './webhook-event-types.js';
-import type { Schema } from './schema.js';
+import { adminResponses, ref, type ResponseObject, type Schema } from './schema.js';
 
 /** `webhooks.doc.<key>` in i18n/<lang>/webhooks.json. */
 const wdoc = resourceDoc('webhooks');
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const prop = (type: string, key: string, extra: Schema = {}): Schema => ({
   type,
   description: wdoc(`schema.${key}`),
@@ -111,22 +110,7 @@ export const WEBHOOK_SCHEMAS: Record<string, Schema> = {
   ),
 };
 
-type ResponseObject = Schema & { description: string };
-
-const json = (schema: Schema) => ({ content: { 'application/json': { schema } } });
-const ok = (key: string, schema: string): ResponseObject => ({
-  description: wdoc(`responses.${key}`),
-  ...json(ref(schema)),
-});
-const error = (key: string): ResponseObject => ({
-  description: wdoc(`responses.${key}`),
-  ...json(ref('Error')),
-});
-const guarded = {
-  '401': error('unauthorized'),
-  '403': error('forbidden'),
-};
-const item = { ...guarded, '404': error('not_found') };
+const { ok, error, guarded, item } = adminResponses(wdoc);
 
 /** The documented responses of a webhook route (`path` relative to the namespace). */
 export function webhookResponses(

@@ -53,25 +53,12 @@ export class EventReads {
     ctx: RequestContext,
     presentInQuery: Set<string>,
   ): Promise<Archive<TecEvent>> {
-    const now = new Date();
-    const { filters, page, echo } = await this.query.resolve(query, ctx, presentInQuery, now);
-    const readAt = this.recordCache.version();
-    const { items: listed, total } = await this.events.list(
-      filters,
-      page,
-      ctx.actor,
-      ctx.language,
-      nowUtcSql(now),
-    );
-    if (!listed.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
-
-    // Each event is presented once, whatever number of its occurrences the page shows.
-    const payloads = await this.presenter.presentIds(
-      [...new Set(listed.map((item) => item.eventId))],
+    const { filters, page, echo, readAt, listed, total } = await this.listedPage(
+      query,
       ctx,
-      { jsonLd: false, password: ctx.query.password, readAt },
+      presentInQuery,
     );
-    const byId = new Map(payloads.map((p) => [p.id, p]));
+    const byId = await this.eventPayloads(listed, ctx, readAt);
     // CONTRACT §9: `series=once` says, under our namespace, how many occurrences follow.
     const remaining = filters.seriesOnce && !ctx.restBase.endsWith(`/${PLUGIN_NAMESPACE}`);
     const items = listed.flatMap((item) => {
@@ -105,18 +92,7 @@ export class EventReads {
     ctx: RequestContext,
     presentInQuery: Set<string>,
   ): Promise<DatedList> {
-    const now = new Date();
-    const nowUtc = nowUtcSql(now);
-    const { filters, page } = await this.query.resolve(query, ctx, presentInQuery, now);
-    const readAt = this.recordCache.version();
-    const { items: listed, total } = await this.events.list(
-      filters,
-      page,
-      ctx.actor,
-      ctx.language,
-      nowUtc,
-    );
-    if (!listed.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
+    const { readAt, listed, total } = await this.listedPage(query, ctx, presentInQuery);
     const items: DatedItem[] = [];
     for (const { id, eventId, occurrence, start, end } of listed) {
       const dates = occurrence ?? { start, end };
@@ -124,13 +100,8 @@ export class EventReads {
         items.push({ id, eventId, occurrence, start: dates.start, end: dates.end });
     }
     const present = async (shown: readonly DatedItem[]): Promise<Map<number, TecEvent>> => {
-      // As `list` presents its page: each event once, a record gone meanwhile left out.
-      const payloads = await this.presenter.presentIds(
-        [...new Set(shown.map((item) => item.eventId))],
-        ctx,
-        { jsonLd: false, password: ctx.query.password, readAt },
-      );
-      const byId = new Map(payloads.map((p) => [p.id, p]));
+      // As `list` presents its page.
+      const byId = await this.eventPayloads(shown, ctx, readAt);
       const out = new Map<number, TecEvent>();
       for (const item of shown) {
         const payload = byId.get(item.eventId);
@@ -141,6 +112,46 @@ export class EventReads {
       return out;
     };
     return { items, total, present };
+  }
+
+  /**
+   * The rows of the page a list query asks for (404 past the last page), with what resolving the
+   * query gave and the cache version read before the rows.
+   */
+  private async listedPage(
+    query: ListEventsQuery,
+    ctx: RequestContext,
+    presentInQuery: Set<string>,
+  ) {
+    const now = new Date();
+    const { filters, page, echo } = await this.query.resolve(query, ctx, presentInQuery, now);
+    const readAt = this.recordCache.version();
+    const { items: listed, total } = await this.events.list(
+      filters,
+      page,
+      ctx.actor,
+      ctx.language,
+      nowUtcSql(now),
+    );
+    if (!listed.length && page.page > 1) throw new ApiError('event-archive-page-not-found', 404);
+    return { filters, page, echo, readAt, listed, total };
+  }
+
+  /**
+   * The payloads of the events of listed `items` by event id: each event presented once, whatever
+   * number of its occurrences the items are; a record gone meanwhile left out.
+   */
+  private async eventPayloads(
+    items: ReadonlyArray<{ eventId: number }>,
+    ctx: RequestContext,
+    readAt: number,
+  ): Promise<Map<number, TecEvent>> {
+    const payloads = await this.presenter.presentIds(
+      [...new Set(items.map((item) => item.eventId))],
+      ctx,
+      { jsonLd: false, password: ctx.query.password, readAt },
+    );
+    return new Map(payloads.map((p) => [p.id, p]));
   }
 
   // ---------------------------------------------------------------- reads

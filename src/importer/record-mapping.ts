@@ -7,6 +7,7 @@
 import { contentFilter } from '../common/text/html-filter.js';
 import { isTermKind, type RecordKind } from '../common/records/record-kinds.js';
 import { LocalizedError, type MessageArgs } from '../config/messages.js';
+import { REDACTED_FLAGS } from '../posts/redact.js';
 
 /** The source record cannot be written: the reason (a `cli.record.*` message) goes into the summary. */
 export class MalformedRecord extends LocalizedError {
@@ -249,19 +250,9 @@ export function translationIds(record: Record<string, unknown>): number[] {
     .filter((id) => Number.isSafeInteger(id) && id > 0 && id !== record.id);
 }
 
-/** Flags a record always carries as true or false, and the plugin blanks to null (BEHAVIOR §4.11). */
-const REDACTED_FLAGS = [
-  'all_day',
-  'show_map',
-  'show_map_link',
-  'hide_from_listings',
-  'sticky',
-  'featured',
-];
-
 /**
  * Whether the source showed a password-protected record without unlocking it (BEHAVIOR §4.11):
- * its flags are null instead of true or false, and a venue's or organizer's name is `[]`. Such a
+ * its flags (REDACTED_FLAGS) are null instead of true or false, and a venue's or organizer's name is `[]`. Such a
  * copy has lost its content; it must not be written as if it were the record.
  */
 export function isRedacted(kind: string, record: Record<string, unknown>): boolean {

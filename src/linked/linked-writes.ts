@@ -61,6 +61,10 @@ export class LinkedWrites<
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
     this.authorizeAuthor(input, ctx);
     const id = await this.writes.run((scope) => this.createRecord(input, ctx, scope));
+    return this.presentWritten(id, ctx);
+  }
+  /** A record as a write answers it: read again once written, unlocked by the query's password. */
+  private async presentWritten(id: number, ctx: RequestContext) {
     return this.queries.presentOne(
       await this.queries.mustFindById(id),
       ctx,
@@ -103,12 +107,7 @@ export class LinkedWrites<
         await this.repository.assignSlug(manager, record.id, record.title, record.language);
       }
     });
-    return this.queries.presentOne(
-      await this.queries.mustFindById(record.id),
-      ctx,
-      unlockOf(ctx.query),
-      false,
-    );
+    return this.presentWritten(record.id, ctx);
   }
   async trashById(id: number, ctx: RequestContext, unlock: Unlock) {
     return this.trash(await this.queries.mustFindById(id), ctx, unlock);

@@ -3,6 +3,19 @@
  * (BEHAVIOR §4.11): each listed key, wherever it appears (also in nested objects and lists),
  * is replaced by its empty value.
  */
+/**
+ * The flags every event, venue or organizer carries as true or false (for those of its kind), and
+ * a redacted one shows as null: an importer tells a redacted copy by them.
+ */
+export const REDACTED_FLAGS = [
+  'all_day',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+] as const;
+
 const EMPTY_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
 
 const REPLACEMENTS: Record<string, () => unknown> = {
@@ -26,16 +39,7 @@ const REPLACEMENTS: Record<string, () => unknown> = {
   ),
   image: () => false,
   ...Object.fromEntries(
-    [
-      'all_day',
-      'show_map',
-      'show_map_link',
-      'hide_from_listings',
-      'sticky',
-      'featured',
-      'ticketed',
-      'is_virtual',
-    ].map((k) => [k, () => null] as const),
+    [...REDACTED_FLAGS, 'ticketed', 'is_virtual'].map((k) => [k, () => null] as const),
   ),
   cost_details: () => ({ ...EMPTY_COST }),
   ...Object.fromEntries(

@@ -1,11 +1,5 @@
-import {
-  MigrationInterface,
-  QueryRunner,
-  Table,
-  TableColumnOptions,
-  TableIndex,
-  type TableOptions,
-} from 'typeorm';
+import type { QueryRunner, TableColumnOptions, TableOptions } from 'typeorm';
+import { EVENTS_LISTING_COLUMNS, index, tablesMigration } from './schema-steps.js';
 
 const dt = (name: string, nullable = false): TableColumnOptions => ({
   name,
@@ -45,9 +39,6 @@ const postColumns = (): TableColumnOptions[] => [
   str('language', 5),
 ];
 
-const index = (name: string, columnNames: string[], isUnique = false) =>
-  new TableIndex({ name, columnNames, isUnique });
-
 /** The linked posts' indexes: slugs unique per language, the listing order, the author. */
 const linkedIndices = (t: string) => [
   index(`IDX_${t}_slug`, ['language', 'slug'], true),
@@ -55,7 +46,7 @@ const linkedIndices = (t: string) => [
   index(`IDX_${t}_author`, ['author_id']),
 ];
 
-/** The tables in the order they are created (the reverse of `down`). */
+/** The tables in the order they are created (`down` drops them in the reverse order). */
 const TABLES: TableOptions[] = [
   {
     name: 'users',
@@ -103,17 +94,7 @@ const TABLES: TableOptions[] = [
       // The default listing: language + visible + start window, in the archive's order
       // (start_date, date, id) so LIMIT stops early, and covering the visibility and end
       // columns so the total is counted from the index alone.
-      index('IDX_events_listing', [
-        'language',
-        'hide_from_listings',
-        'start_date',
-        'date',
-        'id',
-        'status',
-        'end_date',
-        'date_utc',
-        'author_id',
-      ]),
+      index('IDX_events_listing', EVENTS_LISTING_COLUMNS),
       index('IDX_events_end', ['end_date']),
       index('IDX_events_slug', ['language', 'slug'], true),
       index('IDX_events_venue', ['venue_id']),
@@ -185,30 +166,15 @@ const TABLES: TableOptions[] = [
  * Posts (events, venues, organizers) take their ids from `post_ids`, one sequence as WordPress
  * posts share one (CONTRACT §6); categories and tags share `terms.id`.
  */
-export class InitialSchema1763800000000 implements MigrationInterface {
+export class InitialSchema1763800000000 extends tablesMigration(...TABLES) {
   name = 'InitialSchema1763800000000';
 
-  async up(q: QueryRunner): Promise<void> {
+  override async up(q: QueryRunner): Promise<void> {
     const type = q.connection.driver.options.type;
     if (type === 'mysql' || type === 'mariadb') {
       // Debian's MariaDB defaults to latin1, which cannot store "Țară".
       await q.query('ALTER DATABASE CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
     }
-    for (const table of TABLES) await q.createTable(new Table(table));
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    for (const table of [
-      'event_organizers',
-      'event_terms',
-      'terms',
-      'organizers',
-      'venues',
-      'events',
-      'post_ids',
-      'users',
-    ]) {
-      await q.dropTable(table);
-    }
+    await super.up(q);
   }
 }

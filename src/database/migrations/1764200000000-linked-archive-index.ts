@@ -1,4 +1,5 @@
-import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { index, replaceIndex } from './schema-steps.js';
 
 const TABLES = ['venues', 'organizers'] as const;
 
@@ -14,26 +15,29 @@ export class LinkedArchiveIndex1764200000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     for (const table of TABLES) {
-      await q.dropIndex(table, `IDX_${table}_listing`);
-      await q.createIndex(
+      await replaceIndex(
+        q,
         table,
-        new TableIndex({
-          name: `IDX_${table}_archive`,
-          columnNames: ['language', 'date', 'id', 'status', 'date_utc', 'author_id'],
-        }),
+        `IDX_${table}_listing`,
+        index(`IDX_${table}_archive`, [
+          'language',
+          'date',
+          'id',
+          'status',
+          'date_utc',
+          'author_id',
+        ]),
       );
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of TABLES) {
-      await q.dropIndex(table, `IDX_${table}_archive`);
-      await q.createIndex(
+      await replaceIndex(
+        q,
         table,
-        new TableIndex({
-          name: `IDX_${table}_listing`,
-          columnNames: ['language', 'status', 'date'],
-        }),
+        `IDX_${table}_archive`,
+        index(`IDX_${table}_listing`, ['language', 'status', 'date']),
       );
     }
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
+import { type QueryRunner, TableColumn, type TableOptions } from 'typeorm';
+import { index, tablesMigration } from './schema-steps.js';
 
 const POSTS = ['events', 'venues', 'organizers'] as const;
 
@@ -7,27 +8,27 @@ const POSTS = ['events', 'venues', 'organizers'] as const;
 // computing the same value; a migration imports nothing from the application).
 const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
+const IMAGES: TableOptions = {
+  name: 'images',
+  columns: [
+    { name: 'id', type: 'integer', isPrimary: true },
+    { name: 'url', type: 'varchar', length: '2048' },
+    { name: 'url_hash', type: 'varchar', length: '64' },
+  ],
+  indices: [index('IDX_images_url', ['url_hash'], true)],
+};
+
 /**
  * Image records (BEHAVIOR §4.6, Service): one per URL, with an id of the shared post sequence,
  * so that `image.id` names the image and every record naming the same URL shows the same id
  * (it used to be the id of the record carrying the image). Records that already carry an image
  * URL get the image record of their URL.
  */
-export class Images1764300000000 implements MigrationInterface {
+export class Images1764300000000 extends tablesMigration(IMAGES) {
   name = 'Images1764300000000';
 
-  async up(q: QueryRunner): Promise<void> {
-    await q.createTable(
-      new Table({
-        name: 'images',
-        columns: [
-          { name: 'id', type: 'integer', isPrimary: true },
-          { name: 'url', type: 'varchar', length: '2048' },
-          { name: 'url_hash', type: 'varchar', length: '64' },
-        ],
-        indices: [{ name: 'IDX_images_url', columnNames: ['url_hash'], isUnique: true }],
-      }),
-    );
+  override async up(q: QueryRunner): Promise<void> {
+    await super.up(q);
     for (const table of POSTS) {
       await q.addColumn(
         table,
@@ -57,9 +58,9 @@ export class Images1764300000000 implements MigrationInterface {
     }
   }
 
-  async down(q: QueryRunner): Promise<void> {
+  override async down(q: QueryRunner): Promise<void> {
     for (const table of POSTS) await q.dropColumn(table, 'image_id');
     await q.query(`DELETE FROM post_ids WHERE kind = 'image'`);
-    await q.dropTable('images');
+    await super.down(q);
   }
 }

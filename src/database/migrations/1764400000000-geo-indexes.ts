@@ -1,16 +1,5 @@
-import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
-
-const LISTING = [
-  'language',
-  'hide_from_listings',
-  'start_date',
-  'date',
-  'id',
-  'status',
-  'end_date',
-  'date_utc',
-  'author_id',
-];
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { EVENTS_LISTING_COLUMNS, index, replaceIndex } from './schema-steps.js';
 
 /**
  * The events list's geolocation filters (CONTRACT §6, `geoloc_lat` + `geoloc_lng`).
@@ -25,22 +14,21 @@ export class GeoIndexes1764400000000 implements MigrationInterface {
   name = 'GeoIndexes1764400000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.createIndex(
-      'venues',
-      new TableIndex({ name: 'IDX_venues_geo', columnNames: ['geo_lat', 'geo_lng'] }),
-    );
-    await q.dropIndex('events', 'IDX_events_listing');
-    await q.createIndex(
+    await q.createIndex('venues', index('IDX_venues_geo', ['geo_lat', 'geo_lng']));
+    await replaceIndex(
+      q,
       'events',
-      new TableIndex({ name: 'IDX_events_listing', columnNames: [...LISTING, 'venue_id'] }),
+      'IDX_events_listing',
+      index('IDX_events_listing', [...EVENTS_LISTING_COLUMNS, 'venue_id']),
     );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.dropIndex('events', 'IDX_events_listing');
-    await q.createIndex(
+    await replaceIndex(
+      q,
       'events',
-      new TableIndex({ name: 'IDX_events_listing', columnNames: LISTING }),
+      'IDX_events_listing',
+      index('IDX_events_listing', EVENTS_LISTING_COLUMNS),
     );
     await q.dropIndex('venues', 'IDX_venues_geo');
   }

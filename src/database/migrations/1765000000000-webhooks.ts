@@ -1,4 +1,5 @@
-import { MigrationInterface, QueryRunner, Table, TableIndex, type TableOptions } from 'typeorm';
+import type { QueryRunner, TableOptions } from 'typeorm';
+import { index, isSqlite, namedLeasesTable, tablesMigration } from './schema-steps.js';
 
 const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true } as const;
 const generated = { ...id, generationStrategy: 'increment' } as const;
@@ -35,12 +36,7 @@ const OUTBOX: TableOptions = {
     { name: 'created_at', type: 'bigint' },
     { name: 'dispatched_at', type: 'bigint', isNullable: true },
   ],
-  indices: [
-    new TableIndex({
-      name: 'IDX_webhook_outbox_pending',
-      columnNames: ['dispatched_at', 'id'],
-    }),
-  ],
+  indices: [index('IDX_webhook_outbox_pending', ['dispatched_at', 'id'])],
 };
 
 /** An event's payload with its embedded venue and organizers outgrows MySQL's `text`. */
@@ -67,29 +63,11 @@ const deliveries = (payloadType: string): TableOptions => ({
     { name: 'finished_at', type: 'bigint', isNullable: true },
   ],
   indices: [
-    new TableIndex({
-      name: 'IDX_webhook_deliveries_due',
-      columnNames: ['status', 'next_attempt_at'],
-    }),
-    new TableIndex({
-      name: 'IDX_webhook_deliveries_record',
-      columnNames: ['subscription_id', 'record_key', 'status'],
-    }),
-    new TableIndex({
-      name: 'IDX_webhook_deliveries_log',
-      columnNames: ['subscription_id', 'id'],
-    }),
+    index('IDX_webhook_deliveries_due', ['status', 'next_attempt_at']),
+    index('IDX_webhook_deliveries_record', ['subscription_id', 'record_key', 'status']),
+    index('IDX_webhook_deliveries_log', ['subscription_id', 'id']),
   ],
 });
-
-const LEASES: TableOptions = {
-  name: 'webhook_leases',
-  columns: [
-    { name: 'name', type: 'varchar', length: '40', isPrimary: true },
-    { name: 'owner', type: 'varchar', length: '40', isNullable: true },
-    { name: 'lease_until', type: 'bigint', default: 0 },
-  ],
-};
 
 /**
  * Webhooks (src/webhooks): the subscriptions, the outbox every write adds its changes to in its
@@ -97,30 +75,16 @@ const LEASES: TableOptions = {
  * attempts: the delivery log), and the named leases that let one process at a time fan out.
  * Instants are milliseconds since the epoch (`bigint`): leases and retries compare them.
  */
-export class Webhooks1765000000000 implements MigrationInterface {
+export class Webhooks1765000000000 extends tablesMigration(
+  SUBSCRIPTIONS,
+  OUTBOX,
+  (q) => deliveries(isSqlite(q) ? 'text' : 'mediumtext'),
+  namedLeasesTable('webhook_leases'),
+) {
   name = 'Webhooks1765000000000';
 
-  async up(q: QueryRunner): Promise<void> {
-    const mysql = q.connection.options.type !== 'better-sqlite3';
-    for (const table of [
-      SUBSCRIPTIONS,
-      OUTBOX,
-      deliveries(mysql ? 'mediumtext' : 'text'),
-      LEASES,
-    ]) {
-      await q.createTable(new Table(table));
-    }
+  override async up(q: QueryRunner): Promise<void> {
+    await super.up(q);
     await q.query("INSERT INTO webhook_leases (name, lease_until) VALUES ('fanout', 0)");
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    for (const table of [
-      'webhook_leases',
-      'webhook_deliveries',
-      'webhook_outbox',
-      'webhook_subscriptions',
-    ]) {
-      await q.dropTable(table);
-    }
   }
 }

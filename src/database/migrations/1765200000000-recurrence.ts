@@ -1,4 +1,5 @@
-import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
+import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
+import { addColumnInPlace, dropColumnsInPlace, index } from './schema-steps.js';
 
 /**
  * Recurring events (CONTRACT §9).
@@ -17,22 +18,10 @@ export class Recurrence1765200000000 implements MigrationInterface {
   name = 'Recurrence1765200000000';
 
   async up(q: QueryRunner): Promise<void> {
-    const sqlite = q.connection.options.type === 'better-sqlite3';
     // ALTER TABLE ... ADD on both engines: no copy of the events table.
-    await q.query(
-      sqlite
-        ? 'ALTER TABLE events ADD COLUMN "recurrence" text'
-        : 'ALTER TABLE events ADD recurrence text NULL',
-    );
-    await q.query(
-      sqlite
-        ? 'ALTER TABLE events ADD COLUMN "occurrences_until" varchar(19)'
-        : 'ALTER TABLE events ADD occurrences_until varchar(19) NULL',
-    );
-    await q.createIndex(
-      'events',
-      new TableIndex({ name: 'IDX_events_recurring', columnNames: ['occurrences_until'] }),
-    );
+    await addColumnInPlace(q, 'events', 'recurrence', 'text', 'text NULL');
+    await addColumnInPlace(q, 'events', 'occurrences_until', 'varchar(19)', 'varchar(19) NULL');
+    await q.createIndex('events', index('IDX_events_recurring', ['occurrences_until']));
     const datetime = (name: string) => ({ name, type: 'varchar', length: '19' });
     await q.createTable(
       new Table({
@@ -70,7 +59,6 @@ export class Recurrence1765200000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.dropTable('event_occurrences');
     await q.dropIndex('events', 'IDX_events_recurring');
-    await q.query('ALTER TABLE events DROP COLUMN occurrences_until');
-    await q.query('ALTER TABLE events DROP COLUMN recurrence');
+    await dropColumnsInPlace(q, 'events', ['occurrences_until', 'recurrence']);
   }
 }

@@ -1,4 +1,11 @@
-import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import {
+  addColumnInPlace,
+  dropColumnsInPlace,
+  EVENTS_LISTING_COLUMNS,
+  index,
+  isSqlite,
+} from './schema-steps.js';
 
 /**
  * The columns of its event that a list filters and orders on, copied onto each occurrence
@@ -17,13 +24,9 @@ export class OccurrenceListing1765700000000 implements MigrationInterface {
   name = 'OccurrenceListing1765700000000';
 
   async up(q: QueryRunner): Promise<void> {
-    const sqlite = q.connection.options.type === 'better-sqlite3';
+    const sqlite = isSqlite(q);
     const add = (name: string, type: string, rest: string) =>
-      q.query(
-        sqlite
-          ? `ALTER TABLE event_occurrences ADD COLUMN "${name}" ${type} ${rest}`
-          : `ALTER TABLE event_occurrences ADD ${name} ${type} ${rest}`,
-      );
+      addColumnInPlace(q, 'event_occurrences', name, `${type} ${rest}`, `${type} ${rest}`);
     await add('language', 'varchar(5)', "NOT NULL DEFAULT ''");
     await add('hide_from_listings', 'smallint', `NOT NULL DEFAULT ${sqlite ? '(0)' : '0'}`);
     await add('status', 'varchar(20)', "NOT NULL DEFAULT 'draft'");
@@ -38,24 +41,13 @@ export class OccurrenceListing1765700000000 implements MigrationInterface {
     );
     await q.createIndex(
       'event_occurrences',
-      new TableIndex({
-        name: 'IDX_occurrences_listed',
-        columnNames: [
-          'language',
-          'hide_from_listings',
-          'start_date',
-          'date',
-          'id',
-          'status',
-          'end_date',
-          'date_utc',
-          'author_id',
-          'event_id',
-          'start_utc',
-          'end_utc',
-          'day_index',
-        ],
-      }),
+      index('IDX_occurrences_listed', [
+        ...EVENTS_LISTING_COLUMNS,
+        'event_id',
+        'start_utc',
+        'end_utc',
+        'day_index',
+      ]),
     );
     await q.dropIndex('event_occurrences', 'IDX_occurrences_listing');
   }
@@ -63,14 +55,16 @@ export class OccurrenceListing1765700000000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.createIndex(
       'event_occurrences',
-      new TableIndex({
-        name: 'IDX_occurrences_listing',
-        columnNames: ['start_date', 'event_id', 'end_date', 'id'],
-      }),
+      index('IDX_occurrences_listing', ['start_date', 'event_id', 'end_date', 'id']),
     );
     await q.dropIndex('event_occurrences', 'IDX_occurrences_listed');
-    for (const c of ['author_id', 'date_utc', 'date', 'status', 'hide_from_listings', 'language']) {
-      await q.query(`ALTER TABLE event_occurrences DROP COLUMN ${c}`);
-    }
+    await dropColumnsInPlace(q, 'event_occurrences', [
+      'author_id',
+      'date_utc',
+      'date',
+      'status',
+      'hide_from_listings',
+      'language',
+    ]);
   }
 }

@@ -1,4 +1,17 @@
-import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import type { QueryRunner, TableOptions } from 'typeorm';
+import { addColumnInPlace, isSqlite, tablesMigration } from './schema-steps.js';
+
+const webhookBodies = (q: QueryRunner): TableOptions => ({
+  name: 'webhook_bodies',
+  columns: [
+    { name: 'outbox_id', type: 'integer', isPrimary: true },
+    { name: 'reader', type: 'varchar', length: '10', isPrimary: true },
+    // An event's payload with its embedded venue and organizers outgrows MySQL's `text`.
+    { name: 'body', type: isSqlite(q) ? 'text' : 'mediumtext' },
+    // When it was written: pruning leaves alone what a fan-out may be writing.
+    { name: 'created_at', type: 'bigint' },
+  ],
+});
 
 /**
  * Webhook message bodies stored once per outbox entry and reader (`webhook_bodies`), instead of
@@ -10,39 +23,22 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
  * NULL: which reader a subscription was when it was fanned out is not recorded, and two bodies of
  * one entry could otherwise be confused); new rows leave `payload` empty.
  */
-export class WebhookBodies1765800000000 implements MigrationInterface {
+export class WebhookBodies1765800000000 extends tablesMigration(webhookBodies) {
   name = 'WebhookBodies1765800000000';
 
-  async up(q: QueryRunner): Promise<void> {
-    const sqlite = q.connection.options.type === 'better-sqlite3';
-    await q.createTable(
-      new Table({
-        name: 'webhook_bodies',
-        columns: [
-          { name: 'outbox_id', type: 'integer', isPrimary: true },
-          { name: 'reader', type: 'varchar', length: '10', isPrimary: true },
-          // An event's payload with its embedded venue and organizers outgrows MySQL's `text`.
-          { name: 'body', type: sqlite ? 'text' : 'mediumtext' },
-          // When it was written: pruning leaves alone what a fan-out may be writing.
-          { name: 'created_at', type: 'bigint' },
-        ],
-      }),
-    );
+  override async up(q: QueryRunner): Promise<void> {
+    await super.up(q);
     // ALTER TABLE ... ADD on both engines: no copy of the deliveries.
-    await q.query(
-      sqlite
-        ? 'ALTER TABLE webhook_deliveries ADD COLUMN "reader" varchar(10)'
-        : 'ALTER TABLE webhook_deliveries ADD reader varchar(10) NULL',
-    );
+    await addColumnInPlace(q, 'webhook_deliveries', 'reader', 'varchar(10)', 'varchar(10) NULL');
   }
 
-  async down(q: QueryRunner): Promise<void> {
+  override async down(q: QueryRunner): Promise<void> {
     await q.query(
       `UPDATE webhook_deliveries SET payload = (SELECT b.body FROM webhook_bodies b
          WHERE b.outbox_id = webhook_deliveries.outbox_id AND b.reader = webhook_deliveries.reader)
        WHERE reader IS NOT NULL`,
     );
     await q.dropColumn('webhook_deliveries', 'reader');
-    await q.dropTable('webhook_bodies');
+    await super.down(q);
   }
 }

@@ -1,4 +1,19 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+import { type QueryRunner, TableColumn, type TableOptions } from 'typeorm';
+import { index, tablesMigration } from './schema-steps.js';
+
+const USER_SESSIONS: TableOptions = {
+  name: 'user_sessions',
+  columns: [
+    { name: 'token_hash', type: 'varchar', length: '64', isPrimary: true },
+    { name: 'user_id', type: 'integer' },
+    { name: 'expires_at', type: 'bigint' },
+    { name: 'created_at', type: 'bigint' },
+  ],
+  indices: [
+    index('IDX_user_sessions_user', ['user_id']),
+    index('IDX_user_sessions_expires', ['expires_at']),
+  ],
+};
 
 /**
  * The editors' console (CONTRACT §2): a person logs in with a login and a console password, kept
@@ -8,10 +23,10 @@ import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 
  * a copy of the database opens no session. Logging out deletes the row; a row past `expires_at`
  * (milliseconds since the epoch) opens nothing and is deleted by the next login.
  */
-export class ConsoleSessions1765950000000 implements MigrationInterface {
+export class ConsoleSessions1765950000000 extends tablesMigration(USER_SESSIONS) {
   name = 'ConsoleSessions1765950000000';
 
-  async up(q: QueryRunner): Promise<void> {
+  override async up(q: QueryRunner): Promise<void> {
     await q.addColumn(
       'users',
       new TableColumn({
@@ -21,25 +36,11 @@ export class ConsoleSessions1765950000000 implements MigrationInterface {
         isNullable: true,
       }),
     );
-    await q.createTable(
-      new Table({
-        name: 'user_sessions',
-        columns: [
-          { name: 'token_hash', type: 'varchar', length: '64', isPrimary: true },
-          { name: 'user_id', type: 'integer' },
-          { name: 'expires_at', type: 'bigint' },
-          { name: 'created_at', type: 'bigint' },
-        ],
-        indices: [
-          new TableIndex({ name: 'IDX_user_sessions_user', columnNames: ['user_id'] }),
-          new TableIndex({ name: 'IDX_user_sessions_expires', columnNames: ['expires_at'] }),
-        ],
-      }),
-    );
+    await super.up(q);
   }
 
-  async down(q: QueryRunner): Promise<void> {
-    await q.dropTable('user_sessions');
+  override async down(q: QueryRunner): Promise<void> {
+    await super.down(q);
     await q.dropColumn('users', 'login_password_hash');
   }
 }

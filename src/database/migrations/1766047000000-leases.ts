@@ -1,19 +1,10 @@
-import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
+import { namedLeasesTable } from './schema-steps.js';
+import { SERIES_HORIZON_LEASE } from './1765500000000-series-horizon-lease.js';
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC) → ms since the epoch; 0 for what is no such time. */
 const msOf = (text: unknown) => Date.parse(`${String(text).replace(' ', 'T')}Z`) || 0;
 const textOf = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
-/** A table of named leases: the shape of `webhook_leases`, which `leases` takes. */
-const namedLeases = (name: string) =>
-  new Table({
-    name,
-    columns: [
-      { name: 'name', type: 'varchar', length: '40', isPrimary: true },
-      { name: 'owner', type: 'varchar', length: '40', isNullable: true },
-      { name: 'lease_until', type: 'bigint', default: 0 },
-    ],
-  });
 
 /**
  * One table of named leases for the jobs that one process at a time runs among those sharing the
@@ -26,7 +17,7 @@ export class Leases1766047000000 implements MigrationInterface {
   name = 'Leases1766047000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.createTable(namedLeases('leases'));
+    await q.createTable(new Table(namedLeasesTable('leases')));
     await q.query(
       'INSERT INTO leases (name, owner, lease_until) SELECT name, owner, lease_until FROM webhook_leases',
     );
@@ -41,22 +32,14 @@ export class Leases1766047000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.createTable(
-      new Table({
-        name: 'series_horizon_lease',
-        columns: [
-          { name: 'id', type: 'int', isPrimary: true },
-          { name: 'lease_until', type: 'varchar', length: '19' },
-        ],
-      }),
-    );
+    await q.createTable(new Table(SERIES_HORIZON_LEASE));
     const [horizon] = (await q.query(
       "SELECT lease_until FROM leases WHERE name = 'series-horizon'",
     )) as Array<{ lease_until: unknown }>;
     await q.query('INSERT INTO series_horizon_lease (id, lease_until) VALUES (1, ?)', [
       textOf(Number(horizon?.lease_until ?? 0)),
     ]);
-    await q.createTable(namedLeases('webhook_leases'));
+    await q.createTable(new Table(namedLeasesTable('webhook_leases')));
     await q.query(
       "INSERT INTO webhook_leases (name, owner, lease_until) SELECT name, owner, lease_until FROM leases WHERE name <> 'series-horizon'",
     );

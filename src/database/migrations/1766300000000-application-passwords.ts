@@ -1,4 +1,20 @@
-import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
+import type { TableOptions } from 'typeorm';
+import { index, tablesMigration } from './schema-steps.js';
+
+const APPLICATION_PASSWORDS: TableOptions = {
+  name: 'application_passwords',
+  columns: [
+    { name: 'uuid', type: 'varchar', length: '36', isPrimary: true },
+    { name: 'user_id', type: 'integer' },
+    { name: 'name', type: 'varchar', length: '200' },
+    { name: 'password_hash', type: 'varchar', length: '64' },
+    { name: 'created_at', type: 'bigint' },
+  ],
+  indices: [
+    index('IDX_application_passwords_user', ['user_id']),
+    index('IDX_application_passwords_hash', ['password_hash'], true),
+  ],
+};
 
 /**
  * Application passwords that administrators create for a user through the API (CONTRACT §2
@@ -8,33 +24,6 @@ import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
  * WordPress 6.8 keeps a fast hash of them: one indexed look-up checks one, without scrypt. Times
  * are milliseconds since the epoch.
  */
-export class ApplicationPasswords1766300000000 implements MigrationInterface {
+export class ApplicationPasswords1766300000000 extends tablesMigration(APPLICATION_PASSWORDS) {
   name = 'ApplicationPasswords1766300000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.createTable(
-      new Table({
-        name: 'application_passwords',
-        columns: [
-          { name: 'uuid', type: 'varchar', length: '36', isPrimary: true },
-          { name: 'user_id', type: 'integer' },
-          { name: 'name', type: 'varchar', length: '200' },
-          { name: 'password_hash', type: 'varchar', length: '64' },
-          { name: 'created_at', type: 'bigint' },
-        ],
-        indices: [
-          new TableIndex({ name: 'IDX_application_passwords_user', columnNames: ['user_id'] }),
-          new TableIndex({
-            name: 'IDX_application_passwords_hash',
-            columnNames: ['password_hash'],
-            isUnique: true,
-          }),
-        ],
-      }),
-    );
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.dropTable('application_passwords');
-  }
 }

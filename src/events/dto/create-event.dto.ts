@@ -1,12 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsDefined, IsIn, IsInt, IsOptional } from 'class-validator';
+import { Allow, IsDefined, IsIn, IsOptional } from 'class-validator';
+import {
+  OptionalBoolean,
+  OptionalDateTime,
+  OptionalInteger,
+  OptionalText,
+  RequiredDateTime,
+  stacked,
+} from '../../common/http/field-decorators.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
-import { ToBoolean, ToInteger } from '../../common/http/transforms.js';
-import { MISSING, typeMessage } from '../../common/http/validation.js';
+import { MISSING } from '../../common/http/validation.js';
 import { LIMITS } from '../../common/http/limits.js';
 import {
   CostBounds,
-  IsDateTimeLike,
   IsNonEmpty,
   IsStringType,
   IsTimezoneOrEmpty,
@@ -20,6 +26,26 @@ import { RECURRENCE_LIMITS } from '../../common/recurrence/rules.js';
 
 const d = resourceDoc('events');
 
+/** A list of the event's terms or linked posts, given by id (or, for terms, slug or name). */
+const listField = (field: string, count: PropertyDecorator) =>
+  stacked(
+    ApiPropertyOptional({
+      description: d(field),
+      type: 'array',
+      items: { type: 'integer' },
+      default: null,
+      maxItems: LIMITS.listItems,
+    }),
+    IsOptional(),
+    Allow(),
+    count,
+  );
+const TermsField = (field: string) =>
+  listField(field, MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName }));
+/** Counted before any item is looked at: 8,000 inline organizers are one cheap 400. */
+const LinkedPostsField = (field: string) =>
+  listField(field, MaxItems(LIMITS.listItems, { mode: 'references' }));
+
 /** Fields of BEHAVIOR §7.1.1, in the plugin's declaration order (it orders error messages). */
 export class CreateEventDto {
   @ApiProperty({ description: d('title'), type: 'string', maxLength: LIMITS.title })
@@ -29,51 +55,28 @@ export class CreateEventDto {
   @MaxChars(LIMITS.title)
   title!: string;
 
-  @ApiProperty({ description: d('start_date'), type: 'string' })
-  @IsDefined({ message: MISSING })
-  @IsDateTimeLike()
+  @RequiredDateTime(d('start_date'))
   start_date!: string | number;
 
-  @ApiProperty({ description: d('end_date'), type: 'string' })
-  @IsDefined({ message: MISSING })
-  @IsDateTimeLike()
+  @RequiredDateTime(d('end_date'))
   end_date!: string | number;
 
-  @ApiPropertyOptional({ description: d('author'), type: 'integer' })
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: typeMessage('integer') })
+  @OptionalInteger(d('author'))
   author?: number;
 
-  @ApiPropertyOptional({ description: d('date'), type: 'string' })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('date'))
   date?: string | number;
 
-  @ApiPropertyOptional({ description: d('date_utc'), type: 'string' })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('date_utc'))
   date_utc?: string | number;
 
-  @ApiPropertyOptional({ description: d('description'), type: 'string', maxLength: LIMITS.content })
-  @IsOptional()
-  @IsStringType()
-  @IsNonEmpty()
-  @MaxChars(LIMITS.content)
+  @OptionalText(d('description'), LIMITS.content)
   description?: string;
 
-  @ApiPropertyOptional({ description: d('slug'), type: 'string', maxLength: LIMITS.slug })
-  @IsOptional()
-  @IsStringType()
-  @IsNonEmpty()
-  @MaxChars(LIMITS.slug)
+  @OptionalText(d('slug'), LIMITS.slug)
   slug?: string;
 
-  @ApiPropertyOptional({ description: d('excerpt'), type: 'string', maxLength: LIMITS.content })
-  @IsOptional()
-  @IsStringType()
-  @IsNonEmpty()
-  @MaxChars(LIMITS.content)
+  @OptionalText(d('excerpt'), LIMITS.content)
   excerpt?: string;
 
   @ApiPropertyOptional({ description: d('status'), type: 'string', enum: WRITABLE_STATUSES })
@@ -88,10 +91,7 @@ export class CreateEventDto {
   @MaxChars(LIMITS.timezone)
   timezone?: string;
 
-  @ApiPropertyOptional({ description: d('all_day'), type: 'boolean', default: false })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('all_day'), { default: false })
   all_day?: boolean;
 
   @ApiPropertyOptional({ description: d('image'), type: 'string', maxLength: LIMITS.url })
@@ -119,84 +119,31 @@ export class CreateEventDto {
   @MaxChars(LIMITS.url)
   website?: string;
 
-  @ApiPropertyOptional({ description: d('show_map'), type: 'boolean' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('show_map'))
   show_map?: boolean;
 
-  @ApiPropertyOptional({ description: d('show_map_link'), type: 'boolean' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('show_map_link'))
   show_map_link?: boolean;
 
-  @ApiPropertyOptional({ description: d('hide_from_listings'), type: 'boolean' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('hide_from_listings'))
   hide_from_listings?: boolean;
 
-  @ApiPropertyOptional({ description: d('sticky'), type: 'boolean' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('sticky'))
   sticky?: boolean;
 
-  @ApiPropertyOptional({ description: d('featured'), type: 'boolean' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('featured'))
   featured?: boolean;
 
-  @ApiPropertyOptional({
-    description: d('categories'),
-    type: 'array',
-    items: { type: 'integer' },
-    default: null,
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @Allow()
-  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
+  @TermsField('categories')
   categories?: unknown;
 
-  @ApiPropertyOptional({
-    description: d('tags'),
-    type: 'array',
-    items: { type: 'integer' },
-    default: null,
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @Allow()
-  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
+  @TermsField('tags')
   tags?: unknown;
 
-  @ApiPropertyOptional({
-    description: d('venue'),
-    type: 'array',
-    items: { type: 'integer' },
-    default: null,
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @Allow()
-  // Counted before any item is looked at: 8,000 inline organizers are one cheap 400.
-  @MaxItems(LIMITS.listItems, { mode: 'references' })
+  @LinkedPostsField('venue')
   venue?: unknown;
 
-  @ApiPropertyOptional({
-    description: d('organizer'),
-    type: 'array',
-    items: { type: 'integer' },
-    default: null,
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @Allow()
-  // Counted before any item is looked at: 8,000 inline organizers are one cheap 400.
-  @MaxItems(LIMITS.listItems, { mode: 'references' })
+  @LinkedPostsField('organizer')
   organizer?: unknown;
 
   /** CONTRACT §6: sets the record's password ('' removes it). */

@@ -1,17 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsArray, IsBoolean, IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { Allow, IsIn, IsOptional } from 'class-validator';
+import {
+  OptionalBoolean,
+  OptionalDateTime,
+  OptionalIdList,
+  OptionalTermList,
+  OptionalInteger,
+  OptionalShortValue,
+  OptionalText,
+} from '../../common/http/field-decorators.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
-import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
-import { typeMessage } from '../../common/http/validation.js';
 import { LIMITS } from '../../common/http/limits.js';
-import {
-  IsDateTimeLike,
-  IsNonEmpty,
-  IsStringType,
-  MaxChars,
-  MaxItems,
-} from '../../common/http/validators.js';
+import { MaxItems } from '../../common/http/validators.js';
 
 const d = resourceDoc('events');
 const SERIES_MODES = ['all', 'once'] as const;
@@ -21,115 +22,43 @@ export class ListEventsQuery extends PageQuery {
   @ApiPropertyOptional({ description: d('per_page'), type: 'integer', default: 10 })
   declare per_page?: number;
 
-  @ApiPropertyOptional({ description: d('list.start_date'), type: 'string', format: 'date-time' })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('list.start_date'), { format: 'date-time' })
   start_date?: string;
 
-  @ApiPropertyOptional({ description: d('list.end_date'), type: 'string', format: 'date-time' })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('list.end_date'), { format: 'date-time' })
   end_date?: string;
 
-  @ApiPropertyOptional({
-    description: d('list.starts_before'),
-    type: 'string',
-    format: 'date-time',
-  })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('list.starts_before'), { format: 'date-time' })
   starts_before?: string;
 
-  @ApiPropertyOptional({ description: d('list.starts_after'), type: 'string', format: 'date-time' })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('list.starts_after'), { format: 'date-time' })
   starts_after?: string;
 
-  @ApiPropertyOptional({ description: d('list.ends_before'), type: 'string', format: 'date-time' })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('list.ends_before'), { format: 'date-time' })
   ends_before?: string;
 
-  @ApiPropertyOptional({ description: d('list.ends_after'), type: 'string', format: 'date-time' })
-  @IsOptional()
-  @IsDateTimeLike()
+  @OptionalDateTime(d('list.ends_after'), { format: 'date-time' })
   ends_after?: string;
 
-  @ApiPropertyOptional({
-    description: d('list.strict_dates'),
-    type: 'string',
-    default: 'false',
-    maxLength: LIMITS.short,
-  })
-  @IsOptional()
-  @IsStringType()
-  @IsNonEmpty()
-  @MaxChars(LIMITS.short)
+  @OptionalText(d('list.strict_dates'), LIMITS.short, { default: 'false' })
   strict_dates?: string;
 
-  @ApiPropertyOptional({ description: d('list.search'), type: 'string', maxLength: LIMITS.search })
-  @IsOptional()
-  @IsStringType()
-  @IsNonEmpty()
-  @MaxChars(LIMITS.search)
+  @OptionalText(d('list.search'), LIMITS.search)
   search?: string;
 
-  @ApiPropertyOptional({
-    description: d('list.categories'),
-    type: 'array',
-    items: { type: 'integer' },
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @ToList()
-  @IsArray({ message: 'invalid' })
-  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
+  @OptionalTermList(d('list.categories'))
   categories?: Array<number | string>;
 
-  @ApiPropertyOptional({
-    description: d('list.tags'),
-    type: 'array',
-    items: { type: 'integer' },
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @ToList()
-  @IsArray({ message: 'invalid' })
-  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
+  @OptionalTermList(d('list.tags'))
   tags?: Array<number | string>;
 
-  @ApiPropertyOptional({
-    description: d('list.venue'),
-    type: 'array',
-    items: { type: 'integer' },
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @ToList()
-  @IsArray({ message: 'invalid' })
-  @IsInt({ each: true, message: 'invalid' })
-  @Min(1, { each: true, message: 'invalid' })
-  @MaxItems(LIMITS.listItems)
+  @OptionalIdList(d('list.venue'))
   venue?: number[];
 
-  @ApiPropertyOptional({
-    description: d('list.organizer'),
-    type: 'array',
-    items: { type: 'integer' },
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @ToList()
-  @IsArray({ message: 'invalid' })
-  @IsInt({ each: true, message: 'invalid' })
-  @Min(1, { each: true, message: 'invalid' })
-  @MaxItems(LIMITS.listItems)
+  @OptionalIdList(d('list.organizer'))
   organizer?: number[];
 
-  @ApiPropertyOptional({ description: d('list.featured'), type: 'boolean' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('list.featured'))
   featured?: boolean;
 
   @ApiPropertyOptional({ description: d('list.status'), type: 'string' })
@@ -138,48 +67,22 @@ export class ListEventsQuery extends PageQuery {
   @MaxItems(LIMITS.listItems, { itemChars: LIMITS.status })
   status?: unknown;
 
-  @ApiPropertyOptional({ description: d('list.geoloc'), type: 'boolean' })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('list.geoloc'))
   geoloc?: boolean;
 
-  @ApiPropertyOptional({ description: d('list.geoloc_lat'), type: 'number', format: 'double' })
-  @IsOptional()
-  @Allow()
-  @MaxChars(LIMITS.short)
+  @OptionalShortValue(d('list.geoloc_lat'), { type: 'number', format: 'double' })
   geoloc_lat?: unknown;
 
-  @ApiPropertyOptional({ description: d('list.geoloc_lng'), type: 'number', format: 'double' })
-  @IsOptional()
-  @Allow()
-  @MaxChars(LIMITS.short)
+  @OptionalShortValue(d('list.geoloc_lng'), { type: 'number', format: 'double' })
   geoloc_lng?: unknown;
 
-  @ApiPropertyOptional({
-    description: d('list.include'),
-    type: 'array',
-    items: { type: 'integer' },
-    maxItems: LIMITS.listItems,
-  })
-  @IsOptional()
-  @ToList()
-  @IsArray({ message: 'invalid' })
-  @IsInt({ each: true, message: 'invalid' })
-  @Min(1, { each: true, message: 'invalid' })
-  @MaxItems(LIMITS.listItems)
+  @OptionalIdList(d('list.include'))
   include?: number[];
 
-  @ApiPropertyOptional({ description: d('list.post_parent'), type: 'integer' })
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: typeMessage('integer') })
+  @OptionalInteger(d('list.post_parent'))
   post_parent?: number;
 
-  @ApiPropertyOptional({ description: d('list.ticketed'), type: 'boolean' })
-  @IsOptional()
-  @Allow()
-  @MaxChars(LIMITS.short)
+  @OptionalShortValue(d('list.ticketed'), { type: 'boolean' })
   ticketed?: unknown;
 
   /** CONTRACT §9: `once` lists each recurring event once, at its next occurrence. */

@@ -1,15 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsDefined, IsOptional } from 'class-validator';
+import { Allow, IsDefined, IsOptional } from 'class-validator';
+import { OptionalBoolean, RequiredDateTime } from '../../common/http/field-decorators.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
 import { LIMITS } from '../../common/http/limits.js';
-import { ToBoolean } from '../../common/http/transforms.js';
-import { MISSING, typeMessage } from '../../common/http/validation.js';
-import {
-  IsDateTimeLike,
-  IsStringType,
-  IsTimezoneOrEmpty,
-  MaxChars,
-} from '../../common/http/validators.js';
+import { MISSING } from '../../common/http/validation.js';
+import { IsStringType, IsTimezoneOrEmpty, MaxChars } from '../../common/http/validators.js';
 
 const d = resourceDoc('events');
 
@@ -20,20 +15,13 @@ export class RecurrencePreviewQuery {
   @Allow()
   recurrence!: unknown;
 
-  @ApiProperty({ description: d('start_date'), type: 'string' })
-  @IsDefined({ message: MISSING })
-  @IsDateTimeLike()
+  @RequiredDateTime(d('start_date'))
   start_date!: string;
 
-  @ApiProperty({ description: d('end_date'), type: 'string' })
-  @IsDefined({ message: MISSING })
-  @IsDateTimeLike()
+  @RequiredDateTime(d('end_date'))
   end_date!: string;
 
-  @ApiPropertyOptional({ description: d('all_day'), type: 'boolean', default: false })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(d('all_day'), { default: false })
   all_day?: boolean;
 
   @ApiPropertyOptional({ description: d('timezone'), type: 'string' })

@@ -1,17 +1,8 @@
-import {
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsInt,
-  IsOptional,
-  IsString,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { OptionalPositiveId, OptionalTermRefs, OptionalTermText } from './term-fields.js';
+import { IsBoolean, IsOptional } from 'class-validator';
 import { PageQuery } from '../../common/pagination/page-query.dto.js';
 import { LIMITS } from '../../common/http/limits.js';
-import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
-import { MaxChars, MaxItems } from '../../common/http/validators.js';
+import { ToBoolean } from '../../common/http/transforms.js';
 import { typeMessage } from '../../common/http/validation.js';
 import { DocumentProperties, listDocs } from './term-docs.js';
 
@@ -23,37 +14,20 @@ import { DocumentProperties, listDocs } from './term-docs.js';
  * except for the declared boolean `hide_empty`.
  */
 export class ListTermsQuery extends PageQuery {
-  @IsOptional()
-  @IsString({ message: 'invalid' })
-  @MinLength(1, { message: 'invalid' })
-  @MaxChars(LIMITS.search)
+  @OptionalTermText(LIMITS.search)
   search?: string;
 
   /** Term ids, slugs or names (numeric items are ids). */
-  @IsOptional()
-  @ToList()
-  @IsArray({ message: 'invalid' })
-  @ArrayMinSize(1, { message: 'invalid' })
-  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
+  @OptionalTermRefs()
   exclude?: Array<number | string>;
 
-  @IsOptional()
-  @ToList()
-  @IsArray({ message: 'invalid' })
-  @ArrayMinSize(1, { message: 'invalid' })
-  @MaxItems(LIMITS.listItems, { itemChars: LIMITS.termName })
+  @OptionalTermRefs()
   include?: Array<number | string>;
 
-  @IsOptional()
-  @IsString({ message: 'invalid' })
-  @MinLength(1, { message: 'invalid' })
-  @MaxChars(LIMITS.short)
+  @OptionalTermText(LIMITS.short)
   order?: string;
 
-  @IsOptional()
-  @IsString({ message: 'invalid' })
-  @MinLength(1, { message: 'invalid' })
-  @MaxChars(LIMITS.short)
+  @OptionalTermText(LIMITS.short)
   orderby?: string;
 
   @IsOptional()
@@ -61,33 +35,21 @@ export class ListTermsQuery extends PageQuery {
   @IsBoolean({ message: typeMessage('boolean') })
   hide_empty?: boolean;
 
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: 'invalid' })
-  @Min(1, { message: 'invalid' })
+  @OptionalPositiveId()
   post?: number;
 
   /** Alias of `post`; wins when both are given. */
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: 'invalid' })
-  @Min(1, { message: 'invalid' })
+  @OptionalPositiveId()
   event?: number;
 
-  @IsOptional()
-  @IsString({ message: 'invalid' })
-  @MinLength(1, { message: 'invalid' })
-  @MaxChars(LIMITS.slug)
+  @OptionalTermText(LIMITS.slug)
   slug?: string;
 }
 
 /** `GET /categories`: the shared parameters plus `parent` (direct children of a category). */
 @DocumentProperties(listDocs('category'))
 export class ListCategoriesQuery extends ListTermsQuery {
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: 'invalid' })
-  @Min(1, { message: 'invalid' })
+  @OptionalPositiveId()
   parent?: number;
 }
 

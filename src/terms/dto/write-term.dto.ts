@@ -1,9 +1,8 @@
+import { OptionalPositiveId, OptionalTermText, TermText } from './term-fields.js';
 import { ApiHideProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Allow, IsDefined, IsInt, IsOptional, IsString, Min, MinLength } from 'class-validator';
+import { Allow, IsDefined } from 'class-validator';
 import type { Language } from '../../config/config.js';
 import { LIMITS } from '../../common/http/limits.js';
-import { ToInteger } from '../../common/http/transforms.js';
-import { MaxChars } from '../../common/http/validators.js';
 import { MISSING } from '../../common/http/validation.js';
 import {
   IsContentLanguage,
@@ -18,22 +17,14 @@ import { DocumentProperties, writeDocs } from './term-docs.js';
  */
 class CreateTermDto {
   @IsDefined({ message: MISSING })
-  @IsString({ message: 'invalid' })
-  @MinLength(1, { message: 'invalid' })
-  @MaxChars(LIMITS.termName)
+  @TermText(LIMITS.termName)
   name!: string;
 
   /** `""` is rejected: a description cannot be cleared (BEHAVIOR §7.6). */
-  @IsOptional()
-  @IsString({ message: 'invalid' })
-  @MinLength(1, { message: 'invalid' })
-  @MaxChars(LIMITS.content)
+  @OptionalTermText(LIMITS.content)
   description?: string;
 
-  @IsOptional()
-  @IsString({ message: 'invalid' })
-  @MinLength(1, { message: 'invalid' })
-  @MaxChars(LIMITS.slug)
+  @OptionalTermText(LIMITS.slug)
   slug?: string;
 
   /** CONTRACT §5: the new term joins the translations of this term of the same taxonomy. */
@@ -44,10 +35,7 @@ class CreateTermDto {
 /** Categories add `parent`: an existing category id (checked by the service), never `0`. */
 @DocumentProperties(writeDocs('category'))
 export class CreateCategoryDto extends CreateTermDto {
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: 'invalid' })
-  @Min(1, { message: 'invalid' })
+  @OptionalPositiveId()
   parent?: number;
 }
 

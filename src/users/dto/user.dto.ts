@@ -1,14 +1,7 @@
+import { OptionalPositiveInteger } from '../../common/http/field-decorators.js';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import {
-  IsDefined,
-  IsInt,
-  IsOptional,
-  Max,
-  Min,
-  ValidateBy,
-  type ValidationOptions,
-} from 'class-validator';
-import { ToInteger, ToList } from '../../common/http/transforms.js';
+import { IsDefined, IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
+import { ToList } from '../../common/http/transforms.js';
 import { IsStringType, MaxChars, MaxItems } from '../../common/http/validators.js';
 import { MISSING, typeMessage } from '../../common/http/validation.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
@@ -135,25 +128,18 @@ export class UpdateUserDto extends PartialType(CreateUserDto) {}
 
 /** `GET /users`: a page at a time, oldest first. */
 export class ListUsersQuery {
-  @ApiPropertyOptional({ description: userDoc('page'), type: 'integer', default: 1 })
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: typeMessage('integer') })
-  @Min(1, { message: 'invalid' })
-  @Max(1_000_000, { message: 'invalid' })
+  @OptionalPositiveInteger(
+    userDoc('page'),
+    { default: 1 },
+    { max: 1_000_000, notInteger: typeMessage('integer') },
+  )
   page?: number;
 
-  @ApiPropertyOptional({
-    description: userDoc('per_page'),
-    type: 'integer',
-    default: 10,
-    maximum: 100,
-  })
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: typeMessage('integer') })
-  @Min(1, { message: 'invalid' })
-  @Max(100, { message: 'invalid' })
+  @OptionalPositiveInteger(
+    userDoc('per_page'),
+    { default: 10, maximum: 100 },
+    { max: 100, notInteger: typeMessage('integer') },
+  )
   per_page?: number;
 }
 

@@ -1,18 +1,8 @@
+import { OptionalBoolean, OptionalPositiveInteger } from '../../common/http/field-decorators.js';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import {
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsOptional,
-  Max,
-  Min,
-  ValidateBy,
-} from 'class-validator';
+import { ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, ValidateBy } from 'class-validator';
 import { LIMITS } from '../../common/http/limits.js';
-import { ToBoolean, ToInteger, ToList } from '../../common/http/transforms.js';
+import { ToList } from '../../common/http/transforms.js';
 import { IsStringType, MaxChars, MaxItems } from '../../common/http/validators.js';
 import { MISSING, typeMessage } from '../../common/http/validation.js';
 import { resourceDoc } from '../../common/i18n/doc-key.js';
@@ -66,20 +56,10 @@ export class CreateWebhookDto {
   @IsIn([...LANGUAGES, ''], { message: 'invalid' })
   language?: Language | '';
 
-  @ApiPropertyOptional({
-    description: webhookDoc('include_private'),
-    type: 'boolean',
-    default: false,
-  })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(webhookDoc('include_private'), { default: false })
   include_private?: boolean;
 
-  @ApiPropertyOptional({ description: webhookDoc('active'), type: 'boolean', default: true })
-  @IsOptional()
-  @ToBoolean()
-  @IsBoolean({ message: typeMessage('boolean') })
+  @OptionalBoolean(webhookDoc('active'), { default: true })
   active?: boolean;
 }
 
@@ -88,24 +68,9 @@ export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {}
 
 /** `GET /webhooks/{id}/deliveries`: newest first, a page at a time. */
 export class ListDeliveriesQuery {
-  @ApiPropertyOptional({ description: webhookDoc('page'), type: 'integer', default: 1 })
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: 'invalid' })
-  @Min(1, { message: 'invalid' })
-  @Max(1_000_000, { message: 'invalid' })
+  @OptionalPositiveInteger(webhookDoc('page'), { default: 1 }, { max: 1_000_000 })
   page?: number;
 
-  @ApiPropertyOptional({
-    description: webhookDoc('per_page'),
-    type: 'integer',
-    default: 20,
-    maximum: 100,
-  })
-  @IsOptional()
-  @ToInteger()
-  @IsInt({ message: 'invalid' })
-  @Min(1, { message: 'invalid' })
-  @Max(100, { message: 'invalid' })
+  @OptionalPositiveInteger(webhookDoc('per_page'), { default: 20, maximum: 100 }, { max: 100 })
   per_page?: number;
 }
