@@ -15,7 +15,7 @@ import type { TecEvent, TecOrganizer } from '../common/payload/tec-payload.js';
 import { toTecEvent, type EventLinks } from './event.mapper.js';
 import { EventsRepository } from './events.repository.js';
 import { ExtensionRegistry } from '../extensions/registry.js';
-import { contributePayloads } from '../extensions/seams.js';
+import { addContributions, readContributions } from '../extensions/seams.js';
 
 export interface PresentOptions {
   /** Single reads carry `json_ld`; lists do not (BEHAVIOR §4.2). */
@@ -147,6 +147,16 @@ export class EventPresenter {
     read?: Promise<LinksRead>,
   ): Promise<Map<number, TecEvent>> {
     if (!rows.length) return new Map();
+    // The modules' fields (docs/extending.md), for the whole page at once: read beside the
+    // page's other look-ups, not after them.
+    const contributions = readContributions(
+      this.extensions,
+      'event',
+      rows.map((e) => e.id),
+      ctx,
+    );
+    // Awaited below; a failure of another look-up must not leave it unobserved.
+    contributions?.catch(() => undefined);
     // Organizer links and terms: as read beside the rows or known to a write, else read now.
     const ahead =
       read ??
@@ -190,18 +200,13 @@ export class EventPresenter {
         return [e.id, payload] as const;
       }),
     );
-    // The modules' fields (docs/extending.md), for the whole page at once.
-    const byId = new Map(rows.map((e) => [e.id, e]));
-    await contributePayloads(
-      this.extensions,
-      'event',
-      built,
-      {
+    if (contributions) {
+      const byId = new Map(rows.map((e) => [e.id, e]));
+      addContributions(built, await contributions, {
         locked: (id) => !unlocked.get(id),
         editing: (id) => ctx.query.context === 'edit' && canEdit(ctx.actor, byId.get(id)!),
-      },
-      ctx,
-    );
+      });
+    }
     return built;
   }
 }
