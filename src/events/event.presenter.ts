@@ -16,7 +16,7 @@ import { toTecEvent, unlockedFor, type EventLinks } from './event.mapper.js';
 import { atFirstOccurrence, type OccurrenceDates } from './series/series.mapper.js';
 import { EventsRepository } from './events.repository.js';
 import { ExtensionRegistry } from '../extensions/registry.js';
-import { contributePayloads } from '../extensions/seams.js';
+import { addContributions, readContributions } from '../extensions/seams.js';
 
 export interface PresentOptions {
   /** Single reads carry `json_ld`; lists do not (BEHAVIOR §4.2). */
@@ -169,6 +169,17 @@ export class EventPresenter {
     written?: WrittenLinks,
   ): Promise<Map<number, TecEvent>> {
     if (!rows.length) return new Map();
+    // The modules' fields (docs/extending.md), for the whole page at once: read beside the
+    // page's other look-ups, not after them.
+    const contributions = readContributions(
+      this.extensions,
+      'event',
+      rows.map((e) => e.id),
+      ctx,
+    );
+    // Awaited below; a failure of another look-up must not leave it unobserved.
+    contributions?.catch(() => undefined);
+    // Organizer links and terms: as read beside the rows or known to a write, else read now.
     const ahead =
       read ??
       this.readLinks(
@@ -218,14 +229,12 @@ export class EventPresenter {
         return [e.id, payload] as const;
       }),
     );
-    // The modules' fields (docs/extending.md), for the whole page at once.
-    await contributePayloads(
-      this.extensions,
-      'event',
-      built,
-      { locked: (id) => !unlocked.get(id), editing: (id) => editable.get(id)! },
-      ctx,
-    );
+    if (contributions) {
+      addContributions(built, await contributions, {
+        locked: (id) => !unlocked.get(id),
+        editing: (id) => editable.get(id)!,
+      });
+    }
     return built;
   }
 }

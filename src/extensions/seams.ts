@@ -54,18 +54,53 @@ export async function contributePayloads<P extends object>(
   reader: ReaderOf,
   ctx: RequestContext,
 ): Promise<void> {
+  const contributed = readContributions(registry, kind, [...payloads.keys()], ctx);
+  if (contributed) addContributions(payloads, await contributed, reader);
+}
+
+/** What the contributors of one kind gave for a page of records (readContributions). */
+export interface Contributions {
+  contributors: ReturnType<ExtensionRegistry['payload']>;
+  values: Array<Map<number, object>>;
+  namespace: ExtensionContext['namespace'];
+}
+
+/**
+ * The contributors' values for the records `ids` (the records a page builds, all of them), in
+ * one call of each for the whole page: started before the payloads are built, the contributors'
+ * queries run beside the page's other look-ups instead of after them (one round trip less).
+ * Undefined when no contributor or no record. The fields go in with addContributions.
+ */
+export function readContributions(
+  registry: ExtensionRegistry,
+  kind: RecordKindName,
+  ids: readonly number[],
+  ctx: RequestContext,
+): Promise<Contributions> | undefined {
   const contributors = registry.payload(kind);
-  if (!contributors.length || !payloads.size) return;
+  if (!contributors.length || !ids.length) return undefined;
   const context = extensionContext(ctx);
-  const records = [...payloads.keys()].map((id) => ({ id }));
-  const contributed = await Promise.all(contributors.map((c) => c.contribute(records, context)));
+  const records = ids.map((id) => ({ id }));
+  return Promise.all(contributors.map((c) => c.contribute(records, context))).then((values) => ({
+    contributors,
+    values,
+    namespace: context.namespace,
+  }));
+}
+
+/** Each of `payloads` replaced by itself with the fields `contributions` hold for it. */
+export function addContributions<P extends object>(
+  payloads: Map<number, P>,
+  { contributors, values: contributed, namespace }: Contributions,
+  reader: ReaderOf,
+): void {
   // Each contributor's fields of this namespace, read once for the page.
   const fieldsOf = contributors.map((contributor) =>
     (
       Object.entries(contributor.fields) as Array<
         [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
       >
-    ).filter(([, field]) => !field.namespaces || field.namespaces.includes(context.namespace)),
+    ).filter(([, field]) => !field.namespaces || field.namespaces.includes(namespace)),
   );
   for (const [id, payload] of payloads) {
     const locked = reader.locked(id);

@@ -2,6 +2,7 @@ import { escapeLike, LIKE_ESCAPE } from '../database/like.js';
 import { Caches } from '../cache/caches.js';
 import { dependsOn } from '../cache/dependencies.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
+import type { VersionedCache } from '../cache/versioned-cache.js';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, type EntityManager } from 'typeorm';
@@ -41,6 +42,13 @@ export const placeholderSlug = () => `__new-${randomUUID()}`;
 export class TermsRepository {
   /** List totals, until the next write (any term or event write can change them). */
   private readonly totals: TotalsCache;
+  /**
+   * The ids of list pages not sorted by count, by filters and page, kept as the totals are (until
+   * a write changes what the list depends on, one second at most): with the payloads and the
+   * total cached, a computed term list reads nothing (the terms lists' target is the single
+   * records', not the event lists').
+   */
+  private readonly pages: VersionedCache<Array<{ id: number }>>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -49,6 +57,7 @@ export class TermsRepository {
     caches: Caches,
   ) {
     this.totals = caches.totals('term_totals');
+    this.pages = caches.pageRows('term_pages', 20_000);
   }
 
   get manager(): EntityManager {
@@ -126,11 +135,15 @@ export class TermsRepository {
     dependsOn(tags);
     const total = await this.totals.get(JSON.stringify(filters), () => qb.clone().getCount(), tags);
     if (total <= page.offset) return { ids: [], total };
+    const byCount = filters.sort.key === 'count';
+    const pageKey = `${JSON.stringify(filters)} #${page.offset}+${page.perPage}`;
+    const kept = byCount ? undefined : this.pages.get(pageKey);
+    if (kept) return { ids: kept.map((row) => row.id), total };
+    const version = this.pages.version();
     const direction = filters.descending ? 'DESC' : 'ASC';
     // Sorted by anything but the count, the page's ids are found without counting (the caller
     // reads the records it needs, records()); sorted by count, every candidate is counted, and
     // the page's records come with its ids.
-    const byCount = filters.sort.key === 'count';
     const listQuery = byCount ? selectRecord(qb, nowUtc, this.links.sql) : qb.select('t.id', 'id');
     switch (filters.sort.key) {
       case 'none':
@@ -158,7 +171,15 @@ export class TermsRepository {
     if (filters.sort.key !== 'id') listQuery.addOrderBy('t.id', 'ASC');
     const rows = await listQuery.offset(page.offset).limit(page.perPage).getRawMany<RawTermRow>();
     const ids = rows.map((r) => Number(r.id));
-    return byCount ? { ids, rows: rows.map(toRecord), total } : { ids, total };
+    if (byCount) return { ids, rows: rows.map(toRecord), total };
+    this.pages.set(
+      pageKey,
+      version,
+      ids.map((id) => ({ id })),
+      Date.now(),
+      tags,
+    );
+    return { ids, total };
   }
 
   /** Terms of the taxonomy and language whose name equals `name` ignoring case (and parent). */
