@@ -15,7 +15,7 @@ import { createMemoryEvents, memoryReadPaths, readMemoryPaths } from '../../benc
 /**
  * A worker's resident memory through the load below, caches at their defaults (issue 53's
  * target: 250 MB). With 16 MB semi-spaces this load peaked at 225-248 MB (SQLite and MariaDB,
- * machine load 10-29); with the 8 MB the server sets now, at 212-220 MB on SQLite and 232-234 MB
+ * machine load 10-29); with the 8 MB the server sets now, at 212-224 MB on SQLite and 232-234 MB
  * on MariaDB with the machine loaded to 16-30 (docs/operations.md, "Memory"), so the target is
  * the bound: 16 MB above the highest peak seen, room for a loaded machine's slower collections.
  */
