@@ -13,9 +13,12 @@ const HEAP_GROWING_PERCENT = 50;
  * The most each of V8's two semi-spaces (the young generation, where every request's objects
  * are born) may grow to, in MB. Node 24's V8 grows them to 64 MB each under load where Node 20's
  * stopped at 16: 96 MB more resident memory per process for a young generation that a request
- * server empties every few milliseconds anyway (docs/operations.md, "Memory").
+ * server empties every few milliseconds anyway. Under load both semi-spaces are resident: at 16
+ * MB each they were 32 MB of a worker's peak in issue 53's memory scenario; at 8 its peak fell
+ * by 0-13 MB and the memory test's by 13-20 MB, at the same CPU per request within the
+ * machine's noise (docs/operations.md, "Memory").
  */
-export const SEMI_SPACE_MB = 16;
+export const SEMI_SPACE_MB = 8;
 /** The young generation those semi-spaces make (two of them, plus as much for large objects). */
 export const YOUNG_GENERATION_MB = 3 * SEMI_SPACE_MB;
 
