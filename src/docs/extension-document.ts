@@ -11,6 +11,24 @@ const SCHEMA_OF: Record<RecordKindName, string> = {
 };
 
 /**
+ * The record schemas `document` has (with properties): each one's name, schema and properties,
+ * and the fields the modules contribute to the payload of its kind, by name.
+ */
+function recordSchemas(document: OpenAPIObject, registry: ExtensionRegistry) {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  return (Object.keys(SCHEMA_OF) as RecordKindName[]).flatMap((kind) => {
+    const name = SCHEMA_OF[kind];
+    const schema = schemas[name];
+    if (!schema?.properties) return [];
+    const properties = schema.properties as Record<string, Schema>;
+    const fields = registry
+      .payload(kind)
+      .flatMap((contributor) => Object.entries(contributor.fields));
+    return [{ name, schema, properties, fields }];
+  });
+}
+
+/**
  * The modules' parts of the OpenAPI document (tribe_rest_swagger_*_documentation): their payload
  * fields in the record schemas, their list parameters on `GET /events` (before `i18n_language`,
  * which stays last), their write fields in the write bodies. Descriptions stay keys of the
@@ -21,17 +39,11 @@ export function addExtensionDocumentation(
   registry: ExtensionRegistry,
 ): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  for (const kind of Object.keys(SCHEMA_OF) as RecordKindName[]) {
-    const schema = schemas[SCHEMA_OF[kind]];
-    if (!schema?.properties) continue;
+  for (const { name, schema, properties, fields } of recordSchemas(document, registry)) {
     // A copy: the core's schema objects are shared by every application of the process.
-    const properties = { ...(schema.properties as Record<string, Schema>) };
-    for (const contributor of registry.payload(kind)) {
-      for (const [name, field] of Object.entries(contributor.fields)) {
-        properties[name] = (field as { schema: Schema }).schema;
-      }
-    }
-    schemas[SCHEMA_OF[kind]] = { ...schema, properties };
+    const extended = { ...properties };
+    for (const [field, value] of fields) extended[field] = (value as { schema: Schema }).schema;
+    schemas[name] = { ...schema, properties: extended };
   }
   const list = (document.paths['/events'] as Record<string, Operation> | undefined)?.get;
   if (list?.parameters) {
@@ -59,15 +71,10 @@ export function withoutOwnNamespaceFields(
   document: OpenAPIObject,
   registry: ExtensionRegistry,
 ): void {
-  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  for (const kind of Object.keys(SCHEMA_OF) as RecordKindName[]) {
-    const properties = schemas[SCHEMA_OF[kind]]?.properties as Record<string, Schema> | undefined;
-    if (!properties) continue;
-    for (const contributor of registry.payload(kind)) {
-      for (const [name, field] of Object.entries(contributor.fields)) {
-        const namespaces = (field as { namespaces?: readonly string[] }).namespaces;
-        if (namespaces && !namespaces.includes('plugin')) delete properties[name];
-      }
+  for (const { properties, fields } of recordSchemas(document, registry)) {
+    for (const [name, field] of fields) {
+      const namespaces = (field as { namespaces?: readonly string[] }).namespaces;
+      if (namespaces && !namespaces.includes('plugin')) delete properties[name];
     }
   }
 }

@@ -27,3 +27,11 @@ export function adminResponses(doc: (key: string) => string) {
   const guarded = { '401': error('unauthorized'), '403': error('forbidden') };
   return { ok, error, guarded, item: { ...guarded, '404': error('not_found') } };
 }
+
+/** The documented responses of a route by a table of them keyed `<method> <path>`; undefined if none. */
+export const routeResponses =
+  (table: Record<string, Record<string, ResponseObject>>) =>
+  (path: string, method: string): Record<string, ResponseObject> | undefined => {
+    const key = `${method} ${path}`;
+    return Object.hasOwn(table, key) ? table[key] : undefined;
+  };

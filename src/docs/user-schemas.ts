@@ -1,6 +1,6 @@
 import { resourceDoc } from '../common/i18n/doc-key.js';
 import { ROLES } from '../common/roles.js';
-import { adminResponses, ref, type ResponseObject, type Schema } from './schema.js';
+import { adminResponses, ref, routeResponses, type ResponseObject, type Schema } from './schema.js';
 
 /** `users.doc.<key>` in i18n/<lang>/users.json. */
 const udoc = resourceDoc('users');
@@ -69,49 +69,46 @@ const TOTALS = {
   'X-WP-TotalPages': { description: udoc('responses.total_pages'), schema: { type: 'integer' } },
 };
 
+/** POST, PUT and PATCH of one record answer alike. */
+const UPDATED = {
+  '200': ok('update_200', 'User'),
+  '400': error('write_400'),
+  ...item,
+  '409': error('last_administrator'),
+};
+
+/** The documented responses of each users route, by method and path (relative to the namespace). */
+const USER_RESPONSES: Record<string, Record<string, ResponseObject>> = {
+  'get /users': {
+    '200': { ...ok('list_200', 'UserList'), headers: TOTALS },
+    '400': error('list_400'),
+    ...guarded,
+  },
+  'post /users': { '201': ok('create_201', 'User'), '400': error('write_400'), ...guarded },
+  'get /users/{id}': { '200': ok('get_200', 'User'), ...item },
+  'post /users/{id}': UPDATED,
+  'put /users/{id}': UPDATED,
+  'patch /users/{id}': UPDATED,
+  'delete /users/{id}': {
+    '200': ok('delete_200', 'DeletedUser'),
+    ...item,
+    '409': error('last_administrator'),
+  },
+  'get /users/{id}/application-passwords': {
+    '200': ok('passwords_200', 'ApplicationPasswordList'),
+    ...item,
+  },
+  'post /users/{id}/application-passwords': {
+    '201': ok('password_201', 'ApplicationPasswordWithPassword'),
+    '400': error('write_400'),
+    ...item,
+    '409': error('duplicate_name'),
+  },
+  'delete /users/{id}/application-passwords/{uuid}': {
+    '200': ok('password_delete_200', 'DeletedApplicationPassword'),
+    ...item,
+  },
+};
+
 /** The documented responses of a users route (`path` relative to the namespace). */
-export function userResponses(
-  path: string,
-  method: string,
-): Record<string, ResponseObject> | undefined {
-  switch (`${method} ${path}`) {
-    case 'get /users':
-      return {
-        '200': { ...ok('list_200', 'UserList'), headers: TOTALS },
-        '400': error('list_400'),
-        ...guarded,
-      };
-    case 'post /users':
-      return { '201': ok('create_201', 'User'), '400': error('write_400'), ...guarded };
-    case 'get /users/{id}':
-      return { '200': ok('get_200', 'User'), ...item };
-    case 'post /users/{id}':
-    case 'put /users/{id}':
-    case 'patch /users/{id}':
-      return {
-        '200': ok('update_200', 'User'),
-        '400': error('write_400'),
-        ...item,
-        '409': error('last_administrator'),
-      };
-    case 'delete /users/{id}':
-      return {
-        '200': ok('delete_200', 'DeletedUser'),
-        ...item,
-        '409': error('last_administrator'),
-      };
-    case 'get /users/{id}/application-passwords':
-      return { '200': ok('passwords_200', 'ApplicationPasswordList'), ...item };
-    case 'post /users/{id}/application-passwords':
-      return {
-        '201': ok('password_201', 'ApplicationPasswordWithPassword'),
-        '400': error('write_400'),
-        ...item,
-        '409': error('duplicate_name'),
-      };
-    case 'delete /users/{id}/application-passwords/{uuid}':
-      return { '200': ok('password_delete_200', 'DeletedApplicationPassword'), ...item };
-    default:
-      return undefined;
-  }
-}
+export const userResponses = routeResponses(USER_RESPONSES);

@@ -1,7 +1,7 @@
 import { resourceDoc } from '../common/i18n/doc-key.js';
 import { LANGUAGES } from '../config/config.js';
 import { EVENT_TYPES } from './webhook-event-types.js';
-import { adminResponses, ref, type ResponseObject, type Schema } from './schema.js';
+import { adminResponses, ref, routeResponses, type ResponseObject, type Schema } from './schema.js';
 
 /** `webhooks.doc.<key>` in i18n/<lang>/webhooks.json. */
 const wdoc = resourceDoc('webhooks');
@@ -112,39 +112,37 @@ export const WEBHOOK_SCHEMAS: Record<string, Schema> = {
 
 const { ok, error, guarded, item } = adminResponses(wdoc);
 
+/** POST, PUT and PATCH of one record answer alike. */
+const UPDATED = {
+  '200': ok('update_200', 'Webhook'),
+  '400': error('write_400'),
+  ...item,
+};
+
+/** The documented responses of each webhook route, by method and path (relative to the namespace). */
+const WEBHOOK_RESPONSES: Record<string, Record<string, ResponseObject>> = {
+  'get /webhooks': { '200': ok('list_200', 'WebhookList'), ...guarded },
+  'post /webhooks': {
+    '201': ok('create_201', 'WebhookWithSecret'),
+    '400': error('write_400'),
+    ...guarded,
+  },
+  'get /webhooks/{id}': { '200': ok('get_200', 'Webhook'), ...item },
+  'post /webhooks/{id}': UPDATED,
+  'put /webhooks/{id}': UPDATED,
+  'patch /webhooks/{id}': UPDATED,
+  'delete /webhooks/{id}': { '200': ok('delete_200', 'Webhook'), ...item },
+  'post /webhooks/{id}/rotate-secret': { '200': ok('rotate_200', 'WebhookWithSecret'), ...item },
+  'get /webhooks/{id}/deliveries': {
+    '200': ok('deliveries_200', 'WebhookDeliveryList'),
+    '400': error('list_400'),
+    ...item,
+  },
+  'post /webhooks/{id}/deliveries/{delivery}/replay': {
+    '202': ok('replay_202', 'WebhookDelivery'),
+    ...item,
+  },
+};
+
 /** The documented responses of a webhook route (`path` relative to the namespace). */
-export function webhookResponses(
-  path: string,
-  method: string,
-): Record<string, ResponseObject> | undefined {
-  switch (`${method} ${path}`) {
-    case 'get /webhooks':
-      return { '200': ok('list_200', 'WebhookList'), ...guarded };
-    case 'post /webhooks':
-      return {
-        '201': ok('create_201', 'WebhookWithSecret'),
-        '400': error('write_400'),
-        ...guarded,
-      };
-    case 'get /webhooks/{id}':
-      return { '200': ok('get_200', 'Webhook'), ...item };
-    case 'post /webhooks/{id}':
-    case 'put /webhooks/{id}':
-    case 'patch /webhooks/{id}':
-      return { '200': ok('update_200', 'Webhook'), '400': error('write_400'), ...item };
-    case 'delete /webhooks/{id}':
-      return { '200': ok('delete_200', 'Webhook'), ...item };
-    case 'post /webhooks/{id}/rotate-secret':
-      return { '200': ok('rotate_200', 'WebhookWithSecret'), ...item };
-    case 'get /webhooks/{id}/deliveries':
-      return {
-        '200': ok('deliveries_200', 'WebhookDeliveryList'),
-        '400': error('list_400'),
-        ...item,
-      };
-    case 'post /webhooks/{id}/deliveries/{delivery}/replay':
-      return { '202': ok('replay_202', 'WebhookDelivery'), ...item };
-    default:
-      return undefined;
-  }
-}
+export const webhookResponses = routeResponses(WEBHOOK_RESPONSES);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { addTo } from '../common/multimap.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not, type SelectQueryBuilder } from 'typeorm';
 import type { Actor } from '../common/actor.js';
@@ -302,11 +303,7 @@ export class EventsRepository {
       .where('et.event_id = :eventId', { eventId })
       .getRawMany();
     const out = new Map<string, number[]>();
-    for (const row of rows) {
-      const ids = out.get(row.taxonomy) ?? [];
-      ids.push(Number(row.termId));
-      out.set(row.taxonomy, ids);
-    }
+    for (const row of rows) addTo(out, row.taxonomy, Number(row.termId));
     return out;
   }
 

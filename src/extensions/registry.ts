@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { addTo } from '../common/multimap.js';
 import type { Language } from '../config/config.js';
 import type {
   EventWriteContributor,
@@ -39,9 +40,7 @@ export class ExtensionRegistry {
       throw new Error(`extension ${parts.name} registered twice`);
     this.names.push(parts.name);
     for (const contributor of parts.payload ?? []) {
-      const list = this.payloadByKind.get(contributor.kind) ?? [];
-      list.push(contributor);
-      this.payloadByKind.set(contributor.kind, list);
+      addTo(this.payloadByKind, contributor.kind, contributor);
     }
     this.listParameters.push(...(parts.listParameters ?? []));
     this.writes.push(...(parts.writes ?? []));

@@ -1,4 +1,5 @@
 import { threadCpuMs } from '../common/cpu.js';
+import { addTo } from '../common/multimap.js';
 import ICAL from 'ical.js';
 import { isValidTimezone, localToUtc, utcToLocal } from '../common/dates/index.js';
 import { expandSeries, horizonFrom, type SeriesAnchor } from '../common/recurrence/expand.js';
@@ -127,11 +128,8 @@ export function readIcs(
         items.push({ id: '?', title: event.summary ?? '', problem: messages.noUid() });
         continue;
       }
-      if (event.isRecurrenceException()) {
-        const list = changed.get(event.uid) ?? [];
-        list.push(event);
-        changed.set(event.uid, list);
-      } else masters.set(event.uid, event);
+      if (event.isRecurrenceException()) addTo(changed, event.uid, event);
+      else masters.set(event.uid, event);
     } catch (error) {
       items.push({ id: '?', title: '', problem: reasonOf(error) });
     }

@@ -1,4 +1,5 @@
 import type { Translations } from '../common/payload/tec-payload.js';
+import { addTo } from '../common/multimap.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -56,10 +57,10 @@ export class TranslationStore {
         applyPostVisibility(qb, 'tr', viewer.actor, [...ANY_STATUSES], viewer.nowUtc);
       }
       for (const row of await qb.getRawMany<MemberRow>()) {
-        const group = Number(row.translation_group);
-        const list = members.get(group) ?? [];
-        list.push({ id: Number(row.id), language: row.language });
-        members.set(group, list);
+        addTo(members, Number(row.translation_group), {
+          id: Number(row.id),
+          language: row.language,
+        });
       }
     }
     const out = new Map<number, Translations>();
