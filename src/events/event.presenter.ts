@@ -15,7 +15,7 @@ import type { TecEvent, TecOrganizer } from '../common/payload/tec-payload.js';
 import { toTecEvent, type EventLinks } from './event.mapper.js';
 import { EventsRepository } from './events.repository.js';
 import { ExtensionRegistry } from '../extensions/registry.js';
-import { contributePayloads } from '../extensions/seams.js';
+import { contributionsOf } from '../extensions/seams.js';
 
 export interface PresentOptions {
   /** Single reads carry `json_ld`; lists do not (BEHAVIOR §4.2). */
@@ -157,19 +157,32 @@ export class EventPresenter {
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
     ];
-    // Every lookup runs at once; the organizers follow their links.
-    const [venues, [organizerIds, organizers], terms, translations] = await Promise.all([
-      this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
-      ahead.then(async ({ organizerIds: linked }) => {
-        const unique = [...new Set([...linked.values()].flat())];
-        const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
-        return [linked, embedded] as const;
-      }),
-      ahead.then(({ terms: embedded }) => embedded),
-      this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
-    ]);
-    const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
     const unlocked = new Map(rows.map((e) => [e.id, isUnlocked(e, opts.password, ctx)]));
+    const byId = new Map(rows.map((e) => [e.id, e]));
+    // Every lookup runs at once; the organizers follow their links.
+    const [venues, [organizerIds, organizers], terms, translations, contributed] =
+      await Promise.all([
+        this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
+        ahead.then(async ({ organizerIds: linked }) => {
+          const unique = [...new Set([...linked.values()].flat())];
+          const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
+          return [linked, embedded] as const;
+        }),
+        ahead.then(({ terms: embedded }) => embedded),
+        this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
+        // The modules' fields (docs/extending.md), for the whole page at once.
+        contributionsOf(
+          this.extensions,
+          'event',
+          rows.map((e) => e.id),
+          {
+            locked: (id) => !unlocked.get(id),
+            editing: (id) => ctx.query.context === 'edit' && canEdit(ctx.actor, byId.get(id)!),
+          },
+          ctx,
+        ),
+      ]);
+    const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
     const built = new Map(
       rows.map((e) => {
         const links: EventLinks = {
@@ -180,6 +193,7 @@ export class EventPresenter {
           categories: terms.get(e.id)?.categories ?? [],
           tags: terms.get(e.id)?.tags ?? [],
           translations: translations.get(e.id),
+          contributed: contributed?.fieldsOf(e.id),
         };
         const payload = toTecEvent(e, links, ctx, {
           jsonLd: opts.jsonLd,
@@ -187,20 +201,9 @@ export class EventPresenter {
           freeLabel,
           translate: (key, args) => this.i18n.translate(key, { lang: ctx.language, args }),
         });
+        if (payload.json_ld) contributed?.adjustJsonLd(e.id, payload.json_ld);
         return [e.id, payload] as const;
       }),
-    );
-    // The modules' fields (docs/extending.md), for the whole page at once.
-    const byId = new Map(rows.map((e) => [e.id, e]));
-    await contributePayloads(
-      this.extensions,
-      'event',
-      built,
-      {
-        locked: (id) => !unlocked.get(id),
-        editing: (id) => ctx.query.context === 'edit' && canEdit(ctx.actor, byId.get(id)!),
-      },
-      ctx,
     );
     return built;
   }
