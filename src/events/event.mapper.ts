@@ -36,6 +36,11 @@ export interface EventLinks {
   tags: TecEmbeddedTerm[];
   /** Language → id of each translation the caller may read (CONTRACT §5). */
   translations?: Translations;
+  /**
+   * The modules' fields (docs/extending.md) as the reader sees them: part of the payload's
+   * literal, after the plugin's fields and before the service's own.
+   */
+  contributed?: Record<string, unknown>;
 }
 
 export interface EventMapOptions {
@@ -156,6 +161,7 @@ export function toTecEvent(
     venue: links.venue ?? [],
     organizer: links.organizers,
     custom_fields: [],
+    ...links.contributed,
     ...translationFields(e, links.translations),
   };
   if (opts.jsonLd) event.json_ld = eventJsonLd(e, event, links, url);
@@ -163,7 +169,9 @@ export function toTecEvent(
   if (!ctx.restBase.endsWith(`/${PLUGIN_NAMESPACE}`)) {
     event.recurrence = seriesPayload(e, ctx.config.siteTimezone, ctx.language, opts.translate);
   }
-  return e.password && !opts.unlocked ? redactProtected(event) : event;
+  if (!e.password || opts.unlocked) return event;
+  // The modules' fields are their protected values already, which the redaction leaves as given.
+  return Object.assign(redactProtected(event), links.contributed);
 }
 
 /** schema.org Event (BEHAVIOR §4.9). */

@@ -16,7 +16,7 @@ import { toTecEvent, unlockedFor, type EventLinks } from './event.mapper.js';
 import { atFirstOccurrence, type OccurrenceDates } from './series/series.mapper.js';
 import { EventsRepository } from './events.repository.js';
 import { ExtensionRegistry } from '../extensions/registry.js';
-import { addContributions, readContributions } from '../extensions/seams.js';
+import { contributionsOf } from '../extensions/seams.js';
 
 export interface PresentOptions {
   /** Single reads carry `json_ld`; lists do not (BEHAVIOR §4.2). */
@@ -169,16 +169,6 @@ export class EventPresenter {
     written?: WrittenLinks,
   ): Promise<Map<number, TecEvent>> {
     if (!rows.length) return new Map();
-    // The modules' fields (docs/extending.md), for the whole page at once: read beside the
-    // page's other look-ups, not after them.
-    const contributions = readContributions(
-      this.extensions,
-      'event',
-      rows.map((e) => e.id),
-      ctx,
-    );
-    // Awaited below; a failure of another look-up must not leave it unobserved.
-    contributions?.catch(() => undefined);
     // Organizer links and terms: as read beside the rows or known to a write, else read now.
     const ahead =
       read ??
@@ -190,18 +180,6 @@ export class EventPresenter {
     const venueIds = [
       ...new Set(rows.map((e) => e.venueId).filter((v): v is number => v !== null)),
     ];
-    // Every lookup runs at once; the organizers follow their links.
-    const [venues, [organizerIds, organizers], terms, translations] = await Promise.all([
-      this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
-      ahead.then(async ({ organizerIds: linked }) => {
-        const unique = [...new Set([...linked.values()].flat())];
-        const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
-        return [linked, embedded] as const;
-      }),
-      ahead.then(({ terms: embedded }) => embedded),
-      this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
-    ]);
-    const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
     // Who may edit each event, asked once: it opens a protected event and shows the modules'
     // editing fields (context=edit).
     const editing = ctx.query.context === 'edit';
@@ -209,6 +187,27 @@ export class EventPresenter {
     const unlocked = new Map(
       rows.map((e) => [e.id, unlockedFor(e, opts.password, editable.get(e.id)!)]),
     );
+    // Every lookup runs at once; the organizers follow their links.
+    const [venues, [organizerIds, organizers], terms, translations, contributed] =
+      await Promise.all([
+        this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
+        ahead.then(async ({ organizerIds: linked }) => {
+          const unique = [...new Set([...linked.values()].flat())];
+          const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
+          return [linked, embedded] as const;
+        }),
+        ahead.then(({ terms: embedded }) => embedded),
+        this.translations.load(EVENT_TRANSLATIONS, rows, { actor: ctx.actor, nowUtc: nowUtcSql() }),
+        // The modules' fields (docs/extending.md), for the whole page at once.
+        contributionsOf(
+          this.extensions,
+          'event',
+          rows.map((e) => e.id),
+          { locked: (id) => !unlocked.get(id), editing: (id) => editable.get(id)! },
+          ctx,
+        ),
+      ]);
+    const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });
     const built = new Map(
       rows.map((e) => {
         const links: EventLinks = {
@@ -219,6 +218,7 @@ export class EventPresenter {
           categories: terms.get(e.id)?.categories ?? [],
           tags: terms.get(e.id)?.tags ?? [],
           translations: translations.get(e.id),
+          contributed: contributed?.fieldsOf(e.id),
         };
         const payload = toTecEvent(e, links, ctx, {
           jsonLd: opts.jsonLd,
@@ -226,15 +226,10 @@ export class EventPresenter {
           freeLabel,
           translate: (key, args) => this.i18n.translate(key, { lang: ctx.language, args }),
         });
+        if (payload.json_ld) contributed?.adjustJsonLd(e.id, payload.json_ld);
         return [e.id, payload] as const;
       }),
     );
-    if (contributions) {
-      addContributions(built, await contributions, {
-        locked: (id) => !unlocked.get(id),
-        editing: (id) => editable.get(id)!,
-      });
-    }
     return built;
   }
 }

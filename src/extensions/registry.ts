@@ -2,13 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { addTo } from '../common/multimap.js';
 import type { Language } from '../config/config.js';
 import type {
+  ContributedField,
   EventWriteContributor,
   LifecycleListener,
   ListParameterContributor,
   ModuleCatalogue,
   PayloadContributor,
   RecordKindName,
+  RestNamespaceName,
 } from './contracts.js';
+
+/** A contributed field as the presenters apply it (ExtensionRegistry.payloadFields). */
+export interface PayloadFieldOf {
+  name: string;
+  protectedValue: unknown;
+  /** Shown only to a reader who may edit the record and asks `context=edit`. */
+  editors: boolean;
+}
 
 /** What one module registers (ExtensionRegistry.register). */
 export interface ExtensionParts {
@@ -33,12 +43,15 @@ export class ExtensionRegistry {
   readonly writes: Array<EventWriteContributor<object>> = [];
   readonly lifecycle: LifecycleListener[] = [];
   private readonly texts = new Map<string, string>();
+  /** payloadFields' answers, by kind and namespace (cleared by a registration). */
+  private readonly fieldLists = new Map<string, ReadonlyArray<readonly PayloadFieldOf[]>>();
   readonly names: string[] = [];
 
   register(parts: ExtensionParts): void {
     if (this.names.includes(parts.name))
       throw new Error(`extension ${parts.name} registered twice`);
     this.names.push(parts.name);
+    this.fieldLists.clear();
     for (const contributor of parts.payload ?? []) {
       addTo(this.payloadByKind, contributor.kind, contributor);
     }
@@ -54,6 +67,31 @@ export class ExtensionRegistry {
 
   payload(kind: RecordKindName): ReadonlyArray<PayloadContributor<object>> {
     return this.payloadByKind.get(kind) ?? [];
+  }
+
+  /**
+   * Per payload contributor of `kind` (in `payload(kind)`'s order), the fields its payloads carry
+   * in `namespace`, in payload order: worked out once, not for every page.
+   */
+  payloadFields(
+    kind: RecordKindName,
+    namespace: RestNamespaceName,
+  ): ReadonlyArray<readonly PayloadFieldOf[]> {
+    const key = `${kind}:${namespace}`;
+    let lists = this.fieldLists.get(key);
+    if (!lists) {
+      lists = this.payload(kind).map((contributor) =>
+        (Object.entries(contributor.fields) as Array<[string, ContributedField]>)
+          .filter(([, field]) => !field.namespaces || field.namespaces.includes(namespace))
+          .map(([name, field]) => ({
+            name,
+            protectedValue: field.protectedValue,
+            editors: field.visibility === 'editors',
+          })),
+      );
+      this.fieldLists.set(key, lists);
+    }
+    return lists;
   }
 
   /** A text of a module's catalogue (`<module>.<key>`), or undefined for any other key. */

@@ -43,9 +43,62 @@ export interface ReaderOf {
 }
 
 /**
- * The contributed fields of a page of payloads (`payloads` by id, each replaced by its payload
- * with the fields), in one call of each contributor for the whole page. A locked record shows
- * each field's protected value, as does a field for editors to any other reader.
+ * The modules' fields of a page of records, read in one call of each contributor for the whole
+ * page, ready to join their payloads: a locked record shows each field's protected value, as
+ * does a field for editors to any other reader.
+ */
+export interface PageContributions {
+  /** The fields of record `id`'s payload, in payload order (a new object each call). */
+  fieldsOf(id: number): Record<string, unknown>;
+  /** Lets the contributors adjust the `json_ld` of the unlocked record `id` from its values. */
+  adjustJsonLd(id: number, ld: Record<string, unknown>): void;
+}
+
+/**
+ * The contributions of the records `ids` (undefined when no module contributes to `kind`): the
+ * presenters call it beside their other reads and put the fields into the payloads as they
+ * build them (event.mapper), so that a payload is built once with its final keys.
+ */
+export async function contributionsOf(
+  registry: ExtensionRegistry,
+  kind: RecordKindName,
+  ids: readonly number[],
+  reader: ReaderOf,
+  ctx: RequestContext,
+): Promise<PageContributions | undefined> {
+  const contributors = registry.payload(kind);
+  if (!contributors.length || !ids.length) return undefined;
+  const context = extensionContext(ctx);
+  const records = ids.map((id) => ({ id }));
+  const contributed = await Promise.all(contributors.map((c) => c.contribute(records, context)));
+  // Each contributor's fields of this namespace: worked out once, at the first page.
+  const fieldsOf = registry.payloadFields(kind, context.namespace);
+  const valuesOf = (i: number, id: number) =>
+    (contributed[i].get(id) ?? contributors[i].defaults) as Record<string, unknown>;
+  return {
+    fieldsOf(id) {
+      const locked = reader.locked(id);
+      const added: Record<string, unknown> = {};
+      for (let i = 0; i < contributors.length; i++) {
+        const values = valuesOf(i, id);
+        for (const { name, protectedValue, editors } of fieldsOf[i]) {
+          const hidden = locked || (editors && !reader.editing(id));
+          added[name] = hidden ? protectedValue : values[name];
+        }
+      }
+      return added;
+    },
+    adjustJsonLd(id, ld) {
+      if (reader.locked(id)) return;
+      contributors.forEach((contributor, i) => contributor.jsonLd?.(ld, valuesOf(i, id)));
+    },
+  };
+}
+
+/**
+ * The contributed fields of a page of built payloads (`payloads` by id, each replaced by its
+ * payload with the fields): for the presenters whose mappers do not take them (venues,
+ * organizers).
  */
 export async function contributePayloads<P extends object>(
   registry: ExtensionRegistry,
@@ -54,87 +107,35 @@ export async function contributePayloads<P extends object>(
   reader: ReaderOf,
   ctx: RequestContext,
 ): Promise<void> {
-  const contributed = readContributions(registry, kind, [...payloads.keys()], ctx);
-  if (contributed) addContributions(payloads, await contributed, reader);
-}
-
-/** What the contributors of one kind gave for a page of records (readContributions). */
-export interface Contributions {
-  contributors: ReturnType<ExtensionRegistry['payload']>;
-  values: Array<Map<number, object>>;
-  namespace: ExtensionContext['namespace'];
-}
-
-/**
- * The contributors' values for the records `ids` (the records a page builds, all of them), in
- * one call of each for the whole page: started before the payloads are built, the contributors'
- * queries run beside the page's other look-ups instead of after them (one round trip less).
- * Undefined when no contributor or no record. The fields go in with addContributions.
- */
-export function readContributions(
-  registry: ExtensionRegistry,
-  kind: RecordKindName,
-  ids: readonly number[],
-  ctx: RequestContext,
-): Promise<Contributions> | undefined {
-  const contributors = registry.payload(kind);
-  if (!contributors.length || !ids.length) return undefined;
-  const context = extensionContext(ctx);
-  const records = ids.map((id) => ({ id }));
-  return Promise.all(contributors.map((c) => c.contribute(records, context))).then((values) => ({
-    contributors,
-    values,
-    namespace: context.namespace,
-  }));
-}
-
-/** Each of `payloads` replaced by itself with the fields `contributions` hold for it. */
-export function addContributions<P extends object>(
-  payloads: Map<number, P>,
-  { contributors, values: contributed, namespace }: Contributions,
-  reader: ReaderOf,
-): void {
-  // Each contributor's fields of this namespace, read once for the page.
-  const fieldsOf = contributors.map((contributor) =>
-    (
-      Object.entries(contributor.fields) as Array<
-        [string, { protectedValue: unknown; visibility?: string; namespaces?: readonly string[] }]
-      >
-    ).filter(([, field]) => !field.namespaces || field.namespaces.includes(namespace)),
-  );
+  const contributions = await contributionsOf(registry, kind, [...payloads.keys()], reader, ctx);
+  if (!contributions) return;
   for (const [id, payload] of payloads) {
-    const locked = reader.locked(id);
-    const added: Record<string, unknown> = {};
-    contributors.forEach((contributor, i) => {
-      const values = (contributed[i].get(id) ?? contributor.defaults) as Record<string, unknown>;
-      for (const [name, field] of fieldsOf[i]) {
-        const hidden = locked || (field.visibility === 'editors' && !reader.editing(id));
-        added[name] = hidden ? field.protectedValue : values[name];
-      }
-      const ld = (payload as Record<string, unknown>).json_ld as
-        Record<string, unknown> | undefined;
-      if (ld && !locked && contributor.jsonLd) contributor.jsonLd(ld, values);
-    });
-    payloads.set(id, withFields(payload, added));
+    const ld = (payload as Record<string, unknown>).json_ld as Record<string, unknown> | undefined;
+    if (ld) contributions.adjustJsonLd(id, ld);
+    payloads.set(id, withFields(payload, contributions.fieldsOf(id)));
   }
 }
 
 /**
- * The service's own additions to the plugin's payload (CONTRACT §5, §9) stay its last keys: the
- * modules' fields, which add-ons of the plugin contribute, come with the plugin's, before them.
- */
-const OWN_FIELDS = new Set(['language', 'translations', 'recurrence', 'occurrences_remaining']);
-
-/**
  * A new object (never `delete`, which would leave the payload a slow dictionary-mode object for
- * every request that serves it): the payload's keys, the added ones, then the service's own.
+ * every request that serves it): the payload's keys, the added ones, then the service's own
+ * (CONTRACT §5, §9: the modules' fields, which add-ons of the plugin contribute, come with the
+ * plugin's, before them). Built by spreads and named stores: a copy key by key (`out[key] =`)
+ * also turns a payload of more than 16 keys into a dictionary, which V8 then serializes slowly.
  */
 function withFields<P extends object>(payload: P, added: Record<string, unknown>): P {
-  const source = payload as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key in source) if (!OWN_FIELDS.has(key)) out[key] = source[key];
-  for (const key in added) out[key] = added[key];
-  for (const key of OWN_FIELDS) if (key in source) out[key] = source[key];
+  const {
+    language,
+    translations,
+    recurrence,
+    occurrences_remaining: remaining,
+    ...rest
+  } = payload as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...rest, ...added };
+  if ('language' in payload) out.language = language;
+  if ('translations' in payload) out.translations = translations;
+  if ('recurrence' in payload) out.recurrence = recurrence;
+  if ('occurrences_remaining' in payload) out.occurrences_remaining = remaining;
   return out as P;
 }
 
