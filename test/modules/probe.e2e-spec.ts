@@ -4,6 +4,7 @@ import { AppModule } from '../../src/app.module.js';
 import { EXTENSION_MODULES } from '../../src/extension-modules.js';
 import { TrashPurger } from '../../src/posts/purge-trash.js';
 import { basic, createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { postRecord } from '../helpers/app-fixture.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 import { until } from '../helpers/until.js';
@@ -28,15 +29,8 @@ describe('extension surface: venues, organizers, routes, lifecycle (e2e)', () =>
   let users: RoleUsers;
   const http = () => request(app.getHttpServer());
   const ids: Record<string, number> = {};
-  const write = async (path: string, body: Record<string, unknown>, status = 201) => {
-    const res = await http()
-      .post(`${BASE}${path}`)
-      .set('Authorization', users.editor.header)
-      .send(body);
-    if (res.status !== status)
-      throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Body;
-  };
+  const write = (path: string, body: Record<string, unknown>, status = 201) =>
+    postRecord(http, users.editor.header, path, body, status, BASE);
 
   beforeAll(async () => {
     app = await createTestApp({

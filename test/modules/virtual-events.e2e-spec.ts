@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DateTime } from 'luxon';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { postRecord } from '../helpers/app-fixture.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 
@@ -19,15 +20,8 @@ describe('Virtual Events module (e2e)', () => {
   const http = () => request(app.getHttpServer());
   const ids: Record<string, number> = {};
 
-  const write = async (path: string, body: Record<string, unknown>, status = 201) => {
-    const res = await http()
-      .post(`${BASE}${path}`)
-      .set('Authorization', users.editor.header)
-      .send(body);
-    if (res.status !== status)
-      throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Body;
-  };
+  const write = (path: string, body: Record<string, unknown>, status = 201) =>
+    postRecord(http, users.editor.header, path, body, status, BASE);
   const event = (title: string, offset: number, extra: Record<string, unknown> = {}) =>
     write('/events', { title, start_date: day(offset), end_date: day(offset), ...extra });
   const listed = async (query: string, base = BASE) => {

@@ -6,14 +6,14 @@ import { dataSourceOptions } from '../../src/database/data-source.js';
 import { entities } from '../../src/entities.js';
 import { loadConfig } from '../../src/config/config.js';
 import { basic } from '../helpers/auth.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from '../helpers/database.js';
+import { isMysql, resetDatabase } from '../helpers/database.js';
 import {
+  adminServerEnv,
   assertBuilt,
-  freePort,
   PROCESS_DEADLINE_MS,
-  startServer,
+  serveOnFreePort,
+  sharedDatabaseUrl,
   stop,
-  tempSqliteUrl,
 } from '../helpers/spawn.js';
 import { until } from '../helpers/until.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -46,7 +46,7 @@ describe('webhooks across processes (e2e)', () => {
   });
 
   beforeEach(async () => {
-    url = isMysql() ? testDatabaseUrl() : tempSqliteUrl();
+    url = sharedDatabaseUrl();
     await resetDatabase(url);
   });
 
@@ -59,13 +59,9 @@ describe('webhooks across processes (e2e)', () => {
   });
 
   async function serve(env: Record<string, string> = {}): Promise<Server> {
-    const port = await freePort();
-    const { child, output } = await startServer({
+    const { child, output, origin } = await serveOnFreePort({
       DATABASE_URL: url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_LOGIN: ADMIN.login,
-      ADMIN_PASSWORD: ADMIN.password,
+      ...adminServerEnv(ADMIN),
       LOG_REQUESTS: 'false',
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
       WEBHOOK_TIMEOUT: '1s',
@@ -74,7 +70,7 @@ describe('webhooks across processes (e2e)', () => {
       ...env,
     });
     servers.push(child);
-    return { origin: `http://127.0.0.1:${port}`, child, output };
+    return { origin, child, output };
   }
 
   async function call(server: Server, method: string, path: string, body?: unknown) {
