@@ -16,7 +16,6 @@ import {
   serveOnFreePort,
   sharedDatabaseUrl,
   stop,
-  tempSqliteUrl,
 } from '../helpers/spawn.js';
 import { until } from '../helpers/until.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -320,9 +319,10 @@ describe('tracing (e2e)', () => {
         res.writeHead(200, { 'Content-Type': 'text/calendar' }).end(calendar);
       });
       await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
-      // On SQLite a database of its own: the server's webhook dispatcher, polling every 50 ms,
-      // would keep the shared file locked against a second process's writes.
-      const importDatabase = isMysql() ? databaseUrl : tempSqliteUrl();
+      // On SQLite a database of its own (a fresh file; on MySQL/MariaDB the server's): the
+      // server's webhook dispatcher, polling every 50 ms, would keep the shared file locked
+      // against a second process's writes.
+      const importDatabase = sharedDatabaseUrl();
       if (!isMysql()) {
         const user = ['user:create', ADMIN.login, '--role', 'editor', '--password', ADMIN.password];
         expect((await cli(user, { DATABASE_URL: importDatabase })).code).toBe(0);

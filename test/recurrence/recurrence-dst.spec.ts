@@ -28,6 +28,13 @@ const expand = (r: Recurrence, anchor: SeriesAnchor, horizon = '2040-01-01 00:00
   return out.occurrences;
 };
 const NY = 'America/New_York';
+/** A timed series in New York by `rule`, first starting at `start`. */
+const nySeries = (rule: string, start: string): IcsSeries => ({
+  recurrence: rec([rule]),
+  start,
+  allDay: false,
+  zone: NY,
+});
 
 /** The calendar text of one event (`zone`, its dates local and UTC), as a series or alone. */
 function feedOf(
@@ -142,12 +149,7 @@ describe('fault 3: a UTC UNTIL is an instant', () => {
   it('writes a local UNTIL in the feed as an instant that keeps the same occurrences', () => {
     // UNTIL 03:00 local on the change day: the occurrence at 02:30 (in the gap, 07:30Z) is
     // before it on the wall clock, and must be before the feed's UTC UNTIL.
-    const series: IcsSeries = {
-      recurrence: rec(['FREQ=DAILY;UNTIL=20310309T030000']),
-      start: '2031-03-06 02:30:00',
-      allDay: false,
-      zone: NY,
-    };
+    const series = nySeries('FREQ=DAILY;UNTIL=20310309T030000', '2031-03-06 02:30:00');
     const occ = expand(series.recurrence, at(series.start, '2031-03-06 03:00:00', NY));
     expect(occ.map((o) => o.startUtc).at(-1)).toBe('2031-03-09 07:30:00');
     const text = feedOf(
@@ -201,12 +203,7 @@ describe('fault 4: a repeated local time is its first occurrence, in the API and
   });
 
   it('writes the end of an occurrence moved out of a gap after its start', () => {
-    const series: IcsSeries = {
-      recurrence: rec(['FREQ=MONTHLY;BYDAY=2SU']),
-      start: '2032-03-14 02:45:00',
-      allDay: false,
-      zone: NY,
-    };
+    const series = nySeries('FREQ=MONTHLY;BYDAY=2SU', '2032-03-14 02:45:00');
     const text = feedOf(
       NY,
       [series.start, '2032-03-14 03:15:00', '2032-03-14 07:45:00', '2032-03-14 08:15:00'],
