@@ -4,6 +4,7 @@ import { parseRecurrence, type Recurrence } from '../../src/common/recurrence/ru
 import { CalendarWriter } from '../../src/feeds/ics.js';
 import type { IcsSeries } from '../../src/feeds/ics-series.js';
 import { readIcs } from '../../src/importer/ics-parse.js';
+import { GAP_SERIES_UTC } from '../helpers/occurrences.js';
 import { tecEvent } from '../helpers/tec-event.js';
 
 /**
@@ -58,19 +59,9 @@ describe('fault 1: a series starting in a DST gap does not shift as a whole', ()
 
   it('moves only the occurrence in the gap, keeping every later one at 02:45', () => {
     const occ = expand(rec(['FREQ=WEEKLY;UNTIL=20310329T064500Z;BYDAY=TU,SA,SU']), anchor);
-    expect(occ.map((o) => [o.startUtc, o.endUtc])).toEqual([
-      // The event's own start: 02:45 does not exist, 03:45 EDT; 30 minutes long, not 0.
-      ['2031-03-09 07:45:00', '2031-03-09 08:15:00'],
-      ['2031-03-11 06:45:00', '2031-03-11 07:15:00'],
-      ['2031-03-15 06:45:00', '2031-03-15 07:15:00'],
-      ['2031-03-16 06:45:00', '2031-03-16 07:15:00'],
-      ['2031-03-18 06:45:00', '2031-03-18 07:15:00'],
-      ['2031-03-22 06:45:00', '2031-03-22 07:15:00'],
-      ['2031-03-23 06:45:00', '2031-03-23 07:15:00'],
-      ['2031-03-25 06:45:00', '2031-03-25 07:15:00'],
-      // UNTIL is 06:45Z: the last one starts exactly then.
-      ['2031-03-29 06:45:00', '2031-03-29 07:15:00'],
-    ]);
+    // The event's own start: 02:45 does not exist, 03:45 EDT; 30 minutes long, not 0. UNTIL is
+    // 06:45Z: the last one starts exactly then.
+    expect(occ.map((o) => [o.startUtc, o.endUtc])).toEqual(GAP_SERIES_UTC);
     expect(occ[0].start).toBe('2031-03-09 03:45:00');
     expect(occ[0].end).toBe('2031-03-09 04:15:00');
     expect(occ[1].start).toBe('2031-03-11 02:45:00');
@@ -184,20 +175,13 @@ describe('fault 4: a repeated local time is its first occurrence, in the API and
   it('writes each DTSTART/DTEND so that a TZID reader gets the API instant', () => {
     const BUD = 'Europe/Budapest';
     // The first occurrence of the repeated hour: TZID names it.
-    const first = feedOf(BUD, [
-      '2031-10-26 02:30:00',
-      '2031-10-26 02:45:00',
-      '2031-10-26 00:30:00',
-      '2031-10-26 00:45:00',
-    ]);
+    // Local start and end, UTC start and end, all on the night of the change.
+    const onTheNight = (...times: [string, string, string, string]) =>
+      times.map((time) => `2031-10-26 ${time}:00`) as [string, string, string, string];
+    const first = feedOf(BUD, onTheNight('02:30', '02:45', '00:30', '00:45'));
     expect(first).toContain('DTSTART;TZID=Europe/Budapest:20311026T023000\r\n');
     // The second (a record stored before the decision): TZID cannot name it, UTC does.
-    const second = feedOf(BUD, [
-      '2031-10-26 02:30:00',
-      '2031-10-26 03:30:00',
-      '2031-10-26 01:30:00',
-      '2031-10-26 02:30:00',
-    ]);
+    const second = feedOf(BUD, onTheNight('02:30', '03:30', '01:30', '02:30'));
     expect(second).toContain('DTSTART:20311026T013000Z\r\n');
     expect(second).toContain('DTEND;TZID=Europe/Budapest:20311026T033000\r\n');
   });
