@@ -172,10 +172,10 @@ export const ownDatabaseUrl = (suffix: string) =>
 /** A database both a spawned program (the CLI) and the in-test app can open. */
 export const sharedDatabaseUrl = () => (isMysql() ? testDatabaseUrl() : tempSqliteUrl());
 
-/** For the enclosing describe block: a fresh shared database (reset in its beforeAll). */
-export function useSharedDatabase(): { url: string } {
+/** For the enclosing describe block: a fresh shared database, reset by `hook` (its beforeAll). */
+export function useSharedDatabase(hook = beforeAll): { url: string } {
   const db = { url: '' };
-  beforeAll(async () => {
+  hook(async () => {
     db.url = sharedDatabaseUrl();
     await resetDatabase(db.url);
   });

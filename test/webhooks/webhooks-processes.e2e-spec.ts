@@ -6,14 +6,14 @@ import { dataSourceOptions } from '../../src/database/data-source.js';
 import { entities } from '../../src/entities.js';
 import { loadConfig } from '../../src/config/config.js';
 import { basic } from '../helpers/auth.js';
-import { isMysql, resetDatabase } from '../helpers/database.js';
+import { isMysql } from '../helpers/database.js';
 import {
   adminServerEnv,
   assertBuilt,
   PROCESS_DEADLINE_MS,
   serveOnFreePort,
-  sharedDatabaseUrl,
   stop,
+  useSharedDatabase,
 } from '../helpers/spawn.js';
 import { until } from '../helpers/until.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -36,7 +36,6 @@ interface Server {
  * loses nothing, and several processes on one database deliver each message once.
  */
 describe('webhooks across processes (e2e)', () => {
-  let url: string;
   let db: DataSource;
   const servers: ChildProcess[] = [];
   const receivers: WebhookReceiver[] = [];
@@ -45,10 +44,7 @@ describe('webhooks across processes (e2e)', () => {
     assertBuilt();
   });
 
-  beforeEach(async () => {
-    url = sharedDatabaseUrl();
-    await resetDatabase(url);
-  });
+  const shared = useSharedDatabase(beforeEach);
 
   afterEach(async () => {
     for (const child of servers.splice(0)) {
@@ -60,7 +56,7 @@ describe('webhooks across processes (e2e)', () => {
 
   async function serve(env: Record<string, string> = {}): Promise<Server> {
     const { child, output, origin } = await serveOnFreePort({
-      DATABASE_URL: url,
+      DATABASE_URL: shared.url,
       ...adminServerEnv(ADMIN),
       LOG_REQUESTS: 'false',
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
@@ -108,7 +104,7 @@ describe('webhooks across processes (e2e)', () => {
 
   /** A connection of the test's own, to look at and hold the webhook tables. */
   async function database(): Promise<DataSource> {
-    const config = loadConfig({ DATABASE_URL: url });
+    const config = loadConfig({ DATABASE_URL: shared.url });
     db = new DataSource({ ...dataSourceOptions({ ...config, migrationsRun: false }), entities });
     await db.initialize();
     return db;
