@@ -2,6 +2,7 @@ import type { RoleUsers } from '../helpers/auth.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 import { day } from '../helpers/event-body.js';
+import { EVENT_DEFAULTS } from '../helpers/tec-event.js';
 
 const BASE = '/cal/events/v1';
 const REST = 'http://cal.test/cal/events/v1';
@@ -93,16 +94,7 @@ describe('events (e2e)', () => {
         cost: '',
         cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
         website: 'http://cal.test/event/an-event/',
-        show_map: false,
-        show_map_link: false,
-        hide_from_listings: false,
-        sticky: false,
-        featured: false,
-        categories: [],
-        tags: [],
-        venue: [],
-        organizer: [],
-        custom_fields: [],
+        ...EVENT_DEFAULTS,
         language: 'en',
       });
       const [y, m, d] = day(2).slice(0, 10).split('-');

@@ -45,3 +45,17 @@ export const TOO_MANY_OCCURRENCES = {
     },
   },
 };
+
+/**
+ * The UTC start and end of every occurrence of a 30-minute series at 02:45 New York time on
+ * Tuesdays, Saturdays and Sundays (FREQ=WEEKLY;UNTIL=20310329T064500Z;BYDAY=TU,SA,SU) from
+ * 9 March 2031: only the first, in the spring-forward gap, moves (03:45 EDT); every later one
+ * stays at 02:45 EDT; UNTIL is 06:45Z, so the last starts exactly then.
+ */
+export const GAP_SERIES_UTC: ReadonlyArray<[string, string]> = [
+  ['2031-03-09 07:45:00', '2031-03-09 08:15:00'],
+  ...['11', '15', '16', '18', '22', '23', '25', '29'].map((d): [string, string] => [
+    `2031-03-${d} 06:45:00`,
+    `2031-03-${d} 07:15:00`,
+  ]),
+];

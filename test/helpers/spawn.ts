@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMysql, testDatabaseUrl } from './database.js';
+import { isMysql, resetDatabase, testDatabaseUrl, withDatabaseSuffix } from './database.js';
 
 /**
  * The program as users run it, compiled by the test global setup with swc
@@ -99,6 +99,27 @@ export function startServer(
   });
 }
 
+/** The environment every server a test starts shares: local only, with an administrator. */
+export const adminServerEnv = (admin: { login: string; password: string }) => ({
+  HOST: '127.0.0.1',
+  ADMIN_LOGIN: admin.login,
+  ADMIN_PASSWORD: admin.password,
+});
+
+/**
+ * Starts the server on a free port (PORT set here; `env` may depend on it, for SITE_URL) and
+ * resolves once it listens, with its port and origin besides.
+ */
+export async function serveOnFreePort(
+  env: Record<string, string> | ((port: number) => Record<string, string>),
+  timeoutMs = PROCESS_DEADLINE_MS,
+) {
+  const port = await freePort();
+  const vars = typeof env === 'function' ? env(port) : env;
+  const started = await startServer({ ...vars, PORT: String(port) }, timeoutMs);
+  return { ...started, port, origin: `http://127.0.0.1:${port}` };
+}
+
 export function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -144,8 +165,22 @@ export async function freePortRun(count: number): Promise<number> {
 export const tempSqliteUrl = () =>
   `sqlite:${join(mkdtempSync(join(tmpdir(), 'cal-proc-')), 'cal.sqlite')}`;
 
+/** A database of a spawned program's own: a suffixed MariaDB database, or a fresh SQLite file. */
+export const ownDatabaseUrl = (suffix: string) =>
+  isMysql() ? withDatabaseSuffix(testDatabaseUrl(), `_${suffix}`) : tempSqliteUrl();
+
 /** A database both a spawned program (the CLI) and the in-test app can open. */
 export const sharedDatabaseUrl = () => (isMysql() ? testDatabaseUrl() : tempSqliteUrl());
+
+/** For the enclosing describe block: a fresh shared database, reset by `hook` (its beforeAll). */
+export function useSharedDatabase(hook = beforeAll): { url: string } {
+  const db = { url: '' };
+  hook(async () => {
+    db.url = sharedDatabaseUrl();
+    await resetDatabase(db.url);
+  });
+  return db;
+}
 
 /** A GET on a connection of its own: its status, or `refused` when nothing listens. */
 export function probe(port: number, path: string): Promise<number | 'refused'> {

@@ -10,6 +10,20 @@ const details = (sql: string): DateDetails => ({
   seconds: sql.slice(17, 19),
 });
 
+/** What an event answers when written with none of these fields: no flags, no links. */
+export const EVENT_DEFAULTS = {
+  show_map: false,
+  show_map_link: false,
+  hide_from_listings: false,
+  sticky: false,
+  featured: false,
+  categories: [],
+  tags: [],
+  venue: [],
+  organizer: [],
+  custom_fields: [],
+} satisfies Partial<TecEvent>;
+
 /**
  * A whole event payload as the API maps it, for the renderers' unit tests (feeds, pages): a
  * published timed event in Budapest, on 1 May 2030 from 10:00 to 12:00, with `extra` over it.
@@ -57,16 +71,7 @@ export function tecEvent(id: number, extra: Partial<TecEvent> = {}): TecEvent {
       values: [],
     },
     website: '',
-    show_map: false,
-    show_map_link: false,
-    hide_from_listings: false,
-    sticky: false,
-    featured: false,
-    categories: [],
-    tags: [],
-    venue: [],
-    organizer: [],
-    custom_fields: [],
+    ...EVENT_DEFAULTS,
     ...extra,
   };
 }

@@ -5,20 +5,15 @@ import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { resetDatabase } from '../helpers/database.js';
 import {
-  isMysql,
-  resetDatabase,
-  testDatabaseUrl,
-  withDatabaseSuffix,
-} from '../helpers/database.js';
-import {
+  adminServerEnv,
   assertBuilt,
   CLI,
-  freePort,
+  ownDatabaseUrl,
   ROOT,
-  startServer,
+  serveOnFreePort,
   stop,
-  tempSqliteUrl,
 } from '../helpers/spawn.js';
 import { cli } from '../helpers/programs.js';
 import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
@@ -35,8 +30,7 @@ const LANGUAGES = ['en', 'hu', 'ro'] as const;
 const COLLECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 const ZERO_DATE = '0000-00-00 00:00:00';
 
-const dbUrl = (suffix: string) =>
-  isMysql() ? withDatabaseSuffix(testDatabaseUrl(), `_${suffix}`) : tempSqliteUrl();
+const dbUrl = ownDatabaseUrl;
 
 /** Keys that name this or that database's ids and addresses, or say when a write happened. */
 const IGNORED = new Set([
@@ -175,18 +169,15 @@ describe('import:tec', () => {
   beforeAll(async () => {
     assertBuilt();
     await resetDatabase(srcUrl);
-    port = await freePort();
-    sourceRoot = `http://127.0.0.1:${port}${BASE}`;
-    const started = await startServer({
+    const started = await serveOnFreePort((free) => ({
       DATABASE_URL: srcUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SITE_URL: `http://127.0.0.1:${port}`,
+      ...adminServerEnv(ADMIN),
+      SITE_URL: `http://127.0.0.1:${free}`,
       SITE_TIMEZONE: 'Europe/Budapest',
-      ADMIN_LOGIN: ADMIN.login,
-      ADMIN_PASSWORD: ADMIN.password,
       RESPONSE_CACHE_TTL: '0',
-    });
+    }));
+    ({ port } = started);
+    sourceRoot = `${started.origin}${BASE}`;
     source = started.child;
 
     // Terms: a hierarchy, a translated category, tags in two languages.

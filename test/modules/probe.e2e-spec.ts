@@ -1,10 +1,8 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { AppModule } from '../../src/app.module.js';
 import { EXTENSION_MODULES } from '../../src/extension-modules.js';
 import { TrashPurger } from '../../src/posts/purge-trash.js';
-import { basic, createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { basic } from '../helpers/auth.js';
+import { postRecord, useTestApp } from '../helpers/app-fixture.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 import { until } from '../helpers/until.js';
 import { PROBE, ProbeModule } from './probe.module.js';
@@ -24,26 +22,18 @@ type Body = Record<string, unknown> & { id: number };
  * updated, trashed, deleted and went live (by a write and by the clock).
  */
 describe('extension surface: venues, organizers, routes, lifecycle (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
-  const ids: Record<string, number> = {};
-  const write = async (path: string, body: Record<string, unknown>, status = 201) => {
-    const res = await http()
-      .post(`${BASE}${path}`)
-      .set('Authorization', users.editor.header)
-      .send(body);
-    if (res.status !== status)
-      throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Body;
-  };
-
-  beforeAll(async () => {
-    app = await createTestApp({
+  const { app, users, http } = useTestApp(
+    {
       module: AppModule.withExtensions([...EXTENSION_MODULES, ProbeModule]),
       env: { LOGIN_FAILURES_PER_LOGIN_AND_ADDRESS: '3/15m' },
-    });
-    users = await createRoleUsers(app);
+    },
+    60_000,
+  );
+  const ids: Record<string, number> = {};
+  const write = (path: string, body: Record<string, unknown>, status = 201) =>
+    postRecord(http, users.editor.header, path, body, status, BASE);
+
+  beforeAll(async () => {
     ids.hall = (await write('/venues', { venue: 'Hall' })).id;
     ids.yard = (await write('/venues', { venue: 'Yard' })).id;
     ids.locked = (await write('/venues', { venue: 'Cellar', password: 'door' })).id;
@@ -51,7 +41,6 @@ describe('extension surface: venues, organizers, routes, lifecycle (e2e)', () =>
     PROBE.stepFree.add(ids.hall);
     PROBE.stepFree.add(ids.locked);
   }, 60_000);
-  afterAll(() => closeApp(app));
 
   describe('venue and organizer payload contributors', () => {
     it('add a venue field to lists, single reads and embedded venues, in both namespaces', async () => {
@@ -74,11 +63,11 @@ describe('extension surface: venues, organizers, routes, lifecycle (e2e)', () =>
     it('are called once per page, whatever its size, with no query per record', async () => {
       for (let i = 0; i < 3; i++) await write('/venues', { venue: `Room ${i}` });
       const callsOf = async (query: string) => {
-        await coldCaches(app);
+        await coldCaches(app());
         PROBE.calls.length = 0;
         const statements: string[] = [];
         await countQueries(
-          app,
+          app(),
           async () => {
             await http().get(`${BASE}/venues${query}`).expect(200);
           },
@@ -212,7 +201,7 @@ describe('extension surface: venues, organizers, routes, lifecycle (e2e)', () =>
         .set('Authorization', users.editor.header)
         .expect(200);
       // Deleted for good: the trash purge (the API only trashes, CONTRACT §3).
-      await app.get(TrashPurger).purge(null);
+      await app().get(TrashPurger).purge(null);
       await until(() => heard('event', draft.id).length === 5, 10_000, 'trashed, deleted');
       expect(heard('event', draft.id)).toEqual([
         'created',

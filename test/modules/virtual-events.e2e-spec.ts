@@ -1,8 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DateTime } from 'luxon';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import type { RoleUsers } from '../helpers/auth.js';
+import { postRecord, useTestApp } from '../helpers/app-fixture.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 
 const BASE = '/cal/events/v1';
@@ -14,20 +12,11 @@ type Body = Record<string, unknown> & { id: number };
 
 /** The Virtual Events module (issue 49), built on the extension surface alone. */
 describe('Virtual Events module (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, users, http } = useTestApp({}, 60_000);
   const ids: Record<string, number> = {};
 
-  const write = async (path: string, body: Record<string, unknown>, status = 201) => {
-    const res = await http()
-      .post(`${BASE}${path}`)
-      .set('Authorization', users.editor.header)
-      .send(body);
-    if (res.status !== status)
-      throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as Body;
-  };
+  const write = (path: string, body: Record<string, unknown>, status = 201) =>
+    postRecord(http, users.editor.header, path, body, status, BASE);
   const event = (title: string, offset: number, extra: Record<string, unknown> = {}) =>
     write('/events', { title, start_date: day(offset), end_date: day(offset), ...extra });
   const listed = async (query: string, base = BASE) => {
@@ -36,8 +25,6 @@ describe('Virtual Events module (e2e)', () => {
   };
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     const venue = await write('/venues', { venue: 'Hall' });
     ids.plain = (await event('Plain', 1)).id;
     ids.online = (
@@ -56,7 +43,6 @@ describe('Virtual Events module (e2e)', () => {
       })
     ).id;
   }, 60_000);
-  afterAll(() => closeApp(app));
 
   it('adds the three fields to every event, in both namespaces', async () => {
     for (const base of [BASE, PLUGIN]) {
@@ -322,9 +308,9 @@ describe('Virtual Events module (e2e)', () => {
     const ofModule = async (query: string) => {
       const statements: string[] = [];
       await countQueries(
-        app,
+        app(),
         async () => {
-          await coldCaches(app);
+          await coldCaches(app());
           await http().get(`${BASE}/events${query}`).expect(200);
         },
         statements,
@@ -335,7 +321,11 @@ describe('Virtual Events module (e2e)', () => {
     expect(await ofModule('?per_page=5')).toBe(1);
     // Warm: the payloads, with the module's fields, come from the record cache.
     const warm: string[] = [];
-    await countQueries(app, () => http().get(`${BASE}/events?per_page=5&_=warm`).expect(200), warm);
+    await countQueries(
+      app(),
+      () => http().get(`${BASE}/events?per_page=5&_=warm`).expect(200),
+      warm,
+    );
     expect(warm.filter((sql) => /virtual_events/.test(sql))).toEqual([]);
     // The filter is a condition of the list's own statements (count and page).
     expect(await ofModule('?virtual=true&per_page=4')).toBe(

@@ -5,7 +5,14 @@ import { basic, SESSION_PATH, sessionCookie } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { resetDatabase } from '../helpers/database.js';
 import { cli, migrate as migrateInProcess } from '../helpers/programs.js';
-import { assertBuilt, CLI, MIGRATE, run, sharedDatabaseUrl } from '../helpers/spawn.js';
+import {
+  assertBuilt,
+  CLI,
+  MIGRATE,
+  run,
+  sharedDatabaseUrl,
+  useSharedDatabase,
+} from '../helpers/spawn.js';
 import { migrationLabel } from '../../src/database/migration-label.js';
 import { applicationMigrations } from '../../src/extension-modules.js';
 
@@ -96,68 +103,64 @@ describe('the CLI', () => {
 
   describe('users', () => {
     let app: NestExpressApplication | undefined;
-    let url: string;
-    beforeAll(async () => {
-      url = sharedDatabaseUrl();
-      await resetDatabase(url);
-    });
+    const db = useSharedDatabase();
     afterAll(() => closeApp(app));
 
     it('refuses a bad e-mail and a short chosen password, and creates nobody', async () => {
       const email = await cli(['user:create', 'eve', '--role', 'editor', '--email', 'eve'], {
-        DATABASE_URL: url,
+        DATABASE_URL: db.url,
       });
       expect(email).toMatchObject({ code: 1, stdout: '' });
       expect(email.stderr.trim()).toBe('invalid e-mail address "eve"');
       const short = await cli(
         ['user:create', 'eve', '--role', 'editor', '--password', 'eleven char'],
-        { DATABASE_URL: url },
+        { DATABASE_URL: db.url },
       );
       expect(short.code).toBe(1);
       expect(short.stderr).toContain('--password must be at least 12 characters long');
       // In the operator's language, Romanian numbers agreeing with their noun.
       const ro = await cli(
         ['user:create', 'eve', '--role', 'editor', '--password', 'eleven char'],
-        { DATABASE_URL: url, LC_ALL: 'ro_RO.UTF-8', LANG: 'hu_HU.UTF-8' },
+        { DATABASE_URL: db.url, LC_ALL: 'ro_RO.UTF-8', LANG: 'hu_HU.UTF-8' },
       );
       expect(ro.stderr.trim()).toBe(
         '--password trebuie să aibă cel puțin 12 caractere (fără spații), are 10; omite-o pentru una generată',
       );
       const hu = await cli(['user:create', 'eve', '--role', 'boss'], {
-        DATABASE_URL: url,
+        DATABASE_URL: db.url,
         LANG: 'hu_HU.UTF-8',
       });
       expect(hu).toMatchObject({ code: 1, stdout: '' });
       expect(hu.stderr.trim()).toBe(
         'ismeretlen szerepkör: „boss”; a szerepkörök: administrator, editor, author, contributor, subscriber',
       );
-      const list = await cli(['user:list', '--json'], { DATABASE_URL: url });
+      const list = await cli(['user:list', '--json'], { DATABASE_URL: db.url });
       expect(JSON.parse(list.stdout)).toEqual([]);
     });
 
     it('lists users under a header and issues a new application password', async () => {
       const created = await cli(
         ['user:create', 'frank', '--role', 'editor', '--email', 'frank@example.org'],
-        { DATABASE_URL: url },
+        { DATABASE_URL: db.url },
       );
       expect(created.code).toBe(0);
       const first = lastLine(created.stdout);
 
-      const table = await cli(['user:list'], { DATABASE_URL: url });
+      const table = await cli(['user:list'], { DATABASE_URL: db.url });
       const lines = table.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^ID +LOGIN +ROLE +EMAIL +DISPLAY NAME$/);
       expect(lines[1]).toMatch(/^\d+ +frank +editor +frank@example\.org +frank$/);
-      const hu = await cli(['user:list'], { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' });
+      const hu = await cli(['user:list'], { DATABASE_URL: db.url, LANG: 'hu_HU.UTF-8' });
       expect(hu.stdout.split('\n')[0]).toMatch(
         /^AZONOSÍTÓ +FELHASZNÁLÓNÉV +SZEREPKÖR +E-MAIL +MEGJELENÍTETT NÉV$/,
       );
 
-      app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
+      app = await createTestApp({ env: { DATABASE_URL: db.url }, keepDatabase: true });
       const get = (password: string) =>
         request(app!.getHttpServer()).get(BASE).set('Authorization', basic('frank', password));
       await get(first).expect(200); // now remembered by the server's credential cache
 
-      const renewed = await cli(['user:password', 'frank'], { DATABASE_URL: url });
+      const renewed = await cli(['user:password', 'frank'], { DATABASE_URL: db.url });
       expect(renewed.code).toBe(0);
       const second = lastLine(renewed.stdout);
       expect(second).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
@@ -167,12 +170,12 @@ describe('the CLI', () => {
 
       const chosen = await cli(
         ['user:password', 'frank', '--password', 'a chosen long passphrase'],
-        { DATABASE_URL: url },
+        { DATABASE_URL: db.url },
       );
       expect(lastLine(chosen.stdout)).toBe('a chosen long passphrase');
       await get('a chosen long passphrase').expect(200);
 
-      const nobody = await cli(['user:password', 'nobody'], { DATABASE_URL: url });
+      const nobody = await cli(['user:password', 'nobody'], { DATABASE_URL: db.url });
       expect(nobody).toMatchObject({ code: 1, stdout: '' });
       expect(nobody.stderr.trim()).toBe('no user with login "nobody"');
     });
@@ -183,7 +186,7 @@ describe('the CLI', () => {
       // frank has an application password (the test before) and no console password yet.
       await login('a chosen long passphrase').expect(401);
 
-      const given = await cli(['user:console-password', 'frank'], { DATABASE_URL: url });
+      const given = await cli(['user:console-password', 'frank'], { DATABASE_URL: db.url });
       expect(given.code).toBe(0);
       const password = lastLine(given.stdout);
       expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
@@ -201,17 +204,17 @@ describe('the CLI', () => {
       await whoami().expect(200);
       const chosen = await cli(
         ['user:console-password', 'frank', '--password', 'another long passphrase'],
-        { DATABASE_URL: url },
+        { DATABASE_URL: db.url },
       );
       expect(lastLine(chosen.stdout)).toBe('another long passphrase');
       await whoami().expect(401);
       await login('another long passphrase').expect(200);
 
       const short = await cli(['user:console-password', 'frank', '--password', 'short'], {
-        DATABASE_URL: url,
+        DATABASE_URL: db.url,
       });
       expect(short).toMatchObject({ code: 1, stdout: '' });
-      const nobody = await cli(['user:console-password', 'nobody'], { DATABASE_URL: url });
+      const nobody = await cli(['user:console-password', 'nobody'], { DATABASE_URL: db.url });
       expect(nobody).toMatchObject({ code: 1, stdout: '' });
       expect(nobody.stderr.trim()).toBe('no user with login "nobody"');
     });
@@ -345,12 +348,8 @@ describe('the CLI', () => {
   });
 
   describe('migrations', () => {
-    let url: string;
-    beforeAll(async () => {
-      url = sharedDatabaseUrl();
-      await resetDatabase(url);
-    });
-    const migrate = (action: string) => migrateInProcess(action, { DATABASE_URL: url });
+    const db = useSharedDatabase();
+    const migrate = (action: string) => migrateInProcess(action, { DATABASE_URL: db.url });
 
     it('name what they did, and the check starts with its verdict and the fix', async () => {
       const applied = await migrate('run');
@@ -383,7 +382,7 @@ describe('the CLI', () => {
     });
 
     it('have help, and refuse an unknown action (as a process)', async () => {
-      const spawned = (action: string) => run(MIGRATE, [action], { DATABASE_URL: url });
+      const spawned = (action: string) => run(MIGRATE, [action], { DATABASE_URL: db.url });
       const help = await spawned('--help');
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('migration:check');
@@ -393,8 +392,8 @@ describe('the CLI', () => {
     });
 
     it('speak the language of the locale', async () => {
-      const hu = { DATABASE_URL: url, LANG: 'hu_HU.UTF-8' };
-      const ro = { DATABASE_URL: url, LC_ALL: 'ro_RO.UTF-8', LANG: 'hu_HU.UTF-8' };
+      const hu = { DATABASE_URL: db.url, LANG: 'hu_HU.UTF-8' };
+      const ro = { DATABASE_URL: db.url, LC_ALL: 'ro_RO.UTF-8', LANG: 'hu_HU.UTF-8' };
       const applied = await migrateInProcess('run', hu);
       expect(applied.stdout.split('\n')[0]).toBe('lefuttatva: 1763800000000-initial-schema');
       expect((await migrateInProcess('run', ro)).stdout.trim()).toBe(

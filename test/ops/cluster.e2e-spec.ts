@@ -13,7 +13,7 @@ import {
   MAIN,
   probe,
   run,
-  startServer,
+  serveOnFreePort,
   stop,
   tempSqliteUrl,
 } from '../helpers/spawn.js';
@@ -108,10 +108,8 @@ describe('WORKERS (node:cluster)', () => {
 
     it('runs two workers on one port, replaces a dead one, and stops all on SIGTERM (MySQL/MariaDB only)', async () => {
       await resetDatabase();
-      const port = await freePort();
-      const { child, firstLine, output } = await startServer({
+      const { child, firstLine, output, port } = await serveOnFreePort({
         DATABASE_URL: testDatabaseUrl(),
-        PORT: String(port),
         HOST: '127.0.0.1',
         LOG_REQUESTS: 'false',
         WORKERS: '2',
@@ -175,11 +173,9 @@ describe('WORKERS (node:cluster)', () => {
     /** One run of the drain; 'observed' when every check held. */
     async function drainScenario(): Promise<string> {
       await resetDatabase();
-      const port = await freePort();
-      const { child } = await startServer(
+      const { child, port } = await serveOnFreePort(
         {
           DATABASE_URL: testDatabaseUrl(),
-          PORT: String(port),
           HOST: '127.0.0.1',
           LOG_REQUESTS: 'false',
           RESPONSE_CACHE_TTL_MS: '0',

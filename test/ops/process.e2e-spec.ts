@@ -3,19 +3,17 @@ import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { resetDatabase } from '../helpers/database.js';
 import {
   assertBuilt,
   CLI,
-  freePort,
   MAIN,
   probe,
   PROCESS_DEADLINE_MS,
   run,
-  sharedDatabaseUrl,
-  startServer,
+  serveOnFreePort,
   stop,
   tempSqliteUrl,
+  useSharedDatabase,
 } from '../helpers/spawn.js';
 import { until } from '../helpers/until.js';
 
@@ -53,12 +51,7 @@ describe('the built program', () => {
 
   describe('user CLI', () => {
     let app: NestExpressApplication | undefined;
-    let url: string;
-
-    beforeAll(async () => {
-      url = sharedDatabaseUrl();
-      await resetDatabase(url);
-    });
+    const db = useSharedDatabase();
     afterAll(() => closeApp(app));
 
     it(
@@ -68,7 +61,7 @@ describe('the built program', () => {
           CLI,
           ['user:create', 'carol', '--role', 'author', '--email', 'c@example.org'],
           {
-            DATABASE_URL: url,
+            DATABASE_URL: db.url,
           },
         );
         expect(created.stderr).toBe('');
@@ -87,12 +80,12 @@ describe('the built program', () => {
             'pw-of-dave-the-subscriber',
           ],
           {
-            DATABASE_URL: url,
+            DATABASE_URL: db.url,
           },
         );
         expect(chosen.stdout.trim().split('\n').pop()).toBe('pw-of-dave-the-subscriber');
 
-        app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
+        app = await createTestApp({ env: { DATABASE_URL: db.url }, keepDatabase: true });
         const http = () => request(app!.getHttpServer());
         await http()
           .get('/cal/events/v1')
@@ -109,7 +102,7 @@ describe('the built program', () => {
           .expect(200);
         await http().get('/cal/events/v1').set('Authorization', basic('carol', 'nope')).expect(401);
 
-        const list = await run(CLI, ['user:list', '--json'], { DATABASE_URL: url });
+        const list = await run(CLI, ['user:list', '--json'], { DATABASE_URL: db.url });
         expect(JSON.parse(list.stdout)).toEqual([
           {
             id: expect.any(Number),
@@ -128,7 +121,7 @@ describe('the built program', () => {
         ]);
 
         // Deleting the user while the server runs locks it out at once, cached verification or not.
-        const deleted = await run(CLI, ['user:delete', 'carol'], { DATABASE_URL: url });
+        const deleted = await run(CLI, ['user:delete', 'carol'], { DATABASE_URL: db.url });
         expect(deleted.code).toBe(0);
         await http()
           .get('/cal/events/v1')
@@ -140,17 +133,19 @@ describe('the built program', () => {
     );
 
     it('refuses bad input with a message and a non-zero exit', async () => {
-      const role = await run(CLI, ['user:create', 'eve', '--role', 'boss'], { DATABASE_URL: url });
+      const role = await run(CLI, ['user:create', 'eve', '--role', 'boss'], {
+        DATABASE_URL: db.url,
+      });
       expect(role.code).not.toBe(0);
       expect(role.stderr).toContain('unknown role "boss"');
       const dup = await run(CLI, ['user:create', 'dave', '--role', 'editor'], {
-        DATABASE_URL: url,
+        DATABASE_URL: db.url,
       });
       expect(dup.code).not.toBe(0);
       expect(dup.stderr).toContain('exists already');
-      const missing = await run(CLI, ['user:delete', 'nobody'], { DATABASE_URL: url });
+      const missing = await run(CLI, ['user:delete', 'nobody'], { DATABASE_URL: db.url });
       expect(missing.code).not.toBe(0);
-      const unknown = await run(CLI, ['frobnicate'], { DATABASE_URL: url });
+      const unknown = await run(CLI, ['frobnicate'], { DATABASE_URL: db.url });
       expect(unknown.code).toBe(2);
     });
   });
@@ -175,10 +170,8 @@ describe('probes and stopping (SIGTERM)', () => {
   beforeAll(assertBuilt);
 
   it('answers /health/live and /health/ready outside BASE_PATH, like /health', async () => {
-    const port = await freePort();
-    const { child } = await startServer({
+    const { child, port } = await serveOnFreePort({
       DATABASE_URL: tempSqliteUrl(),
-      PORT: String(port),
       HOST: '127.0.0.1',
       BASE_PATH: '/wp-json',
       LOG_REQUESTS: 'false',
@@ -204,10 +197,8 @@ describe('probes and stopping (SIGTERM)', () => {
   it(
     'fails readiness first, keeps accepting for SHUTDOWN_DELAY_MS, then refuses new connections while it answers the request in flight, and exits',
     async () => {
-      const port = await freePort();
-      const { child } = await startServer({
+      const { child, port } = await serveOnFreePort({
         DATABASE_URL: tempSqliteUrl(),
-        PORT: String(port),
         HOST: '127.0.0.1',
         LOG_REQUESTS: 'false',
         SHUTDOWN_DELAY_MS: '3000',
@@ -251,10 +242,8 @@ describe('probes and stopping (SIGTERM)', () => {
   it(
     'cuts off a request still in flight SHUTDOWN_DRAIN_MS after the delay, says so, and exits',
     async () => {
-      const port = await freePort();
-      const { child, output } = await startServer({
+      const { child, output, port } = await serveOnFreePort({
         DATABASE_URL: tempSqliteUrl(),
-        PORT: String(port),
         HOST: '127.0.0.1',
         LOG_REQUESTS: 'false',
         SHUTDOWN_DELAY_MS: '0',

@@ -12,12 +12,12 @@ import {
 import { redisAnswers } from '../helpers/redis.js';
 import { needs } from '../helpers/services.js';
 import {
+  adminServerEnv,
   assertBuilt,
   CLI,
-  freePort,
   PROCESS_DEADLINE_MS,
   run,
-  startServer,
+  serveOnFreePort,
   stop,
 } from '../helpers/spawn.js';
 
@@ -39,14 +39,10 @@ interface Server {
 }
 
 async function serve(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const { child } = await startServer(
+  const { child, origin } = await serveOnFreePort(
     {
       DATABASE_URL: testDatabaseUrl(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_LOGIN: ADMIN.login,
-      ADMIN_PASSWORD: ADMIN.password,
+      ...adminServerEnv(ADMIN),
       LOG_REQUESTS: 'false',
       // A long cache lifetime: only the invalidation can make another process's write show.
       RESPONSE_CACHE_TTL_MS: '600000',
@@ -54,7 +50,7 @@ async function serve(env: Record<string, string>): Promise<Server> {
     },
     60_000,
   ); // the first start runs every migration: slow on a loaded machine
-  return { url: `http://127.0.0.1:${port}`, child };
+  return { url: origin, child };
 }
 
 /** What these tests read of the answers: an event or a list (null for an empty answer). */

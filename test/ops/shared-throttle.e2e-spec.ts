@@ -6,12 +6,12 @@ import { isMysql, resetDatabase, testDatabaseUrl } from '../helpers/database.js'
 import { redisAnswers } from '../helpers/redis.js';
 import { needs } from '../helpers/services.js';
 import {
+  adminServerEnv,
   assertBuilt,
-  freePort,
   PROCESS_DEADLINE_MS,
-  startServer,
+  serveOnFreePort,
+  sharedDatabaseUrl,
   stop,
-  tempSqliteUrl,
 } from '../helpers/spawn.js';
 
 const ADMIN = { login: 'admin', password: 'shared-throttle-passphrase' };
@@ -26,13 +26,9 @@ describe('login throttle shared through Redis', () => {
   let redis = false;
 
   async function serve(env: Record<string, string>) {
-    const port = await freePort();
-    const { child } = await startServer({
-      DATABASE_URL: isMysql() ? testDatabaseUrl() : tempSqliteUrl(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_LOGIN: ADMIN.login,
-      ADMIN_PASSWORD: ADMIN.password,
+    const { child, origin } = await serveOnFreePort({
+      DATABASE_URL: sharedDatabaseUrl(),
+      ...adminServerEnv(ADMIN),
       LOG_REQUESTS: 'false',
       // The client address comes from X-Forwarded-For: a fresh one each run (Redis outlives runs).
       TRUST_PROXY: 'loopback',
@@ -40,7 +36,7 @@ describe('login throttle shared through Redis', () => {
       LOGIN_FAILURES_PER_ADDRESS: '6/15m',
       ...env,
     });
-    servers.push({ url: `http://127.0.0.1:${port}`, child });
+    servers.push({ url: origin, child });
   }
 
   needs('Redis on 127.0.0.1:6379', () => redis);
@@ -101,14 +97,10 @@ onMysql('login throttle shared by the workers without Redis (MySQL/MariaDB only)
   beforeAll(async () => {
     assertBuilt();
     await resetDatabase();
-    port = await freePort();
-    ({ child } = await startServer(
+    ({ child, port } = await serveOnFreePort(
       {
         DATABASE_URL: testDatabaseUrl(),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        ADMIN_LOGIN: ADMIN.login,
-        ADMIN_PASSWORD: ADMIN.password,
+        ...adminServerEnv(ADMIN),
         LOG_REQUESTS: 'false',
         TRUST_PROXY: 'loopback',
         WORKERS: '2',

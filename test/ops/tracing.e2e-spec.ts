@@ -3,24 +3,19 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import {
-  isMysql,
-  resetDatabase,
-  testDatabaseUrl,
-  withDatabaseSuffix,
-} from '../helpers/database.js';
+import { isMysql, resetDatabase } from '../helpers/database.js';
 import { cli } from '../helpers/programs.js';
 import { OtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import {
+  adminServerEnv,
   assertBuilt,
   CLI,
-  freePort,
+  ownDatabaseUrl,
   PROCESS_DEADLINE_MS,
   run,
+  serveOnFreePort,
   sharedDatabaseUrl,
-  startServer,
   stop,
-  tempSqliteUrl,
 } from '../helpers/spawn.js';
 import { until } from '../helpers/until.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -45,7 +40,7 @@ describe('tracing (e2e)', () => {
   let webhooks: WebhookReceiver;
   let port: number;
   let databaseUrl: string;
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: Awaited<ReturnType<typeof serveOnFreePort>>;
   const otel = () => ({
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
     OTEL_SERVICE_NAME: 'cal-under-test',
@@ -59,17 +54,14 @@ describe('tracing (e2e)', () => {
     webhooks = await new WebhookReceiver().start();
     await resetDatabase();
     databaseUrl = sharedDatabaseUrl();
-    port = await freePort();
-    server = await startServer({
+    server = await serveOnFreePort({
       DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_LOGIN: ADMIN.login,
-      ADMIN_PASSWORD: ADMIN.password,
+      ...adminServerEnv(ADMIN),
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
       WEBHOOK_POLL: '50ms',
       ...otel(),
     });
+    port = server.port;
   });
   afterAll(async () => {
     await stop(server?.child);
@@ -225,7 +217,7 @@ describe('tracing (e2e)', () => {
     'links every attempt of a delivery to the trace of the write it announces, a retry after a restart too',
     async () => {
       // A server of its own on a database of its own: it is stopped between the two attempts.
-      const url = isMysql() ? withDatabaseSuffix(testDatabaseUrl(), '_links') : tempSqliteUrl();
+      const url = ownDatabaseUrl('links');
       await resetDatabase(url);
       const receiver = await new WebhookReceiver().start();
       // The first attempt fails; its retry, due 15 s later, is sent by the next server. The delay
@@ -234,20 +226,17 @@ describe('tracing (e2e)', () => {
       receiver.answer = (n) => (n === 1 ? 503 : 200);
       const env = {
         DATABASE_URL: url,
-        HOST: '127.0.0.1',
-        ADMIN_LOGIN: ADMIN.login,
-        ADMIN_PASSWORD: ADMIN.password,
+        ...adminServerEnv(ADMIN),
         WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
         WEBHOOK_POLL: '50ms',
         WEBHOOK_RETRY_SCHEDULE: '15s',
         SHUTDOWN_DELAY_MS: '0',
         ...otel(),
       };
-      const firstPort = await freePort();
-      const first = await startServer({ ...env, PORT: String(firstPort) });
-      let second: Awaited<ReturnType<typeof startServer>> | undefined;
+      const first = await serveOnFreePort(env);
+      let second: Awaited<ReturnType<typeof serveOnFreePort>> | undefined;
       try {
-        const origin = `http://127.0.0.1:${firstPort}`;
+        const { origin } = first;
         const subscription = await fetch(`${origin}${API}/webhooks`, {
           method: 'POST',
           headers: { authorization: basic, 'content-type': 'application/json' },
@@ -274,7 +263,7 @@ describe('tracing (e2e)', () => {
         // Stopped before the retry is due: the spans it holds are sent as it stops.
         await stop(first.child);
         expect(receiver.requests).toHaveLength(1);
-        second = await startServer({ ...env, PORT: String(await freePort()) });
+        second = await serveOnFreePort(env);
         await until(() => receiver.received.length === 1, ARRIVAL_MS, 'the retry');
 
         const request = (
@@ -330,9 +319,10 @@ describe('tracing (e2e)', () => {
         res.writeHead(200, { 'Content-Type': 'text/calendar' }).end(calendar);
       });
       await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
-      // On SQLite a database of its own: the server's webhook dispatcher, polling every 50 ms,
-      // would keep the shared file locked against a second process's writes.
-      const importDatabase = isMysql() ? databaseUrl : tempSqliteUrl();
+      // On SQLite a database of its own (a fresh file; on MySQL/MariaDB the server's): the
+      // server's webhook dispatcher, polling every 50 ms, would keep the shared file locked
+      // against a second process's writes.
+      const importDatabase = sharedDatabaseUrl();
       if (!isMysql()) {
         const user = ['user:create', ADMIN.login, '--role', 'editor', '--password', ADMIN.password];
         expect((await cli(user, { DATABASE_URL: importDatabase })).code).toBe(0);

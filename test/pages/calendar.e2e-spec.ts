@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import request from 'supertest';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { dayQuery, jsonLdOf, linkOf, viewDays } from '../helpers/calendar-views.js';
+import { nonPublicEvents } from '../helpers/event-body.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { eventPublisher, type Tec } from '../helpers/public-pages.js';
@@ -107,18 +108,9 @@ describe('calendar views (e2e)', () => {
       recurrence: { rules: ['FREQ=WEEKLY;COUNT=5'] },
       categories: ['Music'],
     });
-    await post('draft', {
-      title: 'Draft secret',
-      status: 'draft',
-      start_date: '2030-03-14 10:00:00',
-      end_date: '2030-03-14 11:00:00',
-    });
-    await post('private', {
-      title: 'Private secret',
-      status: 'private',
-      start_date: '2030-03-14 10:00:00',
-      end_date: '2030-03-14 11:00:00',
-    });
+    for (const [key, body] of Object.entries(nonPublicEvents('2030-03-14'))) {
+      await post(key, body);
+    }
     await post('hidden', {
       title: 'Hidden secret',
       hide_from_listings: true,

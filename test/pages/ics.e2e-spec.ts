@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 import { postEvent, useTestApp } from '../helpers/app-fixture.js';
+import { nonPublicEvents } from '../helpers/event-body.js';
 
 /**
  * iCalendar feeds (CONTRACT §7), parsed back with ical.js (an independent parser) and compared
@@ -63,18 +64,9 @@ describe('ICS feeds (e2e)', () => {
       end_date: '2030-10-28 23:59:59',
       timezone: 'Europe/Bucharest',
     });
-    await create('draft', {
-      title: 'Draft secret',
-      status: 'draft',
-      start_date: '2030-05-01 10:00:00',
-      end_date: '2030-05-01 11:00:00',
-    });
-    await create('private', {
-      title: 'Private secret',
-      status: 'private',
-      start_date: '2030-05-01 10:00:00',
-      end_date: '2030-05-01 11:00:00',
-    });
+    for (const [key, body] of Object.entries(nonPublicEvents('2030-05-01'))) {
+      await create(key, body);
+    }
     await create('protected', {
       title: 'Protected',
       description: 'password words',

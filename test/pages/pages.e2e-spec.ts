@@ -5,6 +5,7 @@ import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { jsonLd, type Tec } from '../helpers/public-pages.js';
 import { postEvent } from '../helpers/app-fixture.js';
+import { nonPublicEvents } from '../helpers/event-body.js';
 
 /**
  * Public pages (CONTRACT §7): a page behind every `url`, the home page and the RSS
@@ -91,22 +92,11 @@ describe('public pages (e2e)', () => {
       end_date: '2030-04-12 23:59:59',
       slug: 'book-fair',
     });
-    await post('draft', 'events', {
-      title: 'Draft secret',
-      description: 'draft words',
-      status: 'draft',
-      slug: 'draft-secret',
-      start_date: '2030-05-01 10:00:00',
-      end_date: '2030-05-01 11:00:00',
-    });
-    await post('private', 'events', {
-      title: 'Private secret',
-      description: 'private words',
-      status: 'private',
-      slug: 'private-secret',
-      start_date: '2030-05-01 10:00:00',
-      end_date: '2030-05-01 11:00:00',
-    });
+    const nonPublic = nonPublicEvents('2030-05-01', (status) => ({
+      description: `${status} words`,
+      slug: `${status}-secret`,
+    }));
+    for (const [key, body] of Object.entries(nonPublic)) await post(key, 'events', body);
     await post('protected', 'events', {
       title: 'Members evening',
       description: 'password words',

@@ -4,6 +4,7 @@ import { parseRecurrence, type Recurrence } from '../../src/common/recurrence/ru
 import { CalendarWriter } from '../../src/feeds/ics.js';
 import type { IcsSeries } from '../../src/feeds/ics-series.js';
 import { readIcs } from '../../src/importer/ics-parse.js';
+import { GAP_SERIES_UTC } from '../helpers/occurrences.js';
 import { tecEvent } from '../helpers/tec-event.js';
 
 /**
@@ -28,6 +29,13 @@ const expand = (r: Recurrence, anchor: SeriesAnchor, horizon = '2040-01-01 00:00
   return out.occurrences;
 };
 const NY = 'America/New_York';
+/** A timed series in New York by `rule`, first starting at `start`. */
+const nySeries = (rule: string, start: string): IcsSeries => ({
+  recurrence: rec([rule]),
+  start,
+  allDay: false,
+  zone: NY,
+});
 
 /** The calendar text of one event (`zone`, its dates local and UTC), as a series or alone. */
 function feedOf(
@@ -51,19 +59,9 @@ describe('fault 1: a series starting in a DST gap does not shift as a whole', ()
 
   it('moves only the occurrence in the gap, keeping every later one at 02:45', () => {
     const occ = expand(rec(['FREQ=WEEKLY;UNTIL=20310329T064500Z;BYDAY=TU,SA,SU']), anchor);
-    expect(occ.map((o) => [o.startUtc, o.endUtc])).toEqual([
-      // The event's own start: 02:45 does not exist, 03:45 EDT; 30 minutes long, not 0.
-      ['2031-03-09 07:45:00', '2031-03-09 08:15:00'],
-      ['2031-03-11 06:45:00', '2031-03-11 07:15:00'],
-      ['2031-03-15 06:45:00', '2031-03-15 07:15:00'],
-      ['2031-03-16 06:45:00', '2031-03-16 07:15:00'],
-      ['2031-03-18 06:45:00', '2031-03-18 07:15:00'],
-      ['2031-03-22 06:45:00', '2031-03-22 07:15:00'],
-      ['2031-03-23 06:45:00', '2031-03-23 07:15:00'],
-      ['2031-03-25 06:45:00', '2031-03-25 07:15:00'],
-      // UNTIL is 06:45Z: the last one starts exactly then.
-      ['2031-03-29 06:45:00', '2031-03-29 07:15:00'],
-    ]);
+    // The event's own start: 02:45 does not exist, 03:45 EDT; 30 minutes long, not 0. UNTIL is
+    // 06:45Z: the last one starts exactly then.
+    expect(occ.map((o) => [o.startUtc, o.endUtc])).toEqual(GAP_SERIES_UTC);
     expect(occ[0].start).toBe('2031-03-09 03:45:00');
     expect(occ[0].end).toBe('2031-03-09 04:15:00');
     expect(occ[1].start).toBe('2031-03-11 02:45:00');
@@ -142,12 +140,7 @@ describe('fault 3: a UTC UNTIL is an instant', () => {
   it('writes a local UNTIL in the feed as an instant that keeps the same occurrences', () => {
     // UNTIL 03:00 local on the change day: the occurrence at 02:30 (in the gap, 07:30Z) is
     // before it on the wall clock, and must be before the feed's UTC UNTIL.
-    const series: IcsSeries = {
-      recurrence: rec(['FREQ=DAILY;UNTIL=20310309T030000']),
-      start: '2031-03-06 02:30:00',
-      allDay: false,
-      zone: NY,
-    };
+    const series = nySeries('FREQ=DAILY;UNTIL=20310309T030000', '2031-03-06 02:30:00');
     const occ = expand(series.recurrence, at(series.start, '2031-03-06 03:00:00', NY));
     expect(occ.map((o) => o.startUtc).at(-1)).toBe('2031-03-09 07:30:00');
     const text = feedOf(
@@ -182,31 +175,19 @@ describe('fault 4: a repeated local time is its first occurrence, in the API and
   it('writes each DTSTART/DTEND so that a TZID reader gets the API instant', () => {
     const BUD = 'Europe/Budapest';
     // The first occurrence of the repeated hour: TZID names it.
-    const first = feedOf(BUD, [
-      '2031-10-26 02:30:00',
-      '2031-10-26 02:45:00',
-      '2031-10-26 00:30:00',
-      '2031-10-26 00:45:00',
-    ]);
+    // Local start and end, UTC start and end, all on the night of the change.
+    const onTheNight = (...times: [string, string, string, string]) =>
+      times.map((time) => `2031-10-26 ${time}:00`) as [string, string, string, string];
+    const first = feedOf(BUD, onTheNight('02:30', '02:45', '00:30', '00:45'));
     expect(first).toContain('DTSTART;TZID=Europe/Budapest:20311026T023000\r\n');
     // The second (a record stored before the decision): TZID cannot name it, UTC does.
-    const second = feedOf(BUD, [
-      '2031-10-26 02:30:00',
-      '2031-10-26 03:30:00',
-      '2031-10-26 01:30:00',
-      '2031-10-26 02:30:00',
-    ]);
+    const second = feedOf(BUD, onTheNight('02:30', '03:30', '01:30', '02:30'));
     expect(second).toContain('DTSTART:20311026T013000Z\r\n');
     expect(second).toContain('DTEND;TZID=Europe/Budapest:20311026T033000\r\n');
   });
 
   it('writes the end of an occurrence moved out of a gap after its start', () => {
-    const series: IcsSeries = {
-      recurrence: rec(['FREQ=MONTHLY;BYDAY=2SU']),
-      start: '2032-03-14 02:45:00',
-      allDay: false,
-      zone: NY,
-    };
+    const series = nySeries('FREQ=MONTHLY;BYDAY=2SU', '2032-03-14 02:45:00');
     const text = feedOf(
       NY,
       [series.start, '2032-03-14 03:15:00', '2032-03-14 07:45:00', '2032-03-14 08:15:00'],

@@ -6,14 +6,14 @@ import { dataSourceOptions } from '../../src/database/data-source.js';
 import { entities } from '../../src/entities.js';
 import { loadConfig } from '../../src/config/config.js';
 import { basic } from '../helpers/auth.js';
-import { isMysql, resetDatabase, testDatabaseUrl } from '../helpers/database.js';
+import { isMysql } from '../helpers/database.js';
 import {
+  adminServerEnv,
   assertBuilt,
-  freePort,
   PROCESS_DEADLINE_MS,
-  startServer,
+  serveOnFreePort,
   stop,
-  tempSqliteUrl,
+  useSharedDatabase,
 } from '../helpers/spawn.js';
 import { until } from '../helpers/until.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -36,7 +36,6 @@ interface Server {
  * loses nothing, and several processes on one database deliver each message once.
  */
 describe('webhooks across processes (e2e)', () => {
-  let url: string;
   let db: DataSource;
   const servers: ChildProcess[] = [];
   const receivers: WebhookReceiver[] = [];
@@ -45,10 +44,7 @@ describe('webhooks across processes (e2e)', () => {
     assertBuilt();
   });
 
-  beforeEach(async () => {
-    url = isMysql() ? testDatabaseUrl() : tempSqliteUrl();
-    await resetDatabase(url);
-  });
+  const shared = useSharedDatabase(beforeEach);
 
   afterEach(async () => {
     for (const child of servers.splice(0)) {
@@ -59,13 +55,9 @@ describe('webhooks across processes (e2e)', () => {
   });
 
   async function serve(env: Record<string, string> = {}): Promise<Server> {
-    const port = await freePort();
-    const { child, output } = await startServer({
-      DATABASE_URL: url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_LOGIN: ADMIN.login,
-      ADMIN_PASSWORD: ADMIN.password,
+    const { child, output, origin } = await serveOnFreePort({
+      DATABASE_URL: shared.url,
+      ...adminServerEnv(ADMIN),
       LOG_REQUESTS: 'false',
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
       WEBHOOK_TIMEOUT: '1s',
@@ -74,7 +66,7 @@ describe('webhooks across processes (e2e)', () => {
       ...env,
     });
     servers.push(child);
-    return { origin: `http://127.0.0.1:${port}`, child, output };
+    return { origin, child, output };
   }
 
   async function call(server: Server, method: string, path: string, body?: unknown) {
@@ -112,7 +104,7 @@ describe('webhooks across processes (e2e)', () => {
 
   /** A connection of the test's own, to look at and hold the webhook tables. */
   async function database(): Promise<DataSource> {
-    const config = loadConfig({ DATABASE_URL: url });
+    const config = loadConfig({ DATABASE_URL: shared.url });
     db = new DataSource({ ...dataSourceOptions({ ...config, migrationsRun: false }), entities });
     await db.initialize();
     return db;

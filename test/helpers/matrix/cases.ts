@@ -106,27 +106,21 @@ export function buildCases(): Case[] {
           for (const owner of ownersOf(role, method)) {
             const conditions = method === 'GET' ? READ_CONDITIONS[kind] : WRITE_CONDITIONS;
             for (const condition of conditions) {
-              cases.push({ route, method, role, state: { type: 'record', condition, owner } });
+              const variants: Array<{
+                reassign?: 'self' | 'other';
+                unlock?: 'password' | 'edit';
+              }> = [{}];
               // D-b on update: PATCH stands for the three update methods (one service path).
-              if (method === 'PATCH') {
-                for (const reassign of ['self', 'other'] as const) {
-                  cases.push({
-                    route,
-                    method,
-                    role,
-                    state: { type: 'record', condition, owner, reassign },
-                  });
-                }
-              }
-              if (method === 'GET' && condition === 'protected') {
-                for (const unlock of ['password', 'edit'] as const) {
-                  cases.push({
-                    route,
-                    method,
-                    role,
-                    state: { type: 'record', condition, owner, unlock },
-                  });
-                }
+              if (method === 'PATCH') variants.push({ reassign: 'self' }, { reassign: 'other' });
+              if (method === 'GET' && condition === 'protected')
+                variants.push({ unlock: 'password' }, { unlock: 'edit' });
+              for (const variant of variants) {
+                cases.push({
+                  route,
+                  method,
+                  role,
+                  state: { type: 'record', condition, owner, ...variant },
+                });
               }
             }
           }
