@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +22,13 @@ export interface MariadbServer {
   connect(): Promise<Connection>;
 }
 
+/** `dir`'s own temporary folder, beside it (created when missing). */
+function ownTmpdir(dir: string): string {
+  const path = `${dir}-tmp`;
+  mkdirSync(path, { recursive: true });
+  return path;
+}
+
 /** A MariaDB server on its own port and data directory (no password for root over TCP). */
 function server(dir: string, port: number, serverId: number, extra: string[]): MariadbServer {
   const self: MariadbServer = {
@@ -38,13 +45,18 @@ function server(dir: string, port: number, serverId: number, extra: string[]): M
           '--bind-address=127.0.0.1',
           `--socket=${dir}.sock`,
           `--pid-file=${dir}.pid`,
+          // A temporary folder of its own: a starting server deletes every `#sql*` file in its
+          // tmpdir, and with the shared /tmp it deleted the on-disk temporary tables of the
+          // machine's server on 3306 in the middle of their queries (which then crashed it:
+          // signal 11 in ha_maria::drop_table).
+          `--tmpdir=${ownTmpdir(dir)}`,
           `--server-id=${serverId}`,
           '--innodb-buffer-pool-size=32M',
           '--character-set-server=utf8mb4',
           '--collation-server=utf8mb4_unicode_ci',
           ...extra,
         ],
-        { stdio: 'ignore' },
+        { stdio: 'ignore', env: { ...process.env, TMPDIR: ownTmpdir(dir) } },
       );
       for (let i = 0; i < 100; i++) {
         try {
@@ -88,7 +100,7 @@ export async function startPrimaryAndReplica(): Promise<{
       '--auth-root-authentication-method=normal',
       '--skip-test-db',
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', env: { ...process.env, TMPDIR: ownTmpdir(join(root, 'primary')) } },
   );
   if (install.status !== 0) throw new Error('mariadb-install-db failed');
   // Both start from the same empty data directory; the binary log starts after the copy.
