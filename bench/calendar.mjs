@@ -3,7 +3,7 @@ import {
   benchDatabaseUrl,
   cpuMs,
   migrate,
-  parseArgs,
+  benchArgs,
   resetDatabase,
   seed,
   seedSeries,
@@ -11,6 +11,7 @@ import {
   stopServer,
   useBuild,
   waitHealthy,
+  seedCounts,
 } from './lib.mjs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -35,7 +36,7 @@ large page takes from the server's share, so a served page's rate follows its by
 
 /** @param {number[]} xs */
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const args = parseArgs(process.argv.slice(2), {
+const args = benchArgs(USAGE, {
   scale: 'N',
   duration: 'S',
   rounds: 'N',
@@ -45,10 +46,6 @@ const args = parseArgs(process.argv.slice(2), {
   build: 'DIR',
   help: null,
 });
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 if (args.build) useBuild(resolve(process.cwd(), String(args.build)));
 const url = benchDatabaseUrl(args, 'cal_calendar_bench');
 const scale = Number(args.scale ?? 1);
@@ -56,13 +53,7 @@ const duration = Number(args.duration ?? 3);
 const connections = Number(args.connections ?? 4);
 const rounds = Number(args.rounds ?? 3);
 const port = Number(args.port ?? 3951);
-const counts = {
-  events: Math.round(100_000 * scale),
-  venues: Math.max(10, Math.round(5_000 * scale)),
-  organizers: Math.max(5, Math.round(2_000 * scale)),
-  categories: Math.max(5, Math.round(200 * scale)),
-  tags: Math.max(10, Math.round(1_000 * scale)),
-};
+const counts = seedCounts(scale);
 if (!args.reuse) {
   await resetDatabase(url);
   migrate(url);

@@ -5,7 +5,7 @@
 // BENCH_DATABASE_URL (default MariaDB, cal_extensions_bench) unless --reuse, then compares two
 // servers of the same build side by side, with and without the modules
 // (bench/extensions-lib.mjs). `npm run bench` runs the same comparison.
-import { benchDatabaseUrl, migrate, parseArgs, resetDatabase, seed } from './lib.mjs';
+import { benchArgs, benchDatabaseUrl, migrate, resetDatabase, seed, seedCounts } from './lib.mjs';
 import {
   compareExtensions,
   extensionLines,
@@ -33,33 +33,13 @@ const OPTIONS = {
   reuse: null,
   help: null,
 };
-let args;
-try {
-  args = parseArgs(process.argv.slice(2), OPTIONS);
-  for (const name of ['scale', 'rounds', 'duration', 'connections', 'port']) {
-    if (args[name] !== undefined && !(Number(args[name]) > 0))
-      throw new Error(`--${name} needs a positive number, got "${args[name]}"`);
-  }
-} catch (error) {
-  console.error(`${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = benchArgs(USAGE, OPTIONS, ['scale', 'rounds', 'duration', 'connections', 'port']);
 const url = benchDatabaseUrl(args, 'cal_extensions_bench');
 const scale = Number(args.scale ?? 0.1);
 if (!args.reuse) {
   await resetDatabase(url);
   migrate(url);
-  await seed(url, {
-    events: Math.round(100_000 * scale),
-    venues: Math.max(10, Math.round(5_000 * scale)),
-    organizers: Math.max(5, Math.round(2_000 * scale)),
-    categories: Math.max(5, Math.round(200 * scale)),
-    tags: Math.max(10, Math.round(1_000 * scale)),
-  });
+  await seed(url, seedCounts(scale));
   await seedVirtual(url);
 }
 const runs = await compareExtensions({

@@ -47,6 +47,39 @@ export function parseArgs(argv, known) {
   return out;
 }
 
+/**
+ * A bench script's options (`known`, as parseArgs takes them): --help prints `usage` and exits 0;
+ * an unknown option, a missing value or a non-positive number among `positive` prints the
+ * problem and `usage` and exits 2.
+ */
+export function benchArgs(usage, known, positive = []) {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2), known);
+    for (const name of positive) {
+      if (args[name] !== undefined && !(Number(args[name]) > 0))
+        throw new Error(`--${name} needs a positive number, got "${args[name]}"`);
+    }
+  } catch (error) {
+    console.error(`${error.message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return args;
+}
+
+/** How many records of each kind a calendar of `scale` holds (1 = 100,000 events). */
+export const seedCounts = (scale) => ({
+  events: Math.round(100_000 * scale),
+  venues: Math.max(10, Math.round(5_000 * scale)),
+  organizers: Math.max(5, Math.round(2_000 * scale)),
+  categories: Math.max(5, Math.round(200 * scale)),
+  tags: Math.max(10, Math.round(1_000 * scale)),
+});
+
 const pad = (n) => String(n).padStart(2, '0');
 export const sql = (d) =>
   `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:00`;

@@ -33,6 +33,7 @@ import {
   stopServer,
   useBuild,
   waitHealthy,
+  seedCounts,
 } from './lib.mjs';
 
 const OPTIONS = {
@@ -89,13 +90,7 @@ const WRITERS = String(args.writers ?? 'title,form').split(',');
 for (const writer of WRITERS) {
   if (writer !== 'title' && writer !== 'form') throw new Error(`unknown writer "${writer}"`);
 }
-const counts = {
-  events: Math.round(100_000 * SCALE),
-  venues: Math.max(10, Math.round(5_000 * SCALE)),
-  organizers: Math.max(5, Math.round(2_000 * SCALE)),
-  categories: Math.max(5, Math.round(200 * SCALE)),
-  tags: Math.max(10, Math.round(1_000 * SCALE)),
-};
+const counts = seedCounts(SCALE);
 // Seeded ids: venues first, then organizers, then events (bench/lib.mjs seed).
 const firstVenue = 1;
 const firstEventId = counts.venues + counts.organizers + 1;

@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import {
   benchDatabaseUrl,
   migrate,
-  parseArgs,
+  benchArgs,
   resetDatabase,
   seed,
   seedSeries,
@@ -18,6 +18,7 @@ import {
   stopServer,
   useBuild,
   waitHealthy,
+  seedCounts,
 } from './lib.mjs';
 import { resolve } from 'node:path';
 
@@ -30,7 +31,7 @@ const USAGE = `Usage: npm run bench:recurrence [-- options]
   --build DIR      the compiled server to run (default dist/)
 BENCH_DATABASE_URL names the database (default mariadb://root@127.0.0.1:3306/cal_bench_recurrence;
 its name must contain "bench" or "test": it is dropped and recreated).`;
-const args = parseArgs(process.argv.slice(2), {
+const args = benchArgs(USAGE, {
   scale: 'N',
   duration: 'S',
   connections: 'N',
@@ -39,23 +40,13 @@ const args = parseArgs(process.argv.slice(2), {
   sqlite: null,
   help: null,
 });
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 if (args.build) useBuild(resolve(process.cwd(), String(args.build)));
 const URL_ = benchDatabaseUrl(args, 'cal_bench_recurrence');
 const SCALE = Number(args.scale ?? 0.1);
 const DURATION = Number(args.duration ?? 3);
 const CONNECTIONS = Number(args.connections ?? 4);
 const PORT = Number(args.port ?? 3951);
-const counts = {
-  events: Math.round(100_000 * SCALE),
-  venues: Math.max(10, Math.round(5_000 * SCALE)),
-  organizers: Math.max(5, Math.round(2_000 * SCALE)),
-  categories: Math.max(5, Math.round(200 * SCALE)),
-  tags: Math.max(10, Math.round(1_000 * SCALE)),
-};
+const counts = seedCounts(SCALE);
 
 await resetDatabase(URL_);
 migrate(URL_);

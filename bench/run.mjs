@@ -53,6 +53,7 @@ import {
   stopServer,
   useBuild,
   waitHealthy,
+  seedCounts,
 } from './lib.mjs';
 import { WEBHOOK_CREATE_TARGET, webhookCreates, webhookLines } from './webhooks.mjs';
 import {
@@ -133,13 +134,7 @@ const PORT = Number(args.port ?? 3931);
 const OUT = args.out
   ? resolve(process.cwd(), String(args.out))
   : join(mkdtempSync(join(tmpdir(), 'cal-bench-out-')), 'benchmarks.md');
-const counts = {
-  events: Math.round(100_000 * SCALE),
-  venues: Math.max(10, Math.round(5_000 * SCALE)),
-  organizers: Math.max(5, Math.round(2_000 * SCALE)),
-  categories: Math.max(5, Math.round(200 * SCALE)),
-  tags: Math.max(10, Math.round(1_000 * SCALE)),
-};
+const counts = seedCounts(SCALE);
 const base = `http://127.0.0.1:${PORT}`;
 
 console.log(`database ${URL_.split(':')[0]}, scale ${SCALE}: ${JSON.stringify(counts)}`);
