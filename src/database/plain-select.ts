@@ -94,3 +94,84 @@ function hydrate(reader: Reader, raw: Record<string, unknown>): ObjectLiteral {
   }
   return entity;
 }
+
+/**
+ * A table of one row per record at most, keyed by the record's id (`key`): an extension module's
+ * stored values (src/extensions, PayloadContributor.stored). Its names are identifiers checked
+ * when the module registers.
+ */
+export interface KeyedTable {
+  table: string;
+  key: string;
+  columns: readonly string[];
+}
+
+/** A keyed table's rows of the records read, by record id: a record without a row has none. */
+export type KeyedRows = Map<number, Readonly<Record<string, unknown>>>;
+
+/**
+ * `selectRows` by the entity's primary key, with the rows of each keyed table `joined` read in the
+ * same statement (LEFT JOIN): a page of records and what the modules keep of them in one round
+ * trip. `joined[i]` holds table i's rows by record id.
+ */
+export async function selectRowsJoined<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  ids: readonly number[],
+  joins: readonly KeyedTable[],
+): Promise<{ rows: T[]; joined: KeyedRows[] }> {
+  const joined = joins.map((): KeyedRows => new Map());
+  if (!ids.length) return { rows: [], joined };
+  const metadata = manager.connection.getMetadata(target);
+  const reader = readerOf(manager, metadata);
+  const q = (name: string) => reader.driver.escape(name);
+  const primary = q(metadata.primaryColumns[0].databaseName);
+  const own = reader.columns.map((c) => `r.${q(c.databaseName)} AS ${q(c.databaseName)}`);
+  const extra = joins.flatMap((join, i) =>
+    [join.key, ...join.columns].map((column) => `j${i}.${q(column)} AS ${q(`j${i}__${column}`)}`),
+  );
+  const from = joins
+    .map((join, i) => ` LEFT JOIN ${q(join.table)} j${i} ON j${i}.${q(join.key)} = r.${primary}`)
+    .join('');
+  const params: unknown[] = [];
+  const sql =
+    `SELECT ${[...own, ...extra].join(', ')} FROM ${q(metadata.tableName)} r${from}` +
+    ` WHERE r.${primary} IN ${inList(ids, params)}`;
+  const raws = (await manager.query(sql, params)) as Array<Record<string, unknown>>;
+  const rows: T[] = [];
+  const seen = new Set<unknown>();
+  for (const raw of raws) {
+    const entity = hydrate(reader, raw) as T;
+    const id = Number(raw[metadata.primaryColumns[0].databaseName]);
+    // One row per record: a keyed table holding two for one record does not repeat it.
+    if (seen.has(id)) continue;
+    seen.add(id);
+    rows.push(entity);
+    joins.forEach((join, i) => {
+      if (raw[`j${i}__${join.key}`] === null || raw[`j${i}__${join.key}`] === undefined) return;
+      joined[i].set(id, Object.fromEntries(join.columns.map((c) => [c, raw[`j${i}__${c}`]])));
+    });
+  }
+  return { rows, joined };
+}
+
+/** The rows of a keyed table for the records `ids`, by record id, in one query. */
+export async function selectKeyed(
+  manager: EntityManager,
+  { table, key, columns }: KeyedTable,
+  ids: readonly number[],
+): Promise<KeyedRows> {
+  const out: KeyedRows = new Map();
+  if (!ids.length) return out;
+  const q = (name: string) => manager.connection.driver.escape(name);
+  const params: unknown[] = [];
+  const raws = (await manager.query(
+    `SELECT ${[key, ...columns].map(q).join(', ')} FROM ${q(table)} WHERE ${q(key)} IN ${inList(ids, params)}`,
+    params,
+  )) as Array<Record<string, unknown>>;
+  for (const raw of raws) {
+    const id = Number(raw[key]);
+    if (!out.has(id)) out.set(id, Object.fromEntries(columns.map((c) => [c, raw[c]])));
+  }
+  return out;
+}

@@ -16,7 +16,7 @@ import { toTecEvent, unlockedFor, type EventLinks } from './event.mapper.js';
 import { atFirstOccurrence, type OccurrenceDates } from './series/series.mapper.js';
 import { EventsRepository } from './events.repository.js';
 import { ExtensionRegistry } from '../extensions/registry.js';
-import { contributionsOf } from '../extensions/seams.js';
+import { contributionsOf, type StoredRead } from '../extensions/seams.js';
 
 export interface PresentOptions {
   /** Single reads carry `json_ld`; lists do not (BEHAVIOR §4.2). */
@@ -99,6 +99,7 @@ export class EventPresenter {
   async presentIds(ids: number[], ctx: RequestContext, opts: PresentOptions): Promise<TecEvent[]> {
     if (!ids.length) return [];
     let links: Promise<LinksRead> | undefined;
+    let stored: StoredRead | undefined;
     return this.cache.page<EventEntity, TecEvent>(
       'event',
       ids,
@@ -111,11 +112,15 @@ export class EventPresenter {
         // Awaited by build; a failure of the rows' read must not leave it unobserved.
         links.catch(() => undefined);
         const nowUtc = nowUtcSql();
-        return (await this.events.findByIds(missing)).filter((e) =>
+        // The modules' stored values come with the rows (one statement).
+        const tables = this.extensions.storedTables('event');
+        const { rows, joined } = await this.events.findByIdsWith(missing, tables);
+        stored = new Map(tables.map((table, i) => [table, joined[i]]));
+        return rows.filter((e) =>
           canRead(ctx.actor, { authorId: e.authorId, status: effectiveStatus(e, nowUtc) }),
         );
       },
-      (rows) => this.build(rows, ctx, opts, links),
+      (rows) => this.build(rows, ctx, opts, links, undefined, stored),
     );
   }
 
@@ -167,6 +172,7 @@ export class EventPresenter {
     opts: PresentOptions,
     read?: Promise<LinksRead>,
     written?: WrittenLinks,
+    stored?: StoredRead,
   ): Promise<Map<number, TecEvent>> {
     if (!rows.length) return new Map();
     // Organizer links and terms: as read beside the rows or known to a write, else read now.
@@ -205,6 +211,7 @@ export class EventPresenter {
           rows.map((e) => e.id),
           { locked: (id) => !unlocked.get(id), editing: (id) => editable.get(id)! },
           ctx,
+          stored,
         ),
       ]);
     const freeLabel = this.i18n.translate('events.cost.free', { lang: ctx.language });

@@ -8,7 +8,12 @@ import type { Page } from '../common/pagination/paginate.js';
 import type { PostKind } from '../posts/post-id.entity.js';
 import { PostStore } from '../posts/post-store.js';
 import { insertRows } from '../database/plain-insert.js';
-import { selectRows } from '../database/plain-select.js';
+import {
+  selectRows,
+  selectRowsJoined,
+  type KeyedRows,
+  type KeyedTable,
+} from '../database/plain-select.js';
 import { Caches } from '../cache/caches.js';
 import { dependsOn } from '../cache/dependencies.js';
 import { ANCHOR_TTL_MS, type PageAnchors } from '../cache/page-anchors.js';
@@ -199,6 +204,17 @@ export class EventsRepository {
   /** The events `ids` that exist, in no particular order: one query. */
   findByIds(ids: number[]): Promise<EventEntity[]> {
     return selectRows(this.ds.manager, EventEntity, 'id', ids);
+  }
+
+  /**
+   * `findByIds` with the rows the extension modules keep of these events (`stored`, tables of
+   * one row per event), read in the same statement: `joined[i]` holds table i's by event id.
+   */
+  findByIdsWith(
+    ids: number[],
+    stored: readonly KeyedTable[],
+  ): Promise<{ rows: EventEntity[]; joined: KeyedRows[] }> {
+    return selectRowsJoined(this.ds.manager, EventEntity, ids, stored);
   }
 
   findBySlug(slug: string, language: Language): Promise<EventEntity | null> {

@@ -48,11 +48,28 @@ export interface ContributedRecord {
 }
 
 /**
- * Adds fields to every payload of one record kind, for a whole page at once (`contribute` is
- * called once per page with every record that is built; it must run a fixed number of queries,
- * never one per record). Records it leaves out of the map get `defaults`. Its values are kept
- * with the payloads in the record cache: a change to what it reads must come with a write that
- * names the record (a write contributor's does).
+ * Where a payload contributor's values are kept when that is a table of the module's with one row
+ * per record at most (`key`: the column of the record's id): the core reads `columns` itself,
+ * with the records' own rows when it reads them (a list page: one statement, no query of the
+ * module's) and else in one query per page. Names are plain SQL identifiers (letters, digits,
+ * `_`), checked when the module registers.
+ */
+export interface StoredValues<F extends object> {
+  readonly table: string;
+  readonly key: string;
+  readonly columns: readonly string[];
+  /** A record's values from its row (`undefined`: it has none). */
+  values(row: Readonly<Record<string, unknown>> | undefined): F;
+}
+
+/**
+ * Adds fields to every payload of one record kind, for a whole page at once: either from a table
+ * of the module's that the core reads (`stored`: the cheaper form, no query of its own on a list
+ * page), or by `contribute`, called once per page with every record that is built (it must run a
+ * fixed number of queries, never one per record); records it leaves out of the map get
+ * `defaults`. One of the two, not both. Its values are kept with the payloads in the record
+ * cache: a change to what it reads must come with a write that names the record (a write
+ * contributor's does).
  */
 export interface PayloadContributor<F extends object = Record<string, unknown>> {
   readonly kind: RecordKindName;
@@ -60,7 +77,11 @@ export interface PayloadContributor<F extends object = Record<string, unknown>> 
   readonly fields: { readonly [K in keyof F]: ContributedField<F[K]> };
   /** What a record it has nothing stored for shows. */
   readonly defaults: F;
-  contribute(records: readonly ContributedRecord[], ctx: ExtensionContext): Promise<Map<number, F>>;
+  readonly stored?: StoredValues<F>;
+  contribute?(
+    records: readonly ContributedRecord[],
+    ctx: ExtensionContext,
+  ): Promise<Map<number, F>>;
   /**
    * Single reads of an unlocked record carry `json_ld`: the contributor may adjust it (schema.org
    * properties) from its values.

@@ -6,6 +6,7 @@ import { WritesModule } from '../database/writes.module.js';
 import type { LifecycleChange } from './contracts.js';
 import { ExtensionRegistry } from './registry.js';
 import { lifecycleOf } from './seams.js';
+import { StoredValuesStore } from './stored-values.store.js';
 
 /**
  * Tells the modules' lifecycle listeners what each committed write changed: the same changes the
@@ -62,7 +63,7 @@ class LifecycleBridge implements OnModuleDestroy {
  */
 @Module({
   imports: [WritesModule, DatabaseModule],
-  providers: [ExtensionRegistry, LifecycleBridge],
+  providers: [ExtensionRegistry, LifecycleBridge, StoredValuesStore],
   exports: [ExtensionRegistry],
 })
 export class ExtensionsModule {}

@@ -25,6 +25,7 @@ export type {
   PayloadContributor,
   RecordKindName,
   RestNamespaceName,
+  StoredValues,
   VenuePayloadContributor,
 } from './contracts.js';
 export type {

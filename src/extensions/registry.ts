@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import type { KeyedRows, KeyedTable } from '../database/plain-select.js';
 import { addTo } from '../common/multimap.js';
 import type { Language } from '../config/config.js';
 import type {
@@ -10,7 +11,24 @@ import type {
   PayloadContributor,
   RecordKindName,
   RestNamespaceName,
+  StoredValues,
 } from './contracts.js';
+import { StoredValuesStore } from './stored-values.store.js';
+
+/** A plain SQL identifier: what a stored contributor may name (no quoting games). */
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,63}$/;
+
+/** A payload contributor's reason to be refused at registration, or undefined. */
+function payloadProblem(contributor: PayloadContributor<object>): string | undefined {
+  const { stored } = contributor;
+  if (!stored === !contributor.contribute) return 'needs either stored or contribute';
+  if (!stored) return undefined;
+  const names = [stored.table, stored.key, ...stored.columns];
+  const bad = names.find((name) => !IDENTIFIER.test(name));
+  if (bad !== undefined) return `names a table or column that is not an identifier: ${bad}`;
+  if (!stored.columns.length) return 'stores no column';
+  return undefined;
+}
 
 /** A contributed field as the presenters apply it (ExtensionRegistry.payloadFields). */
 export interface PayloadFieldOf {
@@ -47,12 +65,20 @@ export class ExtensionRegistry {
   private readonly fieldLists = new Map<string, ReadonlyArray<readonly PayloadFieldOf[]>>();
   readonly names: string[] = [];
 
+  /** `store`: where stored payload values are read (absent in unit tests of other parts). */
+  constructor(@Optional() private readonly store?: StoredValuesStore) {}
+
   register(parts: ExtensionParts): void {
     if (this.names.includes(parts.name))
       throw new Error(`extension ${parts.name} registered twice`);
     this.names.push(parts.name);
     this.fieldLists.clear();
     for (const contributor of parts.payload ?? []) {
+      const problem = payloadProblem(contributor);
+      if (problem)
+        throw new Error(
+          `extension ${parts.name}: a ${contributor.kind} payload contributor ${problem}`,
+        );
       addTo(this.payloadByKind, contributor.kind, contributor);
     }
     this.listParameters.push(...(parts.listParameters ?? []));
@@ -92,6 +118,17 @@ export class ExtensionRegistry {
       this.fieldLists.set(key, lists);
     }
     return lists;
+  }
+
+  /** The tables the payload contributors of `kind` keep their values in (`stored`), in order. */
+  storedTables(kind: RecordKindName): ReadonlyArray<StoredValues<object>> {
+    return this.payload(kind).flatMap((c) => (c.stored ? [c.stored] : []));
+  }
+
+  /** A stored table's rows of the records `ids` (one query), for a page read without them. */
+  readStored(table: KeyedTable, ids: readonly number[]): Promise<KeyedRows> {
+    if (!this.store) throw new Error('the registry has no store to read stored values from');
+    return this.store.rowsOf(table, ids);
   }
 
   /** A text of a module's catalogue (`<module>.<key>`), or undefined for any other key. */

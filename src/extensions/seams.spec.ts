@@ -70,4 +70,73 @@ describe('the extension seams', () => {
     expect(await contributionsOf(registry, 'event', [1], reader, ctx)).toBeUndefined();
     expect(await contributionsOf(registry, 'venue', [], reader, ctx)).toBeUndefined();
   });
+
+  it('takes stored values from the rows read with the records, else reads them once', async () => {
+    const stored = {
+      table: 'probe_notes',
+      key: 'venue_id',
+      columns: ['note'],
+      values: (row: Readonly<Record<string, unknown>> | undefined) => ({
+        note: typeof row?.note === 'string' ? row.note : 'none',
+      }),
+    };
+    const reads: number[][] = [];
+    const store = {
+      rowsOf: (_table: unknown, ids: readonly number[]) => {
+        reads.push([...ids]);
+        return Promise.resolve(new Map([[2, { note: 'read apart' }]]));
+      },
+    };
+    const withStore = new ExtensionRegistry(store as never);
+    withStore.register({
+      name: 'stored',
+      payload: [
+        {
+          kind: 'venue',
+          fields: { note: { protectedValue: '', schema: { type: 'string' } } },
+          defaults: { note: 'none' },
+          stored,
+        },
+      ],
+    });
+    expect(withStore.storedTables('venue')).toEqual([stored]);
+    const reader = { locked: () => false, editing: () => false };
+    const joined = new Map([[stored, new Map([[1, { note: 'joined' }]])]]);
+    const fromRows = await contributionsOf(withStore, 'venue', [1, 2], reader, ctx, joined);
+    expect([fromRows!.fieldsOf(1), fromRows!.fieldsOf(2)]).toEqual([
+      { note: 'joined' },
+      { note: 'none' },
+    ]);
+    expect(reads).toEqual([]);
+    const apart = await contributionsOf(withStore, 'venue', [1, 2], reader, ctx);
+    expect([apart!.fieldsOf(1), apart!.fieldsOf(2)]).toEqual([
+      { note: 'none' },
+      { note: 'read apart' },
+    ]);
+    expect(reads).toEqual([[1, 2]]);
+  });
+
+  it('refuses a payload contributor with both sources, neither, or names that are not identifiers', () => {
+    const base = {
+      kind: 'event' as const,
+      fields: { x: { protectedValue: '', schema: { type: 'string' } } },
+      defaults: { x: '' },
+    };
+    const values = () => ({ x: '' });
+    const contribute = () => Promise.resolve(new Map<number, { x: string }>());
+    const stored = (table: string, columns = ['x']) => ({
+      table,
+      key: 'event_id',
+      columns,
+      values,
+    });
+    const refused = (contributor: PayloadContributor<{ x: string }>) => () =>
+      new ExtensionRegistry().register({ name: 'bad', payload: [contributor] });
+    expect(refused(base)).toThrow(/either stored or contribute/);
+    expect(refused({ ...base, contribute, stored: stored('t') })).toThrow(/either stored/);
+    expect(refused({ ...base, stored: stored('t; DROP TABLE events') })).toThrow(/identifier/);
+    expect(refused({ ...base, stored: stored('T`x') })).toThrow(/identifier/);
+    expect(refused({ ...base, stored: stored('t', []) })).toThrow(/no column/);
+    expect(refused({ ...base, stored: stored('t') })).not.toThrow();
+  });
 });

@@ -8,6 +8,7 @@ import { toWpValidationError } from '../common/http/validation.js';
 import { isWebUrl } from '../common/http/web-url.js';
 import type { Language } from '../config/config.js';
 import { touch } from '../cache/dependencies.js';
+import type { KeyedRows, KeyedTable } from '../database/plain-select.js';
 import type { JournalEntry } from '../database/writes.js';
 import type {
   CalendarLine,
@@ -55,6 +56,12 @@ export interface PageContributions {
 }
 
 /**
+ * The rows of the stored contributors' tables (PayloadContributor.stored) read with the records'
+ * own rows (ExtensionRegistry.storedTables), by table: those not here are read apart.
+ */
+export type StoredRead = ReadonlyMap<KeyedTable, KeyedRows>;
+
+/**
  * The contributions of the records `ids` (undefined when no module contributes to `kind`): the
  * presenters call it beside their other reads and put the fields into the payloads as they
  * build them (event.mapper), so that a payload is built once with its final keys.
@@ -65,12 +72,19 @@ export async function contributionsOf(
   ids: readonly number[],
   reader: ReaderOf,
   ctx: RequestContext,
+  stored?: StoredRead,
 ): Promise<PageContributions | undefined> {
   const contributors = registry.payload(kind);
   if (!contributors.length || !ids.length) return undefined;
   const context = extensionContext(ctx);
   const records = ids.map((id) => ({ id }));
-  const contributed = await Promise.all(contributors.map((c) => c.contribute(records, context)));
+  const contributed = await Promise.all(
+    contributors.map(async (c): Promise<Map<number, object>> => {
+      if (!c.stored) return c.contribute!(records, context);
+      const rows = stored?.get(c.stored) ?? (await registry.readStored(c.stored, ids));
+      return new Map(ids.map((id) => [id, c.stored!.values(rows.get(id))]));
+    }),
+  );
   // Each contributor's fields of this namespace: worked out once, at the first page.
   const fieldsOf = registry.payloadFields(kind, context.namespace);
   const valuesOf = (i: number, id: number) =>

@@ -304,7 +304,7 @@ describe('Virtual Events module (e2e)', () => {
     expect(plugin.components.schemas.Event.properties.is_virtual).toBeDefined();
   });
 
-  it('adds one query per list page, not one per listed event', async () => {
+  it('adds no statement to a list page: its table is read with the events’ rows', async () => {
     const ofModule = async (query: string) => {
       const statements: string[] = [];
       await countQueries(
@@ -315,10 +315,14 @@ describe('Virtual Events module (e2e)', () => {
         },
         statements,
       );
-      return statements.filter((sql) => /virtual_events/.test(sql)).length;
+      return statements.filter((sql) => /virtual_events/.test(sql));
     };
-    expect(await ofModule('?per_page=1')).toBe(1);
-    expect(await ofModule('?per_page=5')).toBe(1);
+    for (const query of ['?per_page=1', '?per_page=5']) {
+      const naming = await ofModule(query);
+      expect(naming).toHaveLength(1);
+      // The events' own rows statement, joined: not a query of the module's.
+      expect(naming[0]).toMatch(/FROM [`"]events[`"] r LEFT JOIN [`"]virtual_events[`"]/);
+    }
     // Warm: the payloads, with the module's fields, come from the record cache.
     const warm: string[] = [];
     await countQueries(
@@ -328,8 +332,8 @@ describe('Virtual Events module (e2e)', () => {
     );
     expect(warm.filter((sql) => /virtual_events/.test(sql))).toEqual([]);
     // The filter is a condition of the list's own statements (count and page).
-    expect(await ofModule('?virtual=true&per_page=4')).toBe(
-      await ofModule('?virtual=true&per_page=1'),
+    expect((await ofModule('?virtual=true&per_page=4')).length).toBe(
+      (await ofModule('?virtual=true&per_page=1')).length,
     );
   });
 });

@@ -18,7 +18,7 @@ class VirtualEventsRegistration {
     registry.register({
       name: 'virtual_events',
       catalogue: VIRTUAL_EVENTS_CATALOGUE,
-      payload: [virtualPayload(store)],
+      payload: [virtualPayload()],
       listParameters: [virtualFilter],
       writes: [virtualWrites(store)],
       lifecycle: [

@@ -14,21 +14,33 @@ interface StoredRow {
   video_source: string;
 }
 
+/**
+ * The module's table as the core reads it for the payloads (PayloadContributor.stored), and a
+ * row of it as the module knows it.
+ */
+export const VIRTUAL_TABLE = {
+  table: 'virtual_events',
+  key: 'event_id',
+  columns: ['url', 'video_source'],
+  rowOf: (raw: { readonly url?: unknown; readonly video_source?: unknown }): VirtualRow => ({
+    url: typeof raw.url === 'string' ? raw.url : '',
+    videoSource: typeof raw.video_source === 'string' ? raw.video_source : '',
+  }),
+} as const;
+
 /** The module's table `virtual_events` (its migration): all the SQL the module runs. */
 @Injectable()
 export class VirtualEventsStore {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** The rows of the events `ids` (a page): one query whatever their number. */
+  /** The rows of the events `ids` (a write's checks): one query whatever their number. */
   async rowsOf(ids: readonly number[], manager?: EntityManager): Promise<Map<number, VirtualRow>> {
     if (!ids.length) return new Map();
     const rows = await (manager ?? this.ds).query<StoredRow[]>(
       `SELECT event_id, url, video_source FROM virtual_events WHERE event_id IN (${ids.map(() => '?').join(', ')})`,
       [...ids],
     );
-    return new Map(
-      rows.map((r) => [Number(r.event_id), { url: r.url, videoSource: r.video_source }]),
-    );
+    return new Map(rows.map((r) => [Number(r.event_id), VIRTUAL_TABLE.rowOf(r)]));
   }
 
   /** Makes the event virtual with these values (in the write's transaction). */

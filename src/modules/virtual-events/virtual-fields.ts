@@ -1,9 +1,5 @@
-import type {
-  ContributedRecord,
-  EventPayloadContributor,
-  ExtensionContext,
-} from '../../extensions/index.js';
-import type { VirtualEventsStore, VirtualRow } from './virtual-events.store.js';
+import type { EventPayloadContributor } from '../../extensions/index.js';
+import { VIRTUAL_TABLE, type VirtualRow } from './virtual-events.store.js';
 
 /** Where a virtual event streams (the add-on's sources). */
 export const VIDEO_SOURCES = [
@@ -49,9 +45,7 @@ const valuesOf = (row: VirtualRow | undefined): VirtualEventFields =>
  * The fields of every event payload, both namespaces, for a page in one query. A protected event
  * read without its password shows `null`, `""`, `""`.
  */
-export function virtualPayload(
-  store: VirtualEventsStore,
-): EventPayloadContributor<VirtualEventFields> {
+export function virtualPayload(): EventPayloadContributor<VirtualEventFields> {
   return {
     kind: 'event',
     fields: {
@@ -73,9 +67,12 @@ export function virtualPayload(
       },
     },
     defaults: PLAIN,
-    async contribute(records: readonly ContributedRecord[], _ctx: ExtensionContext) {
-      const rows = await store.rowsOf(records.map((r) => r.id));
-      return new Map([...rows].map(([id, row]) => [id, valuesOf(row)]));
+    // Read by the core with the events' rows: a list page costs no query of the module's.
+    stored: {
+      table: VIRTUAL_TABLE.table,
+      key: VIRTUAL_TABLE.key,
+      columns: VIRTUAL_TABLE.columns,
+      values: (row) => valuesOf(row && VIRTUAL_TABLE.rowOf(row)),
     },
     // schema.org: an online event has a VirtualLocation (its link), beside its place if any.
     jsonLd(ld, values) {
