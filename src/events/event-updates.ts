@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { canEdit, canPostUnfilteredHtml, mayAttributeTo } from '../auth/post-policy.js';
 import { cannotUpdateAs, forbidden, invalidParams } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { contentFilter } from '../common/text/index.js';
 import { nowUtcSql } from '../database/columns.js';
 import { Writes, type WriteScope } from '../database/writes.js';
@@ -12,14 +13,8 @@ import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { EventEntity } from './event.entity.js';
 import type { WrittenEvent } from './event.presenter.js';
-import {
-  clockOf,
-  EventWritePlanner,
-  viewerOf,
-  type LinkState,
-  type WritePlan,
-} from './event-write-plan.js';
-import { applyUpdate, slugBase, type WriteClock } from './event-write-rules.js';
+import { EventWritePlanner, viewerOf, type LinkState, type WritePlan } from './event-write-plan.js';
+import { applyUpdate, clockAt, slugBase, type WriteClock } from './event-write-rules.js';
 import { EventsRepository } from './events.repository.js';
 import { listedChange } from './listed-change.js';
 import { OccurrencesRepository } from './series/occurrences.repository.js';
@@ -43,6 +38,7 @@ export class EventUpdates {
     private readonly plans: EventWritePlanner,
     private readonly series: SeriesWrites,
     private readonly translations: TranslationStore,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'siteTimezone'>,
   ) {}
 
   /** Updates `existing` as `dto` says, once `plan` validated it; answers the event as written. */
@@ -53,7 +49,7 @@ export class EventUpdates {
     ctx: RequestContext,
   ): Promise<WrittenEvent> {
     await this.checkUpdate(existing, dto, ctx);
-    const clock = clockOf(ctx);
+    const clock = clockAt(this.config);
     let written: WrittenEvent | undefined;
     await this.writes.run(async (scope) => {
       written = await this.writeUpdate(scope, existing.id, dto, plan, ctx, clock);
@@ -107,18 +103,19 @@ export class EventUpdates {
       dateUtc: event.dateUtc,
       language: event.language,
     };
-    const html = contentFilter(canPostUnfilteredHtml(ctx.actor));
-    const { moving, movedSlug, reexpand } = applyUpdate(event, dto, plan, html, clock);
+    const writer = { actor: ctx.actor, html: contentFilter(canPostUnfilteredHtml(ctx.actor)) };
+    const { moving, movedSlug, reexpand } = applyUpdate(event, dto, plan, writer, clock);
     // As readers saw it: a scheduled event whose date has passed was published already.
     const previousStatus = effectiveStatus(before, nowUtcSql(clock.now));
     // A new series, or new dates of a series, give new occurrences (a 400 over a bound rolls the
     // whole write back); the translations that shared a changed series follow it.
-    const zone = ctx.config.siteTimezone;
-    if (reexpand) await this.series.materialize(manager, event, zone, clock.now);
-    if (plan.recurrence !== undefined) {
-      const mayEdit = (member: EventEntity) => canEdit(ctx.actor, member);
-      await this.series.followTranslations(scope, event, was.recurrence, mayEdit, zone, clock);
-    }
+    const mayEdit = (member: EventEntity) => canEdit(ctx.actor, member);
+    await this.series.afterUpdate(
+      scope,
+      event,
+      { reexpand, previous: was.recurrence, mayEdit },
+      clock,
+    );
     await this.plans.applyVenue(event, plan, ctx, scope);
     await savedInLanguage(moving, event.language, () => this.events.save(manager, event));
     await saveWriteFragments(plan.extensions, manager, event.id, false);

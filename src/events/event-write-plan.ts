@@ -23,7 +23,7 @@ import { VenueEventLinks } from '../venues/venues.service.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
 import type { EventEntity } from './event.entity.js';
-import type { ParsedCost, WriteClock } from './event-write-rules.js';
+import type { ParsedCost } from './event-write-rules.js';
 import type { WrittenLinks } from './event.presenter.js';
 import { EventsRepository } from './events.repository.js';
 import { ExtensionRegistry } from '../extensions/registry.js';
@@ -52,13 +52,6 @@ export const viewerOf = (ctx: RequestContext): TranslationViewer => ({
 });
 /** The state an event's term links copy (status, publication date, language). */
 export type LinkState = Pick<EventEntity, 'status' | 'dateUtc' | 'language'>;
-
-/** Who writes, in which zone, when: what the write rules date a write by. */
-export const clockOf = (ctx: RequestContext, now = new Date()): WriteClock => ({
-  actor: ctx.actor,
-  siteZone: ctx.config.siteTimezone,
-  now,
-});
 
 /**
  * What every event write does around its row: the request checked whole before any permission

@@ -14,11 +14,7 @@ import {
 const editor = { user: { id: 7, role: 'editor' } } as unknown as Actor;
 const contributor = { user: { id: 8, role: 'contributor' } } as unknown as Actor;
 const now = new Date('2030-06-15T12:00:00Z');
-const clock = (actor: Actor = editor, siteZone = 'Europe/Budapest'): WriteClock => ({
-  actor,
-  siteZone,
-  now,
-});
+const clock: WriteClock = { siteZone: 'Europe/Budapest', now };
 const html = contentFilter(true);
 const create = (dto: Partial<CreateEventDto>, actor: Actor = editor) => {
   const full = {
@@ -28,8 +24,8 @@ const create = (dto: Partial<CreateEventDto>, actor: Actor = editor) => {
     ...dto,
   };
   const event = newEvent(1, full, 7, 'en', html);
-  applyDates(event, full, clock(actor), true);
-  applyStatus(event, full, clock(actor), true);
+  applyDates(event, full, clock, true);
+  applyStatus(event, full, actor, clock, true);
   return event;
 };
 
@@ -86,7 +82,7 @@ describe('event write rules (pure)', () => {
     // A contributor's publish is pending (WordPress capabilities).
     expect(create({ status: 'publish' }, contributor).status).toBe('pending');
     draft.status = 'draft';
-    applyStatus(draft, { status: 'publish' }, clock(), false);
+    applyStatus(draft, { status: 'publish' }, editor, clock, false);
     expect([draft.status, draft.dateUtc]).toEqual(['publish', '2030-06-15 12:00:00']);
   });
 

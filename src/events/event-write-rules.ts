@@ -10,7 +10,7 @@ import {
 import { resolveWriteStatus } from '../posts/post-status.js';
 import type { ContentFilter } from '../common/text/index.js';
 import type { Recurrence } from '../common/recurrence/rules.js';
-import type { Language } from '../config/config.js';
+import type { AppConfig, Language } from '../config/config.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
@@ -26,13 +26,21 @@ import { moveLanguage } from '../posts/language-move.js';
 export type EventInput = CreateEventDto | UpdateEventDto;
 export type ParsedCost = NonNullable<ReturnType<typeof parseCostInput>>;
 
-/** What the rules need of the writer and the site. */
+/**
+ * The time of a write on the site's clock: what the rules date a write by. It is the site's
+ * (its configured zone), not the request's: who writes is asked where a rule depends on it.
+ */
 export interface WriteClock {
-  actor: Actor;
   /** The site's zone (SITE_TIMEZONE): events without a zone of their own use it. */
   siteZone: string;
   now: Date;
 }
+
+/** The site's clock for a write at `now` (taken once before the write: a retry keeps it). */
+export const clockAt = (config: Pick<AppConfig, 'siteTimezone'>, now = new Date()): WriteClock => ({
+  siteZone: config.siteTimezone,
+  now,
+});
 
 /** A new record with the create defaults; dates, cost and status are applied after. */
 export function newEvent(
@@ -163,17 +171,21 @@ export function applyCost(event: EventEntity, cost: ParsedCost | undefined): voi
   }
 }
 
-/** §7.1.6 with CONTRACT §3; drafts and pending records created without a date have none. */
+/**
+ * §7.1.6 with CONTRACT §3, the status as `actor` may set it; drafts and pending records created
+ * without a date have none.
+ */
 export function applyStatus(
   event: EventEntity,
   dto: EventInput,
+  actor: Actor,
   clock: WriteClock,
   creating: boolean,
 ): void {
   const nowUtc = nowUtcSql(clock.now);
   const dated = dto.date !== undefined || dto.date_utc !== undefined;
   if (dto.status !== undefined || creating) {
-    event.status = resolveWriteStatus(clock.actor, dto.status, event.dateUtc, nowUtc);
+    event.status = resolveWriteStatus(actor, dto.status, event.dateUtc, nowUtc);
   } else if (event.status === 'publish' && event.dateUtc && event.dateUtc > nowUtc) {
     event.status = 'future';
   } else if (event.status === 'future' && event.dateUtc && event.dateUtc <= nowUtc) {
@@ -198,20 +210,27 @@ export interface UpdatedColumns {
   reexpand: boolean;
 }
 
+/** Who writes, as the rules of a write ask it: the status they may set, the HTML they may store. */
+export interface Writer {
+  actor: Actor;
+  html: ContentFilter;
+}
+
 /**
- * The columns an update sets on `event`, in the order the rules apply: the fields, the language
- * (slugs are unique per language: a moved event takes its slug along when it is free in the new
- * language, else the next free `slug-2`, ..., assigned after the save), the series (`recurrence`
- * given: null removes it), then dates, cost and status; the dates of a series are read as its.
+ * The columns an update by `writer` sets on `event`, in the order the rules apply: the fields,
+ * the language (slugs are unique per language: a moved event takes its slug along when it is
+ * free in the new language, else the next free `slug-2`, ..., assigned after the save), the
+ * series (`recurrence` given: null removes it), then dates, cost and status; the dates of a
+ * series are read as its.
  */
 export function applyUpdate(
   event: EventEntity,
   dto: UpdateEventDto,
   change: { recurrence?: Recurrence | null; cost?: ParsedCost },
-  html: ContentFilter,
+  writer: Writer,
   clock: WriteClock,
 ): UpdatedColumns {
-  applyFields(event, dto, html);
+  applyFields(event, dto, writer.html);
   const { moving, movedSlug } = moveLanguage(event, dto.language);
   const anchorBefore = [event.startDate, event.endDate, event.allDay, event.timezone].join();
   if (change.recurrence !== undefined) {
@@ -219,7 +238,7 @@ export function applyUpdate(
   }
   applyDates(event, dto, clock, false);
   applyCost(event, change.cost);
-  applyStatus(event, dto, clock, false);
+  applyStatus(event, dto, writer.actor, clock, false);
   const anchorAfter = [event.startDate, event.endDate, event.allDay, event.timezone].join();
   const reexpand =
     change.recurrence !== undefined || (!!event.recurrence && anchorAfter !== anchorBefore);
@@ -238,6 +257,6 @@ export function slugBase(event: EventEntity, requested: string | undefined): str
 }
 
 /** The site's wall clock now (`modified`, `date` of records dated now). */
-export function siteNow(clock: Pick<WriteClock, 'siteZone' | 'now'>): string {
+export function siteNow(clock: WriteClock): string {
   return utcToLocal(nowUtcSql(clock.now), clock.siteZone);
 }

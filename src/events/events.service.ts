@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   canCreatePosts,
   canEdit,
@@ -10,6 +10,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { contentFilter } from '../common/text/index.js';
 import type { Archive } from '../common/pagination/paginate.js';
 import type { TecEvent } from '../common/payload/tec-payload.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { forceOf, notTrashed } from '../posts/force-delete.js';
 import { TrashPurger } from '../posts/purge-trash.js';
 import { TranslationStore } from '../posts/translation-store.js';
@@ -25,11 +26,12 @@ import type { EventEntity } from './event.entity.js';
 import { notAnEvent, notFound } from './event-errors.js';
 import { EventReads, type DatedList } from './event-reads.js';
 import { EventUpdates } from './event-updates.js';
-import { clockOf, EventWritePlanner, viewerOf } from './event-write-plan.js';
+import { EventWritePlanner, viewerOf } from './event-write-plan.js';
 import {
   applyCost,
   applyDates,
   applyStatus,
+  clockAt,
   newEvent,
   siteNow,
   slugBase,
@@ -67,6 +69,7 @@ export class EventsService {
     private readonly translations: TranslationStore,
     private readonly terms: EventTermLinks,
     private readonly purger: TrashPurger,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'siteTimezone'>,
   ) {}
 
   // ---------------------------------------------------------------- reads
@@ -105,8 +108,8 @@ export class EventsService {
 
   async create(dto: CreateEventDto, ctx: RequestContext) {
     const plan = await this.plans.validate(dto, ctx);
-    const clock = clockOf(ctx);
-    const series = await this.seriesWrites.ofCreated(plan, dto, ctx, clock);
+    const clock = clockAt(this.config);
+    const series = await this.seriesWrites.ofCreated(plan, dto, clock);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
     // CONTRACT §2: only editors and administrators create records of others.
     if (dto.author !== undefined && !mayAttributeTo(ctx.actor, dto.author)) throw cannotCreateAs();
@@ -124,7 +127,7 @@ export class EventsService {
       }
       applyDates(event, dto, clock, true);
       applyCost(event, plan.cost);
-      applyStatus(event, dto, clock, true);
+      applyStatus(event, dto, ctx.actor, clock, true);
       // The event's id first, as WordPress numbers an inline venue after its event; then the
       // venue (an inline one is created here), so that the event's row is written once.
       const id = await this.events.allocateId(manager);
@@ -225,7 +228,7 @@ export class EventsService {
   /** DELETE moves to trash and answers the record; a second DELETE is 410 (CONTRACT §3). */
   private async trash(event: EventEntity, ctx: RequestContext) {
     refuseTrash(canEdit(ctx.actor, event), ctx.actor, event, 'event');
-    const clock = clockOf(ctx);
+    const clock = clockAt(this.config);
     await this.writes.run(async (scope) => {
       const { manager } = scope;
       const utc = nowUtcSql(clock.now);

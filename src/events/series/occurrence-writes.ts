@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { canCreatePosts, canEdit } from '../../auth/post-policy.js';
 import { ApiError, forbidden, invalidParams, t } from '../../common/errors/api-error.js';
 import type { RequestContext } from '../../common/http/request-context.js';
+import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { Writes, type WriteScope } from '../../database/writes.js';
 import { EventTermLinks } from '../../terms/event-term-links.js';
 import type { UpdateEventDto } from '../dto/update-event.dto.js';
@@ -10,8 +11,8 @@ import { EventEntity } from '../event.entity.js';
 import { EventReads } from '../event-reads.js';
 import { EventUpdates } from '../event-updates.js';
 import type { WrittenEvent } from '../event.presenter.js';
-import { clockOf, EventWritePlanner } from '../event-write-plan.js';
-import { siteNow, slugBase, type WriteClock } from '../event-write-rules.js';
+import { EventWritePlanner } from '../event-write-plan.js';
+import { clockAt, siteNow, slugBase, type WriteClock } from '../event-write-rules.js';
 import { nowUtcSql } from '../../database/columns.js';
 import { EventsRepository } from '../events.repository.js';
 import { OccurrencesRepository, type StoredOccurrence } from './occurrences.repository.js';
@@ -49,6 +50,7 @@ export class OccurrenceWrites {
     private readonly series: SeriesWrites,
     private readonly reads: EventReads,
     private readonly terms: EventTermLinks,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'siteTimezone'>,
   ) {}
 
   /**
@@ -80,11 +82,10 @@ export class OccurrenceWrites {
         ? undefined
         : { occurrence, type };
     await this.updates.checkUpdate(series, dto, ctx);
-    const clock = clockOf(ctx);
-    const zone = ctx.config.siteTimezone;
+    const clock = clockAt(this.config);
     let written: WrittenEvent | undefined;
     await this.writes.run(async (scope) => {
-      const target = split ? await this.splitOff(scope, series.id, split, zone, clock) : series.id;
+      const target = split ? await this.splitOff(scope, series.id, split, clock) : series.id;
       written = await this.updates.writeUpdate(scope, target, dto, plan, ctx, clock);
     });
     return written!;
@@ -102,7 +103,6 @@ export class OccurrenceWrites {
     scope: WriteScope,
     seriesId: number,
     split: Split,
-    zone: string,
     clock: WriteClock,
   ): Promise<number> {
     const { manager } = scope;
@@ -114,7 +114,13 @@ export class OccurrenceWrites {
     // The rules first: what the series keeps, and what the new event takes (its occurrences).
     let tail: string | null = null;
     if (split.type === 'single') series.recurrence = withoutOccurrence(series, occurrence.start);
-    else ({ head: series.recurrence, tail } = splitSeries(series, occurrence, zone, clock.now));
+    else
+      ({ head: series.recurrence, tail } = splitSeries(
+        series,
+        occurrence,
+        clock.siteZone,
+        clock.now,
+      ));
     const copy: EventEntity = Object.assign(new EventEntity(), series, {
       id: 0,
       slug: null,
@@ -131,10 +137,10 @@ export class OccurrenceWrites {
       modified: siteNow(clock),
       modifiedUtc: nowUtcSql(clock.now),
     });
-    const occurrences = tail ? expandEvent(copy, zone, clock.now) : undefined;
+    const occurrences = tail ? expandEvent(copy, clock.siteZone, clock.now) : undefined;
     if (occurrences) copy.occurrencesUntil = occurrences.horizon ?? SERIES_COMPLETE;
     // Then the writes: the series with its new rules, and the new event.
-    await this.series.rewrite(scope, series, zone, clock);
+    await this.series.rewrite(scope, series, clock);
     const id = await this.events.allocateId(manager);
     copy.id = id;
     await this.events.insert(manager, copy, slugBase(copy, series.slug ?? undefined));
@@ -164,8 +170,7 @@ export class OccurrenceWrites {
     }
     if (!canEdit(ctx.actor, event)) throw forbidden(!!ctx.actor.user);
     if (event.status === 'trash') throw new ApiError('event-is-in-trash', 410);
-    const clock = clockOf(ctx);
-    const zone = ctx.config.siteTimezone;
+    const clock = clockAt(this.config);
     await this.writes.run(async (scope) => {
       const { manager } = scope;
       const series = (await this.events.findById(event.id, manager))!;
@@ -175,7 +180,7 @@ export class OccurrenceWrites {
         throw invalidParams({ id: t('recurrence.last_occurrence') });
       }
       series.recurrence = withoutOccurrence(series, current.start);
-      await this.series.rewrite(scope, series, zone, clock);
+      await this.series.rewrite(scope, series, clock);
     });
     return this.reads.written(event.id, ctx.query.password, ctx);
   }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RequestContext } from '../../common/http/request-context.js';
 import { nowUtcSql } from '../../database/columns.js';
 import type { WriteScope } from '../../database/writes.js';
 import { effectiveStatus } from '../../posts/post-status.js';
@@ -12,11 +11,21 @@ import { EventsRepository } from '../events.repository.js';
 import { OccurrencesRepository } from './occurrences.repository.js';
 import { expandEvent, recurrenceOf, SERIES_COMPLETE } from './series-rules.js';
 
+/** What an update did to its event that its series answers (SeriesWrites.afterUpdate). */
+export interface SeriesChange {
+  /** New rules or new dates of a series: its occurrences are written again. */
+  reexpand: boolean;
+  /** The event's `recurrence` before the update, as stored. */
+  previous: string | null;
+  /** Whether the update's actor may edit a translation (the update's permission rule). */
+  mayEdit: (member: EventEntity) => boolean;
+}
+
 /**
  * What the writes of an event do to its series (CONTRACT §9): a created event's series expanded,
  * a series written again with its occurrences (`materialize`, `rewrite`), and the translations
- * that share a changed series following it. The writes addressed to one occurrence are
- * OccurrenceWrites'.
+ * that share a changed series following it, each on the site's clock (WriteClock): nothing of
+ * it depends on who writes. The writes addressed to one occurrence are OccurrenceWrites'.
  */
 @Injectable()
 export class SeriesWrites {
@@ -31,7 +40,7 @@ export class SeriesWrites {
    * dates give. CONTRACT §9: a translation of a series is a series of the same rules, unless it
    * says otherwise (`recurrence`, `{}` for none): the plan takes the source's.
    */
-  async ofCreated(plan: WritePlan, dto: CreateEventDto, ctx: RequestContext, clock: WriteClock) {
+  async ofCreated(plan: WritePlan, dto: CreateEventDto, clock: WriteClock) {
     if (plan.recurrence === undefined && dto.translation_of !== undefined) {
       const source = await this.events.findById(dto.translation_of);
       if (source) plan.recurrence = recurrenceOf(source) ?? undefined;
@@ -42,7 +51,22 @@ export class SeriesWrites {
       recurrence: JSON.stringify(plan.recurrence),
     });
     applyDates(draft, dto, clock, true);
-    return expandEvent(draft, ctx.config.siteTimezone, clock.now);
+    return expandEvent(draft, clock.siteZone, clock.now);
+  }
+
+  /**
+   * What an update of `event` does to its series, in the update's transaction: its occurrences
+   * written again when its rules or dates changed, then the translations that shared a changed
+   * series following it (followTranslations).
+   */
+  async afterUpdate(
+    scope: WriteScope,
+    event: EventEntity,
+    change: SeriesChange,
+    clock: WriteClock,
+  ): Promise<void> {
+    if (change.reexpand) await this.materialize(scope.manager, event, clock);
+    await this.followTranslations(scope, event, change.previous, change.mayEdit, clock);
   }
 
   /**
@@ -52,12 +76,11 @@ export class SeriesWrites {
    * transaction; a member whose series was its own (a different one, or none) keeps it, and so
    * does one the actor may not edit (`mayEdit`, the caller's permission rule).
    */
-  async followTranslations(
+  private async followTranslations(
     scope: WriteScope,
     event: EventEntity,
     previous: string | null,
     mayEdit: (member: EventEntity) => boolean,
-    zone: string,
     clock: WriteClock,
   ): Promise<void> {
     if (event.translationGroup === null || event.recurrence === previous) return;
@@ -67,7 +90,7 @@ export class SeriesWrites {
       if (member.status === 'trash' || member.recurrence !== previous) continue;
       if (!mayEdit(member)) continue;
       member.recurrence = event.recurrence;
-      await this.rewrite(scope, member, zone, clock);
+      await this.rewrite(scope, member, clock);
     }
   }
 
@@ -78,10 +101,9 @@ export class SeriesWrites {
   async rewrite(
     scope: Pick<WriteScope, 'manager' | 'changed'>,
     series: EventEntity,
-    zone: string,
     clock: WriteClock,
   ): Promise<void> {
-    await this.materialize(scope.manager, series, zone, clock.now);
+    await this.materialize(scope.manager, series, clock);
     // Its status as readers saw it (the occurrences leave it as it was).
     const previousStatus = effectiveStatus(series, nowUtcSql(clock.now));
     series.modified = siteNow(clock);
@@ -95,18 +117,17 @@ export class SeriesWrites {
    * keep their id (and so their provisional id), the others are removed or added; the event's
    * `occurrencesUntil` says how far they go. A single event has none.
    */
-  async materialize(
+  private async materialize(
     manager: EntityManager,
     event: EventEntity,
-    siteZone: string,
-    now: Date,
+    clock: WriteClock,
   ): Promise<void> {
     if (!event.recurrence) {
       await this.occurrences.clearOccurrences(manager, event.id);
       event.occurrencesUntil = null;
       return;
     }
-    const { occurrences, horizon } = expandEvent(event, siteZone, now);
+    const { occurrences, horizon } = expandEvent(event, clock.siteZone, clock.now);
     await this.occurrences.replaceOccurrences(manager, event, occurrences);
     event.occurrencesUntil = horizon ?? SERIES_COMPLETE;
   }
