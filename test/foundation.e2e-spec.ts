@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsOptional, IsString, MinLength } from 'class-validator';
 import { DataSource } from 'typeorm';
@@ -11,6 +11,7 @@ import { MISSING, typeMessage } from '../src/common/http/validation.js';
 import { basic } from './helpers/auth.js';
 import { withExpectedLogs } from './helpers/expected-logs.js';
 import { useTestApp } from './helpers/app-fixture.js';
+import { FAILING, FailingController } from './helpers/failing-routes.js';
 
 class ProbeDto {
   @ApiProperty()
@@ -34,20 +35,10 @@ class ProbeController {
     if (!canManageTerms(actor)) throw forbidden(!!actor.user);
     return { ok: true, title: body.title, user: actor.user?.login ?? null };
   }
-
-  @Get('boom')
-  boom() {
-    throw new TypeError('secret internals at /srv/app.ts:1');
-  }
-
-  @Get('db-down')
-  dbDown() {
-    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
-  }
 }
 
 describe('foundation (e2e)', () => {
-  const { app, http, users } = useTestApp({ controllers: [ProbeController] });
+  const { app, http, users } = useTestApp({ controllers: [ProbeController, FailingController] });
 
   describe('namespace index', () => {
     it('lists its own route and /doc with localized args and links', async () => {
@@ -222,9 +213,7 @@ describe('foundation (e2e)', () => {
 
     it('never leaks internals on an unexpected error (500 rest_internal_error)', async () => {
       // The error is logged, with its stack, for the operator: captured here, not printed.
-      const { result: res, lines } = await withExpectedLogs(() =>
-        http().get('/cal/events/v1/_probe/boom'),
-      );
+      const { result: res, lines } = await withExpectedLogs(() => http().get(`${FAILING}/boom`));
       expect(res.status).toBe(500);
       expect(lines).toEqual([expect.stringMatching(/^ERROR WpErrorFilter: .*secret/)]);
       expect(res.body).toEqual({
@@ -236,9 +225,7 @@ describe('foundation (e2e)', () => {
     });
 
     it('answers a database outage with 503 rest_db_unavailable', async () => {
-      const { result: res, lines } = await withExpectedLogs(() =>
-        http().get('/cal/events/v1/_probe/db-down'),
-      );
+      const { result: res, lines } = await withExpectedLogs(() => http().get(`${FAILING}/db-down`));
       expect(res.status).toBe(503);
       expect(lines).toEqual([
         'ERROR WpErrorFilter: database unavailable: connect ECONNREFUSED 127.0.0.1:3306',
