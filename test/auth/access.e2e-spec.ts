@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { useTestApp } from '../helpers/app-fixture.js';
+import { countRows } from '../helpers/database.js';
 import { event } from '../helpers/event-body.js';
 
 /**
@@ -35,8 +36,8 @@ describe('access to linked records, translations and authorship (e2e)', () => {
   };
   const made = async (path: string, body: Record<string, unknown>, who: Who, prefix = '') =>
     (await call('post', path, who, prefix).send(body).expect(201)).body as Tec;
-  const count = async (table: string, where: string, params: unknown[]) =>
-    Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params))[0].n);
+  const count = (table: string, where: string, params: unknown[]) =>
+    countRows(ds, table, where, params);
 
   beforeAll(async () => {
     author2 = (await createRoleUsers(app(), '2')).author;
