@@ -2,7 +2,7 @@ import type { RoleUsers } from '../helpers/auth.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 import { day } from '../helpers/event-body.js';
-import { EVENT_DEFAULTS } from '../helpers/tec-event.js';
+import { EVENT_DEFAULTS, POST_KEYS } from '../helpers/tec-event.js';
 
 const BASE = '/cal/events/v1';
 const REST = 'http://cal.test/cal/events/v1';
@@ -26,13 +26,7 @@ describe('events (e2e)', () => {
         'id',
         'global_id',
         'global_id_lineage',
-        'author',
-        'status',
-        'date',
-        'date_utc',
-        'modified',
-        'modified_utc',
-        'url',
+        ...POST_KEYS,
         'rest_url',
         'title',
         'description',
