@@ -68,12 +68,14 @@ describe('database outage (e2e)', () => {
   };
 
   it('answers 503 in the WordPress shape while the database is away, then recovers', async () => {
+    /** The same write before and while the database is away. */
+    const write = (title: string) =>
+      http()
+        .post('/cal/events/v1/events')
+        .set('Authorization', users.editor.header)
+        .send({ title, start_date: 'tomorrow 10am', end_date: 'tomorrow 11am' });
     await http().get('/cal/events/v1/events').expect(200);
-    await http()
-      .post('/cal/events/v1/events')
-      .set('Authorization', users.editor.header)
-      .send({ title: 'Before', start_date: 'tomorrow 10am', end_date: 'tomorrow 11am' })
-      .expect(201);
+    await write('Before').expect(201);
 
     // The monitor and the error filter log the outage, as they should: captured, not printed.
     logs = captureExpectedLogs();
@@ -93,11 +95,7 @@ describe('database outage (e2e)', () => {
     const hu = await http().get('/hu/cal/events/v1/events').expect(503);
     expect(hu.body.message).toBe('Az adatbázis jelenleg nem érhető el. Próbáld újra hamarosan.');
     await http().get('/health').expect(503);
-    await http()
-      .post('/cal/events/v1/events')
-      .set('Authorization', users.editor.header)
-      .send({ title: 'During', start_date: 'tomorrow 10am', end_date: 'tomorrow 11am' })
-      .expect(503);
+    await write('During').expect(503);
 
     restore();
     let healthy = false;
