@@ -12,6 +12,7 @@ import { basic } from './helpers/auth.js';
 import { withExpectedLogs } from './helpers/expected-logs.js';
 import { useTestApp } from './helpers/app-fixture.js';
 import { FAILING, FailingController } from './helpers/failing-routes.js';
+import { wpError } from './helpers/wp-error.js';
 
 class ProbeDto {
   @ApiProperty()
@@ -88,11 +89,9 @@ describe('foundation (e2e)', () => {
 
     it('answers another namespace with rest_invalid_namespace', async () => {
       const res = await http().get('/cal/events/v1?namespace=wp/v2').expect(404);
-      expect(res.body).toEqual({
-        code: 'rest_invalid_namespace',
-        message: 'The specified namespace could not be found.',
-        data: { status: 404 },
-      });
+      expect(res.body).toEqual(
+        wpError(404, 'rest_invalid_namespace', 'The specified namespace could not be found.'),
+      );
     });
 
     it('accepts context and the default namespace', async () => {
@@ -150,11 +149,9 @@ describe('foundation (e2e)', () => {
   describe('errors', () => {
     it('answers unknown routes and wrong methods with rest_no_route', async () => {
       const res = await http().get('/cal/events/v1/unknown').expect(404);
-      expect(res.body).toEqual({
-        code: 'rest_no_route',
-        message: 'No route was found matching the URL and request method.',
-        data: { status: 404 },
-      });
+      expect(res.body).toEqual(
+        wpError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
+      );
       const wrong = await http().delete('/cal/events/v1').expect(404);
       expect(wrong.body.code).toBe('rest_no_route');
       expect(wrong.headers['content-type']).toBe('application/json; charset=UTF-8');
@@ -216,11 +213,9 @@ describe('foundation (e2e)', () => {
       const { result: res, lines } = await withExpectedLogs(() => http().get(`${FAILING}/boom`));
       expect(res.status).toBe(500);
       expect(lines).toEqual([expect.stringMatching(/^ERROR WpErrorFilter: .*secret/)]);
-      expect(res.body).toEqual({
-        code: 'rest_internal_error',
-        message: 'An unexpected error occurred.',
-        data: { status: 500 },
-      });
+      expect(res.body).toEqual(
+        wpError(500, 'rest_internal_error', 'An unexpected error occurred.'),
+      );
       expect(JSON.stringify(res.body)).not.toContain('secret');
     });
 
@@ -241,11 +236,9 @@ describe('foundation (e2e)', () => {
 
     it('answers anonymous callers of a protected route with 401 rest_forbidden', async () => {
       const res = await http().post('/cal/events/v1/_probe').send({ title: 'x' }).expect(401);
-      expect(res.body).toEqual({
-        code: 'rest_forbidden',
-        message: 'Sorry, you are not allowed to do that.',
-        data: { status: 401 },
-      });
+      expect(res.body).toEqual(
+        wpError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.'),
+      );
     });
 
     it.each([
@@ -273,11 +266,13 @@ describe('foundation (e2e)', () => {
         .set('Authorization', basic('editor', 'wrong password'))
         .expect(401);
       expect(unknown.body).toEqual(wrong.body);
-      expect(wrong.body).toEqual({
-        code: 'incorrect_password',
-        message: 'The provided password is an invalid application password.',
-        data: { status: 401 },
-      });
+      expect(wrong.body).toEqual(
+        wpError(
+          401,
+          'incorrect_password',
+          'The provided password is an invalid application password.',
+        ),
+      );
     });
 
     it('rejects a malformed Authorization header with 401 even on public routes', async () => {

@@ -4,6 +4,7 @@ import { UsersService } from '../../src/auth/users/users.service.js';
 import { basic, inSession, logIn, SESSION_PATH, sessionCookie } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { useTestApp } from '../helpers/app-fixture.js';
+import { wpError } from '../helpers/wp-error.js';
 
 /**
  * The console's login and its session (CONTRACT §2), as WordPress's cookie authentication: a
@@ -55,11 +56,9 @@ describe('console sessions (e2e)', () => {
     await editor.setLoginPassword('ivy', 'ivy console passphrase');
     const appRefused = await post({ login: 'ivy', password: appPassword }).expect(401);
     const unknown = await post({ login: 'nobody-here', password: appPassword }).expect(401);
-    expect(appRefused.body).toEqual({
-      code: 'incorrect_password',
-      message: 'The login or the password is incorrect.',
-      data: { status: 401 },
-    });
+    expect(appRefused.body).toEqual(
+      wpError(401, 'incorrect_password', 'The login or the password is incorrect.'),
+    );
     expect(unknown.text).toBe(appRefused.text);
     expect(noConsole.text).toBe(appRefused.text);
     expect(appRefused.headers['set-cookie']).toBeUndefined();
@@ -112,11 +111,7 @@ describe('console sessions (e2e)', () => {
     // A nonce that is not this cookie's: 403, WordPress's answer.
     const other = await logIn(app(), app().getHttpServer(), users.author.login);
     const wrong = await withSession(http().get(API), other.nonce).expect(403);
-    expect(wrong.body).toEqual({
-      code: 'rest_cookie_invalid_nonce',
-      message: 'Cookie check failed.',
-      data: { status: 403 },
-    });
+    expect(wrong.body).toEqual(wpError(403, 'rest_cookie_invalid_nonce', 'Cookie check failed.'));
     // A nonce without a cookie is nothing; HTTP Basic wins over a cookie.
     await http()
       .get(`${API}/events/${created.body.id}`)
@@ -138,11 +133,9 @@ describe('console sessions (e2e)', () => {
       nonce: session.nonce,
     });
     const anonymous = await http().get(SESSION_PATH).expect(401);
-    expect(anonymous.body).toEqual({
-      code: 'rest_not_logged_in',
-      message: 'You are not currently logged in.',
-      data: { status: 401 },
-    });
+    expect(anonymous.body).toEqual(
+      wpError(401, 'rest_not_logged_in', 'You are not currently logged in.'),
+    );
 
     await http().delete(SESSION_PATH).set('Cookie', session.cookie).expect(403);
     await http().get(SESSION_PATH).set('Cookie', session.cookie).expect(200);

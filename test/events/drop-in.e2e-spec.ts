@@ -1,5 +1,6 @@
 import { createRoleUsers } from '../helpers/auth.js';
 import { postEvent, useAppPerTest, useTestApp } from '../helpers/app-fixture.js';
+import { wpError } from '../helpers/wp-error.js';
 
 const SITE = 'http://cal.test';
 const CAL = '/cal/events/v1';
@@ -331,11 +332,13 @@ describe('drop-in for the plugin clients (e2e)', () => {
         expect(res.headers['content-type']).toBe('application/json; charset=UTF-8');
       }
       const hu = await http().get('/hu/wp-json/wp/v2/posts').expect(404);
-      expect(hu.body).toEqual({
-        code: 'rest_no_route',
-        message: 'Nem található az URL-nek és a kérés metódusának megfelelő útvonal.',
-        data: { status: 404 },
-      });
+      expect(hu.body).toEqual(
+        wpError(
+          404,
+          'rest_no_route',
+          'Nem található az URL-nek és a kérés metódusának megfelelő útvonal.',
+        ),
+      );
     });
   });
 
