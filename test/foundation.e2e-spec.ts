@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsOptional, IsString, MinLength } from 'class-validator';
 import { DataSource } from 'typeorm';
@@ -11,6 +11,8 @@ import { MISSING, typeMessage } from '../src/common/http/validation.js';
 import { basic } from './helpers/auth.js';
 import { withExpectedLogs } from './helpers/expected-logs.js';
 import { useTestApp } from './helpers/app-fixture.js';
+import { FAILING, FailingController } from './helpers/failing-routes.js';
+import { wpError } from './helpers/wp-error.js';
 
 class ProbeDto {
   @ApiProperty()
@@ -34,20 +36,10 @@ class ProbeController {
     if (!canManageTerms(actor)) throw forbidden(!!actor.user);
     return { ok: true, title: body.title, user: actor.user?.login ?? null };
   }
-
-  @Get('boom')
-  boom() {
-    throw new TypeError('secret internals at /srv/app.ts:1');
-  }
-
-  @Get('db-down')
-  dbDown() {
-    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
-  }
 }
 
 describe('foundation (e2e)', () => {
-  const { app, http, users } = useTestApp({ controllers: [ProbeController] });
+  const { app, http, users } = useTestApp({ controllers: [ProbeController, FailingController] });
 
   describe('namespace index', () => {
     it('lists its own route and /doc with localized args and links', async () => {
@@ -97,11 +89,9 @@ describe('foundation (e2e)', () => {
 
     it('answers another namespace with rest_invalid_namespace', async () => {
       const res = await http().get('/cal/events/v1?namespace=wp/v2').expect(404);
-      expect(res.body).toEqual({
-        code: 'rest_invalid_namespace',
-        message: 'The specified namespace could not be found.',
-        data: { status: 404 },
-      });
+      expect(res.body).toEqual(
+        wpError(404, 'rest_invalid_namespace', 'The specified namespace could not be found.'),
+      );
     });
 
     it('accepts context and the default namespace', async () => {
@@ -159,11 +149,9 @@ describe('foundation (e2e)', () => {
   describe('errors', () => {
     it('answers unknown routes and wrong methods with rest_no_route', async () => {
       const res = await http().get('/cal/events/v1/unknown').expect(404);
-      expect(res.body).toEqual({
-        code: 'rest_no_route',
-        message: 'No route was found matching the URL and request method.',
-        data: { status: 404 },
-      });
+      expect(res.body).toEqual(
+        wpError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
+      );
       const wrong = await http().delete('/cal/events/v1').expect(404);
       expect(wrong.body.code).toBe('rest_no_route');
       expect(wrong.headers['content-type']).toBe('application/json; charset=UTF-8');
@@ -222,23 +210,17 @@ describe('foundation (e2e)', () => {
 
     it('never leaks internals on an unexpected error (500 rest_internal_error)', async () => {
       // The error is logged, with its stack, for the operator: captured here, not printed.
-      const { result: res, lines } = await withExpectedLogs(() =>
-        http().get('/cal/events/v1/_probe/boom'),
-      );
+      const { result: res, lines } = await withExpectedLogs(() => http().get(`${FAILING}/boom`));
       expect(res.status).toBe(500);
       expect(lines).toEqual([expect.stringMatching(/^ERROR WpErrorFilter: .*secret/)]);
-      expect(res.body).toEqual({
-        code: 'rest_internal_error',
-        message: 'An unexpected error occurred.',
-        data: { status: 500 },
-      });
+      expect(res.body).toEqual(
+        wpError(500, 'rest_internal_error', 'An unexpected error occurred.'),
+      );
       expect(JSON.stringify(res.body)).not.toContain('secret');
     });
 
     it('answers a database outage with 503 rest_db_unavailable', async () => {
-      const { result: res, lines } = await withExpectedLogs(() =>
-        http().get('/cal/events/v1/_probe/db-down'),
-      );
+      const { result: res, lines } = await withExpectedLogs(() => http().get(`${FAILING}/db-down`));
       expect(res.status).toBe(503);
       expect(lines).toEqual([
         'ERROR WpErrorFilter: database unavailable: connect ECONNREFUSED 127.0.0.1:3306',
@@ -254,11 +236,9 @@ describe('foundation (e2e)', () => {
 
     it('answers anonymous callers of a protected route with 401 rest_forbidden', async () => {
       const res = await http().post('/cal/events/v1/_probe').send({ title: 'x' }).expect(401);
-      expect(res.body).toEqual({
-        code: 'rest_forbidden',
-        message: 'Sorry, you are not allowed to do that.',
-        data: { status: 401 },
-      });
+      expect(res.body).toEqual(
+        wpError(401, 'rest_forbidden', 'Sorry, you are not allowed to do that.'),
+      );
     });
 
     it.each([
@@ -286,11 +266,13 @@ describe('foundation (e2e)', () => {
         .set('Authorization', basic('editor', 'wrong password'))
         .expect(401);
       expect(unknown.body).toEqual(wrong.body);
-      expect(wrong.body).toEqual({
-        code: 'incorrect_password',
-        message: 'The provided password is an invalid application password.',
-        data: { status: 401 },
-      });
+      expect(wrong.body).toEqual(
+        wpError(
+          401,
+          'incorrect_password',
+          'The provided password is an invalid application password.',
+        ),
+      );
     });
 
     it('rejects a malformed Authorization header with 401 even on public routes', async () => {

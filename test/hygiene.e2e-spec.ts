@@ -1,6 +1,7 @@
 import { connect, type AddressInfo } from 'node:net';
 import { basic } from './helpers/auth.js';
 import { useTestApp } from './helpers/app-fixture.js';
+import { wpError } from './helpers/wp-error.js';
 
 /** Abuse and hygiene: throttled logins, body limit, headers, CORS, request logs. */
 describe('hygiene (e2e)', () => {
@@ -41,11 +42,9 @@ describe('hygiene (e2e)', () => {
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ title: 'x'.repeat(1_100_000) }))
       .expect(413);
-    expect(res.body).toEqual({
-      code: 'rest_payload_too_large',
-      message: 'The request body is too large.',
-      data: { status: 413 },
-    });
+    expect(res.body).toEqual(
+      wpError(413, 'rest_payload_too_large', 'The request body is too large.'),
+    );
   });
 
   // Regressions found by test/fuzz.e2e-spec.ts.
@@ -119,11 +118,9 @@ describe('hygiene (e2e)', () => {
     );
     expect(tooLong.status).toBe(431);
     expect(tooLong.headers).toContain('content-type: application/json; charset=utf-8');
-    expect(JSON.parse(tooLong.body)).toEqual({
-      code: 'rest_bad_request',
-      message: 'A kérés nem értelmezhető.',
-      data: { status: 431 },
-    });
+    expect(JSON.parse(tooLong.body)).toEqual(
+      wpError(431, 'rest_bad_request', 'A kérés nem értelmezhető.'),
+    );
     // The language follows the app's rules: a repeated `i18n_language` is a list, not `en`.
     const listed = await raw(
       'GET /ro/cal/events/v1/events?i18n_language=en&i18n_language[]=hu&\x01 HTTP/1.1\r\nHost: cal.test\r\n\r\n',
@@ -133,11 +130,9 @@ describe('hygiene (e2e)', () => {
       'GET /cal/events/v1/events/\x01 HTTP/1.1\r\nHost: cal.test\r\n\r\n',
     );
     expect(badCharacter.status).toBe(400);
-    expect(JSON.parse(badCharacter.body)).toEqual({
-      code: 'rest_bad_request',
-      message: 'The request could not be understood.',
-      data: { status: 400 },
-    });
+    expect(JSON.parse(badCharacter.body)).toEqual(
+      wpError(400, 'rest_bad_request', 'The request could not be understood.'),
+    );
   });
 
   /** Sends bytes as they are (no HTTP client would) and reads the answer until the socket closes. */
@@ -216,11 +211,13 @@ describe('hygiene (e2e)', () => {
       .get('/cal/events/v1')
       .set('Authorization', users.editor.header)
       .expect(429);
-    expect(blocked.body).toEqual({
-      code: 'rest_too_many_requests',
-      message: 'Too many requests. Please wait a moment and try again.',
-      data: { status: 429 },
-    });
+    expect(blocked.body).toEqual(
+      wpError(
+        429,
+        'rest_too_many_requests',
+        'Too many requests. Please wait a moment and try again.',
+      ),
+    );
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // Anonymous reads are not limited by the login throttle.
     await http().get('/cal/events/v1').expect(200);

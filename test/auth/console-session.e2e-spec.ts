@@ -1,9 +1,10 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { UsersService } from '../../src/auth/users/users.service.js';
-import { basic, logIn, SESSION_PATH, sessionCookie } from '../helpers/auth.js';
+import { basic, inSession, logIn, SESSION_PATH, sessionCookie } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { useTestApp } from '../helpers/app-fixture.js';
+import { wpError } from '../helpers/wp-error.js';
 
 /**
  * The console's login and its session (CONTRACT §2), as WordPress's cookie authentication: a
@@ -55,11 +56,9 @@ describe('console sessions (e2e)', () => {
     await editor.setLoginPassword('ivy', 'ivy console passphrase');
     const appRefused = await post({ login: 'ivy', password: appPassword }).expect(401);
     const unknown = await post({ login: 'nobody-here', password: appPassword }).expect(401);
-    expect(appRefused.body).toEqual({
-      code: 'incorrect_password',
-      message: 'The login or the password is incorrect.',
-      data: { status: 401 },
-    });
+    expect(appRefused.body).toEqual(
+      wpError(401, 'incorrect_password', 'The login or the password is incorrect.'),
+    );
     expect(unknown.text).toBe(appRefused.text);
     expect(noConsole.text).toBe(appRefused.text);
     expect(appRefused.headers['set-cookie']).toBeUndefined();
@@ -112,11 +111,7 @@ describe('console sessions (e2e)', () => {
     // A nonce that is not this cookie's: 403, WordPress's answer.
     const other = await logIn(app(), app().getHttpServer(), users.author.login);
     const wrong = await withSession(http().get(API), other.nonce).expect(403);
-    expect(wrong.body).toEqual({
-      code: 'rest_cookie_invalid_nonce',
-      message: 'Cookie check failed.',
-      data: { status: 403 },
-    });
+    expect(wrong.body).toEqual(wpError(403, 'rest_cookie_invalid_nonce', 'Cookie check failed.'));
     // A nonce without a cookie is nothing; HTTP Basic wins over a cookie.
     await http()
       .get(`${API}/events/${created.body.id}`)
@@ -138,42 +133,27 @@ describe('console sessions (e2e)', () => {
       nonce: session.nonce,
     });
     const anonymous = await http().get(SESSION_PATH).expect(401);
-    expect(anonymous.body).toEqual({
-      code: 'rest_not_logged_in',
-      message: 'You are not currently logged in.',
-      data: { status: 401 },
-    });
+    expect(anonymous.body).toEqual(
+      wpError(401, 'rest_not_logged_in', 'You are not currently logged in.'),
+    );
 
     await http().delete(SESSION_PATH).set('Cookie', session.cookie).expect(403);
     await http().get(SESSION_PATH).set('Cookie', session.cookie).expect(200);
-    const out = await http()
-      .delete(SESSION_PATH)
-      .set('Cookie', session.cookie)
-      .set('X-WP-Nonce', session.nonce)
-      .expect(200);
+    const out = await inSession(http().delete(SESSION_PATH), session).expect(200);
     expect(out.body).toEqual({ logged_out: true });
     expect([out.headers['set-cookie']].flat()[0]).toMatch(
       /^cal_session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/,
     );
     await http().get(SESSION_PATH).set('Cookie', session.cookie).expect(401);
-    const gone = await http()
-      .get(API)
-      .set('Cookie', session.cookie)
-      .set('X-WP-Nonce', session.nonce)
-      .expect(401);
+    const gone = await inSession(http().get(API), session).expect(401);
     expect(gone.body.code).toBe('rest_not_logged_in');
-    const hu = await http()
-      .get(`/hu${API}`)
-      .set('Cookie', session.cookie)
-      .set('X-WP-Nonce', session.nonce)
-      .expect(401);
+    const hu = await inSession(http().get(`/hu${API}`), session).expect(401);
     expect(hu.body.message).toBe('Jelenleg nem vagy bejelentkezve.');
   });
 
   it('ends a session at its time, and when its user is deleted', async () => {
     const session = await logIn(app(), app().getHttpServer(), users.contributor.login);
-    const call = () =>
-      http().get(API).set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce);
+    const call = () => inSession(http().get(API), session);
     await call().expect(200);
     const ds = app().get(DataSource);
     await ds.query('UPDATE user_sessions SET expires_at = ? WHERE user_id = ?', [
@@ -199,7 +179,7 @@ describe('console sessions (e2e)', () => {
     void password;
     const temp = await logIn(app(), app().getHttpServer(), 'temp');
     await app().get(UsersService).delete('temp');
-    await http().get(API).set('Cookie', temp.cookie).set('X-WP-Nonce', temp.nonce).expect(401);
+    await inSession(http().get(API), temp).expect(401);
   });
 
   it('throttles the login form with the counters of HTTP Basic', async () => {

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
 import { basic, createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { wpError } from '../helpers/wp-error.js';
 
 /**
  * The login throttle with its default limits (CONTRACT §2, README "Configuration"): per login and
@@ -11,11 +12,11 @@ import { closeApp, createTestApp } from '../helpers/create-test-app.js';
  */
 const ROOT = '/cal/events/v1';
 
-const TOO_MANY = {
-  code: 'rest_too_many_requests',
-  message: 'Too many requests. Please wait a moment and try again.',
-  data: { status: 429 },
-};
+const TOO_MANY = wpError(
+  429,
+  'rest_too_many_requests',
+  'Too many requests. Please wait a moment and try again.',
+);
 
 describe('login throttle (e2e)', () => {
   describe('clients connecting directly (TRUST_PROXY unset)', () => {
@@ -43,11 +44,9 @@ describe('login throttle (e2e)', () => {
       const wrong = await get(basic('editor', 'guess')).expect(401);
       expect(unknown.text).toBe(wrong.text);
       expect(unknown.headers['content-type']).toBe(wrong.headers['content-type']);
-      expect(JSON.parse(unknown.text)).toEqual({
-        code: 'incorrect_password',
-        message: expect.any(String),
-        data: { status: 401 },
-      });
+      expect(JSON.parse(unknown.text)).toEqual(
+        wpError(401, 'incorrect_password', expect.any(String)),
+      );
     });
 
     it('ignores a spoofed X-Forwarded-For: rotating it does not escape the limit', async () => {

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/common/http/request-logger.js';
 import { AppLogger } from '../../src/common/http/app-logger.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { wpError } from '../helpers/wp-error.js';
 
 const SECRET = 'hunter2-secret';
 
@@ -73,11 +74,9 @@ describe('secrets inside rest_route and logged URLs (e2e)', () => {
     (id: number) => `/?rest_route=/cal/events/v1/events/${id}%23x%3Fpassword%3D${SECRET}`,
   ])('a password inside the route opens nothing: no route (%#)', async (form) => {
     const res = await http().get(form(event.id)).expect(404);
-    expect(res.body).toEqual({
-      code: 'rest_no_route',
-      message: 'No route was found matching the URL and request method.',
-      data: { status: 404 },
-    });
+    expect(res.body).toEqual(
+      wpError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
+    );
     expect(res.text).not.toContain('Hidden text');
     expect(lines.length).toBeGreaterThan(0);
     expect(logged()).not.toContain(SECRET);

@@ -1,8 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-import { postEvent } from '../helpers/app-fixture.js';
+import { createRoleUsers } from '../helpers/auth.js';
+import { postEvent, useAppPerTest, useTestApp } from '../helpers/app-fixture.js';
+import { wpError } from '../helpers/wp-error.js';
 
 const SITE = 'http://cal.test';
 const CAL = '/cal/events/v1';
@@ -19,16 +17,15 @@ type Body = Record<string, unknown>;
  * every unknown path) and the plugin's tolerance of inline venues/organizers and image ids.
  */
 describe('drop-in for the plugin clients (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { http, users } = useTestApp();
   const editor = () => users.editor.header;
+  /** A `method` request on `path` as the editor. */
+  const asEditor = (method: 'post' | 'put' | 'patch' | 'delete', path: string) =>
+    http()[method](path).set('Authorization', editor());
 
   const seed = { events: [] as Body[], venueId: 0, organizerId: 0, categoryId: 0, tagId: 0 };
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     for (const [i, title] of ['Jazz night', 'Folk evening', 'Opera gala'].entries()) {
       const res = await postEvent(http, editor(), {
         title,
@@ -53,7 +50,6 @@ describe('drop-in for the plugin clients (e2e)', () => {
     seed.categoryId = first.categories[0].id;
     seed.tagId = first.tags[0].id;
   });
-  afterAll(() => closeApp(app));
 
   describe('the plugin namespace at /wp-json/tribe/events/v1', () => {
     it('lists events with the plugin links: rest_url, next_rest_url, previous_rest_url', async () => {
@@ -147,36 +143,20 @@ describe('drop-in for the plugin clients (e2e)', () => {
       await http().get(`${TRIBE}/organizers/${seed.organizerId}`).expect(200);
       await http().get(`${TRIBE}/tags/${seed.tagId}`).expect(200);
       await http().get(`${TRIBE}/events/by-slug/jazz-night`).expect(200);
-      const tag = await http()
-        .post(`${TRIBE}/tags`)
-        .set('Authorization', editor())
-        .send({ name: 'alias tag' })
-        .expect(201);
+      const tag = await asEditor('post', `${TRIBE}/tags`).send({ name: 'alias tag' }).expect(201);
       expect(tag.body.urls.self).toBe(`${SITE}/wp-json/tribe/events/v1/tags/${tag.body.id}`);
       expect(tag.headers.location).toBe(tag.body.urls.self);
-      await http()
-        .put(`${TRIBE}/tags/${tag.body.id}`)
-        .set('Authorization', editor())
-        .send({ description: 'x' })
-        .expect(200);
-      await http()
-        .delete(`${TRIBE}/tags/${tag.body.id}`)
-        .set('Authorization', editor())
-        .expect(200);
-      const organizer = await http()
-        .post(`${TRIBE}/organizers`)
-        .set('Authorization', editor())
+      await asEditor('put', `${TRIBE}/tags/${tag.body.id}`).send({ description: 'x' }).expect(200);
+      await asEditor('delete', `${TRIBE}/tags/${tag.body.id}`).expect(200);
+      const organizer = await asEditor('post', `${TRIBE}/organizers`)
         .send({ organizer: 'Alias Org' })
         .expect(201);
-      await http()
-        .patch(`${TRIBE}/organizers/${organizer.body.id}`)
-        .set('Authorization', editor())
+      await asEditor('patch', `${TRIBE}/organizers/${organizer.body.id}`)
         .send({ phone: '123' })
         .expect(200);
-      const trashed = await http()
-        .delete(`${TRIBE}/organizers/${organizer.body.id}`)
-        .set('Authorization', editor())
-        .expect(200);
+      const trashed = await asEditor('delete', `${TRIBE}/organizers/${organizer.body.id}`).expect(
+        200,
+      );
       expect(trashed.body.status).toBe('trash');
     });
 
@@ -283,9 +263,7 @@ describe('drop-in for the plugin clients (e2e)', () => {
       await http().get('/?rest_route=/nope').expect(404);
 
       // Writes: create, update (POST, PUT, PATCH), delete.
-      const created = await http()
-        .post('/?rest_route=/tribe/events/v1/events')
-        .set('Authorization', editor())
+      const created = await asEditor('post', '/?rest_route=/tribe/events/v1/events')
         .send({
           title: 'Plain permalinks',
           start_date: '2030-07-01 10:00',
@@ -297,22 +275,16 @@ describe('drop-in for the plugin clients (e2e)', () => {
       );
       const route = `/?rest_route=/tribe/events/v1/events/${created.body.id}`;
       for (const method of ['post', 'put', 'patch'] as const) {
-        const server = http();
-        const res = await server[method](route)
-          .set('Authorization', editor())
-          .send({ excerpt: method })
-          .expect(200);
+        const res = await asEditor(method, route).send({ excerpt: method }).expect(200);
         expect(res.body.excerpt).toBe(`<p>${method}</p>`);
       }
-      await http()
-        .post(`/?rest_route=/tribe/events/v1/events/by-slug/${created.body.slug}`)
-        .set('Authorization', editor())
+      await asEditor('post', `/?rest_route=/tribe/events/v1/events/by-slug/${created.body.slug}`)
         .type('form')
         .send({ featured: 'true' })
         .expect(200);
-      const deleted = await http().delete(route).set('Authorization', editor()).expect(200);
+      const deleted = await asEditor('delete', route).expect(200);
       expect(deleted.body.status).toBe('trash');
-      expect((await http().delete(route).set('Authorization', editor())).status).toBe(410);
+      expect((await asEditor('delete', route)).status).toBe(410);
     });
 
     it('sends the discovery Link header on every answer, errors included', async () => {
@@ -360,11 +332,13 @@ describe('drop-in for the plugin clients (e2e)', () => {
         expect(res.headers['content-type']).toBe('application/json; charset=UTF-8');
       }
       const hu = await http().get('/hu/wp-json/wp/v2/posts').expect(404);
-      expect(hu.body).toEqual({
-        code: 'rest_no_route',
-        message: 'Nem található az URL-nek és a kérés metódusának megfelelő útvonal.',
-        data: { status: 404 },
-      });
+      expect(hu.body).toEqual(
+        wpError(
+          404,
+          'rest_no_route',
+          'Nem található az URL-nek és a kérés metódusának megfelelő útvonal.',
+        ),
+      );
     });
   });
 
@@ -391,9 +365,7 @@ describe('drop-in for the plugin clients (e2e)', () => {
       const stored = await http().get(`${CAL}/venues/${created.body.venue.id}`).expect(200);
       expect(stored.body).toMatchObject({ show_map: true, show_map_link: false });
 
-      const byId = await http()
-        .put(`${CAL}/events/${created.body.id}`)
-        .set('Authorization', editor())
+      const byId = await asEditor('put', `${CAL}/events/${created.body.id}`)
         .send({ venue: { venue: 'Bool Hall 2', show_map: false, show_map_link: true } })
         .expect(200);
       expect(byId.body.venue).toMatchObject({
@@ -401,24 +373,18 @@ describe('drop-in for the plugin clients (e2e)', () => {
         show_map: false,
         show_map_link: true,
       });
-      const bySlug = await http()
-        .post(`${TRIBE}/events/by-slug/${created.body.slug}`)
-        .set('Authorization', editor())
+      const bySlug = await asEditor('post', `${TRIBE}/events/by-slug/${created.body.slug}`)
         .send({ venue: { venue: 'Bool Hall 3', show_map: 0, show_map_link: 1 } })
         .expect(200);
       expect(bySlug.body.venue).toMatchObject({ show_map: false, show_map_link: true });
     });
 
     it('keeps the strict string type on the venue routes themselves', async () => {
-      const res = await http()
-        .post(`${TRIBE}/venues`)
-        .set('Authorization', editor())
+      const res = await asEditor('post', `${TRIBE}/venues`)
         .send({ venue: 'Strict Hall', show_map: true })
         .expect(400);
       expect(res.body.data.params).toEqual({ show_map: 'show_map is not of type string.' });
-      await http()
-        .post(`${CAL}/venues/${seed.venueId}`)
-        .set('Authorization', editor())
+      await asEditor('post', `${CAL}/venues/${seed.venueId}`)
         .send({ show_map_link: false })
         .expect(400);
     });
@@ -447,22 +413,19 @@ describe('drop-in for the plugin clients (e2e)', () => {
       expect(byNumber.body.venue.image).toEqual(image);
 
       // Form bodies send the id as text; updates take it too.
-      const updated = await http()
-        .post(`${CAL}/events/${(seed.events[0] as { id: number }).id}`)
-        .set('Authorization', editor())
+      const updated = await asEditor(
+        'post',
+        `${CAL}/events/${(seed.events[0] as { id: number }).id}`,
+      )
         .type('form')
         .send({ image: String(image.id) })
         .expect(200);
       expect(updated.body.image).toEqual(image);
-      const venue = await http()
-        .post(`${TRIBE}/venues`)
-        .set('Authorization', editor())
+      const venue = await asEditor('post', `${TRIBE}/venues`)
         .send({ venue: 'Image Venue', image: image.id })
         .expect(201);
       expect(venue.body.image).toEqual(image);
-      const organizer = await http()
-        .put(`${TRIBE}/organizers/${seed.organizerId}`)
-        .set('Authorization', editor())
+      const organizer = await asEditor('put', `${TRIBE}/organizers/${seed.organizerId}`)
         .send({ image: String(image.id) })
         .expect(200);
       expect(organizer.body.image).toEqual(image);
@@ -471,9 +434,7 @@ describe('drop-in for the plugin clients (e2e)', () => {
       for (const bad of [withUrl.body.id as number, 987654]) {
         const e = await postEvent(http, editor(), event({ image: bad }), TRIBE).expect(400);
         expect(e.body.data.params).toEqual({ image: 'Invalid parameter.' });
-        const v = await http()
-          .post(`${CAL}/venues`)
-          .set('Authorization', editor())
+        const v = await asEditor('post', `${CAL}/venues`)
           .send({ venue: 'No Image Venue', image: bad })
           .expect(400);
         expect(v.body.data.params).toEqual({ image: 'Invalid parameter.' });
@@ -488,15 +449,10 @@ describe('drop-in for the plugin clients (e2e)', () => {
 });
 
 describe('drop-in settings (e2e)', () => {
-  let app: NestExpressApplication | undefined;
-  afterEach(async () => {
-    await closeApp(app);
-    app = undefined;
-  });
+  const start = useAppPerTest();
 
   it('PLUGIN_NAMESPACE_ALIAS=false turns the plugin namespace off, discovery stays', async () => {
-    app = await createTestApp({ env: { PLUGIN_NAMESPACE_ALIAS: 'false' } });
-    const http = () => request(app!.getHttpServer());
+    const { http } = await start({ env: { PLUGIN_NAMESPACE_ALIAS: 'false' } });
     const res = await http().get(`${TRIBE}/events`).expect(404);
     expect(res.body.code).toBe('rest_no_route');
     await http().get('/?rest_route=/tribe/events/v1/events').expect(404);
@@ -509,8 +465,7 @@ describe('drop-in settings (e2e)', () => {
   });
 
   it('with BASE_PATH the alias answers under /wp-json and under BASE_PATH', async () => {
-    app = await createTestApp({ env: { BASE_PATH: '/api' } });
-    const http = () => request(app!.getHttpServer());
+    const { http } = await start({ env: { BASE_PATH: '/api' } });
     const own = await http().get('/api/cal/events/v1/events').expect(200);
     expect(own.body.rest_url).toMatch(new RegExp(`^${SITE}/api/cal/events/v1/events/`));
     const wp = await http().get('/wp-json/tribe/events/v1/events').expect(200);
@@ -536,8 +491,7 @@ describe('drop-in settings (e2e)', () => {
   });
 
   it('with BASE_PATH=/wp-json both namespaces share the WordPress REST root', async () => {
-    app = await createTestApp({ env: { BASE_PATH: '/wp-json' } });
-    const http = () => request(app!.getHttpServer());
+    const { http } = await start({ env: { BASE_PATH: '/wp-json' } });
     const own = await http().get('/wp-json/cal/events/v1/events').expect(200);
     expect(own.body.rest_url).toMatch(new RegExp(`^${SITE}/wp-json/cal/events/v1/events/`));
     const tribe = await http().get('/wp-json/tribe/events/v1').expect(200);
@@ -547,9 +501,8 @@ describe('drop-in settings (e2e)', () => {
   });
 
   it('keeps separate cached answers per namespace', async () => {
-    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
+    const { app, http } = await start({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
     const users = await createRoleUsers(app);
-    const http = () => request(app!.getHttpServer());
     await postEvent(http, users.editor.header, {
       title: 'Cached',
       start_date: '2030-01-01 10:00',

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import type { RoleUsers } from '../helpers/auth.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 import { postEvent, useTestApp } from '../helpers/app-fixture.js';
+import { wpError } from '../helpers/wp-error.js';
 
 const BASE = '/cal/events/v1';
 const utcDay = (offsetDays: number, time = '10:00:00') =>
@@ -242,11 +243,9 @@ describe('events list (e2e)', () => {
   it('rejects ticketed=true with the Event Tickets reason and accepts false', async () => {
     const res = await list('?ticketed=true').expect(400);
     expect(res.body.data.params).toEqual({ ticketed: 'Event Tickets plugin is not activated.' });
-    expect(res.body.data.details.ticketed).toEqual({
-      code: 'event-tickets-not-active',
-      message: 'Event Tickets plugin is not activated.',
-      data: { status: 400 },
-    });
+    expect(res.body.data.details.ticketed).toEqual(
+      wpError(400, 'event-tickets-not-active', 'Event Tickets plugin is not activated.'),
+    );
     await list('?ticketed=false').expect(200);
     const foo = await list('?ticketed=foo').expect(400);
     expect(foo.body.data.params).toEqual({ ticketed: 'ticketed is not of type boolean.' });
@@ -270,11 +269,13 @@ describe('events list (e2e)', () => {
     expect(p2.body.next_rest_url).toBeUndefined();
     expect(new URL(p2.body.previous_rest_url).searchParams.has('page')).toBe(false);
     const p3 = await list('?per_page=2&page=3').expect(404);
-    expect(p3.body).toEqual({
-      code: 'event-archive-page-not-found',
-      message: 'The requested event archive page does not exist',
-      data: { status: 404 },
-    });
+    expect(p3.body).toEqual(
+      wpError(
+        404,
+        'event-archive-page-not-found',
+        'The requested event archive page does not exist',
+      ),
+    );
     const clamped = await list('?per_page=500').expect(200);
     expect(new URL(clamped.body.rest_url).searchParams.get('per_page')).toBe('50');
   });

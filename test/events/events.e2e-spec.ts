@@ -2,7 +2,8 @@ import type { RoleUsers } from '../helpers/auth.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 import { day } from '../helpers/event-body.js';
-import { EVENT_DEFAULTS } from '../helpers/tec-event.js';
+import { EVENT_DEFAULTS, POST_KEYS } from '../helpers/tec-event.js';
+import { wpError } from '../helpers/wp-error.js';
 
 const BASE = '/cal/events/v1';
 const REST = 'http://cal.test/cal/events/v1';
@@ -26,13 +27,7 @@ describe('events (e2e)', () => {
         'id',
         'global_id',
         'global_id_lineage',
-        'author',
-        'status',
-        'date',
-        'date_utc',
-        'modified',
-        'modified_utc',
-        'url',
+        ...POST_KEYS,
         'rest_url',
         'title',
         'description',
@@ -129,11 +124,9 @@ describe('events (e2e)', () => {
       const anon = await http().post(`${BASE}/events`).send(minimal()).expect(401);
       expect(anon.body.code).toBe('rest_forbidden');
       const sub = await create('subscriber', minimal()).expect(403);
-      expect(sub.body).toEqual({
-        code: 'rest_forbidden',
-        message: 'Sorry, you are not allowed to do that.',
-        data: { status: 403 },
-      });
+      expect(sub.body).toEqual(
+        wpError(403, 'rest_forbidden', 'Sorry, you are not allowed to do that.'),
+      );
     });
 
     it.each([
@@ -400,11 +393,9 @@ describe('events (e2e)', () => {
 
     it('answers the plugin errors for missing, foreign, trashed and hidden events', async () => {
       const missing = await http().get(`${BASE}/events/999999`).expect(404);
-      expect(missing.body).toEqual({
-        code: 'rest-event-not-found',
-        message: 'Event with ID 999999 does not exist.',
-        data: { status: 404 },
-      });
+      expect(missing.body).toEqual(
+        wpError(404, 'rest-event-not-found', 'Event with ID 999999 does not exist.'),
+      );
       await http().get(`${BASE}/events/0`).expect(404);
       await http()
         .get(`${BASE}/events/foo`)
@@ -419,11 +410,9 @@ describe('events (e2e)', () => {
 
       const draft = (await create('contributor', minimal()).expect(201)).body;
       const denied = await http().get(`${BASE}/events/${draft.id}`).expect(403);
-      expect(denied.body).toEqual({
-        code: 'event-not-accessible',
-        message: 'The requested event is not accessible',
-        data: { status: 403 },
-      });
+      expect(denied.body).toEqual(
+        wpError(403, 'event-not-accessible', 'The requested event is not accessible'),
+      );
       await http()
         .get(`${BASE}/events/${draft.id}`)
         .set('Authorization', users.contributor.header)
@@ -459,11 +448,13 @@ describe('events (e2e)', () => {
       // The write response was unlocked by the request's own password.
       expect(e.description).toBe('<p>Hidden text</p>');
       const locked = await http().get(`${BASE}/events/${e.id}`).expect(403);
-      expect(locked.body).toEqual({
-        code: 'event-password-protected',
-        message: 'The requested event is not accessible without a password',
-        data: { status: 403 },
-      });
+      expect(locked.body).toEqual(
+        wpError(
+          403,
+          'event-password-protected',
+          'The requested event is not accessible without a password',
+        ),
+      );
       await http().get(`${BASE}/events/${e.id}?password=wrong`).expect(403);
       await http().get(`${BASE}/events/${e.id}?password=`).expect(400);
       const open = await http().get(`${BASE}/events/${e.id}?password=s3cret`).expect(200);
@@ -489,11 +480,9 @@ describe('events (e2e)', () => {
         .send({ venue: 'Not an event' })
         .expect(201);
       const res = await http().get(`${BASE}/events/${venue.body.id}`).expect(400);
-      expect(res.body).toEqual({
-        code: 'rest-invalid-event-id',
-        message: 'The specified ID is not a valid event.',
-        data: { status: 400 },
-      });
+      expect(res.body).toEqual(
+        wpError(400, 'rest-invalid-event-id', 'The specified ID is not a valid event.'),
+      );
     });
   });
 
@@ -947,11 +936,9 @@ describe('events (e2e)', () => {
         .delete(`${BASE}/events/${e.id}`)
         .set('Authorization', users.editor.header)
         .expect(410);
-      expect(second.body).toEqual({
-        code: 'event-is-in-trash',
-        message: 'The event is already trashed',
-        data: { status: 410 },
-      });
+      expect(second.body).toEqual(
+        wpError(410, 'event-is-in-trash', 'The event is already trashed'),
+      );
       await http()
         .delete(`${BASE}/events/by-slug/doomed`)
         .set('Authorization', users.editor.header)

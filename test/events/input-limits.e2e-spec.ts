@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import type { RoleUsers } from '../helpers/auth.js';
 import { useTestApp } from '../helpers/app-fixture.js';
+import { countRows } from '../helpers/database.js';
+import { event as eventBody } from '../helpers/event-body.js';
 
 /**
  * Every field and list has a maximum (CONTRACT §4, Limits): over it is a 400
@@ -35,14 +37,8 @@ describe('input limits (e2e)', () => {
     return (as ? req.set('Authorization', users[as].header) : req).send(body);
   };
   const get = (path: string) => http().get(`${BASE}${path}`);
-  const event = (extra: Record<string, unknown> = {}) => ({
-    title: 'Limits',
-    start_date: '2030-05-01 10:00:00',
-    end_date: '2030-05-01 12:00:00',
-    ...extra,
-  });
-  const count = async (table: string) =>
-    Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+  const event = (extra: Record<string, unknown> = {}) => eventBody('Limits', extra);
+  const count = (table: string) => countRows(ds, table);
 
   beforeAll(async () => {
     ds = app().get(DataSource);

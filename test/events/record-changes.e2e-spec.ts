@@ -72,19 +72,14 @@ describe('record changes after commit (e2e)', () => {
       .expect(201);
     const venue = await http().post(`${API}/venues`).set(as('editor')).send({ venue: 'V2' });
     const tag = await http().post(`${API}/tags`).set(as('editor')).send({ name: 'Seam T2' });
+    /** Updates the record at `path` (`events/12`) with `change`, then trashes it. */
+    const updateThenTrash = async (path: string, change: object) => {
+      await http().post(`${API}/${path}`).set(as('editor')).send(change).expect(200);
+      await http().delete(`${API}/${path}`).set(as('editor')).expect(200);
+    };
     seen = [];
-    await http()
-      .post(`${API}/events/${event.body.id}`)
-      .set(as('editor'))
-      .send({ title: 'Seam 2b' })
-      .expect(200);
-    await http().delete(`${API}/events/${event.body.id}`).set(as('editor')).expect(200);
-    await http()
-      .post(`${API}/venues/${venue.body.id}`)
-      .set(as('editor'))
-      .send({ city: 'Pécs' })
-      .expect(200);
-    await http().delete(`${API}/venues/${venue.body.id}`).set(as('editor')).expect(200);
+    await updateThenTrash(`events/${event.body.id}`, { title: 'Seam 2b' });
+    await updateThenTrash(`venues/${venue.body.id}`, { city: 'Pécs' });
     await http().delete(`${API}/tags/${tag.body.id}`).set(as('editor')).expect(200);
     expect(seen).toEqual([
       [{ kind: 'event', id: event.body.id, action: 'updated' }],

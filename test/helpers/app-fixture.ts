@@ -31,6 +31,23 @@ export function useTestApp(options: TestAppOptions = {}, timeout?: number): Test
   return { app, users, http: () => request(app().getHttpServer()) };
 }
 
+/**
+ * For a describe block whose tests each need an app of their own settings: `start(options)` builds
+ * one on a fresh database and answers it with a supertest agent on it; it is closed after the test.
+ */
+export function useAppPerTest() {
+  let current: NestExpressApplication | undefined;
+  afterEach(async () => {
+    await closeApp(current);
+    current = undefined;
+  });
+  return async (options: TestAppOptions = {}) => {
+    const app = await createTestApp(options);
+    current = app;
+    return { app, http: () => request(app.getHttpServer()) };
+  };
+}
+
 /** POSTs `body` to `${base}/events` with `header` as Authorization; the caller expects the status. */
 export const postEvent = (
   http: () => ReturnType<typeof request>,

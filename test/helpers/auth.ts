@@ -25,6 +25,10 @@ export async function createRoleUsers(app: INestApplication, suffix = ''): Promi
 /** A console session (CONTRACT §2): the `Cookie` header to send, and the nonce that must go with it. */
 export type Session = { cookie: string; nonce: string };
 
+/** `req` as the console sends it in `session`: with the session's cookie and its nonce. */
+export const inSession = (req: request.Test, session: Session) =>
+  req.set('Cookie', session.cookie).set('X-WP-Nonce', session.nonce);
+
 /** The console's login route, under every language prefix, outside BASE_PATH. */
 export const SESSION_PATH = '/admin/session';
 

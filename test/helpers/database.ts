@@ -145,3 +145,13 @@ export async function connectTestDatabase(
     ...options,
   });
 }
+
+/** How many rows of `table` match `where` (every row without one), as a number on every engine. */
+export async function countRows(
+  ds: DataSource,
+  table: string,
+  where = '1 = 1',
+  params: unknown[] = [],
+): Promise<number> {
+  return Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params))[0].n);
+}

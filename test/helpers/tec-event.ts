@@ -10,6 +10,20 @@ const details = (sql: string): DateDetails => ({
   seconds: sql.slice(17, 19),
 });
 
+/**
+ * The keys of the fields every post has, in the order the plugin answers them: events, venues
+ * and organizers alike (each with its own keys before and after).
+ */
+export const POST_KEYS = [
+  'author',
+  'status',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'url',
+] as const;
+
 /** What an event answers when written with none of these fields: no flags, no links. */
 export const EVENT_DEFAULTS = {
   show_map: false,

@@ -1,11 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import request from 'supertest';
-import { basic } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { resetDatabase } from '../helpers/database.js';
 import { cli } from '../helpers/programs.js';
-import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
+import { databaseWithImporter, importedEvents, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:tec` against sources that lie or attack (a source is untrusted, CONTRACT §2): paging that never ends (a
@@ -111,20 +108,8 @@ describe('import:tec from a hostile source', () => {
   const eventRequests = () => site.seen.filter((s) => s.path.startsWith(`${ROOT}/events`));
 
   /** The titles of the events stored here, as an editor sees them. */
-  const stored = async (): Promise<Json[]> => {
-    const app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
-    try {
-      const body = (
-        await request(app.getHttpServer())
-          .get('/cal/events/v1/events?per_page=50&start_date=1900-01-01&end_date=2999-12-31')
-          .set('Authorization', basic(IMPORTER.login, IMPORTER.password))
-          .expect(200)
-      ).body as { events: Json[] };
-      return body.events;
-    } finally {
-      await closeApp(app);
-    }
-  };
+  const stored = (): Promise<Json[]> =>
+    importedEvents(url, 'per_page=50&start_date=1900-01-01&end_date=2999-12-31');
 
   beforeAll(async () => {
     site = await startSite();

@@ -1,9 +1,6 @@
 import { join } from 'node:path';
-import request from 'supertest';
-import { basic } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { cli } from '../helpers/programs.js';
-import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
+import { databaseWithImporter, importedEvents, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:ics` with files made to hurt (test/fixtures/ics-hostile): a ten-line `FREQ=SECONDLY`
@@ -66,20 +63,13 @@ describe('import:ics of hostile files', () => {
     expect(result.stdout).toMatch(
       /dense-since-1000@probe "Nearly every day since 1000": not imported, .*more than 1000 occurrences/,
     );
-    const app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
-    try {
-      const weekly = (
-        await request(app.getHttpServer())
-          .get('/cal/events/v1/events?per_page=50&start_date=2027-01-01&end_date=2027-03-31')
-          .set('Authorization', basic(IMPORTER.login, IMPORTER.password))
-          .expect(200)
-      ).body.events as Json[];
-      // 5 January to 1 March, weekly: eight Tuesdays, one series.
-      expect(weekly.map((e) => e.title)).toEqual(Array(8).fill('A weekly one after them'));
-      expect(new Set(weekly.map((e) => JSON.stringify(e.recurrence))).size).toBe(1);
-    } finally {
-      await closeApp(app);
-    }
+    const weekly = await importedEvents(
+      url,
+      'per_page=50&start_date=2027-01-01&end_date=2027-03-31',
+    );
+    // 5 January to 1 March, weekly: eight Tuesdays, one series.
+    expect(weekly.map((e) => e.title)).toEqual(Array(8).fill('A weekly one after them'));
+    expect(new Set(weekly.map((e) => JSON.stringify(e.recurrence))).size).toBe(1);
     const again = await importFile('series-bounds.ics');
     expect(again.stdout).toContain('Total: 0 created, 0 updated, 1 unchanged, 4 skipped.');
   }, 120_000);
@@ -114,22 +104,15 @@ describe('import:ics of hostile files', () => {
     expect(result.stdout).toMatch(/^ {2}venue: +1 created, 0 updated$/m);
     expect(result.stdout).toMatch(/^ {2}organizer: +1 created, 0 updated$/m);
     expect(result.stdout).toMatch(/^ {2}category: +1 created, 0 updated$/m);
-    const app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
-    try {
-      const events = (
-        await request(app.getHttpServer())
-          .get('/cal/events/v1/events?per_page=50&start_date=2027-03-01&end_date=2027-03-03')
-          .set('Authorization', basic(IMPORTER.login, IMPORTER.password))
-          .expect(200)
-      ).body.events as Json[];
-      const event = events.find((e) => String(e.title).includes('Bold'))!;
-      expect(event.title).toBe('&lt;b&gt;Bold&lt;/b&gt; title');
-      expect(event.description).not.toContain('<script');
-      expect((event.venue as Json).venue).toBe('&lt;img src=x onerror=alert(1)&gt;Hall');
-      expect((event.organizer as Json[])[0].organizer).toBe('&lt;svg onload=alert(2)&gt;Org');
-    } finally {
-      await closeApp(app);
-    }
+    const events = await importedEvents(
+      url,
+      'per_page=50&start_date=2027-03-01&end_date=2027-03-03',
+    );
+    const event = events.find((e) => String(e.title).includes('Bold'))!;
+    expect(event.title).toBe('&lt;b&gt;Bold&lt;/b&gt; title');
+    expect(event.description).not.toContain('<script');
+    expect((event.venue as Json).venue).toBe('&lt;img src=x onerror=alert(1)&gt;Hall');
+    expect((event.organizer as Json[])[0].organizer).toBe('&lt;svg onload=alert(2)&gt;Org');
     // Again: the events are unchanged and nothing linked was written.
     const again = await importFile('markup.ics');
     expect(again.stdout).toMatch(/^ {2}event: +0 created, 0 updated, 2 unchanged, 0 skipped$/m);

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { basic } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { cli } from '../helpers/programs.js';
-import { databaseWithImporter, IMPORTER } from '../helpers/importer.js';
+import { databaseWithImporter, importedEvents, IMPORTER } from '../helpers/importer.js';
 
 /**
  * `import:tec` from a site of the plugin's Pro add-on (BEHAVIOR §15, CONTRACT §9): its list shows
@@ -238,21 +238,15 @@ describe('import:tec of a Pro site: occurrences back as one series', () => {
     const again = await importer();
     expect(again.stdout).toMatch(/^Total: 0 created, 0 updated, 4 unchanged, 0 skipped/m);
     expect(again.stdout).not.toContain('imported earlier');
-    const app = await createTestApp({ env: { DATABASE_URL: url }, keepDatabase: true });
-    try {
-      const res = await request(app.getHttpServer())
-        .get(`${BASE}/events?start_date=2027-05-01&end_date=2027-05-31&search=chess`)
-        .set('Authorization', basic(IMPORTER.login, IMPORTER.password))
-        .expect(200);
-      const listed = res.body.events as Json[];
-      expect(listed.map((e) => e.start_date)).toEqual([
-        '2027-05-03 17:00:00',
-        '2027-05-10 17:00:00',
-        '2027-05-17 17:00:00',
-      ]);
-      expect(listed.every((e) => (e.id as number) > SOURCE_BASE)).toBe(true);
-    } finally {
-      await closeApp(app);
-    }
+    const listed = await importedEvents(
+      url,
+      'start_date=2027-05-01&end_date=2027-05-31&search=chess',
+    );
+    expect(listed.map((e) => e.start_date)).toEqual([
+      '2027-05-03 17:00:00',
+      '2027-05-10 17:00:00',
+      '2027-05-17 17:00:00',
+    ]);
+    expect(listed.every((e) => (e.id as number) > SOURCE_BASE)).toBe(true);
   }, 180_000);
 });

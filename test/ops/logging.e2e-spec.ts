@@ -1,23 +1,10 @@
-import { Controller, Get, Logger, type LoggerService } from '@nestjs/common';
+import { Logger, type LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { createLogger } from '../../src/common/http/request-logger.js';
 import { AppLogger } from '../../src/common/http/app-logger.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
-
-/** Routes that fail the way a bug and a database outage do. */
-@Controller('cal/events/v1/_log-probe')
-class FailingController {
-  @Get('boom')
-  boom() {
-    throw new TypeError('broken on purpose');
-  }
-
-  @Get('db-down')
-  dbDown() {
-    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
-  }
-}
+import { FAILING, FailingController } from '../helpers/failing-routes.js';
 
 type Line = Record<string, unknown>;
 
@@ -80,12 +67,12 @@ describe('logs (e2e)', () => {
   });
 
   it.each([
-    ['boom', 500, 'broken on purpose'],
+    ['boom', 500, 'secret internals at /srv/app.ts:1'],
     ['db-down', 503, 'database unavailable: connect ECONNREFUSED'],
   ])('ties the error logged for /%s to its request id', async (route, status, message) => {
     app = await appLoggingTo(lines);
     await request(app.getHttpServer())
-      .get(`/cal/events/v1/_log-probe/${route}`)
+      .get(`${FAILING}/${route}`)
       .set('X-Request-Id', `log-${route}`)
       .expect(status);
     const error = lines.find((l) => l.context === 'WpErrorFilter');
@@ -99,9 +86,7 @@ describe('logs (e2e)', () => {
     app = await appLoggingTo(lines, { LOG_REQUESTS: 'false' });
     await request(app.getHttpServer()).get('/health').expect(200);
     expect(lines).toEqual([]);
-    const res = await request(app.getHttpServer())
-      .get('/cal/events/v1/_log-probe/boom')
-      .expect(500);
+    const res = await request(app.getHttpServer()).get(`${FAILING}/boom`).expect(500);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 'error',

@@ -1,12 +1,9 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { EventsService } from '../../src/events/events.service.js';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { countQueries } from '../helpers/query-counter.js';
 import { until } from '../helpers/until.js';
-import { postEvent } from '../helpers/app-fixture.js';
+import { postEvent, useTestApp } from '../helpers/app-fixture.js';
 
 const BASE = '/cal/events/v1';
 const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
@@ -17,9 +14,7 @@ const WINDOW = 'start_date=2000-01-01&end_date=2100-01-01';
  * that depends on the caller or on a request body is ever shared.
  */
 describe('response cache (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
   const editor = () => users.editor.header;
 
   const createEvent = async (title: string, extra: Record<string, unknown> = {}) =>
@@ -33,18 +28,17 @@ describe('response cache (e2e)', () => {
     ).body as { id: number; title: string };
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '60000' } });
-    users = await createRoleUsers(app);
     await createEvent('Cached concert', { categories: ['Cached'], venue: { venue: 'Cache Hall' } });
   });
-  afterAll(() => closeApp(app));
 
   it('answers a repeated anonymous read from memory, byte for byte the same', async () => {
     const url = `${BASE}/events?${WINDOW}&search=concert`;
     let first!: request.Response;
-    expect(await countQueries(app, async () => (first = await http().get(url)))).toBeGreaterThan(0);
+    expect(await countQueries(app(), async () => (first = await http().get(url)))).toBeGreaterThan(
+      0,
+    );
     let second!: request.Response;
-    expect(await countQueries(app, async () => (second = await http().get(url)))).toBe(0);
+    expect(await countQueries(app(), async () => (second = await http().get(url)))).toBe(0);
     expect(second.status).toBe(200);
     expect(second.text).toBe(first.text);
     expect(second.headers['content-type']).toBe('application/json; charset=UTF-8');
@@ -172,7 +166,7 @@ describe('response cache (e2e)', () => {
     const url = `${BASE}/events?${WINDOW}&status=publish,draft`;
     const read = () => http().get(url).set('Authorization', editor()).expect(200);
     await read();
-    expect(await countQueries(app, read)).toBeGreaterThan(0);
+    expect(await countQueries(app(), read)).toBeGreaterThan(0);
     // ... nor answers an anonymous caller with one: anonymous status=draft is refused.
     await http().get(`${BASE}/events?${WINDOW}&status=draft`).set('Authorization', editor());
     await http().get(`${BASE}/events?${WINDOW}&status=draft`).expect(400);
@@ -206,18 +200,18 @@ describe('response cache (e2e)', () => {
   it('stores only successful answers', async () => {
     const missing = `${BASE}/events/987654`;
     await http().get(missing).expect(404);
-    expect(await countQueries(app, () => http().get(missing).expect(404))).toBeGreaterThan(0);
+    expect(await countQueries(app(), () => http().get(missing).expect(404))).toBeGreaterThan(0);
   });
 
   it('forgets an answer after RESPONSE_CACHE_TTL_MS', async () => {
     const url = `${BASE}/categories?hide_empty=0`;
     await http().get(url).expect(200);
-    expect(await countQueries(app, () => http().get(url).expect(200))).toBe(0);
-    const cache = app.get(ResponseCache);
+    expect(await countQueries(app(), () => http().get(url).expect(200))).toBe(0);
+    const cache = app().get(ResponseCache);
     const now = Date.now();
     const clock = vi.spyOn(Date, 'now').mockReturnValue(now + cache.ttlMs + 1);
     try {
-      expect(await countQueries(app, () => http().get(url).expect(200))).toBeGreaterThan(0);
+      expect(await countQueries(app(), () => http().get(url).expect(200))).toBeGreaterThan(0);
     } finally {
       clock.mockRestore();
     }
@@ -237,7 +231,7 @@ describe('response cache (e2e)', () => {
     for (const url of urls) first[url] = await http().get(url).expect(200);
     for (const url of urls) {
       let again!: request.Response;
-      expect(await countQueries(app, async () => (again = await http().get(url)))).toBe(0);
+      expect(await countQueries(app(), async () => (again = await http().get(url)))).toBe(0);
       expect(again.status).toBe(200);
       expect(again.text).toBe(first[url].text);
       expect(again.headers['content-type']).toBe(first[url].headers['content-type']);
@@ -295,7 +289,7 @@ describe('response cache (e2e)', () => {
       first[url] = await http().get(url).expect(200);
       expect(first[url].text).toContain('Kept recital');
     }
-    const events = app.get(EventsService);
+    const events = app().get(EventsService);
     const computed = [vi.spyOn(events, 'list'), vi.spyOn(events, 'getBySlug')];
     /** Reads every page: none computed again, no statement, each the same bytes and ETag. */
     const expectKept = async () => {
@@ -303,7 +297,7 @@ describe('response cache (e2e)', () => {
         let again!: request.Response;
         const statements: string[] = [];
         const queries = await countQueries(
-          app,
+          app(),
           async () => (again = await http().get(url)),
           statements,
         );
@@ -359,7 +353,7 @@ describe('response cache (e2e)', () => {
   it('never keeps a page or feed for a signed-in reader, or one a password opened', async () => {
     await createEvent('Locked gala', { slug: 'locked-gala', password: 'pw' });
     // The record cache may answer these without a query: the response cache must not grow.
-    const cache = app.get(ResponseCache);
+    const cache = app().get(ResponseCache);
     const kept = cache.size;
     const signedIn = await http()
       .get(`${BASE}/events.ics?${WINDOW}`)
@@ -382,26 +376,23 @@ describe('response cache (e2e)', () => {
 
   it('does not cache /health', async () => {
     await http().get('/health').expect(200);
-    expect(await countQueries(app, () => http().get('/health').expect(200))).toBeGreaterThan(0);
+    expect(await countQueries(app(), () => http().get('/health').expect(200))).toBeGreaterThan(0);
   });
 });
 
 describe('response cache turned off (RESPONSE_CACHE_TTL_MS=0)', () => {
-  let app: NestExpressApplication;
-  afterAll(() => closeApp(app));
+  const { app, http, users } = useTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
 
   it('computes every read', async () => {
-    app = await createTestApp({ env: { RESPONSE_CACHE_TTL_MS: '0' } });
-    const { editor } = await createRoleUsers(app);
-    await request(app.getHttpServer())
-      .post(`${BASE}/events`)
-      .set('Authorization', editor.header)
-      .send({ title: 'Uncached', start_date: '2030-05-01 10:00', end_date: '2030-05-01 12:00' })
-      .expect(201);
+    await postEvent(http, users.editor.header, {
+      title: 'Uncached',
+      start_date: '2030-05-01 10:00',
+      end_date: '2030-05-01 12:00',
+    }).expect(201);
     const url = `${BASE}/events?${WINDOW}`;
-    await request(app.getHttpServer()).get(url).expect(200);
-    const again = await countQueries(app, () => request(app.getHttpServer()).get(url).expect(200));
+    await http().get(url).expect(200);
+    const again = await countQueries(app(), () => http().get(url).expect(200));
     expect(again).toBeGreaterThan(0);
-    expect(app.get(ResponseCache).size).toBe(0);
+    expect(app().get(ResponseCache).size).toBe(0);
   });
 });

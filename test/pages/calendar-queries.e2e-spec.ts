@@ -1,9 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
+import { useTestApp } from '../helpers/app-fixture.js';
 import { viewDays } from '../helpers/calendar-views.js';
-import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { isMysql } from '../helpers/database.js';
 import { coldCaches, countQueries } from '../helpers/query-counter.js';
 
@@ -19,14 +16,10 @@ const SERIES = 50;
 const FIRST_ID = 500_000;
 
 describe('a busy calendar month (e2e)', () => {
-  let app: NestExpressApplication;
-  let users: RoleUsers;
-  const http = () => request(app.getHttpServer());
+  const { app, http, users } = useTestApp();
   const venues: number[] = [];
 
   beforeAll(async () => {
-    app = await createTestApp();
-    users = await createRoleUsers(app);
     for (const name of ['North Hall', 'South Hall', 'Garden']) {
       const res = await http()
         .post(`${BASE}/venues`)
@@ -52,7 +45,7 @@ describe('a busy calendar month (e2e)', () => {
         .expect(201);
     }
     // The single events in bulk, some of several days, most at a venue.
-    const ds = app.get(DataSource);
+    const ds = app().get(DataSource);
     const rows: string[] = [];
     const values: unknown[] = [];
     for (let i = 0; i < EVENTS; i++) {
@@ -85,15 +78,14 @@ describe('a busy calendar month (e2e)', () => {
     );
     await ds.query(isMysql() ? 'ANALYZE TABLE events' : 'ANALYZE');
   }, 300_000);
-  afterAll(() => closeApp(app));
 
   it('one range query and one read per page of linked records, for 1,000 events and 50 series', async () => {
     // Written behind the service's back: no cached answer, count, page or payload is reused.
-    await coldCaches(app);
+    await coldCaches(app());
     const statements: string[] = [];
     let html = '';
     const n = await countQueries(
-      app,
+      app(),
       async () => {
         html = (await http().get('/events/month/2030-06/').expect(200)).text;
       },
@@ -108,8 +100,8 @@ describe('a busy calendar month (e2e)', () => {
     expect(eventRows.length).toBeLessThanOrEqual(2);
     expect(n).toBeLessThanOrEqual(8);
     // As many as for a month of a few events (the same view narrowed by ?search=).
-    await coldCaches(app);
-    const few = await countQueries(app, () =>
+    await coldCaches(app());
+    const few = await countQueries(app(), () =>
       http().get('/events/month/2030-06/?search=Busy%2099').expect(200),
     );
     expect(n).toBe(few);

@@ -27,6 +27,9 @@ describe('public pages (e2e)', () => {
   let app: NestExpressApplication;
   let users: RoleUsers;
   const http = () => request(app.getHttpServer());
+  /** Posts `password` to a protected event's form at `page`, as its form does. */
+  const unlock = (page: string, password: string) =>
+    http().post(page).type('form').send({ post_password: password });
   const made: Record<string, Tec> = {};
   const post = async (key: string, collection: string, body: Record<string, unknown>) => {
     const res = await http()
@@ -284,18 +287,10 @@ describe('public pages (e2e)', () => {
       expect(form.text).not.toMatch(/Members evening|password words/);
       expect(jsonLd(form.text)).toEqual([]);
       expect(form.headers['cache-control']).toBe('private, no-store');
-      const wrong = await http()
-        .post('/event/members-evening/')
-        .type('form')
-        .send({ post_password: 'nope' })
-        .expect(403);
+      const wrong = await unlock('/event/members-evening/', 'nope').expect(403);
       expect(wrong.text).toContain('The password is not correct.');
       expect(wrong.text).not.toContain('password words');
-      const right = await http()
-        .post('/event/members-evening/')
-        .type('form')
-        .send({ post_password: 'pw' })
-        .expect(200);
+      const right = await unlock('/event/members-evening/', 'pw').expect(200);
       expect(right.text).toContain('password words');
       expect(right.headers['cache-control']).toBe('private, no-store');
     });
@@ -310,23 +305,15 @@ describe('public pages (e2e)', () => {
         const form = await http().get(page).expect(200);
         const action = formAction(form.text);
         expect(action).toBe(page.replace(/^\/\?p=/, '/?post_type=cal_events&p='));
-        const wrong = await http()
-          .post(action)
-          .type('form')
-          .send({ post_password: 'nope' })
-          .expect(403);
+        const wrong = await unlock(action, 'nope').expect(403);
         expect(formAction(wrong.text)).toBe(action);
         expect(wrong.text).not.toContain(words);
-        const right = await http()
-          .post(action)
-          .type('form')
-          .send({ post_password: password })
-          .expect(200);
+        const right = await unlock(action, password).expect(200);
         expect(right.text).toContain(words);
         expect(right.headers['cache-control']).toBe('private, no-store');
       }
       // POST / is only the form of an event by id.
-      await http().post('/').type('form').send({ post_password: 'pw' }).expect(404);
+      await unlock('/', 'pw').expect(404);
     });
 
     it('is served under the CSP with a strong ETag, Last-Modified and 304', async () => {

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
+import { countRows } from '../helpers/database.js';
 
 /**
  * Links are web addresses only (CONTRACT §6 "Links"): `website` and `image` given as a URL take
@@ -36,8 +37,7 @@ describe('links are http(s) URLs only (e2e)', () => {
     status: 'publish',
     ...extra,
   });
-  const count = async (table: string) =>
-    Number((await ds.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+  const count = (table: string) => countRows(ds, table);
 
   beforeAll(async () => {
     // No caches: the stored-row cases change the database behind the service's back.

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { logIn } from '../helpers/auth.js';
+import { inSession, logIn } from '../helpers/auth.js';
 import { useTestApp } from '../helpers/app-fixture.js';
 
 /**
@@ -138,12 +138,10 @@ describe('recurrence preview (e2e)', () => {
 
   it('serves the console session (cookie with its nonce)', async () => {
     const session = await logIn(app(), app().getHttpServer(), users.contributor.login);
-    await http()
-      .get(`/wp-json${BASE}/recurrence`)
-      .query(asQuery(SERIES))
-      .set('Cookie', session.cookie)
-      .set('X-WP-Nonce', session.nonce)
-      .expect(200);
+    await inSession(
+      http().get(`/wp-json${BASE}/recurrence`).query(asQuery(SERIES)),
+      session,
+    ).expect(200);
     await http()
       .get(`/wp-json${BASE}/recurrence`)
       .query(asQuery(SERIES))

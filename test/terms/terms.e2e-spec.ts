@@ -10,6 +10,7 @@ import { EventTermLinks } from '../../src/terms/event-term-links.js';
 import { createRoleUsers, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 import { byNumber } from '../helpers/sort.js';
+import { wpError } from '../helpers/wp-error.js';
 
 const BASE = 'http://cal.test/cal/events/v1';
 const CATS = '/cal/events/v1/categories';
@@ -470,11 +471,13 @@ describe('categories and tags (e2e)', () => {
         .set('Authorization', editor())
         .send({ name: uniq('T'), parent: cat.id })
         .expect(400);
-      expect(res.body).toEqual({
-        code: 'rest_taxonomy_not_hierarchical',
-        message: 'Cannot set parent term, taxonomy is not hierarchical.',
-        data: { status: 400 },
-      });
+      expect(res.body).toEqual(
+        wpError(
+          400,
+          'rest_taxonomy_not_hierarchical',
+          'Cannot set parent term, taxonomy is not hierarchical.',
+        ),
+      );
     });
 
     it('keeps the language prefix in links and stores the request language', async () => {
@@ -516,11 +519,9 @@ describe('categories and tags (e2e)', () => {
         `${CATS}/${cat.id}/x`,
       ]) {
         const res = await http().get(path).expect(404);
-        expect(res.body).toEqual({
-          code: 'rest_no_route',
-          message: 'No route was found matching the URL and request method.',
-          data: { status: 404 },
-        });
+        expect(res.body).toEqual(
+          wpError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
+        );
       }
       await http().delete(`${CATS}/by-slug/${cat.slug}`).set('Authorization', editor()).expect(404);
       await http().put(CATS).set('Authorization', editor()).send({ name: 'x' }).expect(404);
@@ -586,11 +587,13 @@ describe('categories and tags (e2e)', () => {
         .set('Authorization', editor())
         .send({ slug: a.slug })
         .expect(400);
-      expect(res.body).toEqual({
-        code: 'duplicate_term_slug',
-        message: `The slug “${a.slug}” is already in use by another term.`,
-        data: { status: 400 },
-      });
+      expect(res.body).toEqual(
+        wpError(
+          400,
+          'duplicate_term_slug',
+          `The slug “${a.slug}” is already in use by another term.`,
+        ),
+      );
       // Its own slug is fine.
       await http()
         .post(`${TAGS}/${b.id}`)

@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
-import { basic, createRoleUsers, logIn, type RoleUsers } from '../helpers/auth.js';
+import { basic, createRoleUsers, inSession, logIn, type RoleUsers } from '../helpers/auth.js';
 import { closeApp, createTestApp } from '../helpers/create-test-app.js';
 
 const API = '/cal/events/v1';
@@ -206,11 +206,7 @@ describe('users routes (e2e)', () => {
       .send({ password: 'the new console password' })
       .expect(200)
       .expect((r) => expect(r.body.has_console_password).toBe(true));
-    await request(server)
-      .get(`${API}/events`)
-      .set('Cookie', session.cookie)
-      .set('X-WP-Nonce', session.nonce)
-      .expect(401);
+    await inSession(request(server).get(`${API}/events`), session).expect(401);
     await request(server)
       .post('/admin/session')
       .send({ login: 'authoru', password: 'the new console password' })
@@ -313,11 +309,7 @@ describe('users routes (e2e)', () => {
 
   it('works with the console session and its nonce, as every route', async () => {
     const session = await logIn(app, server, 'administratoru');
-    await request(server)
-      .get(`${API}/users`)
-      .set('Cookie', session.cookie)
-      .set('X-WP-Nonce', session.nonce)
-      .expect(200);
+    await inSession(request(server).get(`${API}/users`), session).expect(200);
     // The cookie alone is anonymous.
     await request(server).get(`${API}/users`).set('Cookie', session.cookie).expect(401);
   });

@@ -9,6 +9,8 @@ import { useTestApp } from '../helpers/app-fixture.js';
 
 const API = '/cal/events/v1';
 const TIMEOUT_MS = 6000;
+/** What the subscriptions here are for: an event's changes. */
+const EVENT_CHANGES = ['event.created', 'event.updated', 'event.published'];
 
 /**
  * What one partner does to the others (issue 44): a receiver that never answers delays only its
@@ -61,12 +63,8 @@ describe('webhooks: one partner does not hold the others (e2e)', () => {
     hanging.answer = () => 'hang';
     const healthy = await receivers.start();
     const subs = [
-      await receivers.subscribe(hanging, {
-        events: ['event.created', 'event.updated', 'event.published'],
-      }),
-      await receivers.subscribe(healthy, {
-        events: ['event.created', 'event.updated', 'event.published'],
-      }),
+      await receivers.subscribe(hanging, { events: EVENT_CHANGES }),
+      await receivers.subscribe(healthy, { events: EVENT_CHANGES }),
     ];
     try {
       const created = new Map<number, number>();
@@ -158,13 +156,8 @@ describe('webhooks: one partner does not hold the others (e2e)', () => {
     const pub = await receivers.start();
     const all = await receivers.start();
     const subs = [
-      await receivers.subscribe(pub, {
-        events: ['event.created', 'event.updated', 'event.published'],
-      }),
-      await receivers.subscribe(all, {
-        events: ['event.created', 'event.updated', 'event.published'],
-        include_private: true,
-      }),
+      await receivers.subscribe(pub, { events: EVENT_CHANGES }),
+      await receivers.subscribe(all, { events: EVENT_CHANGES, include_private: true }),
     ];
     try {
       const series = await createEvent('Split series', {

@@ -32,6 +32,22 @@ describe('webhooks (e2e)', () => {
     },
   });
   const admin = () => ({ Authorization: users.administrator.header });
+  /** Waits, with a deadline, until subscription `id` reads with `status`. */
+  const untilStatus = (id: number, status: 'active' | 'failing', what: string) =>
+    until(
+      async () => (await http().get(`${API}/webhooks/${id}`).set(admin())).body.status === status,
+      20_000,
+      what,
+    );
+  /** A receiver answering `status` to a subscription to tag.created, failed by creating `tag`. */
+  const failedSubscription = async (status: number, tag: string) => {
+    const r = await receivers.start();
+    r.answer = () => status;
+    const sub = await receivers.subscribe(r, { events: ['tag.created'] });
+    await http().post(`${API}/tags`).set(admin()).send({ name: tag }).expect(201);
+    await untilStatus(sub.id, 'failing', `the subscription answered with ${status} to fail`);
+    return { r, sub };
+  };
 
   describe('subscriptions', () => {
     it('are for administrators only: 401 anonymous, 403 for other roles, after validation', async () => {
@@ -367,18 +383,7 @@ describe('webhooks (e2e)', () => {
     });
 
     it('marks a subscription failing after its retries, says why, and replays', async () => {
-      const r = await receivers.start();
-      r.answer = () => 500;
-      const sub = await receivers.subscribe(r, { events: ['tag.created'] });
-      await http().post(`${API}/tags`).set(admin()).send({ name: 'Never arrives' }).expect(201);
-      await until(
-        async () => {
-          const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
-          return res.body.status === 'failing';
-        },
-        20_000,
-        'the subscription to fail',
-      );
+      const { r, sub } = await failedSubscription(500, 'Never arrives');
       const failing = await http().get(`${API}/webhooks/${sub.id}`).set(admin()).expect(200);
       expect(r.requests).toHaveLength(5);
       const log = await http().get(`${API}/webhooks/${sub.id}/deliveries`).set(admin()).expect(200);
@@ -415,14 +420,7 @@ describe('webhooks (e2e)', () => {
       expect(replay.body).toMatchObject({ status: 'pending', message_id: delivery.message_id });
       await until(() => r.received.length >= 1, 20_000, 'the replay');
       expect(r.received[0].id).toBe(delivery.message_id);
-      await until(
-        async () => {
-          const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
-          return res.body.status === 'active';
-        },
-        20_000,
-        'the subscription to recover',
-      );
+      await untilStatus(sub.id, 'active', 'the subscription to recover');
       await http()
         .post(`${API}/webhooks/${sub.id}/deliveries/999999/replay`)
         .set(admin())
@@ -445,14 +443,7 @@ describe('webhooks (e2e)', () => {
           .send({ url, events: ['tag.created'] })
           .expect(201);
         await http().post(`${API}/tags`).set(admin()).send({ name: 'Rebound' }).expect(201);
-        await until(
-          async () => {
-            const res = await http().get(`${API}/webhooks/${sub.body.id}`).set(admin());
-            return res.body.status === 'failing';
-          },
-          20_000,
-          'the refusal',
-        );
+        await untilStatus(sub.body.id, 'failing', 'the refusal');
         const log = await http()
           .get(`${API}/webhooks/${sub.body.id}/deliveries`)
           .set(admin())
@@ -475,18 +466,7 @@ describe('webhooks (e2e)', () => {
     });
 
     it('does not follow redirects', async () => {
-      const r = await receivers.start();
-      r.answer = () => 302;
-      const sub = await receivers.subscribe(r, { events: ['tag.created'] });
-      await http().post(`${API}/tags`).set(admin()).send({ name: 'Redirected' }).expect(201);
-      await until(
-        async () => {
-          const res = await http().get(`${API}/webhooks/${sub.id}`).set(admin());
-          return res.body.status === 'failing';
-        },
-        20_000,
-        'the failure',
-      );
+      const { r, sub } = await failedSubscription(302, 'Redirected');
       expect(r.requests).toHaveLength(1);
       const log = await http().get(`${API}/webhooks/${sub.id}/deliveries`).set(admin()).expect(200);
       expect(log.body.deliveries[0]).toMatchObject({

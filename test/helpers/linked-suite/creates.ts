@@ -1,5 +1,6 @@
 import { LEADING_KEYS, TRAILING_KEYS, type LinkedSuiteScope } from './scope.js';
 import { describeCreatesChecks } from './creates-checks.js';
+import { wpError } from '../wp-error.js';
 
 export function describeCreates(s: LinkedSuiteScope): void {
   const { k, kind, plural, NAME, A, ROUTE, t, http, as, create, named } = s;
@@ -95,11 +96,9 @@ export function describeCreates(s: LinkedSuiteScope): void {
         .set(as(t.users.subscriber))
         .send(named('Fine'))
         .expect(403);
-      expect(res.body).toEqual({
-        code: 'rest_forbidden',
-        message: 'Sorry, you are not allowed to do that.',
-        data: { status: 403 },
-      });
+      expect(res.body).toEqual(
+        wpError(403, 'rest_forbidden', 'Sorry, you are not allowed to do that.'),
+      );
     });
 
     describeCreatesChecks(s);

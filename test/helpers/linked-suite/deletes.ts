@@ -1,5 +1,6 @@
 import { type LinkedSuiteScope } from './scope.js';
 import { createRoleUsers } from '../auth.js';
+import { wpError } from '../wp-error.js';
 
 export function describeDeletes(s: LinkedSuiteScope): void {
   const { k, kind, plural, ROUTE, t, http, as, create, named } = s;
@@ -24,11 +25,9 @@ export function describeDeletes(s: LinkedSuiteScope): void {
       expect(await k.linkedTo(t.ds, kept)).toEqual([other.id]);
 
       const again = await http().delete(`${ROUTE}/${r.id}`).set(as(t.users.author)).expect(410);
-      expect(again.body).toEqual({
-        code: `${kind}-is-in-trash`,
-        message: `The ${kind} is already trashed`,
-        data: { status: 410 },
-      });
+      expect(again.body).toEqual(
+        wpError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`),
+      );
     });
 
     it('checks the id before permissions and ownership after', async () => {

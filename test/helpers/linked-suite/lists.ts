@@ -1,6 +1,7 @@
 import type { Credentials } from '../auth.js';
 import { type LinkedSuiteScope, idsOf } from './scope.js';
 import { describeListsFilters } from './lists-filters.js';
+import { wpError } from '../wp-error.js';
 
 export function describeLists(s: LinkedSuiteScope): void {
   const { k, kind, plural, ROUTE, t, http, create, named } = s;
@@ -70,11 +71,9 @@ export function describeLists(s: LinkedSuiteScope): void {
       expect(p3.body[plural]).toHaveLength(1);
       expect(p3.body).not.toHaveProperty('next_rest_url');
       const past = await http().get(`${RO}?per_page=2&page=4`).expect(404);
-      expect(past.body).toEqual({
-        code: `${kind}-archive-page-not-found`,
-        message: k.messages.roArchivePageNotFound,
-        data: { status: 404 },
-      });
+      expect(past.body).toEqual(
+        wpError(404, `${kind}-archive-page-not-found`, k.messages.roArchivePageNotFound),
+      );
       const past2 = await http().get(`${ROUTE}?per_page=50&page=99`).expect(404);
       expect(past2.body.message).toBe(`The requested ${kind} archive page does not exist`);
       // Regression found by test/fuzz.e2e-spec.ts: an offset past int64 answered 500.

@@ -1,4 +1,5 @@
 import { TRAILING_KEYS, type LinkedSuiteScope, API, type Tec } from './scope.js';
+import { wpError } from '../wp-error.js';
 
 export function describeReads(s: LinkedSuiteScope): void {
   const { k, kind, plural, OTHER, ROUTE, t, http, as, create, named } = s;
@@ -66,11 +67,9 @@ export function describeReads(s: LinkedSuiteScope): void {
     it(`hides unpublished ${plural} from who may not read them (403 ${kind}-not-accessible)`, async () => {
       for (const headers of [{}, as(t.users.subscriber), as(t.users.author)]) {
         const res = await http().get(`${ROUTE}/${draft.id}`).set(headers).expect(403);
-        expect(res.body).toEqual({
-          code: `${kind}-not-accessible`,
-          message: `The requested ${kind} is not accessible`,
-          data: { status: 403 },
-        });
+        expect(res.body).toEqual(
+          wpError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`),
+        );
       }
       await http().get(`${ROUTE}/${draft.id}`).set(as(t.users.contributor)).expect(200);
       await http().get(`${ROUTE}/${draft.id}`).set(as(t.users.editor)).expect(200);

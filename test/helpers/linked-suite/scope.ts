@@ -7,6 +7,7 @@ import type { RequestContext } from '../../../src/common/http/request-context.js
 import { PostStore } from '../../../src/posts/post-store.js';
 import { APP_CONFIG, type Language } from '../../../src/config/config.js';
 import type { Credentials, RoleUsers } from '../auth.js';
+import { POST_KEYS } from '../tec-event.js';
 
 export const API = '/cal/events/v1';
 const FUTURE = '2099-06-01 10:00:00';
@@ -91,16 +92,7 @@ export interface LinkedSuiteHandle {
 }
 
 /** The keys every record's answer starts with (before its name), and ends with. */
-export const LEADING_KEYS = [
-  'id',
-  'author',
-  'status',
-  'date',
-  'date_utc',
-  'modified',
-  'modified_utc',
-  'url',
-];
+export const LEADING_KEYS = ['id', ...POST_KEYS];
 export const TRAILING_KEYS = ['global_id', 'global_id_lineage', 'language', 'translations'];
 
 export const idsOf = (list: { id: number }[]) => list.map((x) => x.id);
