@@ -167,6 +167,10 @@ describe.each([
 
     const fresh = await raw(path, { ...gzip, 'if-none-match': packedTag });
     expect([fresh.status, fresh.body.length, fresh.headers.etag]).toEqual([304, 0, packedTag]);
+    // No representation metadata on a 304 (RFC 9110 §15.4.5), Vary kept.
+    expect(fresh.headers['content-encoding']).toBeUndefined();
+    expect(fresh.headers['content-type']).toBeUndefined();
+    expect(fresh.headers.vary).toMatch(/\bAccept-Encoding\b/);
     const freshPlain = await raw(path, { ...identity, 'if-none-match': plainTag });
     expect([freshPlain.status, freshPlain.body.length, freshPlain.headers.etag]).toEqual([
       304,

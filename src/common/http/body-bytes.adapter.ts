@@ -47,10 +47,11 @@ function sendRendered(res: Response, body: Rendered): Response {
   setEtag(res, new JsonChunks([body.bytes]));
   const etag = res.get('ETag');
   if (etag) res.setHeader('ETag', gzipEtag(etag));
+  // A client whose copy is fresh gets a 304 (res.send makes it, as for the plain variant): no
+  // body to compress, and no Content-Encoding (RFC 9110 §15.4.5).
+  if (res.req.fresh) return res.send(Buffer.alloc(0));
   res.setHeader('Content-Encoding', 'gzip');
-  // A client whose copy is fresh gets a 304 without a body (res.send makes it, as for the plain
-  // variant): nothing to compress for it.
-  return res.send(res.req.fresh ? Buffer.alloc(0) : (body.gzip ?? gzipped(body.bytes)));
+  return res.send(body.gzip ?? gzipped(body.bytes));
 }
 
 /**
