@@ -8,6 +8,7 @@ import { VersionedCache } from './versioned-cache.js';
 import type { Tags } from './dependencies.js';
 import { WriteVersion } from './write-version.js';
 import { rawHeaderNames, Rendered, setEtag } from '../common/http/body-bytes.adapter.js';
+import { compressible, gzipped } from '../common/http/compression.js';
 import { PUBLIC_REVALIDATE } from '../common/http/conditional.js';
 import { JsonBody, JsonChunks, unshared } from '../common/http/json-body.js';
 import { namespaceOf } from '../common/http/links.js';
@@ -17,12 +18,17 @@ import { ANYTHING, collectInto } from './dependencies.js';
 interface Entry {
   /** The bytes sent: serialized JSON, or a page's or a feed's. */
   body: Buffer;
+  /** A page's gzip copy (compression.ts), made once when it is stored. */
+  gzip?: Buffer;
   /**
    * Headers the handler and interceptors set (X-TEC-Total, X-TEC-TotalPages, ETag;
    * Content-Type and Last-Modified of a page or a feed).
    */
   headers: Array<[string, string | number | string[]]>;
 }
+
+/** The bytes an entry keeps: its body, and a page's gzip copy. */
+const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.length ?? 0);
 
 /**
  * Serialized answers to anonymous GETs, by URL. An entry is used only while nothing it depends on
@@ -52,7 +58,7 @@ export class ResponseCache {
       maxSize: this.maxBytes,
       // A body larger than maxEntrySize is not stored at all.
       maxEntrySize: this.maxBytes / 16,
-      sizeOf: (entry) => entry.body.length,
+      sizeOf,
     });
   }
 
@@ -69,7 +75,7 @@ export class ResponseCache {
    * `tags` (on anything if undefined).
    */
   set(key: string, version: number, entry: Entry, tags?: Tags, now = Date.now()): void {
-    if (entry.body.length > this.maxBytes / 16) return;
+    if (sizeOf(entry) > this.maxBytes / 16) return;
     this.entries.set(key, version, entry, now, tags);
   }
 
@@ -111,7 +117,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     if (hit) {
       for (const [name, value] of hit.headers) res.setHeader(name, value);
       if (!res.hasHeader('Content-Type')) res.type('json');
-      return of(hit.body);
+      return of(hit.gzip ? new Rendered(200, hit.body, hit.gzip) : hit.body);
     }
     const version = this.cache.version();
     const before = new Set(rawHeaderNames(res));
@@ -135,8 +141,11 @@ export class ResponseCacheInterceptor implements NestInterceptor {
           if (body.status !== 200) return body;
           setEtag(res, new JsonChunks([body.bytes]));
           const bytes = unshared(body.bytes);
-          this.cache.set(key, version, { body: bytes, headers: added(res, before) }, tags());
-          return body;
+          // Compressed once here, whichever encoding this request takes: most will take gzip.
+          const gzip = compressible(res, bytes) ? gzipped(bytes) : undefined;
+          const entry = { body: bytes, gzip, headers: added(res, before) };
+          this.cache.set(key, version, entry, tags());
+          return new Rendered(200, bytes, gzip);
         }
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
         const chunks = this.json.chunks(body)!;

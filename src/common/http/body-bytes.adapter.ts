@@ -1,34 +1,57 @@
 import { createHash } from 'node:crypto';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
+import { compressible, gzipEtag, gzipped, wantsGzip } from './compression.js';
 import { JsonChunks } from './json-body.js';
 
 /**
  * A finished answer other than JSON (a page, a feed), returned by its handler: its status and
  * its bytes, its headers (Content-Type, Last-Modified, Location) already set on the response.
- * Returned rather than sent, so that the interceptors (the response cache) see it.
+ * Returned rather than sent, so that the interceptors (the response cache) see it. `gzip` is
+ * the compressed copy of a page when one was kept with it (ResponseCache): it is not made again.
  */
 export class Rendered {
   constructor(
     readonly status: number,
     readonly bytes: Buffer,
+    readonly gzip?: Buffer,
   ) {}
 }
 
 /**
  * Nest's Express adapter, except that an answer given as bytes is sent as they are: a Buffer
  * through `res.send` (with its ETag and Content-Length), a JSON answer in pieces (JsonChunks)
- * by `sendChunks`, a Rendered answer with its own status. Nest's own reply() would serialize
- * each as a JSON object of its own.
+ * by `sendChunks`, a Rendered answer with its own status (`sendRendered`). Nest's own reply()
+ * would serialize each as a JSON object of its own.
  */
 export class BodyBytesAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (body instanceof Rendered) return response.status(body.status).send(body.bytes);
+    if (body instanceof Rendered) return sendRendered(response, body);
     const bytes = Buffer.isBuffer(body) || body instanceof JsonChunks;
     if (!bytes) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
     return Buffer.isBuffer(body) ? response.send(body) : sendChunks(response, body);
   }
+}
+
+/**
+ * A Rendered answer with its status; a page (compression.ts) gzip-compressed when the request
+ * takes gzip, under the ETag of that variant, and with `Vary: Accept-Encoding` either way.
+ */
+function sendRendered(res: Response, body: Rendered): Response {
+  res.status(body.status);
+  if (!compressible(res, body.bytes)) return res.send(body.bytes);
+  res.vary('Accept-Encoding');
+  if (!wantsGzip(res.req)) return res.send(body.bytes);
+  // The plain bytes' ETag (kept with a cached page), so that both variants derive from them.
+  setEtag(res, new JsonChunks([body.bytes]));
+  const etag = res.get('ETag');
+  if (etag) res.setHeader('ETag', gzipEtag(etag));
+  // A client whose copy is fresh gets a 304 (res.send makes it, as for the plain variant): no
+  // body to compress, and no Content-Encoding (RFC 9110 §15.4.5).
+  if (res.req.fresh) return res.send(Buffer.alloc(0));
+  res.setHeader('Content-Encoding', 'gzip');
+  return res.send(body.gzip ?? gzipped(body.bytes));
 }
 
 /**
