@@ -223,16 +223,19 @@ try {
     ['tags list', '/cal/events/v1/tags', 'record'],
   ];
   for (const [index, [name, path, target]] of scenarios.entries()) {
+    // The pages are asked for as browsers ask (gzip: the server compresses HTML, CONTRACT §7),
+    // the REST answers as the plugin's clients ask (no encoding).
+    const headers = name.startsWith('page: ') ? { 'accept-encoding': 'gzip' } : {};
     const check = await fetch(`${base}${path}`);
     if (!check.ok) throw new Error(`${name}: ${check.status} ${await check.text()}`);
     // One second of the same load first, not measured: the JIT and the connection pools warm up.
-    await warmUp(`${base}${path}`);
-    const result = { name, target, ...(await measure({ url: `${base}${path}` })) };
+    await warmUp(`${base}${path}`, headers);
+    const result = { name, target, ...(await measure({ url: `${base}${path}`, headers })) };
     // The ceiling route is never cached: measuring it again would only add noise.
     if (index > 0) {
       for (const [variant, origin] of variants) {
-        await warmUp(`${origin}${path}`);
-        result[variant] = await measure({ url: `${origin}${path}` });
+        await warmUp(`${origin}${path}`, headers);
+        result[variant] = await measure({ url: `${origin}${path}`, headers });
       }
     }
     results.push(result);
@@ -662,7 +665,7 @@ function calendarLines() {
   };
   const table = [
     '',
-    `Calendar views against the single event page (targets for the month: served ≥ ${CALENDAR_TARGETS.served}, computed ≥ ${CALENDAR_TARGETS.computed}, computed p99 ≤ ${CALENDAR_TARGETS.p99}×):`,
+    `Calendar views against the single event page, every page asked for with Accept-Encoding: gzip as browsers ask (targets for the month: served ≥ ${CALENDAR_TARGETS.served}, computed ≥ ${CALENDAR_TARGETS.computed}, computed p99 ≤ ${CALENDAR_TARGETS.p99}×):`,
     '',
     '| view | served rate | computed rate | computed p99 |',
     '|---|---:|---:|---:|',
@@ -725,8 +728,8 @@ function mixedFigures() {
   return { ok: run.status === 0, lines: table ? ['', table] : [], missed: missedRows };
 }
 
-async function warmUp(url) {
-  if (!SMOKE) await autocannon({ connections: CONNECTIONS, duration: 1, url });
+async function warmUp(url, headers = {}) {
+  if (!SMOKE) await autocannon({ connections: CONNECTIONS, duration: 1, url, headers });
 }
 
 async function measure(opts) {
