@@ -8,7 +8,7 @@ import type {
 } from 'typeorm';
 import { In } from 'typeorm';
 import { insertRows } from '../database/plain-insert.js';
-import { selectRows } from '../database/plain-select.js';
+import { asReadBack, selectRows } from '../database/plain-select.js';
 import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -242,6 +242,11 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     const insert = () => insertRows(manager, this.entity, [record]);
     if (slugBase === undefined) await insert();
     else await this.posts.insertWithSlug(manager, this.entity, record, slugBase, insert);
+  }
+
+  /** `record` as a read gives it back once `insert` wrote it (undefined: a column defaulted). */
+  asReadBack(manager: EntityManager, record: E): E | undefined {
+    return asReadBack(manager, this.entity, record);
   }
 
   async save(manager: EntityManager, record: E): Promise<void> {
