@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { cacheCounters, type CacheCounters } from '../metrics/cache-stats.js';
 
@@ -15,7 +15,8 @@ interface Entry {
  * same stored hash: deleting the user or changing the password invalidates it at once.
  */
 export class CredentialCache {
-  private readonly secret = randomBytes(32);
+  /** A key object, made once: createHmac given the key as bytes prepares it on every call. */
+  private readonly secret = createSecretKey(randomBytes(32));
   /** At most maxEntries verifications; the least recently used go first. */
   private readonly entries: LRUCache<string, Entry>;
   private readonly stats: CacheCounters = cacheCounters('credentials', this);

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { APP_CONFIG, type AppConfig, type LoginThrottleConfig } from '../config/config.js';
@@ -64,7 +64,8 @@ export class LoginThrottle {
   private readonly now: () => number;
   /** Counter key → fingerprints of the credentials being verified → number of such requests. */
   private readonly pending = new Map<string, Map<string, number>>();
-  private readonly secret = randomBytes(32);
+  /** A key object, made once: createHmac given the key as bytes prepares it on every call. */
+  private readonly secret = createSecretKey(randomBytes(32));
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,

@@ -96,6 +96,28 @@ function hydrate(reader: Reader, raw: Record<string, unknown>): ObjectLiteral {
 }
 
 /**
+ * `row` of entity `target` as `selectRows` reads it back once `insertRows` has written it: each
+ * value through the driver's persistence and then its hydration rules (column transformers
+ * included), so that an answer built from what a write inserted is the one a read gives. Undefined
+ * when `row` leaves a column to its default: only the database knows that value.
+ */
+export function asReadBack<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  row: T,
+): T | undefined {
+  const reader = readerOf(manager, manager.connection.getMetadata(target));
+  const entity = reader.metadata.create(undefined, { fromDeserializer: true }) as T;
+  for (const column of reader.columns) {
+    const value: unknown = column.getEntityValue(row);
+    if (value === undefined) return undefined;
+    const stored: unknown = reader.driver.preparePersistentValue(value, column);
+    column.setEntityValue(entity, reader.driver.prepareHydratedValue(stored, column));
+  }
+  return entity;
+}
+
+/**
  * A table of one row per record at most, keyed by the record's id (`key`): an extension module's
  * stored values (src/extensions, PayloadContributor.stored). Its names are identifiers checked
  * when the module registers.

@@ -116,7 +116,7 @@ export class EventUpdates {
       { reexpand, previous: was.recurrence, mayEdit },
       clock,
     );
-    await this.plans.applyVenue(event, plan, ctx, scope);
+    const venues = await this.plans.applyVenue(event, plan, ctx, scope);
     await savedInLanguage(moving, event.language, () => this.events.save(manager, event));
     await saveWriteFragments(plan.extensions, manager, event.id, false);
     // What of the links it sent changes: a whole-form save re-sends them as they are.
@@ -128,6 +128,7 @@ export class EventUpdates {
     const base = slugBase(event, dto.slug ?? movedSlug);
     if (base !== undefined) event.slug = await this.events.assignSlug(manager, event, base);
     const links = await this.plans.applyLinkChanges(event, linkChanges, ctx, scope, before);
+    links.inserted = { ...links.inserted, venues };
     const first = event.recurrence ? await this.occurrences.firstOccurrence(id, manager) : null;
     return { event, links, first };
   }

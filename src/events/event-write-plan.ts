@@ -13,12 +13,14 @@ import {
 } from '../common/recurrence/rules.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { WriteScope } from '../database/writes.js';
+import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { PostStore } from '../posts/post-store.js';
 import { TranslationStore } from '../posts/translation-store.js';
 import { EVENT_TRANSLATIONS, type TranslationViewer } from '../posts/translations.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
 import { TAXONOMIES, type Taxonomy } from '../terms/taxonomy.js';
+import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenueEventLinks } from '../venues/venues.service.js';
 import type { CreateEventDto } from './dto/create-event.dto.js';
 import type { UpdateEventDto } from './dto/update-event.dto.js';
@@ -136,10 +138,16 @@ export class EventWritePlanner {
   }
 
   /** The venue (linked or created inline) goes into the row itself: before it is written. */
-  async applyVenue(event: EventEntity, plan: WritePlan, ctx: RequestContext, scope: WriteScope) {
-    if (!plan.venuePlan) return;
-    const [venueId] = await this.venues.applyPlan(plan.venuePlan, ctx, scope);
-    event.venueId = venueId ?? null;
+  async applyVenue(
+    event: EventEntity,
+    plan: WritePlan,
+    ctx: RequestContext,
+    scope: WriteScope,
+  ): Promise<VenueEntity[]> {
+    if (!plan.venuePlan) return [];
+    const { ids, inserted } = await this.venues.applyPlan(plan.venuePlan, ctx, scope);
+    event.venueId = ids[0] ?? null;
+    return inserted;
   }
 
   /**
@@ -155,8 +163,13 @@ export class EventWritePlanner {
   ): Promise<WrittenLinks> {
     const { manager } = scope;
     let organizerIds: number[] = [];
+    let organizers: OrganizerEntity[] | undefined;
     if (plan.organizerPlan) {
-      organizerIds = await this.organizers.applyPlan(plan.organizerPlan, ctx, scope);
+      ({ ids: organizerIds, inserted: organizers } = await this.organizers.applyPlan(
+        plan.organizerPlan,
+        ctx,
+        scope,
+      ));
       await this.events.setOrganizers(event.id, organizerIds, manager, true);
     }
     const { ids, terms } = await this.terms.resolveListsForNewEvent(
@@ -168,7 +181,7 @@ export class EventWritePlanner {
     // A created event's links of both taxonomies go in one statement.
     await this.events.addTerms(manager, event, ids.flat());
     await this.terms.linksCreated(manager, ids.flat(), event);
-    return { organizerIds, terms };
+    return { organizerIds, terms, inserted: { organizers } };
   }
 
   /**
@@ -218,9 +231,16 @@ export class EventWritePlanner {
   ): Promise<WrittenLinks> {
     const { manager } = scope;
     let organizerIds = changes.organizerIds;
+    let organizers: OrganizerEntity[] | undefined;
     if (changes.organizerPlan) {
-      organizerIds = await this.organizers.applyPlan(changes.organizerPlan, ctx, scope);
-      await this.events.setOrganizers(event.id, organizerIds, manager, false);
+      let ids: number[];
+      ({ ids, inserted: organizers } = await this.organizers.applyPlan(
+        changes.organizerPlan,
+        ctx,
+        scope,
+      ));
+      organizerIds = ids;
+      await this.events.setOrganizers(event.id, ids, manager, false);
     }
     const moved = before.status !== event.status || before.language !== event.language;
     // The links copy the event's state; terms count the links of published events: when the
@@ -244,7 +264,7 @@ export class EventWritePlanner {
         ...changes.terms.flatMap(([, ids]) => ids),
       ]);
     }
-    return { organizerIds };
+    return { organizerIds, inserted: { organizers } };
   }
 }
 

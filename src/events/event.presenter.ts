@@ -7,8 +7,10 @@ import { TranslationStore } from '../posts/translation-store.js';
 import { EVENT_TRANSLATIONS } from '../posts/translations.js';
 import { nowUtcSql } from '../database/columns.js';
 import { RecordCache } from '../cache/record-cache.js';
+import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizerEventLinks } from '../organizers/organizers.service.js';
 import { EventTermLinks, type EventTerms } from '../terms/event-term-links.js';
+import type { VenueEntity } from '../venues/venue.entity.js';
 import { VenueEventLinks } from '../venues/venues.service.js';
 import type { EventEntity } from './event.entity.js';
 import type { TecEvent, TecOrganizer } from '../common/payload/tec-payload.js';
@@ -36,6 +38,11 @@ export interface WrittenLinks {
   organizerIds?: number[];
   /** The terms as the answer embeds them, when the write knows them (undefined: read them). */
   terms?: EventTerms;
+  /**
+   * The venue and organizers the write created inline, as a read gives them back
+   * (LinkedWrites.createRecord): embedded without reading them again.
+   */
+  inserted?: { venues?: readonly VenueEntity[]; organizers?: readonly OrganizerEntity[] };
 }
 
 /**
@@ -46,6 +53,12 @@ export interface WrittenEvent {
   event: EventEntity;
   links: WrittenLinks;
   first: OccurrenceDates | null;
+  /**
+   * A create that carried none of the modules' write fields: the new event has no row in any
+   * module's stored table (only a write contributor writes one, in the write's transaction), so
+   * its answer reads none of them.
+   */
+  noStoredRows?: boolean;
 }
 
 /** The links of a page's events read beside their rows (presentIds). */
@@ -147,9 +160,10 @@ export class EventPresenter {
   /**
    * The answer of a write: the event as the committed write left it (its row is not read back),
    * with the organizers' order and the terms when the write knows them; its venue and
-   * organizers are read (after the commit, as they are), the terms it does not know with their
-   * counts in one query. A series is shown at its first occurrence, as a read of its id shows it
-   * right after.
+   * organizers are read (after the commit, as they are) but for those the write inserted, the
+   * terms it does not know with their counts in one query, the modules' stored values unless the
+   * create carried none of their fields. A series is shown at its first occurrence, as a read of
+   * its id shows it right after.
    */
   async presentWritten(
     written: WrittenEvent,
@@ -158,7 +172,10 @@ export class EventPresenter {
   ): Promise<TecEvent> {
     const { event, links, first } = written;
     const opts = { jsonLd: false, password };
-    const payload = (await this.build([event], ctx, opts, undefined, links)).get(event.id)!;
+    const stored: StoredRead | undefined = written.noStoredRows
+      ? new Map(this.extensions.storedTables('event').map((table) => [table, new Map()]))
+      : undefined;
+    const payload = (await this.build([event], ctx, opts, undefined, links, stored)).get(event.id)!;
     return first ? atFirstOccurrence(payload, first, ctx) : payload;
   }
 
@@ -196,10 +213,15 @@ export class EventPresenter {
     // Every lookup runs at once; the organizers follow their links.
     const [venues, [organizerIds, organizers], terms, translations, contributed] =
       await Promise.all([
-        this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }),
+        this.venues.embedMany(venueIds, ctx, { jsonLd: opts.jsonLd }, written?.inserted?.venues),
         ahead.then(async ({ organizerIds: linked }) => {
           const unique = [...new Set([...linked.values()].flat())];
-          const embedded = await this.organizers.embedMany(unique, ctx, { jsonLd: opts.jsonLd });
+          const embedded = await this.organizers.embedMany(
+            unique,
+            ctx,
+            { jsonLd: opts.jsonLd },
+            written?.inserted?.organizers,
+          );
           return [linked, embedded] as const;
         }),
         ahead.then(({ terms: embedded }) => embedded),

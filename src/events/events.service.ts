@@ -132,7 +132,7 @@ export class EventsService {
       // venue (an inline one is created here), so that the event's row is written once.
       const id = await this.events.allocateId(manager);
       event.id = id;
-      await this.plans.applyVenue(event, plan, ctx, scope);
+      const venues = await this.plans.applyVenue(event, plan, ctx, scope);
       await this.events.insert(manager, event, slugBase(event, dto.slug));
       await saveWriteFragments(plan.extensions, manager, id, true);
       if (series) await this.occurrences.replaceOccurrences(manager, event, series.occurrences);
@@ -150,9 +150,15 @@ export class EventsService {
         );
       }
       const links = await this.plans.applyLinks(event, plan, ctx, scope);
+      links.inserted = { ...links.inserted, venues };
       // As a read of the new id shows it: a series at its first occurrence (the first of its day).
       const first = series?.occurrences[0];
-      written = { event, links, first: first ? { ...first, id: 0, dayIndex: 1 } : null };
+      written = {
+        event,
+        links,
+        first: first ? { ...first, id: 0, dayIndex: 1 } : null,
+        noStoredRows: !plan.extensions,
+      };
       return id;
     });
     return this.presenter.presentWritten(written!, ctx, dto.password);

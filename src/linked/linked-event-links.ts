@@ -45,11 +45,14 @@ export class LinkedEventLinks<
    * §4.11 when password protected; with json_ld when opts.jsonLd). Missing ids are absent from
    * the map, and so are records the caller may not read (CONTRACT §6 "Linked records": a private
    * venue of a published event is shown to whoever may read it, and left out for the others).
+   * `written`: records of these ids that a write which just committed inserted, as a read gives
+   * them back (createRecord's `inserted`): not read again.
    */
   async embedMany(
     ids: number[],
     ctx: RequestContext,
     opts: { jsonLd: boolean },
+    written: readonly E[] = [],
   ): Promise<Map<number, P>> {
     // An event's payload shows these records as they are: it depends on each (docs/caches.md).
     dependsOn(ids.map((id) => recordTag(this.def.kind.kind, id)));
@@ -58,7 +61,9 @@ export class LinkedEventLinks<
       nowUtc: nowUtcSql(),
       publicUrlTemplate: ctx.config.publicUrlTemplate,
     };
-    const read = await this.repository.findByIds([...new Set(ids)]);
+    const known = written.filter((record) => ids.includes(record.id));
+    const unknown = [...new Set(ids)].filter((id) => !known.some((record) => record.id === id));
+    const read = [...known, ...(await this.repository.findByIds(unknown))];
     const records = read.filter((record) => readableBy(ctx.actor, record, mapCtx.nowUtc));
     const translations = await this.queries.translationsOf(records, ctx, mapCtx.nowUtc);
     const out = new Map<number, P>();
@@ -121,10 +126,16 @@ export class LinkedEventLinks<
   /**
    * Executes a plan inside the caller's transaction: inline records go through the same create
    * path as `POST /{collection}` (duplicate rule, contributor statuses). Returns the linked ids in
-   * order, duplicates removed.
+   * order, duplicates removed, and the records it inserted as a read gives them back
+   * (`inserted`, for the write's answer: embedMany's `written`).
    */
-  async applyPlan(plan: LinkedPlan, ctx: RequestContext, scope: WriteScope) {
+  async applyPlan(
+    plan: LinkedPlan,
+    ctx: RequestContext,
+    scope: WriteScope,
+  ): Promise<{ ids: number[]; inserted: E[] }> {
     const ids: number[] = [];
+    const inserted: E[] = [];
     for (const item of plan) {
       if (!item) continue;
       let id: number;
@@ -133,11 +144,13 @@ export class LinkedEventLinks<
         throw new Error(`a ${item.create.kind} plan given to the ${this.def.kind.kind} service`);
       } else {
         this.writer.authorizeAuthor(item.create.fields, ctx);
-        id = await this.writer.createRecord(item.create.fields as C, ctx, scope);
+        const created = await this.writer.createRecord(item.create.fields as C, ctx, scope);
+        id = created.id;
+        if (created.inserted) inserted.push(created.inserted);
       }
       if (!ids.includes(id)) ids.push(id);
     }
-    return ids;
+    return { ids, inserted };
   }
   /** Which of `ids` are records of this kind (any status, any language). */
   existingIds(ids: number[]): Promise<Set<number>> {

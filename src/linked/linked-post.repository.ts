@@ -8,7 +8,7 @@ import type {
 } from 'typeorm';
 import { In } from 'typeorm';
 import { insertRows } from '../database/plain-insert.js';
-import { selectRows } from '../database/plain-select.js';
+import { asReadBack, selectRows } from '../database/plain-select.js';
 import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
@@ -16,10 +16,10 @@ import type { PostKind } from '../posts/post-id.entity.js';
 import type { PostColumns } from '../posts/post-columns.js';
 import type { PostStatus } from '../auth/post-policy.js';
 import { ANY_STATUSES } from '../posts/post-status.js';
-import { applyPostVisibility } from '../posts/visibility.js';
+import { applyPostVisibility, postVisibilitySql } from '../posts/visibility.js';
 import type { PostStore } from '../posts/post-store.js';
 import { pageIds, type PageOrder } from '../database/page-ids.js';
-import { equalsIgnoringCase } from '../database/like.js';
+import { caseFolded } from '../database/like.js';
 import type { Caches } from '../cache/caches.js';
 import { dependsOn, listTag, recordTag } from '../cache/dependencies.js';
 import type { PageAnchors } from '../cache/page-anchors.js';
@@ -137,22 +137,23 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     actor: Actor,
     nowUtc: string,
   ): Promise<E | null> {
+    // One plain statement: every create with an inline record runs it, and the query builder
+    // would rewrite it on each call.
     const a = this.alias;
-    const qb = this.repo(manager)
-      .createQueryBuilder(a)
-      .where(`${a}.language = :language`, { language })
-      // As IDX_<table>_title holds it.
-      .andWhere(equalsIgnoringCase(this.dataSource, `${a}.title`, 'name'), { name });
+    const params: unknown[] = [language, name];
+    // As IDX_<table>_title holds it.
+    let where = `${a}.language = ? AND ${caseFolded(this.dataSource, `${a}.title`)} = ${caseFolded(this.dataSource, '?')}`;
     if (description) {
-      qb.andWhere(`LOWER(${a}.description) = LOWER(:description)`, { description });
+      where += ` AND LOWER(${a}.description) = LOWER(?)`;
+      params.push(description);
     }
-    applyPostVisibility(qb, a, actor, [...ANY_STATUSES], nowUtc);
+    where += ` AND ${postVisibilitySql(a, actor, [...ANY_STATUSES], nowUtc, params)}`;
+    const table = this.dataSource.driver.escape(this.repo(manager).metadata.tableName);
     // Most creates find none: the look-up selects the id only, and the row is read when found.
-    const found = await qb
-      .select(`${a}.id`, 'id')
-      .orderBy(`${a}.id`, 'ASC')
-      .limit(1)
-      .getRawOne<{ id: number | string }>();
+    const [found] = (await manager.query(
+      `SELECT ${a}.id AS id FROM ${table} ${a} WHERE ${where} ORDER BY ${a}.id ASC LIMIT 1`,
+      params,
+    )) as Array<{ id: number | string }>;
     return found ? this.findById(Number(found.id), manager) : null;
   }
 
@@ -242,6 +243,11 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     const insert = () => insertRows(manager, this.entity, [record]);
     if (slugBase === undefined) await insert();
     else await this.posts.insertWithSlug(manager, this.entity, record, slugBase, insert);
+  }
+
+  /** `record` as a read gives it back once `insert` wrote it (undefined: a column defaulted). */
+  asReadBack(manager: EntityManager, record: E): E | undefined {
+    return asReadBack(manager, this.entity, record);
   }
 
   async save(manager: EntityManager, record: E): Promise<void> {

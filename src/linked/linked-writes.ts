@@ -60,7 +60,7 @@ export class LinkedWrites<
     await this.checkInput(input, ctx);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
     this.authorizeAuthor(input, ctx);
-    const id = await this.writes.run((scope) => this.createRecord(input, ctx, scope));
+    const { id } = await this.writes.run((scope) => this.createRecord(input, ctx, scope));
     return this.presentWritten(id, ctx);
   }
   /** A record as a write answers it: read again once written, unlocked by the query's password. */
@@ -156,7 +156,16 @@ export class LinkedWrites<
    * case-insensitively. A reused record takes the given details (partially, CONTRACT §6) when the
    * caller may edit it, and is linked unchanged otherwise. No permission check: callers check.
    */
-  async createRecord(input: C, ctx: RequestContext, scope: WriteScope) {
+  /**
+   * Creates the record of `input` in the write's transaction, or reuses its duplicate
+   * (BEHAVIOR §7.4.2). Answers its id and, when it inserted a new record, that record as a read
+   * would give it back (`inserted`): what the write's answer may embed without reading it again.
+   */
+  async createRecord(
+    input: C,
+    ctx: RequestContext,
+    scope: WriteScope,
+  ): Promise<{ id: number; inserted?: E }> {
     const { manager } = scope;
     const nowUtc = nowUtcSql();
     // CONTRACT §6: HTML of writers without `unfiltered_html` is filtered to the allowlists.
@@ -191,7 +200,7 @@ export class LinkedWrites<
           previousStatus: effectiveStatus(duplicate, nowUtc),
         });
       }
-      return duplicate.id;
+      return { id: duplicate.id };
     }
 
     const siteZone = ctx.config.siteTimezone;
@@ -228,7 +237,7 @@ export class LinkedWrites<
         viewerOf(ctx),
       );
     }
-    return record.id;
+    return { id: record.id, inserted: this.repository.asReadBack(manager, record) };
   }
   /** Applies a partial update (CONTRACT §6); returns whether the record now needs a slug. */
   private applyUpdate(record: E, input: U, ctx: RequestContext): boolean {

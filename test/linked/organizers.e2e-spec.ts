@@ -122,10 +122,14 @@ describe('organizers (e2e)', () => {
         [a.id, { organizer: 'Inline org', email: 'in@example.org' }, { id: a.id }, String(b.id)],
         ctx,
       );
-      const ids = await t.app.get(Writes).run((scope) => service().applyPlan(plan, ctx, scope));
+      const { ids, inserted } = await t.app
+        .get(Writes)
+        .run((scope) => service().applyPlan(plan, ctx, scope));
       expect(ids).toHaveLength(3);
       expect(ids[0]).toBe(a.id);
       expect(ids[2]).toBe(b.id);
+      // Only the inline organizer was inserted: the write's answer embeds it without a read.
+      expect(inserted.map((o) => o.id)).toEqual([ids[1]]);
       const inline = await http().get(`${API}/organizers/${ids[1]}`).expect(200);
       expect(inline.body).toMatchObject({
         organizer: 'Inline org',

@@ -243,8 +243,11 @@ describe('venues (e2e)', () => {
       const before = await count();
       const plan = await service().planReferences({ venue: 'Inline venue', city: 'Tata' }, ctx);
       expect(await count()).toBe(before);
-      const ids = await t.app.get(Writes).run((scope) => service().applyPlan(plan, ctx, scope));
+      const { ids, inserted } = await t.app
+        .get(Writes)
+        .run((scope) => service().applyPlan(plan, ctx, scope));
       expect(ids).toHaveLength(1);
+      expect(inserted.map((v) => v.id)).toEqual(ids);
       const created = await http().get(`${API}/venues/${ids[0]}`).set(as(t.users.editor));
       expect(created.body).toMatchObject({
         venue: 'Inline venue',
@@ -252,11 +255,11 @@ describe('venues (e2e)', () => {
         status: 'draft',
         author: String(t.users.contributor.id),
       });
-      // The same inline venue again reuses it (duplicate rule).
+      // The same inline venue again reuses it (duplicate rule): nothing inserted.
       const again = await service().planReferences({ venue: 'inline venue' }, ctx);
       expect(
         await t.app.get(Writes).run((scope) => service().applyPlan(again, ctx, scope)),
-      ).toEqual(ids);
+      ).toEqual({ ids, inserted: [] });
     });
 
     it('rejects invalid references with the field name, several venues with could-not-create-venue', async () => {
