@@ -1,7 +1,6 @@
 // The bench's event create alone, against its floor (bench/create-floor.mjs) and, with --against,
 // against another build: alternating rounds on one database, each with its rate, p99 and the
 // server's CPU time per create. `npm run bench:creates -- --help`.
-import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -15,6 +14,7 @@ import {
   resetDatabase,
   seed,
   seedCounts,
+  startCreateFloor,
   startServer,
   stopServer,
   useBuild,
@@ -77,16 +77,7 @@ const servers = [
   {
     name: 'floor',
     port: port + 1,
-    start: (bodyBytes) =>
-      spawn(process.execPath, [join(here, 'create-floor.mjs')], {
-        env: {
-          ...process.env,
-          DATABASE_URL: url,
-          PORT: String(port + 1),
-          BODY_BYTES: String(bodyBytes),
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      }),
+    start: (bodyBytes) => startCreateFloor(url, port + 1, bodyBytes),
   },
 ];
 if (args.against) {

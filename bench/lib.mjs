@@ -583,6 +583,17 @@ export function startServer(url, port, extraEnv = {}, nodeFlags = []) {
   });
 }
 
+/**
+ * The create floor (bench/create-floor.mjs: the creates' statements from a bare node:http server
+ * over mysql2) on `port`, answering `bodyBytes` of JSON as the service's create does.
+ */
+export function startCreateFloor(url, port, bodyBytes) {
+  return spawn(process.execPath, [join(ROOT, 'bench', 'create-floor.mjs')], {
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), BODY_BYTES: String(bodyBytes) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
 /** A bound for a server that never comes up: a loaded machine has taken 30 s to start one. */
 const HEALTHY_WITHIN_MS = 180_000;
 

@@ -19,11 +19,10 @@
 // The table goes to a temporary file unless --out names one (docs/benchmarks.md to publish it);
 // a missed target is flagged in the output and makes the exit code 1.
 import autocannon from 'autocannon';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   COMPUTED_TARGETS,
   DEEP_TARGET,
@@ -49,6 +48,7 @@ import {
   rssMb,
   seed,
   seedSeries,
+  startCreateFloor,
   startServer,
   stopServer,
   useBuild,
@@ -271,19 +271,7 @@ try {
   console.log(`create: ${created.rps} req/s`);
   if (!SQLITE) {
     // The same creates' statements from a bare server (bench/create-floor.mjs): the floor.
-    const floor = spawn(
-      process.execPath,
-      [join(dirname(fileURLToPath(import.meta.url)), 'create-floor.mjs')],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: URL_,
-          PORT: String(PORT + 4),
-          BODY_BYTES: String(createBytes),
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
+    const floor = startCreateFloor(URL_, PORT + 4, createBytes);
     try {
       await waitHealthy(PORT + 4);
       const floorUrl = `http://127.0.0.1:${PORT + 4}/cal/events/v1/events`;
