@@ -253,6 +253,9 @@ describe.each([
         if (served) expect(queries).toBe(0);
         else expect(queries).toBeGreaterThan(0);
         expect(spy).toHaveBeenCalledTimes(served ? 1 : 2);
+        // Kept: compressed once, at zlib's default level; sent once: at the quick level.
+        const levels = spy.mock.calls.map(([, options]) => (options as { level?: number }).level);
+        expect(levels).toEqual(served ? [6] : [1, 1]);
         expect(later.map((res) => res.headers['content-encoding'])).toEqual([
           'gzip',
           undefined,

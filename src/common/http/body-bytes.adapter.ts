@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { compressible, gzipEtag, gzipped, wantsGzip } from './compression.js';
+import { compressible, gzipEtag, gzippedOnce, wantsGzip } from './compression.js';
 import { JsonChunks } from './json-body.js';
 
 /**
@@ -51,7 +51,7 @@ function sendRendered(res: Response, body: Rendered): Response {
   // body to compress, and no Content-Encoding (RFC 9110 §15.4.5).
   if (res.req.fresh) return res.send(Buffer.alloc(0));
   res.setHeader('Content-Encoding', 'gzip');
-  return res.send(body.gzip ?? gzipped(body.bytes));
+  return res.send(body.gzip ?? gzippedOnce(body.bytes));
 }
 
 /**

@@ -8,8 +8,18 @@ import { gzipSync } from 'node:zlib';
  */
 const MIN_BYTES = 1024;
 
-/** zlib's default: most of level 9's ratio on HTML at a fraction of its time. */
-const LEVEL = 6;
+/**
+ * zlib's default for a page the response cache keeps (compressed once, sent many times): most of
+ * level 9's ratio on HTML at a fraction of its time.
+ */
+const KEPT_LEVEL = 6;
+
+/**
+ * For a page compressed for one answer (not kept: computed for its reader, or the cache off):
+ * level 1 takes a third of level 6's time (0.08 against 0.26 ms for a 65 KB month view) for
+ * about 20 % more bytes.
+ */
+const ONCE_LEVEL = 1;
 
 /**
  * Whether an answer is one that is sent compressed to whoever asks: HTML (the pages, whose
@@ -26,7 +36,10 @@ export function compressible(res: Response, bytes: Buffer): boolean {
 }
 
 /** The gzip copy of a compressible answer: made once for a kept page (ResponseCache). */
-export const gzipped = (bytes: Buffer): Buffer => gzipSync(bytes, { level: LEVEL });
+export const gzipped = (bytes: Buffer): Buffer => gzipSync(bytes, { level: KEPT_LEVEL });
+
+/** The gzip copy of an answer sent once (no kept copy): the quick level. */
+export const gzippedOnce = (bytes: Buffer): Buffer => gzipSync(bytes, { level: ONCE_LEVEL });
 
 /**
  * Whether the request's Accept-Encoding prefers gzip to no encoding (`gzip`, `*`; not `gzip;q=0`,
