@@ -60,7 +60,10 @@ export class LinkedWrites<
     await this.checkInput(input, ctx);
     if (!canCreatePosts(ctx.actor)) throw forbidden(!!ctx.actor.user);
     this.authorizeAuthor(input, ctx);
-    const { id } = await this.writes.run((scope) => this.createRecord(input, ctx, scope));
+    // The work answers the id: what a write rider is given (Writes.alongNextWrite, the importer).
+    const id = await this.writes.run(
+      async (scope) => (await this.createRecord(input, ctx, scope)).id,
+    );
     return this.presentWritten(id, ctx);
   }
   /** A record as a write answers it: read again once written, unlocked by the query's password. */
