@@ -42,7 +42,7 @@ import {
   createEditor,
   createRequests,
   migrate,
-  parseArgs,
+  benchArgs,
   profileLoad,
   resetDatabase,
   rssMb,
@@ -105,23 +105,7 @@ const OPTIONS = {
   smoke: null,
   help: null,
 };
-let args;
-try {
-  args = parseArgs(process.argv.slice(2), OPTIONS);
-} catch (error) {
-  console.error(`${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-for (const name of ['scale', 'duration', 'connections', 'port']) {
-  if (args[name] !== undefined && !(Number(args[name]) > 0)) {
-    console.error(`--${name} needs a positive number, got "${args[name]}"\n\n${USAGE}`);
-    process.exit(2);
-  }
-}
+const args = benchArgs(USAGE, OPTIONS, ['scale', 'duration', 'connections', 'port']);
 if (args.build) useBuild(resolve(process.cwd(), String(args.build)));
 const SMOKE = Boolean(args.smoke);
 const URL_ = benchDatabaseUrl(args, 'cal_bench');
