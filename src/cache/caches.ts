@@ -36,6 +36,7 @@ export class Caches {
       maxSize: maxRows,
       sizeOf: (rows) => rows.length,
       name,
+      graceMs: ANCHOR_TTL_MS,
     });
   }
 

@@ -19,6 +19,6 @@ export class PageAnchors extends VersionedCache<Array<string | number>> {
   readonly refreshing = new Set<string>();
 
   constructor(versions: WriteVersion, name: string) {
-    super(versions, ANCHOR_TTL_MS, { max: 10_000, name });
+    super(versions, ANCHOR_TTL_MS, { max: 10_000, name, graceMs: ANCHOR_TTL_MS });
   }
 }

@@ -1,3 +1,4 @@
+import { collecting, dependsOn } from './dependencies.js';
 import { RecordCache } from './record-cache.js';
 import { WriteVersion } from './write-version.js';
 
@@ -84,6 +85,29 @@ describe('RecordCache', () => {
       await cache.payloads('event', rows.slice(0, 1), 'v', readAt, build);
       expect(calls).toEqual([[1], [1]]);
     }
+  });
+
+  it('keeps what a batch looked at with each of its payloads, in one array for them all', async () => {
+    const cache = new RecordCache({ recordCacheMb: 1 }, versions);
+    const { calls, build } = builder();
+    // The batch looks at a venue (as an event's payload embeds it).
+    const looking = (missing: number[]) => {
+      dependsOn(['venue:40']);
+      return build(missing);
+    };
+    await cache.payloads('event', [1, 2], 'v', cache.version(), looking);
+    // A hit says what the payload depends on: its record, and what its batch looked at.
+    const [, seen] = await collecting(() => cache.payloads('event', [2], 'v', 0, looking));
+    expect([...(seen ?? [])].sort()).toEqual(['event:2', 'venue:40']);
+    // Another record's change leaves both; the venue's, both go.
+    versions.bump('write', ['event:7']);
+    await cache.payloads('event', [1, 2], 'v', cache.version(), looking);
+    versions.bump('write', ['venue:40']);
+    await cache.payloads('event', [1, 2], 'v', cache.version(), looking);
+    // An own record's change: only that one.
+    versions.bump('write', ['event:1']);
+    await cache.payloads('event', [1, 2], 'v', cache.version(), looking);
+    expect(calls).toEqual([[1, 2], [1, 2], [1]]);
   });
 
   describe('rows of single reads', () => {

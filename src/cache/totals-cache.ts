@@ -40,7 +40,7 @@ export class TotalsCache {
     maxEntries = 1_000,
     name = 'totals',
   ) {
-    this.entries = new VersionedCache(versions, ttlMs, { max: maxEntries, name });
+    this.entries = new VersionedCache(versions, ttlMs, { max: maxEntries, name, graceMs: ttlMs });
   }
 
   async get(key: string, count: () => Promise<number>, tags?: Tags): Promise<number> {

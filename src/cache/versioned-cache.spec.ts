@@ -69,4 +69,20 @@ describe('VersionedCache', () => {
     // The least recently used went first.
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 'bbbbb', 'ccccc']);
   });
+  it('drops what can no longer be served on a later set: expired past its grace, or stale', () => {
+    const versions = new WriteVersion();
+    const cache = new VersionedCache<string>(versions, 1_000, { max: 10, graceMs: 500 });
+    cache.set('old', cache.version(), 'a', 10_000, ['event:3']);
+    cache.set('tagged', cache.version(), 'b', 10_000, ['event:1']);
+    cache.set('other', cache.version(), 'c', 10_000, ['event:2']);
+    versions.bump('write', ['event:1']);
+    // Within its grace an expired entry is still there (lookup may serve it); the stale one goes.
+    cache.set('new', cache.version(), 'd', 11_400);
+    expect(cache.size).toBe(3);
+    expect(cache.lookup('old', 11_400, 500)).toEqual({ value: 'a', expired: true });
+    // Past it, on the next set at least a second after the last sweep: only the fresh one stays.
+    cache.set('newer', cache.version(), 'e', 12_500);
+    expect(cache.size).toBe(2);
+    expect([cache.get('new', 12_300), cache.get('newer', 12_500)]).toEqual(['d', 'e']);
+  });
 });

@@ -9,6 +9,11 @@ interface Entry<V> {
   version: number;
   /** What the value depends on (undefined: anything). */
   tags: Tags | undefined;
+  /**
+   * What it depends on as well, one array shared with the other values read in the same batch
+   * (a page's records): kept once, not copied into every entry.
+   */
+  shared: Tags | undefined;
   expires: number;
   value: V;
 }
@@ -22,7 +27,15 @@ export interface VersionedCacheOptions<V> {
   sizeOf?: (value: V) => number;
   /** The `cache` label of its hit, miss, eviction and size metrics. */
   name?: string;
+  /**
+   * How long after it expires an entry may still be looked up (the longest `graceMs` the cache's
+   * readers pass to `lookup`); past that the sweep drops it. Default 0.
+   */
+  graceMs?: number;
 }
+
+/** How often at most a cache drops what can no longer be served (on a `set`). */
+const SWEEP_EVERY_MS = 1_000;
 
 /**
  * Values read from the database, kept while nothing they depend on (their tags) has changed
@@ -34,13 +47,17 @@ export interface VersionedCacheOptions<V> {
 export class VersionedCache<V extends object | number | string> {
   private readonly entries: LRUCache<string, Entry<V>>;
   private readonly stats: CacheCounters;
+  private readonly graceMs: number;
+  /** When the last sweep ran, and at which write version. */
+  private swept = { at: 0, version: -1 };
 
   constructor(
     private readonly versions: WriteVersion,
     private readonly ttlMs: number,
     options: VersionedCacheOptions<V>,
   ) {
-    const { sizeOf, name, ...bounds } = options;
+    const { sizeOf, name, graceMs = 0, ...bounds } = options;
+    this.graceMs = graceMs;
     const stats = (this.stats = cacheCounters(name ?? 'other', this));
     this.entries = new LRUCache<string, Entry<V>>({
       ...bounds,
@@ -73,9 +90,15 @@ export class VersionedCache<V extends object | number | string> {
    */
   lookup(key: string, now = Date.now(), graceMs = 0): { value: V; expired: boolean } | undefined {
     const hit = this.entries.get(key);
-    if (hit && hit.expires + graceMs > now && this.versions.fresh(hit.version, hit.tags)) {
+    if (
+      hit &&
+      hit.expires + graceMs > now &&
+      this.versions.fresh(hit.version, hit.tags) &&
+      (!hit.shared || this.versions.fresh(hit.version, hit.shared))
+    ) {
       this.stats.hits++;
       dependsOn(hit.tags);
+      if (hit.shared) dependsOn(hit.shared);
       return { value: hit.value, expired: hit.expires <= now };
     }
     this.stats.misses++;
@@ -83,9 +106,36 @@ export class VersionedCache<V extends object | number | string> {
     return undefined;
   }
 
-  /** Stores `value`, read at write version `version`, depending on `tags` (on anything if none). */
-  set(key: string, version: number, value: V, now = Date.now(), tags?: Tags): void {
-    this.entries.set(key, { version, tags, expires: now + this.ttlMs, value });
+  /**
+   * Stores `value`, read at write version `version`, depending on `tags` (on anything if none)
+   * and on `shared`, tags that values read together share (the array itself is kept, not copied).
+   */
+  set(key: string, version: number, value: V, now = Date.now(), tags?: Tags, shared?: Tags): void {
+    this.entries.set(key, { version, tags, shared, expires: now + this.ttlMs, value });
+    if (now - this.swept.at >= SWEEP_EVERY_MS) this.sweep(now);
+  }
+
+  /**
+   * Drops the entries that can no longer be served: expired (and past their grace), or stale
+   * since a write changed what they depend on. Without it they would stay until the least
+   * recently used went beyond the bounds: a response cache with a TTL of a second held its whole
+   * 64 MB of answers long expired (issue 53: 33 of 51 MB of buffers after the memory scenario's
+   * reads were such answers). At most once a second, on a `set` (a cache nobody writes to holds
+   * what it held); an entry's freshness is only looked at when a write came since the last sweep.
+   */
+  private sweep(now: number): void {
+    const versionMoved = this.swept.version !== this.versions.current();
+    this.swept = { at: now, version: this.versions.current() };
+    const gone: string[] = [];
+    for (const [key, entry] of this.entries.entries()) {
+      const usable =
+        entry.expires + this.graceMs > now &&
+        (!versionMoved ||
+          (this.versions.fresh(entry.version, entry.tags) &&
+            (!entry.shared || this.versions.fresh(entry.version, entry.shared))));
+      if (!usable) gone.push(key);
+    }
+    for (const key of gone) this.entries.delete(key);
   }
 
   get size(): number {
