@@ -755,8 +755,19 @@ export function cpuMs(pid) {
 
 /** Resident memory of a process, in MB (Linux /proc), or null elsewhere. */
 export function rssMb(pid) {
+  return statusMb(pid, 'VmRSS');
+}
+
+/** The most resident memory a process has had since it started, in MB (VmHWM), or null. */
+export function peakRssMb(pid) {
+  return statusMb(pid, 'VmHWM');
+}
+
+function statusMb(pid, field) {
   try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    )?.[1];
     return kb ? Math.round(Number(kb) / 1024) : null;
   } catch {
     return null;

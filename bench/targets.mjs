@@ -46,13 +46,14 @@ export const CALENDAR_TARGETS = { served: 0.9, computed: 0.5, p99: 2 };
 /**
  * The targets of the computed path (no response cache, docs/benchmarks.md): event lists at half the ceiling with a p99 of
  * 20 ms at most, single records and the other lists at 0.7, creation at 600 req/s with a p99 of
- * 50 ms at most, and a worker under 300 MB of RSS after the whole run.
+ * 50 ms at most, and a worker with the caches at their defaults (the served one) within 250 MB of
+ * RSS through the whole run (its peak, VmHWM: issue 53).
  */
 export const COMPUTED_TARGETS = {
   list: { ratio: 0.5, p99: 20 },
   record: { ratio: 0.7 },
   create: { rps: 600, p99: 50 },
-  rssMb: 300,
+  rssMb: 250,
 };
 
 /**
@@ -80,7 +81,8 @@ export function missedTargets({ ceiling, list, page1, deep }) {
 
 /**
  * The computed path's targets a run missed: `rows` are `{ name, target: 'list' | 'record', computed:
- * { rps, p99 } }`, `create` is `{ rps, p99 }`, `rssMb` the computing worker's RSS at the end.
+ * { rps, p99 } }`, `create` is `{ rps, p99 }`, `rssMb` the peak RSS of the worker whose caches
+ * are at their defaults.
  */
 export function missedComputedTargets({ ceiling, rows, create, rssMb }) {
   const missed = [];
@@ -103,8 +105,8 @@ export function missedComputedTargets({ ceiling, rows, create, rssMb }) {
   if (!(create.rps >= rps)) missed.push(`event create at ${create.rps} req/s (target ≥ ${rps})`);
   if (!(create.p99 <= p99))
     missed.push(`event create with p99 ${create.p99} ms (target ≤ ${p99} ms)`);
-  if (!(rssMb < COMPUTED_TARGETS.rssMb)) {
-    missed.push(`worker RSS ${rssMb} MB after the run (target < ${COMPUTED_TARGETS.rssMb} MB)`);
+  if (!(rssMb <= COMPUTED_TARGETS.rssMb)) {
+    missed.push(`worker RSS peaked at ${rssMb} MB (target ≤ ${COMPUTED_TARGETS.rssMb} MB)`);
   }
   return missed;
 }
