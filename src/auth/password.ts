@@ -5,6 +5,7 @@ import {
   type BinaryLike,
   type ScryptOptions,
 } from 'node:crypto';
+import { Turns } from '../common/turns.js';
 
 /**
  * Runs of scrypt at once. Each holds 128 × N × r bytes outside the V8 heap while it runs (32 MB
@@ -12,28 +13,20 @@ import {
  * credential not yet verified raised a server's resident memory by 120 MB (docs/operations.md,
  * "Memory"). The others wait their turn (0.1 s each).
  */
-const MAX_RUNNING = 2;
-let running = 0;
-const waiting: Array<() => void> = [];
+const turns = new Turns(2);
 
-async function scrypt(
+function scrypt(
   password: BinaryLike,
   salt: BinaryLike,
   keylen: number,
   options: ScryptOptions,
 ): Promise<Buffer> {
-  if (running >= MAX_RUNNING) await new Promise<void>((turn) => waiting.push(turn));
-  else running++;
-  try {
-    return await new Promise<Buffer>((resolve, reject) =>
-      scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
-    );
-  } finally {
-    // The turn passes to the next waiting run, or the slot is freed.
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
+  return turns.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
+  );
 }
 
 // N=2^15 costs ~0.1 s here; successful verifications are cached (CredentialCache), so only the

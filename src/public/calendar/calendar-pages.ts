@@ -10,6 +10,7 @@ import { adjustJsonLd } from '../../extensions/seams.js';
 import { eventSummaryJsonLd, scriptJson } from '../json-ld.js';
 import { PageFrame, webcal, type PageResult } from '../page-frame.js';
 import { Views } from '../views.js';
+import { Turns } from '../../common/turns.js';
 import {
   CALENDAR_VIEWS,
   CalendarLocale,
@@ -118,6 +119,13 @@ interface ViewBody {
 }
 
 /**
+ * Grids read and written at once in a process. A week's grid builds the payloads of every event it
+ * shows (up to MAX_VIEW_EVENTS, 10-20 MB until its page is written): ten uncomputed week views at
+ * once took a server from 190 to 370 MB (issue 53). The others wait their turn.
+ */
+const gridTurns = new Turns(2);
+
+/**
  * The calendar views (CONTRACT §7): month, week, day and list at the plugin's addresses, each
  * reading its window of the events list as the API answers the reader, laid out by the events'
  * own local dates in the site's calendar, with its neighbours, the other views of the same
@@ -152,8 +160,14 @@ export class CalendarPages {
       locale: new CalendarLocale(ctx.language),
       t: this.views.texts(ctx.language),
     };
-    const body = address.view === 'list' ? await this.listBody(state) : await this.gridBody(state);
-    return body ? this.answer(state, body) : this.frame.notFound(ctx);
+    if (address.view === 'list') {
+      const body = await this.listBody(state);
+      return body ? this.answer(state, body) : this.frame.notFound(ctx);
+    }
+    return gridTurns.run(async () => {
+      const body = await this.gridBody(state);
+      return body ? this.answer(state, body) : this.frame.notFound(ctx);
+    });
   }
 
   /** The list view's page of events from its first day on; undefined: no such page. */
