@@ -363,8 +363,22 @@ export function parseDateTime(
   const text = input.trim();
   if (text === '') return null;
   if (TIMESTAMP.test(text)) return fromTimestamp(Number(text), luxonZone);
-  return parseText(text, luxonZone, now);
+  // Text is read relative to now's whole second only (parseText): the same text in the same zone
+  // within one second is the same instant. A write reads each of its dates twice, once to
+  // validate it and once to store it; the second reading is the first's (luxon's DateTime is
+  // immutable, so the one result can be handed out twice).
+  const key = `${Math.floor(now.getTime() / 1000)} ${zone} ${text}`;
+  const known = recentlyParsed.get(key);
+  if (known !== undefined) return known;
+  const parsed = parseText(text, luxonZone, now);
+  if (recentlyParsed.size >= RECENTLY_PARSED_MAX) recentlyParsed.clear();
+  recentlyParsed.set(key, parsed);
+  return parsed;
 }
+
+/** The last texts parsed (by second, zone and text), see parseDateTime; emptied when full. */
+const recentlyParsed = new Map<string, DateTime | null>();
+const RECENTLY_PARSED_MAX = 256;
 
 /**
  * Earliest and latest instants a date-time parameter may name: dates are stored and echoed as
