@@ -1,4 +1,4 @@
-import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 
 /**
  * Inserts `rows` of entity `target` in one plain INSERT: what `manager.insert` writes, without
@@ -16,19 +16,22 @@ export async function insertRows<T extends ObjectLiteral>(
   if (!rows.length) return;
   const metadata = manager.connection.getMetadata(target);
   const driver = manager.connection.driver;
-  const stored = metadata.columns.filter((column) => !column.isVirtual);
-  // The columns the first row sets; every row must set the same ones.
-  const columns = stored.filter((column) => column.getEntityValue(rows[0]) !== undefined);
+  const { stored, managed, statements } = shapeOf(metadata);
+  // The columns the first row sets; every row must set the same ones. The statement depends
+  // only on them and the number of rows (`key`): made once for each.
+  const columns: typeof stored = [];
+  let key = String(rows.length);
+  for (const [i, column] of stored.entries()) {
+    if (column.getEntityValue(rows[0]) === undefined) continue;
+    columns.push(column);
+    key += ` ${i}`;
+  }
   const sets = new Set(columns);
   const uniform = rows.every((row) =>
     stored.every((column) => (column.getEntityValue(row) !== undefined) === sets.has(column)),
   );
   // Columns TypeORM fills in itself (generated ids, create/update dates, versions) and writes
   // back into the rows: its own insert keeps that promise.
-  const managed = stored.some(
-    (column) =>
-      column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion,
-  );
   if (managed || !columns.length || !uniform) {
     await manager.insert(
       target,
@@ -42,9 +45,42 @@ export async function insertRows<T extends ObjectLiteral>(
       params.push(driver.preparePersistentValue(column.getEntityValue(row), column));
     }
   }
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  await manager.query(
-    `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`,
-    params,
-  );
+  let sql = statements.get(key);
+  if (sql === undefined) {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+    if (statements.size >= MAX_STATEMENTS) statements.clear();
+    statements.set(key, sql);
+  }
+  await manager.query(sql, params);
+}
+
+interface Shape {
+  /** The columns stored in the table (not virtual), in the entity's order. */
+  stored: Array<EntityMetadata['columns'][number]>;
+  /** Whether TypeORM fills in a column itself (manager.insert then). */
+  managed: boolean;
+  /** The statements made so far, by number of rows and columns set. */
+  statements: Map<string, string>;
+}
+
+/** At most this many statements are kept per entity (a bulk insert's row counts vary). */
+const MAX_STATEMENTS = 64;
+const shapes = new WeakMap<EntityMetadata, Shape>();
+
+function shapeOf(metadata: EntityMetadata): Shape {
+  let shape = shapes.get(metadata);
+  if (!shape) {
+    const stored = metadata.columns.filter((column) => !column.isVirtual);
+    shape = {
+      stored,
+      managed: stored.some(
+        (column) =>
+          column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion,
+      ),
+      statements: new Map(),
+    };
+    shapes.set(metadata, shape);
+  }
+  return shape;
 }
