@@ -321,3 +321,22 @@ describe('the date patterns are linear', () => {
     expect(local('2026-05-01 10:00:00   Europe/Budapest')).toBe('2026-05-01 08:00:00');
   });
 });
+
+describe('parseDateTime of a text read again', () => {
+  it('answers the same instant within a second and zone, and reads it anew after', () => {
+    const at = new Date('2026-03-04T10:00:00.100Z');
+    const first = parseDateTime('+3 days 18:00', 'UTC', at);
+    expect(parseDateTime('+3 days 18:00', 'UTC', new Date('2026-03-04T10:00:00.900Z'))).toBe(first);
+    expect(first?.toISO()).toBe('2026-03-07T18:00:00.000Z');
+    // Another zone, another second: other readings.
+    expect(parseDateTime('+3 days 18:00', 'Europe/Budapest', at)?.toISO()).toBe(
+      '2026-03-07T18:00:00.000+01:00',
+    );
+    expect(parseDateTime('+1 second', 'UTC', new Date('2026-03-04T10:00:01.000Z'))?.toISO()).toBe(
+      '2026-03-04T10:00:02.000Z',
+    );
+    expect(parseDateTime('+1 second', 'UTC', at)?.toISO()).toBe('2026-03-04T10:00:01.000Z');
+    expect(parseDateTime('not a date', 'UTC', at)).toBeNull();
+    expect(parseDateTime('not a date', 'UTC', at)).toBeNull();
+  });
+});
