@@ -18,12 +18,14 @@ describe('Turns', () => {
         return i;
       }),
     );
+    // Their outcomes are taken at once: the failing run is not left unhandled meanwhile.
+    const outcomes = Promise.allSettled(runs);
     // Let every run start or queue, then finish them one by one as they get their turn.
     for (let done = 0; done < 5; done++) {
       await new Promise((r) => setImmediate(r));
       releases.shift()!();
     }
-    const settled = await Promise.allSettled(runs);
+    const settled = await outcomes;
     expect(most).toBe(2);
     expect(order).toEqual([0, 1, 2, 3, 4]);
     expect(settled.map((s) => s.status)).toEqual([
