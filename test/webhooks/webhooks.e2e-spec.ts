@@ -181,9 +181,18 @@ describe('webhooks (e2e)', () => {
         ['venue', 'venues', { venue: 'Hook hall' }],
         ['organizer', 'organizers', { organizer: 'Hook org' }],
       ] as const;
+      // A message carries its record as the fan-out finds it, soon after the commit: the event's
+      // draft and published payloads are looked at below, so each step waits for its message
+      // before the next change (a loaded machine may otherwise fan out after the trash).
+      const heard = (sub: typeof all, kind: string, n: number, what: string) =>
+        kind === 'event'
+          ? until(() => sub.of(kind, ids[kind]).length >= n, 20_000, what)
+          : Promise.resolve();
       for (const [kind, path, body] of posts) {
         ids[kind] = (await write('post', `/${path}`, { ...body, status: 'draft' })).id;
+        await heard(all, kind, 1, 'the draft event at the private subscription');
         await write('post', `/${path}/${ids[kind]}`, { status: 'publish' });
+        await heard(pub, kind, 1, 'the published event at the public subscription');
         await write('post', `/${path}/${ids[kind]}`, { description: 'Changed' });
         await write('delete', `/${path}/${ids[kind]}`);
       }
