@@ -72,6 +72,18 @@ export function benchArgs(usage, known, positive = []) {
 }
 
 /** How many records of each kind a calendar of `scale` holds (1 = 100,000 events). */
+/**
+ * autocannon's options for `--smoke`: two requests per connection, each allowed as long as a
+ * loaded machine needs. Figures are sampled every 20 ms instead of every second: with `amount`,
+ * autocannon ends at its next sample, so a smoke run's sixty measurements took a second each.
+ * The rates it reports are then per sample, as meaningless as any smoke figure.
+ */
+export const smokeLoad = (connections) => ({
+  amount: 2 * connections,
+  timeout: 120,
+  sampleInt: 20,
+});
+
 export const seedCounts = (scale) => ({
   events: Math.round(100_000 * scale),
   venues: Math.max(10, Math.round(5_000 * scale)),

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuMs, startServer, stopServer, waitHealthy } from './lib.mjs';
+import { cpuMs, smokeLoad, startServer, stopServer, waitHealthy } from './lib.mjs';
 
 /**
  * A collector that accepts OTLP/HTTP trace exports and drops them: the traced server pays for
@@ -74,7 +74,7 @@ export async function compareOverhead({
     autocannon({
       connections,
       url: target,
-      ...(smoke ? { amount: 2 * connections, timeout: 120 } : { duration }),
+      ...(smoke ? smokeLoad(connections) : { duration }),
     });
   const loadBefore = loadavg()[0];
   const results = {};

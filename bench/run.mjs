@@ -48,6 +48,7 @@ import {
   rssMb,
   peakRssMb,
   seed,
+  smokeLoad,
   seedSeries,
   startCreateFloor,
   startServer,
@@ -708,8 +709,7 @@ async function warmUp(url, headers = {}) {
 }
 
 async function measure(opts) {
-  // --smoke: two requests per connection, each allowed as long as a loaded machine needs.
-  const load = SMOKE ? { amount: 2 * CONNECTIONS, timeout: 120 } : { duration: DURATION };
+  const load = SMOKE ? smokeLoad(CONNECTIONS) : { duration: DURATION };
   const r = await autocannon({ connections: CONNECTIONS, ...load, ...opts });
   return {
     rps: Math.round(r.requests.average),

@@ -28,6 +28,7 @@ import {
   parseArgs,
   resetDatabase,
   rssMb,
+  smokeLoad,
   seed,
   startServer,
   stopServer,
@@ -169,7 +170,7 @@ export async function webhookCreates({
     profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   );
   const load = (label, seconds = duration) => {
-    const opts = smoke ? { amount: 2 * connections, timeout: 120 } : { duration: seconds };
+    const opts = smoke ? smokeLoad(connections) : { duration: seconds };
     return autocannon({
       connections,
       url: `${origin}/cal/events/v1/events`,
