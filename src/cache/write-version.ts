@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BoundedMemo } from '../common/bounded-memo.js';
 import { overlaps, parseWindow, type EventWindow, type Tags } from './dependencies.js';
 
 /**
@@ -44,7 +45,7 @@ export class WriteVersion {
   private windows: WindowChange[] = [];
   /** The last version whose windowed changes were forgotten. */
   private windowsForgotten = 0;
-  private readonly parsed = new Map<string, ReturnType<typeof parseWindow>>();
+  private readonly parsed = new BoundedMemo<ReturnType<typeof parseWindow>>(MAX_PARSED);
   /** The last answer of `fresh` for a set of tags, and at which version it was given. */
   private readonly checked = new WeakMap<Tags, { at: number; readAt: number; fresh: boolean }>();
   private readonly listeners = new Set<(origin: BumpOrigin, tags: Tags | undefined) => void>();
@@ -106,11 +107,7 @@ export class WriteVersion {
   /** Whether a windowed change after version `since` overlaps the window of the read tag `tag`. */
   private windowChanged(tag: string, since: number): boolean {
     if (this.windowsForgotten > since) return true;
-    let read = this.parsed.get(tag);
-    if (read === undefined) {
-      if (this.parsed.size >= MAX_PARSED) this.parsed.clear();
-      this.parsed.set(tag, (read = parseWindow(tag)));
-    }
+    const read = this.parsed.get(tag, () => parseWindow(tag));
     // A tag that names no window is a plain one.
     if (!read) return (this.changed.get(tag) ?? 0) > since;
     for (let i = this.windows.length - 1; i >= 0 && this.windows[i].version > since; i--) {

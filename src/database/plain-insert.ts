@@ -1,4 +1,5 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { BoundedMemo } from '../common/bounded-memo.js';
 
 /**
  * Inserts `rows` of entity `target` in one plain INSERT: what `manager.insert` writes, without
@@ -45,13 +46,10 @@ export async function insertRows<T extends ObjectLiteral>(
       params.push(driver.preparePersistentValue(column.getEntityValue(row), column));
     }
   }
-  let sql = statements.get(key);
-  if (sql === undefined) {
+  const sql = statements.get(key, () => {
     const tuple = `(${columns.map(() => '?').join(', ')})`;
-    sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
-    if (statements.size >= MAX_STATEMENTS) statements.clear();
-    statements.set(key, sql);
-  }
+    return `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+  });
   await manager.query(sql, params);
 }
 
@@ -61,7 +59,7 @@ interface Shape {
   /** Whether TypeORM fills in a column itself (manager.insert then). */
   managed: boolean;
   /** The statements made so far, by number of rows and columns set. */
-  statements: Map<string, string>;
+  statements: BoundedMemo<string>;
 }
 
 /** At most this many statements are kept per entity (a bulk insert's row counts vary). */
@@ -78,7 +76,7 @@ function shapeOf(metadata: EntityMetadata): Shape {
         (column) =>
           column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion,
       ),
-      statements: new Map(),
+      statements: new BoundedMemo(MAX_STATEMENTS),
     };
     shapes.set(metadata, shape);
   }

@@ -1,5 +1,6 @@
 import { DateTime, IANAZone, type Zone } from 'luxon';
 import locutusStrtotime from 'locutus/php/datetime/strtotime.js';
+import { BoundedMemo } from '../bounded-memo.js';
 import { toLuxonZone, wallClockToDateTime } from './zones.js';
 
 /**
@@ -368,17 +369,11 @@ export function parseDateTime(
   // validate it and once to store it; the second reading is the first's (luxon's DateTime is
   // immutable, so the one result can be handed out twice).
   const key = `${Math.floor(now.getTime() / 1000)} ${zone} ${text}`;
-  const known = recentlyParsed.get(key);
-  if (known !== undefined) return known;
-  const parsed = parseText(text, luxonZone, now);
-  if (recentlyParsed.size >= RECENTLY_PARSED_MAX) recentlyParsed.clear();
-  recentlyParsed.set(key, parsed);
-  return parsed;
+  return recentlyParsed.get(key, () => parseText(text, luxonZone, now));
 }
 
-/** The last texts parsed (by second, zone and text), see parseDateTime; emptied when full. */
-const recentlyParsed = new Map<string, DateTime | null>();
-const RECENTLY_PARSED_MAX = 256;
+/** The last texts parsed (by second, zone and text), see parseDateTime. */
+const recentlyParsed = new BoundedMemo<DateTime | null>(256);
 
 /**
  * Earliest and latest instants a date-time parameter may name: dates are stored and echoed as

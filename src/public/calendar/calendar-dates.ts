@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Language } from '../../config/config.js';
+import { BoundedMemo } from '../../common/bounded-memo.js';
 
 /** The views of the calendar (CONTRACT §7), at the plugin's addresses under `/events/`. */
 export const CALENDAR_VIEWS = ['month', 'week', 'day', 'list'] as const;
@@ -140,18 +141,9 @@ export function periodOf(view: CalendarView, day: string, language: Language): P
 }
 
 /**
- * What `make` answers for `key`, kept for the process: the views ask again and again for the same
- * few days, bounds and names (at most MEMO_SIZE kept per table; then it starts over).
+ * The views ask again and again for the same few days, bounds and names: each is made once and
+ * kept for the process, at most MEMO_SIZE per kind.
  */
-function memo<T>(table: Map<string, T>, key: string, make: () => T): T {
-  let found = table.get(key);
-  if (found === undefined) {
-    found = make();
-    if (table.size >= MEMO_SIZE) table.clear();
-    table.set(key, found);
-  }
-  return found;
-}
 const MEMO_SIZE = 5_000;
 
 /** The day `days` after (or before) `day`, by calendar arithmetic on UTC dates. */
@@ -160,11 +152,11 @@ function addDays(day: string, days: number): string {
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
-const spans = new Map<string, readonly string[]>();
+const spans = new BoundedMemo<readonly string[]>(MEMO_SIZE);
 
 /** Every day from `first` to `last` (at most a few weeks: the views' periods). */
 export function daysBetween(first: string, last: string): readonly string[] {
-  return memo(spans, `${first} ${last}`, () => {
+  return spans.get(`${first} ${last}`, () => {
     const out: string[] = [];
     for (let i = 0, d = first; i < 62 && d <= last; i++, d = addDays(d, 1)) out.push(d);
     return Object.freeze(out);
@@ -180,14 +172,14 @@ export const nextDay = (day: string) => addDays(day, 1);
  * list compares with each event's local dates is that wall clock.
  */
 export function strictBound(day: string, zone: string, secondsBefore = 0): string {
-  return memo(bounds, `${day} ${zone} ${secondsBefore}`, () =>
+  return bounds.get(`${day} ${zone} ${secondsBefore}`, () =>
     DateTime.fromISO(`${day}T00:00:00`, { zone })
       .minus({ seconds: secondsBefore })
       .toUTC()
       .toFormat('yyyy-MM-dd HH:mm:ss'),
   );
 }
-const bounds = new Map<string, string>();
+const bounds = new BoundedMemo<string>(MEMO_SIZE);
 
 type Format = Intl.DateTimeFormatOptions;
 const MONTH_YEAR: Format = { month: 'long', year: 'numeric' };
@@ -214,7 +206,7 @@ function formatter(locale: string, format: Format): Intl.DateTimeFormat {
 }
 
 /** The times of day a language shows (`19:00`), by `HH:MM`: a calendar has few distinct ones. */
-const times = new Map<string, string>();
+const times = new BoundedMemo<string>(MEMO_SIZE);
 
 /** A `YYYY-MM-DD` (and `HH:MM`) as a Date at that UTC wall clock. */
 function utcDate(day: string, time = '00:00'): Date {
@@ -235,8 +227,10 @@ export class CalendarLocale {
   }
 
   /** A language's long names of days (`Sunday, 30 March 2030`): each grid asks for its days'. */
-  private static readonly longDays = new Map<string, string>();
-  private static readonly weekdayNames = new Map<string, Array<{ short: string; long: string }>>();
+  private static readonly longDays = new BoundedMemo<string>(MEMO_SIZE);
+  private static readonly weekdayNames = new BoundedMemo<Array<{ short: string; long: string }>>(
+    MEMO_SIZE,
+  );
 
   /** `March 2030`, `2030. március`, `martie 2030`. */
   month(day: string): string {
@@ -245,7 +239,7 @@ export class CalendarLocale {
 
   /** `Sunday, 30 March 2030` as the language writes it. */
   longDay(day: string): string {
-    return memo(CalendarLocale.longDays, `${this.locale} ${day}`, () => this.format(day, LONG_DAY));
+    return CalendarLocale.longDays.get(`${this.locale} ${day}`, () => this.format(day, LONG_DAY));
   }
 
   /** `30 Mar 2030 – 5 Apr 2030`. */
@@ -255,7 +249,7 @@ export class CalendarLocale {
 
   /** The weekday names from the week's first day: short and long. */
   weekdays(): ReadonlyArray<{ short: string; long: string }> {
-    return memo(CalendarLocale.weekdayNames, this.language, () => {
+    return CalendarLocale.weekdayNames.get(this.language, () => {
       const start = weekStart(DateTime.fromISO('2030-01-09', { zone: 'utc' }), this.language);
       return Array.from({ length: 7 }, (_, i) => {
         const day = start.plus({ days: i }).toISODate()!;
@@ -274,11 +268,6 @@ export class CalendarLocale {
     const clock = local.slice(11, 16);
     if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(clock)) return '';
     const key = `${this.locale} ${clock}`;
-    let found = times.get(key);
-    if (found === undefined) {
-      found = formatter(this.locale, TIME).format(utcDate('2030-01-01', clock));
-      times.set(key, found);
-    }
-    return found;
+    return times.get(key, () => formatter(this.locale, TIME).format(utcDate('2030-01-01', clock)));
   }
 }

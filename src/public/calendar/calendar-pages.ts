@@ -10,6 +10,7 @@ import { adjustJsonLd } from '../../extensions/seams.js';
 import { eventSummaryJsonLd, scriptJson } from '../json-ld.js';
 import { PageFrame, webcal, type PageResult } from '../page-frame.js';
 import { Views } from '../views.js';
+import { BoundedMemo } from '../../common/bounded-memo.js';
 import { Turns } from '../../common/turns.js';
 import {
   CALENDAR_VIEWS,
@@ -60,8 +61,8 @@ function madeOf(event: TecEvent): Made {
 }
 
 /** The cells' plural messages ("+3 more"), by language and arguments: a month repeats them. */
-const messages = new Map<string, string>();
 const MAX_MESSAGES = 10_000;
+const messages = new BoundedMemo<string>(MAX_MESSAGES);
 
 /** What a view is narrowed to, and where its addresses start. */
 export interface CalendarScope {
@@ -256,13 +257,7 @@ export class CalendarPages {
   /** A cell's plural message `key` for `count` (and `day`), translated once. */
   private message(language: Language, key: string, count: number, day = ''): string {
     const id = `${language}\n${key}\n${count}\n${day}`;
-    let found = messages.get(id);
-    if (found === undefined) {
-      found = this.views.t(language, key, { count, day });
-      if (messages.size >= MAX_MESSAGES) messages.clear();
-      messages.set(id, found);
-    }
-    return found;
+    return messages.get(id, () => this.views.t(language, key, { count, day }));
   }
 
   /**
