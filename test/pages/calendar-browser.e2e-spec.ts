@@ -158,21 +158,24 @@ describe('calendar views in Chromium (e2e)', () => {
     120_000,
   );
 
-  it('375 px: no sideways scroll on any view; the month is a list of its days with events', async () => {
-    for (const view of [
-      'month/2030-03/',
-      'week/2030-03-18/',
-      '2030-03-22/',
-      'list/?tribe-bar-date=2030-03-01',
-    ]) {
-      await open(`/hu/events/${view}`, 375);
-      const overflow = (await page.evaluate(
-        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
-      )) as number;
-      expect({ view, overflow }).toEqual({ view, overflow: 0 });
-    }
-    await open('/hu/events/month/2030-03/', 375);
-    const layout = (await page.evaluate(`(() => {
+  it.each(['en', 'hu', 'ro'])(
+    '375 px (%s): no sideways scroll on any view; the month is a list of its days with events',
+    async (lang) => {
+      const prefix = lang === 'en' ? '' : `/${lang}`;
+      for (const view of [
+        'month/2030-03/',
+        'week/2030-03-18/',
+        '2030-03-22/',
+        'list/?tribe-bar-date=2030-03-01',
+      ]) {
+        await open(`${prefix}/events/${view}`, 375);
+        const overflow = (await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        )) as number;
+        expect({ view, overflow }).toEqual({ view, overflow: 0 });
+      }
+      await open(`${prefix}/events/month/2030-03/`, 375);
+      const layout = (await page.evaluate(`(() => {
       const cells = [...document.querySelectorAll('td.cal-day')];
       const shown = cells.filter((c) => getComputedStyle(c).display !== 'none');
       return {
@@ -181,15 +184,17 @@ describe('calendar views in Chromium (e2e)', () => {
         head: document.querySelector('.cal-grid thead').getBoundingClientRect().height,
       };
     })()`)) as { display: string; shown: string[]; head: number };
-    expect(layout.head).toBeLessThanOrEqual(1);
-    // Days of March with events, one under the other.
-    expect(layout.shown).toEqual(
-      expect.arrayContaining(['2030-03-14', '2030-03-20', '2030-03-22']),
-    );
-    expect(layout.shown.every((d) => d.startsWith('2030-03'))).toBe(true);
-    expect(await axe()).toEqual([]);
-    await shoot('calendar-month-phone-hu.png');
-  }, 60_000);
+      expect(layout.head).toBeLessThanOrEqual(1);
+      // Days of March with events, one under the other.
+      expect(layout.shown).toEqual(
+        expect.arrayContaining(['2030-03-14', '2030-03-20', '2030-03-22']),
+      );
+      expect(layout.shown.every((d) => d.startsWith('2030-03'))).toBe(true);
+      expect(await axe()).toEqual([]);
+      await shoot(`calendar-month-phone-${lang}.png`);
+    },
+    60_000,
+  );
 
   it('keyboard: Tab walks the navigation, then the grid day by day; Enter follows a link', async () => {
     await open('/events/month/2030-03/');
