@@ -163,7 +163,7 @@ async function breakdown() {
   await call(2, 'HeapProfiler.collectGarbage', {});
   const after = await call(3, 'Runtime.evaluate', { expression, includeCommandLineAPI: true });
   ws.close();
-  return `before a full GC: ${before.result?.result?.value}\nafter: ${after.result?.result?.value}\n${rssParts(pids.at(-1))}`;
+  return `before a full GC: ${before.result?.result?.value}\nafter: ${after.result?.result?.value}\n${rssParts(pids.at(-1))}\n${anonymousMaps(pids.at(-1))}`;
 }
 
 /** The kinds of resident memory of a process (Linux /proc): anonymous, file-backed, shared. */
