@@ -35,6 +35,12 @@ export class JsonBody {
    * a page costs no copy of its own; undefined when JSON has none.
    */
   chunks(value: unknown): JsonChunks | undefined {
+    // An answer without a kept payload (a record just written, an error, a list of terms) is
+    // JSON.stringify's at once: written key by key it cost an event create about 20 µs.
+    if (!this.keepsAny(value, ENVELOPE_DEPTH)) {
+      const json = JSON.stringify(value) as string | undefined;
+      return json === undefined ? undefined : new JsonChunks([Buffer.from(json)]);
+    }
     const parts: Array<string | Buffer> = [];
     if (!this.write(value, ENVELOPE_DEPTH, parts)) return undefined;
     const chunks: Buffer[] = [];
@@ -50,6 +56,18 @@ export class JsonBody {
     }
     if (text) chunks.push(Buffer.from(text));
     return new JsonChunks(chunks);
+  }
+
+  /** Whether `write` would splice a kept payload's bytes into the JSON of `value`. */
+  private keepsAny(value: unknown, depth: number): boolean {
+    if (value === null || typeof value !== 'object') return false;
+    if (this.records.jsonOf(value) !== undefined) return true;
+    if (depth <= 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+    if (Array.isArray(value)) return value.some((item) => this.keepsAny(item, depth - 1));
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) return false;
+    for (const item of Object.values(value)) if (this.keepsAny(item, depth - 1)) return true;
+    return false;
   }
 
   /** Appends the JSON of `value` to `parts`; false when JSON has none (undefined, a function). */
