@@ -36,8 +36,38 @@ export function dateDetails(sql: string): DateDetails {
 
 /** `YYYY-MM-DD HH:MM:SS` of a luxon DateTime, in its own zone. */
 export function formatSql(dt: DateTime): string {
-  return dt.toFormat(SQL_FORMAT);
+  return plainDigits(dt) ? `${datePart(dt)} ${timePart(dt)}` : dt.toFormat(SQL_FORMAT);
 }
+
+/** `YYYY-MM-DDTHH:MM:SS+HH:MM` of a luxon DateTime (`yyyy-MM-dd'T'HH:mm:ssZZ`), in its zone. */
+function formatIso(dt: DateTime): string {
+  return plainDigits(dt)
+    ? `${datePart(dt)}T${timePart(dt)}${dt.zone.formatOffset(dt.toMillis(), 'short')}`
+    : dt.toFormat(ISO_FORMAT);
+}
+
+const ISO_FORMAT = "yyyy-MM-dd'T'HH:mm:ssZZ";
+
+/**
+ * Whether luxon's toFormat would write `dt`'s numbers as plain zero-padded ASCII digits (its
+ * own fast path: a valid date of an English locale, Latin digits, the Gregorian calendar), so
+ * that formatSql and formatIso may write them without it: toFormat parses its format string and
+ * builds a formatter for every number on every call (about 15 µs of an event create).
+ */
+function plainDigits(dt: DateTime): boolean {
+  return (
+    dt.isValid &&
+    (dt.numberingSystem === null || dt.numberingSystem === 'latn') &&
+    (dt.outputCalendar === null || dt.outputCalendar === 'gregory') &&
+    (dt.locale === null || dt.locale.startsWith('en'))
+  );
+}
+
+/** luxon's padStart: `n` zero-padded to `width` digits, its sign before them. */
+const pad = (n: number, width: number) =>
+  n < 0 ? `-${String(-n).padStart(width, '0')}` : String(n).padStart(width, '0');
+const datePart = (dt: DateTime) => `${pad(dt.year, 4)}-${pad(dt.month, 2)}-${pad(dt.day, 2)}`;
+const timePart = (dt: DateTime) => `${pad(dt.hour, 2)}:${pad(dt.minute, 2)}:${pad(dt.second, 2)}`;
 
 /**
  * The zones read so far: toLuxonZone checks an IANA name by building an Intl.DateTimeFormat, which
@@ -96,7 +126,7 @@ export function utcToLocal(utcSql: string, zone: string): string {
  * `2024-07-14 12:00:00` in UTC → `2024-07-14T12:00:00+00:00` (never `Z`).
  */
 export function toIso8601WithOffset(localSql: string, zone: string): string {
-  return localToDateTime(localSql, zone).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  return formatIso(localToDateTime(localSql, zone));
 }
 
 /** Milliseconds of a `YYYY-MM-DD HH:MM:SS` value read as UTC (wall-clock arithmetic). */
@@ -133,5 +163,5 @@ export function placeSpan(start: string, end: string, zone: string): PlacedSpan 
  * for outputs that must name the instant the API names (JSON-LD), whatever its local time reads.
  */
 export function utcToIso8601WithOffset(utcSql: string, zone: string): string {
-  return localToDateTime(utcSql, 'UTC').setZone(zoneOf(zone)).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  return formatIso(localToDateTime(utcSql, 'UTC').setZone(zoneOf(zone)));
 }
