@@ -38,12 +38,45 @@ export function toLuxonZone(tz: string): Zone | null {
   if (offset !== null) return FixedOffsetZone.instance(offset);
   let zone = ianaZones.get(tz);
   if (zone === undefined) {
-    zone = IANAZone.isValidZone(tz) ? IANAZone.create(tz) : null;
+    zone = IANAZone.isValidZone(tz) ? new KeptOffsetsZone(tz) : null;
     // Names come from validated records and parameters; bounded all the same.
     if (ianaZones.size < 2_000) ianaZones.set(tz, zone);
   }
   return zone;
 }
+
+/**
+ * An IANA zone that keeps its offset at each instant asked: luxon's works it out with
+ * Intl.DateTimeFormat#formatToParts (about 5 µs) every time, and placing one event's dates asks
+ * a dozen times, mostly for the same few instants (wallClockToDateTime's probes, the DateTime
+ * made, its ISO form). An offset at an instant never changes while the process runs. The zones
+ * keep MAX_KEPT_OFFSETS offsets between them, then start again (a series' occurrences ask for
+ * thousands of instants; a request may name any of hundreds of zones).
+ */
+class KeptOffsetsZone extends IANAZone {
+  private readonly offsets = new Map<number, number>();
+
+  override offset(ts: number): number {
+    let offset = this.offsets.get(ts);
+    if (offset === undefined) {
+      offset = super.offset(ts);
+      if (keptOffsets >= MAX_KEPT_OFFSETS) {
+        for (const zone of keepingOffsets) zone.offsets.clear();
+        keepingOffsets.clear();
+        keptOffsets = 0;
+      }
+      this.offsets.set(ts, offset);
+      keepingOffsets.add(this);
+      keptOffsets++;
+    }
+    return offset;
+  }
+}
+
+const MAX_KEPT_OFFSETS = 8_192;
+/** The zones keeping offsets, and how many they keep between them. */
+const keepingOffsets = new Set<KeptOffsetsZone>();
+let keptOffsets = 0;
 
 /**
  * IANA names already checked: luxon checks one by building an Intl.DateTimeFormat (about a
