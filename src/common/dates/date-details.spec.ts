@@ -87,3 +87,47 @@ describe('toIso8601WithOffset', () => {
     );
   });
 });
+
+describe('formatSql and the ISO 8601 forms, written without toFormat', () => {
+  // A fixed-seed generator: the same random date-times on every run.
+  let seed = 53;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const ZONES = [
+    'UTC',
+    'Europe/Budapest',
+    'Europe/Bucharest',
+    'America/New_York',
+    'Asia/Kolkata',
+    'Asia/Kathmandu',
+    'Australia/Lord_Howe',
+    'America/St_Johns',
+    'Pacific/Chatham',
+  ];
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+  it('write what luxon toFormat writes, DST changes, odd offsets and years 1000-9999 included', () => {
+    for (let i = 0; i < 3_000; i++) {
+      const zone = ZONES[i % ZONES.length];
+      const local = `${pad(1000 + Math.floor(random() * 9000), 4)}-${pad(1 + Math.floor(random() * 12))}-${pad(1 + Math.floor(random() * 28))} ${pad(Math.floor(random() * 24))}:${pad(Math.floor(random() * 60))}:${pad(Math.floor(random() * 60))}`;
+      const dt = localToDateTime(local, zone);
+      expect([local, zone, formatSql(dt)]).toEqual([
+        local,
+        zone,
+        dt.toFormat('yyyy-MM-dd HH:mm:ss'),
+      ]);
+      expect([local, zone, toIso8601WithOffset(local, zone)]).toEqual([
+        local,
+        zone,
+        dt.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ"),
+      ]);
+    }
+  });
+
+  it('leave to toFormat what it writes otherwise (another numbering system, an invalid date)', () => {
+    const arab = DateTime.fromISO('2030-03-05T07:08:09', { zone: 'UTC', numberingSystem: 'arab' });
+    expect(formatSql(arab)).toBe(arab.toFormat('yyyy-MM-dd HH:mm:ss'));
+    expect(formatSql(arab)).not.toMatch(/^\d/);
+    const invalid = DateTime.invalid('test');
+    expect(formatSql(invalid)).toBe(invalid.toFormat('yyyy-MM-dd HH:mm:ss'));
+  });
+});
