@@ -30,7 +30,7 @@ describe('npm run bench', () => {
 
   // The smoke run is on SQLite (`--sqlite`) whatever TEST_DATABASE_URL names: the SQLite suite
   // runs it; the MySQL/MariaDB suite would run the same thing again (half a minute).
-  (isMysql() ? it.skip : it)(
+  it.skipIf(isMysql())(
     'runs every scenario on SQLite without an error (--smoke)',
     async () => {
       // Three servers on three consecutive ports and the webhook creates' on the fourth, all
