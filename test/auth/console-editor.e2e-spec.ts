@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service.js';
 import {
+  chooseOption,
   consoleCatalogue,
   consoleShot,
   logIn,
@@ -266,8 +267,11 @@ describe('an editor’s day in the console (e2e)', () => {
     const { page, errors } = await session('/admin/#/events/create', users.editor.login);
     await datesAndSeries(page, 'en');
     await page.fill('input[name="title"]', SERIES);
-    await page.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: words('en').cal.status.publish }).click();
+    await chooseOption(
+      page,
+      page.getByRole('combobox', { name: 'Status' }),
+      words('en').cal.status.publish,
+    );
     await page.getByRole('combobox', { name: 'Venue' }).fill('Riverside');
     await page.getByRole('option', { name: VENUE }).click();
     await page.click('button[type="submit"]');
@@ -346,8 +350,7 @@ describe('an editor’s day in the console (e2e)', () => {
     const form = contributor.page;
     await form.waitForSelector('input[name="title"]', { timeout: 20_000 });
     await form.fill('input[name="title"]', title);
-    await form.getByRole('combobox', { name: 'Status' }).click();
-    await form.getByRole('option', { name: en.cal.status.pending }).click();
+    await chooseOption(form, form.getByRole('combobox', { name: 'Status' }), en.cal.status.pending);
     await form.click('button[type="submit"]');
     await form.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
     const id = Number(/(\d+)$/.exec(form.url())![1]);
@@ -359,8 +362,7 @@ describe('an editor’s day in the console (e2e)', () => {
 
     const { page, errors } = await session(`/admin/#/events/${id}`, users.editor.login);
     await page.waitForSelector('input[name="title"]', { timeout: 20_000 });
-    await page.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: en.cal.status.publish }).click();
+    await chooseOption(page, page.getByRole('combobox', { name: 'Status' }), en.cal.status.publish);
     await page.click('button[type="submit"]');
     await page.waitForURL((url) => !url.hash.endsWith(`/events/${id}`), { timeout: 20_000 });
     const { body: approved } = await api(`/events/${id}`).expect(200);

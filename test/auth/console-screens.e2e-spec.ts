@@ -1,5 +1,6 @@
 import { UsersService } from '../../src/auth/users/users.service.js';
 import {
+  chooseOption,
   logIn,
   openConsolePage,
   consoleShot,
@@ -414,10 +415,11 @@ describe('editors console screens in Chromium (e2e)', () => {
     const form = contributor.page;
     await form.evaluate(`location.hash = '#/events/create'`);
     await form.locator('input[name="title"]').fill(title);
-    await form
-      .getByRole('combobox', { name: consoleWord('hu', 'resources.events.fields.status') })
-      .click();
-    await form.getByRole('option', { name: consoleWord('hu', 'cal.status.pending') }).click();
+    await chooseOption(
+      form,
+      form.getByRole('combobox', { name: consoleWord('hu', 'resources.events.fields.status') }),
+      consoleWord('hu', 'cal.status.pending'),
+    );
     await form.click('button[type="submit"]');
     await form.waitForURL(/#\/events\/\d+$/, { timeout: 20_000 });
     const id = Number(/(\d+)$/.exec(form.url())![1]);

@@ -1,4 +1,5 @@
 import {
+  chooseOption,
   consoleCatalogue,
   consoleShot,
   consoleWord,
@@ -106,10 +107,11 @@ describe('editors console: users screen in Chromium (e2e)', () => {
     await page
       .getByLabel(consoleWord('en', 'resources.users.fields.email'))
       .fill('newcomer@example.org');
-    await page.getByLabel(consoleWord('en', 'resources.users.fields.role')).click();
-    await page
-      .getByRole('option', { name: consoleWord('en', 'cal.users.roles.contributor') })
-      .click();
+    await chooseOption(
+      page,
+      page.getByLabel(consoleWord('en', 'resources.users.fields.role')),
+      consoleWord('en', 'cal.users.roles.contributor'),
+    );
     await page
       .getByLabel(consoleWord('en', 'resources.users.fields.password'), { exact: false })
       .first()

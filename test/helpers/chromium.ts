@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Browser, Frame, Page } from 'playwright-core';
 
-export type { Browser, Page } from 'playwright-core';
+export type { Browser, Locator, Page } from 'playwright-core';
 
 /** Debian's Chromium (or CHROMIUM_PATH), which the browser tests drive with playwright-core. */
 export const BROWSER = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

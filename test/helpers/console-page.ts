@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIR } from '../../src/config/paths.js';
-import { axeViolations, type Browser, type Page } from './chromium.js';
+import { axeViolations, type Browser, type Locator, type Page } from './chromium.js';
 
 /**
  * What the console's browser specs (test/auth/console-*.e2e-spec.ts) share: whether the console
@@ -69,6 +69,27 @@ export async function showScreen(page: Page, route: string, shown: string): Prom
     .catch(async (error: Error) => {
       throw new Error(`${error.message}: ${page.url()} ${await page.innerText('body')}`);
     });
+}
+
+/**
+ * Picks `option` in the select that `control` opens, and waits for its list to close. On a loaded
+ * machine a click can land while the menu is still opening: the menu then stays open over the
+ * form and its backdrop takes the next click. So the pick is made again (the control opened again
+ * if the list has closed) until the list has closed, within a deadline; never a fixed wait.
+ */
+export async function chooseOption(page: Page, control: Locator, option: string): Promise<void> {
+  const list = page.getByRole('listbox');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (!(await list.isVisible())) await control.click();
+    await page.getByRole('option', { name: option }).click();
+    try {
+      await list.waitFor({ state: 'hidden', timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }
 
 const SHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
