@@ -1,5 +1,6 @@
 import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { lruBounds } from '../common/lru-bounds.js';
 import { cacheCounters, type CacheCounters } from '../metrics/cache-stats.js';
 
 interface Entry {
@@ -27,7 +28,7 @@ export class CredentialCache {
   ) {
     const stats = this.stats;
     this.entries = new LRUCache({
-      max: maxEntries,
+      ...lruBounds<string, Entry>(maxEntries),
       dispose: (_value, _key, reason) => {
         if (reason === 'evict') stats.evictions++;
       },

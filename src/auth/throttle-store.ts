@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { lruBounds } from '../common/lru-bounds.js';
 
 /** Bounds of the in-memory stores: about 200 bytes a key, so some 30 MB at worst. */
 export const MAX_FAILURE_KEYS = 100_000;
@@ -39,7 +40,7 @@ export class MemoryThrottleStore implements ThrottleStore {
   private readonly entries: LRUCache<string, Counter>;
 
   constructor(maxEntries: number) {
-    this.entries = new LRUCache({ max: Math.max(1, maxEntries) });
+    this.entries = new LRUCache(lruBounds<string, Counter>(maxEntries));
   }
 
   get size(): number {

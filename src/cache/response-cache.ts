@@ -66,8 +66,25 @@ export class ResponseCache {
     return this.ttlMs > 0;
   }
 
+  /**
+   * The entry to serve for `key`, if any. One that can no longer be served stays stored until
+   * the answer computed again replaces it (`set`), which keeps its bytes when they are the same.
+   */
   get(key: string, now = Date.now()): Entry | undefined {
-    return this.entries.get(key, now);
+    return this.entries.get(key, now, true);
+  }
+
+  /**
+   * The bytes stored for `key` (and their gzip copy) if they are `bytes`, whether or not they can
+   * still be served: an answer computed again after it expired, with nothing it shows changed, is
+   * then sent and kept as the same Buffers. Every kept answer outlives a young-generation
+   * collection, so a new copy of it each second became old-generation garbage (and malloc'd
+   * memory) until the next full collection: tens of MB in issue 53's memory scenario; its gzip
+   * copy is not made again either.
+   */
+  same(key: string, bytes: Buffer): Pick<Entry, 'body' | 'gzip'> | undefined {
+    const stored = this.entries.stored(key);
+    return stored?.body.equals(bytes) ? stored : undefined;
   }
 
   /**
@@ -140,9 +157,10 @@ export class ResponseCacheInterceptor implements NestInterceptor {
         if (body instanceof Rendered) {
           if (body.status !== 200) return body;
           setEtag(res, new JsonChunks([body.bytes]));
-          const bytes = unshared(body.bytes);
+          const same = this.cache.same(key, body.bytes);
+          const bytes = same?.body ?? unshared(body.bytes);
           // Compressed once here, whichever encoding this request takes: most will take gzip.
-          const gzip = compressible(res, bytes) ? gzipped(bytes) : undefined;
+          const gzip = same ? same.gzip : compressible(res, bytes) ? gzipped(bytes) : undefined;
           const entry = { body: bytes, gzip, headers: added(res, before) };
           this.cache.set(key, version, entry, tags());
           return new Rendered(200, bytes, gzip);
@@ -152,7 +170,8 @@ export class ResponseCacheInterceptor implements NestInterceptor {
         // Kept with the entry: Express then hashes the body neither now nor on a hit.
         setEtag(res, chunks);
         // A short answer joined or encoded in one piece is a slice of Node's shared pool.
-        const json = unshared(chunks.join());
+        const joined = chunks.join();
+        const json = this.cache.same(key, joined)?.body ?? unshared(joined);
         this.cache.set(key, version, { body: json, headers: added(res, before) }, tags());
         res.type('json');
         return json;

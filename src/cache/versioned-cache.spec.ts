@@ -86,3 +86,21 @@ describe('VersionedCache', () => {
     expect([cache.get('new', 12_300), cache.get('newer', 12_500)]).toEqual(['d', 'e']);
   });
 });
+
+describe('VersionedCache.stored', () => {
+  it('answers what a lookup with keep left stored, expired or stale, until a set replaces it', () => {
+    const versions = new WriteVersion();
+    const cache = new VersionedCache<string>(versions, 1_000, { max: 10 });
+    cache.set('k', cache.version(), 'a', 0);
+    expect(cache.get('k', 2_000, true)).toBeUndefined();
+    expect(cache.stored('k')).toBe('a');
+    versions.bump();
+    expect(cache.get('k', 500, true)).toBeUndefined();
+    expect(cache.stored('k')).toBe('a');
+    cache.set('k', cache.version(), 'b', 2_000);
+    expect(cache.stored('k')).toBe('b');
+    // Without keep, a value that can no longer be served is forgotten.
+    expect(cache.get('k', 4_000)).toBeUndefined();
+    expect(cache.stored('k')).toBeUndefined();
+  });
+});

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { lruBounds } from '../common/lru-bounds.js';
 import { cacheCounters, type CacheCounters } from '../metrics/cache-stats.js';
 import { dependsOn } from './dependencies.js';
 import type { Tags } from './dependencies.js';
@@ -56,15 +57,19 @@ export class VersionedCache<V extends object | number | string> {
     private readonly ttlMs: number,
     options: VersionedCacheOptions<V>,
   ) {
-    const { sizeOf, name, graceMs = 0, ...bounds } = options;
+    const { sizeOf, name, graceMs = 0, max, maxSize, maxEntrySize } = options;
     this.graceMs = graceMs;
     const stats = (this.stats = cacheCounters(name ?? 'other', this));
+    const size = sizeOf && ((entry: Entry<V>) => Math.max(1, sizeOf(entry.value)));
     this.entries = new LRUCache<string, Entry<V>>({
-      ...bounds,
+      // Bounded by entries (lruBounds: without preallocating them), by size, or both.
+      ...(max !== undefined
+        ? lruBounds(max, maxSize, size)
+        : { maxSize, ...(size && { sizeCalculation: size }) }),
+      ...(maxEntrySize !== undefined && { maxEntrySize }),
       dispose: (_value, _key, reason) => {
         if (reason === 'evict') stats.evictions++;
       },
-      ...(sizeOf && { sizeCalculation: (entry: Entry<V>) => Math.max(1, sizeOf(entry.value)) }),
     } as LRUCache.Options<string, Entry<V>, unknown>);
   }
 
@@ -78,17 +83,35 @@ export class VersionedCache<V extends object | number | string> {
     return this.versions.fresh(version, tags);
   }
 
-  /** The value of `key`, if still current and not expired (else forgotten). */
-  get(key: string, now = Date.now()): V | undefined {
-    const found = this.lookup(key, now);
+  /**
+   * The value of `key`, if still current and not expired. Otherwise it is forgotten, unless
+   * `keep`: then it stays stored until a `set` replaces it or the sweep drops it, so that the
+   * value computed again can be compared with it (`stored`).
+   */
+  get(key: string, now = Date.now(), keep = false): V | undefined {
+    const found = this.lookup(key, now, 0, keep);
     return found && !found.expired ? found.value : undefined;
   }
 
   /**
-   * The value of `key` if still current, also for `graceMs` after it expired (then
-   * `expired` says so); forgotten otherwise.
+   * The value stored under `key` whatever its state (expired, or stale since a write), without
+   * counting a hit or a miss or making it recently used: what a value computed again may equal.
+   * Never a value to serve.
    */
-  lookup(key: string, now = Date.now(), graceMs = 0): { value: V; expired: boolean } | undefined {
+  stored(key: string): V | undefined {
+    return this.entries.peek(key)?.value;
+  }
+
+  /**
+   * The value of `key` if still current, also for `graceMs` after it expired (then
+   * `expired` says so); forgotten otherwise (unless `keep`: see `get`).
+   */
+  lookup(
+    key: string,
+    now = Date.now(),
+    graceMs = 0,
+    keep = false,
+  ): { value: V; expired: boolean } | undefined {
     const hit = this.entries.get(key);
     if (
       hit &&
@@ -102,7 +125,7 @@ export class VersionedCache<V extends object | number | string> {
       return { value: hit.value, expired: hit.expires <= now };
     }
     this.stats.misses++;
-    if (hit) this.entries.delete(key);
+    if (hit && !keep) this.entries.delete(key);
     return undefined;
   }
 

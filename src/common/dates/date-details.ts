@@ -1,5 +1,6 @@
 import { DateTime, type Zone } from 'luxon';
 import { LRUCache } from 'lru-cache';
+import { lruBounds } from '../lru-bounds.js';
 import { toLuxonZone, wallClockToDateTime } from './zones.js';
 
 /** `*_date_details` of the REST payloads: every component a zero-padded string. */
@@ -73,7 +74,7 @@ const timePart = (dt: DateTime) => `${pad(dt.hour, 2)}:${pad(dt.minute, 2)}:${pa
  * The zones read so far: toLuxonZone checks an IANA name by building an Intl.DateTimeFormat, which
  * cost most of the time of placing a series' occurrences (one check per date).
  */
-const zones = new LRUCache<string, Zone>({ max: 1_000 });
+const zones = new LRUCache<string, Zone>(lruBounds<string, Zone>(1_000));
 
 function zoneOf(zone: string): Zone {
   const known = zones.get(zone);

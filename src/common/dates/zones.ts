@@ -1,5 +1,6 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { LRUCache } from 'lru-cache';
+import { lruBounds } from '../lru-bounds.js';
 
 /**
  * Time-zone strings accepted by the plugin (`Tribe__Timezones::is_valid_timezone`): any IANA name,
@@ -371,7 +372,9 @@ const LETTERED_BY_ZONE = new Map<string, readonly [string, string]>(
 );
 
 /** One formatter per zone; bounded, though only valid IANA names (a few hundred) reach it. */
-const enUsFormatters = new LRUCache<string, Intl.DateTimeFormat>({ max: 1_000 });
+const enUsFormatters = new LRUCache<string, Intl.DateTimeFormat>(
+  lruBounds<string, Intl.DateTimeFormat>(1_000),
+);
 
 /** ICU's canonical spelling of an IANA name, lower-cased (`asia/kolkata` → `asia/calcutta`). */
 function canonicalName(tz: string): string {

@@ -6,6 +6,7 @@
  * filters were about a tenth of the CPU time of a list request.
  */
 import { LRUCache } from 'lru-cache';
+import { lruBounds } from '../lru-bounds.js';
 import { autop } from './autop.js';
 import { phpTrim } from './sanitize.js';
 import { texturize } from './texturize.js';
@@ -21,11 +22,9 @@ export function memoizeText(
   maxInput = 16_384,
   maxChars = 16 * 1024 * 1024,
 ): (s: string) => string {
-  const cache = new LRUCache<string, string>({
-    max: maxEntries,
-    maxSize: maxChars,
-    sizeCalculation: (out, s) => Math.max(1, s.length + out.length),
-  });
+  const cache = new LRUCache<string, string>(
+    lruBounds<string, string>(maxEntries, maxChars, (out, s) => s.length + out.length),
+  );
   return (s: string) => {
     if (s.length > maxInput) return fn(s);
     const hit = cache.get(s);
