@@ -4,6 +4,7 @@ import { createRoleUsers, type RoleUsers } from './auth.js';
 import { BROWSER, type Browser, HAS_BROWSER, launchChromium } from './chromium.js';
 import { CONSOLE_BUILT } from './console-page.js';
 import { closeApp, createTestApp } from './create-test-app.js';
+import { isMysql } from './database.js';
 import { listenLocally } from './local-app.js';
 import { needs } from './services.js';
 
@@ -19,9 +20,17 @@ export interface ConsoleApp {
 }
 
 /**
+ * The console's browser checks run in the SQLite suite and not again in the MySQL/MariaDB one:
+ * the console is the same bundle over the same REST API whatever the database, and that suite
+ * runs the API's own tests. Run twice they took 5 of the gate's 16 minutes on a slow machine.
+ */
+const BROWSER_SUITE = !isMysql();
+
+/**
  * The console's browser specs' setup (test/auth/console-*.e2e-spec.ts): the block is skipped
- * without Chromium or the built console; otherwise an app with `env` listens locally, gets one
- * user per role, is seeded by `seed`, and Chromium is launched. Both are closed after the block.
+ * in the MySQL/MariaDB suite (BROWSER_SUITE) and without Chromium or the built console;
+ * otherwise an app with `env` listens locally, gets one user per role, is seeded by `seed`, and
+ * Chromium is launched. Both are closed after the block.
  */
 export function useConsoleApp(
   options: {
@@ -30,6 +39,9 @@ export function useConsoleApp(
     seed?: (started: ConsoleApp) => Promise<void>;
   } = {},
 ): ConsoleApp {
+  beforeEach((ctx) => {
+    if (!BROWSER_SUITE) ctx.skip('the console runs in the browser in the SQLite suite');
+  });
   needs(`Chromium at ${BROWSER}`, () => HAS_BROWSER);
   needs('the built console (npm run build)', () => CONSOLE_BUILT);
   let app: NestExpressApplication | undefined;
@@ -47,7 +59,7 @@ export function useConsoleApp(
     http: () => request(started(app).getHttpServer()),
   };
   beforeAll(async () => {
-    if (!HAS_BROWSER || !CONSOLE_BUILT) return;
+    if (!BROWSER_SUITE || !HAS_BROWSER || !CONSOLE_BUILT) return;
     app = await createTestApp({ env: options.env });
     origin = await listenLocally(app);
     if (options.roleUsers !== false) Object.assign(suite.users, await createRoleUsers(app));
@@ -56,7 +68,7 @@ export function useConsoleApp(
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
-    if (HAS_BROWSER && CONSOLE_BUILT) await closeApp(app);
+    if (app) await closeApp(app);
   });
   return suite;
 }
