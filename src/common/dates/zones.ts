@@ -1,5 +1,6 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { LRUCache } from 'lru-cache';
+import { BoundedMemo } from '../bounded-memo.js';
 import { lruBounds } from '../lru-bounds.js';
 
 /**
@@ -55,29 +56,14 @@ export function toLuxonZone(tz: string): Zone | null {
  * thousands of instants; a request may name any of hundreds of zones).
  */
 class KeptOffsetsZone extends IANAZone {
-  private readonly offsets = new Map<number, number>();
-
   override offset(ts: number): number {
-    let offset = this.offsets.get(ts);
-    if (offset === undefined) {
-      offset = super.offset(ts);
-      if (keptOffsets >= MAX_KEPT_OFFSETS) {
-        for (const zone of keepingOffsets) zone.offsets.clear();
-        keepingOffsets.clear();
-        keptOffsets = 0;
-      }
-      this.offsets.set(ts, offset);
-      keepingOffsets.add(this);
-      keptOffsets++;
-    }
-    return offset;
+    return keptOffsets.get(`${ts} ${this.name}`, () => super.offset(ts));
   }
 }
 
 const MAX_KEPT_OFFSETS = 8_192;
-/** The zones keeping offsets, and how many they keep between them. */
-const keepingOffsets = new Set<KeptOffsetsZone>();
-let keptOffsets = 0;
+/** The offsets the zones keep, by instant and zone name. */
+const keptOffsets = new BoundedMemo<number>(MAX_KEPT_OFFSETS);
 
 /**
  * IANA names already checked: luxon checks one by building an Intl.DateTimeFormat (about a
