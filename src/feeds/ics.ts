@@ -4,6 +4,7 @@ import { localToUtc, utcToLocal } from '../common/dates/index.js';
 import type { CalendarLine } from '../extensions/contracts.js';
 import type { TecEvent, TecVenue } from '../common/payload/tec-payload.js';
 import { withoutForbiddenCharacters } from '../common/text/index.js';
+import { unshared } from '../common/http/json-body.js';
 import { foldLines, icsText } from './ics-lines.js';
 import { excludesChange, recurrenceIdLine, recurrenceLines, type IcsSeries } from './ics-series.js';
 import { plainText } from './plain-text.js';
@@ -282,11 +283,15 @@ export function buildCalendar(events: readonly TecEvent[], options: CalendarOpti
  * RecordCache keeps are shared and never changed (a write builds a new object), so an entry
  * serves as long as its payload is kept and goes with it: a feed of cached records copies their
  * VEVENTs instead of turning each description into plain text, escaping and folding it again
- * (most of a feed's CPU). Fresh payloads (the cache off or missed) are written anew.
+ * (most of a feed's CPU). Fresh payloads (the cache off or missed) are written anew. A kept
+ * VEVENT is in memory of its own (unshared): foldLines answers a slice of Node's shared pool
+ * (64 KB blocks), and a 2 KB VEVENT kept as such a slice held its whole block, 2.9 MB of blocks
+ * for a few hundred events after issue 53's memory scenario.
  */
 const folded = new WeakMap<TecEvent, { uidDomain: string; entry: Buffer }>();
 
-function foldedVevent(
+/** The folded VEVENT of a payload without recurrence lines (exported for its test). */
+export function foldedVevent(
   event: TecEvent,
   zone: string | undefined,
   uidDomain: string,
@@ -294,7 +299,7 @@ function foldedVevent(
 ): Buffer {
   const kept = folded.get(event);
   if (kept?.uidDomain === uidDomain) return kept.entry;
-  const entry = foldLines(vevent(event, zone, uidDomain, '', event.id, extra));
+  const entry = unshared(foldLines(vevent(event, zone, uidDomain, '', event.id, extra)));
   folded.set(event, { uidDomain, entry });
   return entry;
 }

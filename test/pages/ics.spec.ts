@@ -1,6 +1,6 @@
 import { threadCpuMs } from '../../src/common/cpu.js';
 import ICAL from 'ical.js';
-import { buildCalendar, CalendarWriter } from '../../src/feeds/ics.js';
+import { buildCalendar, CalendarWriter, foldedVevent } from '../../src/feeds/ics.js';
 import type { IcsSeries } from '../../src/feeds/ics-series.js';
 import { foldLines } from '../../src/feeds/ics-lines.js';
 import type { TecEvent } from '../../src/common/payload/tec-payload.js';
@@ -95,6 +95,15 @@ describe('buildCalendar', () => {
     const changed = event(1, { description: '<p>After</p>' });
     expect(calendar([changed])).toContain('DESCRIPTION:After');
     expect(calendar([first])).toBe(before);
+  });
+
+  it("keeps a payload's VEVENT in memory of its own, not in a block of Node's shared pool", () => {
+    const payload = event(2, { description: '<p>Kept</p>' });
+    const kept = foldedVevent(payload, undefined, 'cal.test', '');
+    expect(foldedVevent(payload, undefined, 'cal.test', '')).toBe(kept);
+    // A slice of the pool would hold its whole 64 KB block for as long as the payload is kept.
+    expect(kept.buffer.byteLength).toBe(kept.length);
+    expect(kept.toString('utf8')).toContain('UID:event-2@cal.test');
   });
 
   /**
