@@ -225,21 +225,28 @@ export class EventPages {
     };
   }
 
-  /** Name and page of each term embedded in an event (the embedded form has no `url`). */
+  /**
+   * Name and page of each term embedded in an event (the embedded form has no `url`), in the
+   * event's order: the terms of one taxonomy in one read (TermQueries.getMany: from the
+   * RecordCache, or built together), not one query per term. A term gone since is left out.
+   */
   private async termLinks(
     taxonomy: Taxonomy,
     embedded: readonly TecEmbeddedTerm[],
     language: Language,
     ctx: RequestContext,
   ): Promise<Array<{ name: string; href: string }>> {
+    if (!embedded.length) return [];
+    const found = await this.terms.getMany(
+      taxonomy,
+      embedded.map((term) => term.id),
+      { ...ctx, language },
+    );
     const out: Array<{ name: string; href: string }> = [];
-    for (const term of embedded) {
-      const found = await read(() => this.terms.get(taxonomy, term.id, { ...ctx, language }));
-      if (found.kind !== 'found') continue;
-      out.push({
-        name: plainText(found.record.name),
-        href: this.frame.localize(found.record.url, language),
-      });
+    for (const { id } of embedded) {
+      const term = found.get(id);
+      if (term)
+        out.push({ name: plainText(term.name), href: this.frame.localize(term.url, language) });
     }
     return out;
   }
