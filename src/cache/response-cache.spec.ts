@@ -31,4 +31,18 @@ describe('ResponseCache.same', () => {
     expect(cache.get('GET /page', 10)).toBeUndefined();
     expect(cache.same('GET /page', Buffer.from('<html>page</html>'))?.body).toBe(first.body);
   });
+
+  it('knows a page kept as its gzip copy alone by its ETag', () => {
+    const versions = new WriteVersion();
+    const cache = new ResponseCache({ responseCacheTtlMs: 1_000 }, versions);
+    const page = {
+      gzip: Buffer.from('gzip of the page'),
+      headers: [['ETag', '"11-abc"']] as Array<[string, string]>,
+    };
+    cache.set('GET /event/a/', cache.version(), page, undefined, 0);
+    const bytes = Buffer.from('<html>page</html>');
+    expect(cache.same('GET /event/a/', bytes, '"11-abc"')?.gzip).toBe(page.gzip);
+    expect(cache.same('GET /event/a/', bytes, '"11-abd"')).toBeUndefined();
+    expect(cache.same('GET /event/a/', bytes)).toBeUndefined();
+  });
 });

@@ -16,9 +16,14 @@ import { CACHED_READS, type CachedReadsOptions } from './cached-reads.js';
 import { ANYTHING, collectInto } from './dependencies.js';
 
 interface Entry {
-  /** The bytes sent: serialized JSON, or a page's or a feed's. */
-  body: Buffer;
-  /** A page's gzip copy (compression.ts), made once when it is stored. */
+  /**
+   * The bytes sent: serialized JSON, or a feed's, or a page's too small to compress. None for a
+   * compressible page, kept as its gzip copy alone: most readers take gzip, and the few that do
+   * not get the page decompressed (Rendered.compressed). Both copies of 500 event pages were 5 MB
+   * of issue 53's memory scenario, where the gzip copies alone are about 0.6 MB.
+   */
+  body?: Buffer;
+  /** A compressible page's gzip copy (compression.ts), made once when it is stored. */
   gzip?: Buffer;
   /**
    * Headers the handler and interceptors set (X-TEC-Total, X-TEC-TotalPages, ETag;
@@ -28,7 +33,7 @@ interface Entry {
 }
 
 /** The bytes an entry keeps: its body, and a page's gzip copy. */
-const sizeOf = (entry: Entry) => entry.body.length + (entry.gzip?.length ?? 0);
+const sizeOf = (entry: Entry) => (entry.body?.length ?? 0) + (entry.gzip?.length ?? 0);
 
 /**
  * Serialized answers to anonymous GETs, by URL. An entry is used only while nothing it depends on
@@ -75,16 +80,20 @@ export class ResponseCache {
   }
 
   /**
-   * The bytes stored for `key` (and their gzip copy) if they are `bytes`, whether or not they can
-   * still be served: an answer computed again after it expired, with nothing it shows changed, is
-   * then sent and kept as the same Buffers. Every kept answer outlives a young-generation
-   * collection, so a new copy of it each second became old-generation garbage (and malloc'd
-   * memory) until the next full collection: tens of MB in issue 53's memory scenario; its gzip
-   * copy is not made again either.
+   * The bytes stored for `key` (or a page's gzip copy) if they are `bytes`, whose ETag is
+   * `etag`, whether or not they can still be served: an answer computed again after it expired,
+   * with nothing it shows changed, is then sent and kept as the same Buffers. Every kept answer
+   * outlives a young-generation collection, so a new copy of it each second became
+   * old-generation garbage (and malloc'd memory) until the next full collection: tens of MB in
+   * issue 53's memory scenario; a page's gzip copy is not made again either. A page kept
+   * compressed only is the same when its ETag is (the length and SHA-1 of its plain bytes).
    */
-  same(key: string, bytes: Buffer): Pick<Entry, 'body' | 'gzip'> | undefined {
+  same(key: string, bytes: Buffer, etag?: unknown): Pick<Entry, 'body' | 'gzip'> | undefined {
     const stored = this.entries.stored(key);
-    return stored?.body.equals(bytes) ? stored : undefined;
+    if (!stored) return undefined;
+    if (stored.body) return stored.body.equals(bytes) ? stored : undefined;
+    const kept = stored.headers.find(([name]) => name.toLowerCase() === 'etag')?.[1];
+    return etag !== undefined && kept === etag ? stored : undefined;
   }
 
   /**
@@ -134,7 +143,7 @@ export class ResponseCacheInterceptor implements NestInterceptor {
     if (hit) {
       for (const [name, value] of hit.headers) res.setHeader(name, value);
       if (!res.hasHeader('Content-Type')) res.type('json');
-      return of(hit.gzip ? new Rendered(200, hit.body, hit.gzip) : hit.body);
+      return of(hit.body ?? Rendered.compressed(200, hit.gzip!));
     }
     const version = this.cache.version();
     const before = new Set(rawHeaderNames(res));
@@ -157,13 +166,17 @@ export class ResponseCacheInterceptor implements NestInterceptor {
         if (body instanceof Rendered) {
           if (body.status !== 200) return body;
           setEtag(res, new JsonChunks([body.bytes]));
-          const same = this.cache.same(key, body.bytes);
+          const same = this.cache.same(key, body.bytes, res.getHeader('ETag'));
+          const headers = added(res, before);
+          if (compressible(res, body.bytes)) {
+            // Compressed once here, whichever encoding this request takes: most will take gzip.
+            const gzip = same?.gzip ?? gzipped(body.bytes);
+            this.cache.set(key, version, { gzip, headers }, tags());
+            return new Rendered(200, body.bytes, gzip);
+          }
           const bytes = same?.body ?? unshared(body.bytes);
-          // Compressed once here, whichever encoding this request takes: most will take gzip.
-          const gzip = same ? same.gzip : compressible(res, bytes) ? gzipped(bytes) : undefined;
-          const entry = { body: bytes, gzip, headers: added(res, before) };
-          this.cache.set(key, version, entry, tags());
-          return new Rendered(200, bytes, gzip);
+          this.cache.set(key, version, { body: bytes, headers }, tags());
+          return new Rendered(200, bytes);
         }
         if (res.statusCode !== 200 || body === null || typeof body !== 'object') return body;
         const chunks = this.json.chunks(body)!;

@@ -235,7 +235,7 @@ describe.each([
 
   it(
     served
-      ? 'compresses a kept page once, and serves both variants from memory'
+      ? 'compresses a kept page once, keeps that copy alone, and serves both variants from it'
       : 'compresses a computed page for each request that takes gzip',
     async () => {
       const path = `/events/month/2030-03/?venue=${String(made.concert.venue.id)}`;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { compressible, gzipEtag, gzippedOnce, wantsGzip } from './compression.js';
@@ -9,14 +10,39 @@ import { JsonChunks } from './json-body.js';
  * its bytes, its headers (Content-Type, Last-Modified, Location) already set on the response.
  * Returned rather than sent, so that the interceptors (the response cache) see it. `gzip` is
  * the compressed copy of a page when one was kept with it (ResponseCache): it is not made again.
+ * A page the cache keeps compressed only is given by that copy alone (`Rendered.compressed`):
+ * its plain bytes are made from it for the request that takes them (one without gzip).
  */
 export class Rendered {
+  private plain: Buffer | undefined;
+
   constructor(
     readonly status: number,
-    readonly bytes: Buffer,
+    bytes: Buffer,
     readonly gzip?: Buffer,
-  ) {}
+  ) {
+    this.plain = bytes;
+  }
+
+  /** A compressible page known by its gzip copy alone (its plain bytes decompressed on demand). */
+  static compressed(status: number, gzip: Buffer): Rendered {
+    const page = new Rendered(status, EMPTY, gzip);
+    page.plain = undefined;
+    return page;
+  }
+
+  /** The plain bytes (decompressed from `gzip`, once, when only that copy was given). */
+  get bytes(): Buffer {
+    return (this.plain ??= gunzipSync(this.gzip!));
+  }
+
+  /** Whether this is a page compressed already, whose plain bytes may not be at hand. */
+  get compressedOnly(): boolean {
+    return this.plain === undefined;
+  }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Nest's Express adapter, except that an answer given as bytes is sent as they are: a Buffer
@@ -40,11 +66,12 @@ export class BodyBytesAdapter extends ExpressAdapter {
  */
 function sendRendered(res: Response, body: Rendered): Response {
   res.status(body.status);
-  if (!compressible(res, body.bytes)) return res.send(body.bytes);
+  // A page kept compressed only was compressible when it was kept.
+  if (!body.compressedOnly && !compressible(res, body.bytes)) return res.send(body.bytes);
   res.vary('Accept-Encoding');
   if (!wantsGzip(res.req)) return res.send(body.bytes);
   // The plain bytes' ETag (kept with a cached page), so that both variants derive from them.
-  setEtag(res, new JsonChunks([body.bytes]));
+  if (!res.get('ETag')) setEtag(res, new JsonChunks([body.bytes]));
   const etag = res.get('ETag');
   if (etag) res.setHeader('ETag', gzipEtag(etag));
   // A client whose copy is fresh gets a 304 (res.send makes it, as for the plain variant): no
