@@ -18,7 +18,7 @@ describe('heapFlags', () => {
   it('adds the young generation and the growing factor to a bare command line', () => {
     expect(heapFlags(['--enable-source-maps'], {})).toEqual([
       `--max-semi-space-size=${SEMI_SPACE_MB}`,
-      '--heap-growing-percent=50',
+      '--heap-growing-percent=40',
     ]);
   });
 
