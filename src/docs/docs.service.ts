@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { I18nService } from 'nestjs-i18n';
-import { LANGUAGES, type Language } from '../config/config.js';
+import { type Language } from '../config/config.js';
 import { NAMESPACE, PLUGIN_NAMESPACE, type RestNamespace } from '../common/http/links.js';
 import { translateDocument } from './translate-document.js';
 import { asDeclared, type EndpointArg } from './index-args.js';
