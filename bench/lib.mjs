@@ -803,14 +803,21 @@ export async function profileLoad({ url, port, env, load, duration, top = 20 }) 
   } finally {
     await stopServer(server);
   }
-  // The last one written: a server started without its V8 flags starts itself again
-  // (src/heap-flags.ts), and the first process leaves a profile of its few milliseconds too.
-  const file = join(
+  const file = lastCpuProfile(dir);
+  return { result, file, summary: summarizeProfile(file, top) };
+}
+
+/**
+ * The CPU profile a server wrote last in `dir`: a server started without its V8 flags starts
+ * itself again (src/heap-flags.ts), and the first process leaves a profile of its few
+ * milliseconds too. Their names start with the time they were written.
+ */
+export function lastCpuProfile(dir) {
+  return join(
     dir,
     readdirSync(dir)
       .filter((f) => f.endsWith('.cpuprofile'))
       .sort()
       .at(-1),
   );
-  return { result, file, summary: summarizeProfile(file, top) };
 }

@@ -3,11 +3,11 @@
 // loaded in turns, round after round, so that what the machine does meanwhile (other processes,
 // frequency changes) falls on all three alike. Shared by bench/run.mjs and bench/overhead.mjs.
 import autocannon from 'autocannon';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuMs, smokeLoad, startServer, stopServer, waitHealthy } from './lib.mjs';
+import { cpuMs, lastCpuProfile, smokeLoad, startServer, stopServer, waitHealthy } from './lib.mjs';
 
 /**
  * A collector that accepts OTLP/HTTP trace exports and drops them: the traced server pays for
@@ -213,15 +213,9 @@ export async function instrumentationCost({ url, port, env = {}, path, duration,
     await stopServer(server);
     await sink.close();
   }
-  const profile = JSON.parse(
-    readFileSync(
-      join(
-        dir,
-        readdirSync(dir).find((f) => f.endsWith('.cpuprofile')),
-      ),
-      'utf8',
-    ),
-  );
+  // Not the first process's few milliseconds: it took the first profile found for the whole
+  // run, and a scale-1 run stopped on it ("ends before the load started").
+  const profile = JSON.parse(readFileSync(lastCpuProfile(dir), 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
