@@ -1,4 +1,4 @@
-import { BoundedMemo } from './bounded-memo.js';
+import { BoundedMemo, keptWith } from './bounded-memo.js';
 
 describe('BoundedMemo', () => {
   it('makes a value once per key, null included', () => {
@@ -32,5 +32,17 @@ describe('BoundedMemo', () => {
     memo.get('u', () => (made++, undefined));
     expect(made).toBe(2);
     expect(memo.size).toBe(0);
+  });
+});
+
+describe('keptWith', () => {
+  it('makes a value once per object, and again for another object', () => {
+    let made = 0;
+    const lengthOf = keptWith((o: { text: string }) => (made++, o.text.length));
+    const a = { text: 'abc' };
+    expect(lengthOf(a)).toBe(3);
+    expect(lengthOf(a)).toBe(3);
+    expect(lengthOf({ text: 'abc' })).toBe(3);
+    expect(made).toBe(2);
   });
 });

@@ -25,3 +25,20 @@ export class BoundedMemo<T> {
     return this.values.size;
   }
 }
+
+/**
+ * What `make` answers for an object, kept as long as the object lives (a WeakMap, so bounded by
+ * what holds the objects): for what is made from shared objects nobody changes, such as the
+ * RecordCache's payloads, which every reader of a record gets until a write replaces them.
+ */
+export function keptWith<K extends object, V>(make: (key: K) => V): (key: K) => V {
+  const kept = new WeakMap<K, V>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make(key);
+      kept.set(key, value);
+    }
+    return value;
+  };
+}

@@ -1,6 +1,7 @@
 import { ExtensionRegistry } from '../extensions/registry.js';
 import { adjustJsonLd, pageDetailsOf } from '../extensions/seams.js';
 import { Injectable } from '@nestjs/common';
+import { keptWith } from '../common/bounded-memo.js';
 import { DateTime } from 'luxon';
 import type { RequestContext } from '../common/http/request-context.js';
 import { NOT_STORED, httpDate } from '../common/http/conditional.js';
@@ -280,24 +281,15 @@ export class EventPages {
   }
 }
 
-/** OpenStreetMap at the venue's coordinates, or a search for its address. */
 /**
  * The description a page shows, by payload: the RecordCache hands every reader the same payload
  * object until a write changes the event, and sanitize-html's parse was the largest part of an
  * event page's allocations (82 MB of 965 MB in issue 53's memory scenario, sampled). Kept while
  * the payload is; a payload built for one reader is filtered once and dropped with it.
  */
-const descriptions = new WeakMap<TecEvent, string>();
+const pageDescription = keptWith((event: TecEvent) => filterPostHtml(event.description));
 
-function pageDescription(event: TecEvent): string {
-  let html = descriptions.get(event);
-  if (html === undefined) {
-    html = filterPostHtml(event.description);
-    descriptions.set(event, html);
-  }
-  return html;
-}
-
+/** OpenStreetMap at the venue's coordinates, or a search for its address. */
 function mapLink(venue: TecVenue, address: string): string {
   if (venue.geo_lat !== undefined && venue.geo_lng !== undefined) {
     const [lat, lng] = [venue.geo_lat, venue.geo_lng];

@@ -10,7 +10,7 @@ import { adjustJsonLd } from '../../extensions/seams.js';
 import { eventSummaryJsonLd, scriptJson } from '../json-ld.js';
 import { PageFrame, webcal, type PageResult } from '../page-frame.js';
 import { Views } from '../views.js';
-import { BoundedMemo } from '../../common/bounded-memo.js';
+import { BoundedMemo, keptWith } from '../../common/bounded-memo.js';
 import { Turns } from '../../common/turns.js';
 import {
   CALENDAR_VIEWS,
@@ -47,18 +47,12 @@ interface Made {
   title: string;
   jsonLd: Map<string, string>;
 }
-const made = new WeakMap<TecEvent, Made>();
+const madeOf = keptWith((event: TecEvent): Made => ({
+  title: plainText(event.title),
+  jsonLd: new Map(),
+}));
 /** The addresses (a language's, an embed's, a site's) one payload's summary is kept for. */
 const JSON_LD_VARIANTS = 6;
-
-function madeOf(event: TecEvent): Made {
-  let found = made.get(event);
-  if (!found) {
-    found = { title: plainText(event.title), jsonLd: new Map() };
-    made.set(event, found);
-  }
-  return found;
-}
 
 /** The cells' plural messages ("+3 more"), by language and arguments: a month repeats them. */
 const MAX_MESSAGES = 10_000;
