@@ -99,7 +99,7 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     this.enabled = db.type !== 'sqlite';
     this.sqliteFile = db.type === 'sqlite' && db.path !== ':memory:';
     this.checks = this.enabled || this.sqliteFile;
-    this.side = db.type === 'sqlite' ? undefined : new SideConnection(db, QUERY_TIMEOUT_MS);
+    this.side = db.type === 'sqlite' ? undefined : new SideConnection(db, QUERY_TIMEOUT_MS, true);
   }
 
   onApplicationBootstrap(): void {
@@ -297,23 +297,19 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * The increment and its log row, committed together; answers the new generation. Alone on
-   * the connection meanwhile: a check in between would read the uncommitted generation.
+   * The increment and its log row, committed together; answers the new generation. One round
+   * trip: the four statements go as one batch (the server stops at the first that fails, and the
+   * ROLLBACK then ends the transaction), so a write waits for one exchange with the database,
+   * not four (docs/operations.md, "Creates"). Alone on the connection meanwhile: a check in
+   * between would read the uncommitted generation.
    */
   private store(tags: string): Promise<number> {
     return this.alone(async (run) => {
-      await run('START TRANSACTION');
       try {
-        const result = await run<ResultSetHeader>(
-          'UPDATE write_generation SET value = LAST_INSERT_ID(value + 1) WHERE id = 1',
-        );
-        await run('INSERT INTO write_changes (generation, source, tags) VALUES (?, ?, ?)', [
-          result.insertId,
-          this.id,
-          tags,
-        ]);
-        await run('COMMIT');
-        return result.insertId;
+        const results = await run<ResultSetHeader[]>(STORE_INCREMENT, [this.id, tags]);
+        const generation = results[1]?.insertId;
+        if (!generation) throw new Error('the write generation was not incremented');
+        return generation;
       } catch (error) {
         await run('ROLLBACK').catch(() => undefined);
         throw error;
@@ -375,6 +371,18 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
     await this.side?.drop();
   }
 }
+
+/**
+ * The increment and its log row in one batch: LAST_INSERT_ID(expr) hands the new value to the
+ * INSERT on the same connection (and back to the driver as the UPDATE's insertId); the row lock
+ * orders the generations as their commits.
+ */
+const STORE_INCREMENT = [
+  'START TRANSACTION',
+  'UPDATE write_generation SET value = LAST_INSERT_ID(value + 1) WHERE id = 1',
+  'INSERT INTO write_changes (generation, source, tags) VALUES (LAST_INSERT_ID(), ?, ?)',
+  'COMMIT',
+].join('; ');
 
 type Run = <R>(sql: string, values?: unknown[]) => Promise<R>;
 
