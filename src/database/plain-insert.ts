@@ -17,23 +17,28 @@ export async function insertRows<T extends ObjectLiteral>(
   if (!rows.length) return;
   const metadata = manager.connection.getMetadata(target);
   const driver = manager.connection.driver;
-  const { stored, managed, statements } = shapeOf(metadata);
+  const { stored, valueOf, managed, statements } = shapeOf(metadata);
   // The columns the first row sets; every row must set the same ones. The statement depends
-  // only on them and the number of rows (`key`): made once for each.
-  const columns: typeof stored = [];
-  let key = String(rows.length);
-  for (const [i, column] of stored.entries()) {
-    if (column.getEntityValue(rows[0]) === undefined) continue;
-    columns.push(column);
-    key += ` ${i}`;
+  // only on them and the number of rows (`key`): made once for each. A create inserts a few
+  // rows of tables of up to 35 columns on every request: no array or string per column here.
+  const first = rows[0];
+  const sets: number[] = [];
+  for (let i = 0; i < stored.length; i++) if (valueOf[i](first) !== undefined) sets.push(i);
+  let uniform = true;
+  for (let r = 1; r < rows.length && uniform; r++) {
+    let next = 0;
+    for (let i = 0; i < stored.length; i++) {
+      const set = valueOf[i](rows[r]) !== undefined;
+      if (set !== (sets[next] === i)) {
+        uniform = false;
+        break;
+      }
+      if (set) next++;
+    }
   }
-  const sets = new Set(columns);
-  const uniform = rows.every((row) =>
-    stored.every((column) => (column.getEntityValue(row) !== undefined) === sets.has(column)),
-  );
   // Columns TypeORM fills in itself (generated ids, create/update dates, versions) and writes
   // back into the rows: its own insert keeps that promise.
-  if (managed || !columns.length || !uniform) {
+  if (managed || !sets.length || !uniform) {
     await manager.insert(
       target,
       rows.map((row) => ({ ...row })),
@@ -42,11 +47,10 @@ export async function insertRows<T extends ObjectLiteral>(
   }
   const params: unknown[] = [];
   for (const row of rows) {
-    for (const column of columns) {
-      params.push(driver.preparePersistentValue(column.getEntityValue(row), column));
-    }
+    for (const i of sets) params.push(driver.preparePersistentValue(valueOf[i](row), stored[i]));
   }
-  const sql = statements.get(key, () => {
+  const sql = statements.get(`${rows.length} ${sets.join(' ')}`, () => {
+    const columns = sets.map((i) => stored[i]);
     const tuple = `(${columns.map(() => '?').join(', ')})`;
     return `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
   });
@@ -56,6 +60,11 @@ export async function insertRows<T extends ObjectLiteral>(
 interface Shape {
   /** The columns stored in the table (not virtual), in the entity's order. */
   stored: Array<EntityMetadata['columns'][number]>;
+  /**
+   * How each stored column's value is read from a row: the property itself for a plain column,
+   * TypeORM's getEntityValue for an embedded or relation column (it walks to the value).
+   */
+  valueOf: Array<(row: ObjectLiteral) => unknown>;
   /** Whether TypeORM fills in a column itself (manager.insert then). */
   managed: boolean;
   /** The statements made so far, by number of rows and columns set. */
@@ -72,6 +81,11 @@ function shapeOf(metadata: EntityMetadata): Shape {
     const stored = metadata.columns.filter((column) => !column.isVirtual);
     shape = {
       stored,
+      valueOf: stored.map((column) =>
+        column.embeddedMetadata || column.relationMetadata || column.referencedColumn
+          ? (row: ObjectLiteral) => column.getEntityValue(row)
+          : (row: ObjectLiteral) => row[column.propertyName] as unknown,
+      ),
       managed: stored.some(
         (column) =>
           column.isGenerated || column.isCreateDate || column.isUpdateDate || column.isVersion,
