@@ -8,10 +8,9 @@ import { isClusterWorker } from './common/cluster-worker.js';
 import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
 import { errorText, messagesFor } from './config/messages.js';
 import { describeStartupError, prepareSqliteDirectory, startupSummary } from './config/startup.js';
-import { tuneCompilers, tuneHeap } from './common/heap.js';
+import { tuneHeap } from './common/heap.js';
 
 tuneHeap();
-tuneCompilers();
 
 /** Every way of failing to start ends here: one line on standard error, exit code 1. */
 function fail(line: string): never {

@@ -1,13 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import {
-  heapFlags,
-  MALLOC_ARENAS,
-  relaunchEnv,
-  SEMI_SPACE_MB,
-  tuneCompilers,
-  tuneHeap,
-} from './heap.js';
+import { heapFlags, MALLOC_ARENAS, relaunchEnv, SEMI_SPACE_MB, tuneHeap } from './heap.js';
 
 describe('tuneHeap', () => {
   it("keeps the operator's own growing factor", () => {
@@ -57,14 +50,5 @@ describe('relaunchEnv', () => {
   it("keeps the operator's own MALLOC_ARENA_MAX", () => {
     expect(relaunchEnv([], { MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX).toBe('8');
     expect(relaunchEnv([], { MALLOC_ARENA_MAX: '' }).MALLOC_ARENA_MAX).toBe(String(MALLOC_ARENAS));
-  });
-});
-
-describe('tuneCompilers', () => {
-  it('turns Maglev off unless the command line chose, either way', () => {
-    expect(tuneCompilers(['--maglev'])).toBe(false);
-    expect(tuneCompilers(['--enable-source-maps', '--no-maglev'])).toBe(false);
-    expect(tuneCompilers(['--no_maglev'])).toBe(false);
-    expect(tuneCompilers(['--enable-source-maps'])).toBe(true);
   });
 });

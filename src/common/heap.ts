@@ -88,25 +88,6 @@ export function heapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): 
   return flags;
 }
 
-/** An operator's own choice of V8's mid-tier compiler, on the command line. */
-const MAGLEV_FLAG = /^--(no[-_])?maglev$/;
-
-/**
- * Turns V8's mid-tier optimizing compiler (Maglev) off for this process (workers and the webhook
- * thread share the setting), unless the operator chose on the command line (`node --maglev
- * dist/main.js`). Functions then go from the interpreter and the baseline compiler straight to
- * TurboFan. Maglev's code and the memory its background compilations take (malloc's thread
- * arenas) cost 15-17 MB of a worker's peak in issue 53's memory scenario (median 265 against
- * 249 MB in six alternating runs of 20 s of reads, at the same CPU per read) and 20 MB through
- * its creates (docs/operations.md, "Memory"). Set before any code is hot, so no function has
- * been compiled by it yet. Answers whether it was set here.
- */
-export function tuneCompilers(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((arg) => MAGLEV_FLAG.test(arg))) return false;
-  setFlagsFromString('--no-maglev');
-  return true;
-}
-
 /**
  * Sets V8's heap growing factor for this process (workers too: each runs main.ts), unless the
  * operator chose one on the command line (`node --heap-growing-percent=N dist/main.js`; Node
