@@ -300,8 +300,8 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
    * The increment and its log row, committed together; answers the new generation. One round
    * trip: the four statements go as one batch (the server stops at the first that fails, and the
    * ROLLBACK then ends the transaction), so a write waits for one exchange with the database,
-   * not four (docs/operations.md, "Creates"). Alone on the connection meanwhile: a check in
-   * between would read the uncommitted generation.
+   * not four (docs/benchmarks.md, "Issue 53, 2026-11-30"). Alone on the connection meanwhile:
+   * a check in between would read the uncommitted generation.
    */
   private store(tags: string): Promise<number> {
     return this.alone(async (run) => {
