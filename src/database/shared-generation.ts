@@ -264,9 +264,8 @@ export class SharedGeneration implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * Stores one increment and its tags in one transaction (LAST_INSERT_ID(expr) hands back the new
-   * value on this connection; the row lock orders the generations as their commits), trying
-   * twice: a dropped connection must not leave the other processes unaware of a write.
+   * Stores one increment and its tags in one transaction (STORE_INCREMENT), trying twice: a
+   * dropped connection must not leave the other processes unaware of a write.
    */
   private async increment(pending: Set<string>): Promise<void> {
     let tags = pending.has(ANYTHING) ? ANYTHING : [...pending].join(',');
