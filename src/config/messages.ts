@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLanguage, type Language } from './languages.js';
 import { I18N_DIR } from './paths.js';
+import { pluralRulesOf } from './plural-rules.js';
 
 /**
  * Messages for the operator (the CLI, the importers, the migration commands, configuration and
@@ -96,7 +97,7 @@ export function pick(
   const forms = value as Record<string, unknown>;
   if (!PLURAL_FORMS.some((f) => typeof forms[f] === 'string')) return undefined;
   const count = Number(args.count);
-  const form = new Intl.PluralRules(language).select(count);
+  const form = pluralRulesOf(language).select(count);
   const chosen = (count === 0 ? forms.zero : undefined) ?? forms[form] ?? forms.other;
   return typeof chosen === 'string' ? chosen : undefined;
 }

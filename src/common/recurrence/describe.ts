@@ -1,8 +1,15 @@
 import { parseRule, type Recurrence, type Rule } from './rules.js';
 import type { SeriesAnchor } from './expand.js';
+import { pluralRulesOf } from '../../config/plural-rules.js';
+import { utcFormatter } from '../dates/utc-formatters.js';
 
 /** English dates as "30 June 2027". */
 const LOCALES: Record<string, string> = { en: 'en-GB' };
+
+/** The date formats of a description (utcFormatter keeps one formatter per format and language). */
+const MONTH: Intl.DateTimeFormatOptions = { month: 'long' };
+const FULL_DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric' };
+const DAY_OF_MONTH: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long' };
 
 /**
  * Translates `recurrence.describe.<key>` in the reader's language; `count` picks a plural form
@@ -82,7 +89,7 @@ function describerWords(tr: Translate, lang: string) {
   // The first few have words; beyond them a number, whose form (21st, 22nd, 23rd, 24th) is
   // chosen by the language's ordinal plural rules: the catalogue has `one`, `two`, `few` and
   // `other` in every language, the same text where the language does not need them.
-  const ordinalRules = new Intl.PluralRules(lang, { type: 'ordinal' });
+  const ordinalRules = pluralRulesOf(lang, 'ordinal');
   const ordinalKey = (n: number) =>
     ['1', '2', '3', '4', '5', '-1', '-2'].includes(String(n))
       ? String(n)
@@ -91,24 +98,14 @@ function describerWords(tr: Translate, lang: string) {
   // Month names and the order of a date are the runtime's (CLDR), in the reader's language.
   const locale = LOCALES[lang] ?? lang;
   const format = (options: Intl.DateTimeFormatOptions, y: number, m: number, d: number) =>
-    new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(
-      new Date(Date.UTC(y, m - 1, d)),
-    );
-  const month = (m: number) => format({ month: 'long' }, 2000, m, 1);
+    utcFormatter(locale, options).format(new Date(Date.UTC(y, m - 1, d)));
+  const month = (m: number) => format(MONTH, 2000, m, 1);
   // Hungarian ends a date with a full stop, which the suffix replaces ("június 30-ig").
   const date = (sql: string) =>
-    format(
-      { day: 'numeric', month: 'long', year: 'numeric' },
-      +sql.slice(0, 4),
-      +sql.slice(5, 7),
-      +sql.slice(8, 10),
-    ).replace(/\.$/, '');
+    format(FULL_DATE, +sql.slice(0, 4), +sql.slice(5, 7), +sql.slice(8, 10)).replace(/\.$/, '');
   // A day of a month as a yearly rule names it: "24 December", "december 24-én", "24 decembrie".
   const dayOfMonth = (m: number, d: number) =>
-    format({ day: 'numeric', month: 'long' }, 2000, m, d).replace(
-      /\.$/,
-      `-${HUNGARIAN_ON_DAY[d - 1]}`,
-    );
+    format(DAY_OF_MONTH, 2000, m, d).replace(/\.$/, `-${HUNGARIAN_ON_DAY[d - 1]}`);
   return { w, list, ordinalKey, ordinal, month, date, dayOfMonth };
 }
 

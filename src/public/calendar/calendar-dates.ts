@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Language } from '../../config/config.js';
 import { BoundedMemo } from '../../common/bounded-memo.js';
+import { utcFormatter } from '../../common/dates/utc-formatters.js';
 
 /** The views of the calendar (CONTRACT §7), at the plugin's addresses under `/events/`. */
 export const CALENDAR_VIEWS = ['month', 'week', 'day', 'list'] as const;
@@ -189,22 +190,6 @@ const TIME: Format = { hour: 'numeric', minute: 'numeric' };
 const WEEKDAY_SHORT: Format = { weekday: 'short' };
 const WEEKDAY_LONG: Format = { weekday: 'long' };
 
-/**
- * Intl formatters are costly to create: one per language and format (the constants above), for
- * the process.
- */
-const formatters = new Map<Format, Map<string, Intl.DateTimeFormat>>();
-function formatter(locale: string, format: Format): Intl.DateTimeFormat {
-  let ofFormat = formatters.get(format);
-  if (!ofFormat) formatters.set(format, (ofFormat = new Map()));
-  let found = ofFormat.get(locale);
-  if (!found) {
-    found = new Intl.DateTimeFormat(locale, { ...format, timeZone: 'UTC' });
-    ofFormat.set(locale, found);
-  }
-  return found;
-}
-
 /** The times of day a language shows (`19:00`), by `HH:MM`: a calendar has few distinct ones. */
 const times = new BoundedMemo<string>(MEMO_SIZE);
 
@@ -223,7 +208,7 @@ export class CalendarLocale {
   }
 
   private format(day: string, format: Format): string {
-    return formatter(this.locale, format).format(utcDate(day));
+    return utcFormatter(this.locale, format).format(utcDate(day));
   }
 
   /** A language's long names of days (`Sunday, 30 March 2030`): each grid asks for its days'. */
@@ -268,6 +253,8 @@ export class CalendarLocale {
     const clock = local.slice(11, 16);
     if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(clock)) return '';
     const key = `${this.locale} ${clock}`;
-    return times.get(key, () => formatter(this.locale, TIME).format(utcDate('2030-01-01', clock)));
+    return times.get(key, () =>
+      utcFormatter(this.locale, TIME).format(utcDate('2030-01-01', clock)),
+    );
   }
 }
