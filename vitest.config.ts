@@ -27,18 +27,36 @@ if (testUrl && !testUrl.startsWith('sqlite:')) {
 /**
  * The files that take longest start first, so that none of them starts last and keeps one worker
  * busy while the others idle. Vitest orders by the durations of the last run when it has them
- * (node_modules/.vite); a fresh clone has none, and the matrix files are short (their table is a
- * helper), so they would come last: about 66 s instead of 50 here.
+ * (node_modules/.vite); a fresh clone has none, and then orders by file size: the matrix files
+ * are short (their table is a helper) and the browser files middling, so they would come last.
+ * By the durations of the gate's suites on 2026-11-30 (SQLite's first: the console's files and
+ * the bench's smoke run only there), browser files and files that start servers alternating so
+ * that the first three do not all drive Chromium at once.
  */
 const LONG_FIRST = [
-  'test/auth/authorization-matrix-',
+  'test/ops/bench.e2e-spec.ts',
+  'test/auth/console-screens.e2e-spec.ts',
+  'test/webhooks/webhooks-processes.e2e-spec.ts',
+  'test/auth/console-editor.e2e-spec.ts',
+  'test/ops/cache-rule.e2e-spec.ts',
+  'test/ops/tracing.e2e-spec.ts',
+  'test/auth/console-users.e2e-spec.ts',
+  'test/ops/cli.e2e-spec.ts',
+  'test/auth/console-browser.e2e-spec.ts',
   'test/ops/process.e2e-spec.ts',
+  'test/ops/node-version.e2e-spec.ts',
+  'test/ops/shared-throttle.e2e-spec.ts',
+  'test/pages/calendar-browser.e2e-spec.ts',
+  'test/ops/cluster.e2e-spec.ts',
+  'test/import/import-hostile.e2e-spec.ts',
+  'test/pages/pages-browser.e2e-spec.ts',
   'test/import/import-tec.e2e-spec.ts',
-  'test/fuzz.e2e-spec.ts',
+  'test/auth/authorization-matrix-',
+  'test/ops/scale-out.e2e-spec.ts',
   'test/ops/response-cache.e2e-spec.ts',
+  'test/fuzz.e2e-spec.ts',
   'test/import/import-tec-plugin.e2e-spec.ts',
   'test/ops/startup.e2e-spec.ts',
-  'test/ops/bench.e2e-spec.ts',
   'src/common/text/render-linear.spec.ts',
 ];
 const rank = (file: TestSpecification) => {
