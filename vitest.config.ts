@@ -31,15 +31,17 @@ if (testUrl && !testUrl.startsWith('sqlite:')) {
  * are short (their table is a helper) and the browser files middling, so they would come last.
  * By the durations of the gate's suites on 2026-11-30 (SQLite's first: the console's files and
  * the bench's smoke run only there), browser files and files that start servers alternating so
- * that the first three do not all drive Chromium at once.
+ * that the first three do not all drive Chromium at once. The webhooks' processes come after the
+ * first wave: their deliveries run at nice 10 (CONTRACT §8), and beside the bench's smoke run and
+ * two browsers in each of two suites at once they took minutes.
  */
 const LONG_FIRST = [
   'test/ops/bench.e2e-spec.ts',
   'test/auth/console-screens.e2e-spec.ts',
-  'test/webhooks/webhooks-processes.e2e-spec.ts',
-  'test/auth/console-editor.e2e-spec.ts',
   'test/ops/cache-rule.e2e-spec.ts',
+  'test/auth/console-editor.e2e-spec.ts',
   'test/ops/tracing.e2e-spec.ts',
+  'test/webhooks/webhooks-processes.e2e-spec.ts',
   'test/auth/console-users.e2e-spec.ts',
   'test/ops/cli.e2e-spec.ts',
   'test/auth/console-browser.e2e-spec.ts',

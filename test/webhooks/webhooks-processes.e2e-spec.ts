@@ -23,6 +23,12 @@ const ADMIN = { login: 'admin', password: 'webhook-processes-passphrase' };
 const AUTH = basic(ADMIN.login, ADMIN.password);
 /** The longest a delivery may take to arrive here: a bound for a hang on a loaded machine. */
 const ARRIVES_WITHIN_MS = 60_000;
+/**
+ * A test's own bound: the sum of its steps' (two servers started, two waits for deliveries),
+ * so that a step that hangs is named by its own deadline and a loaded but healthy run, whose
+ * steps each stay within theirs, is not cut short by Vitest's 120 s for one test.
+ */
+const TEST_MS = 2 * PROCESS_DEADLINE_MS + 2 * ARRIVES_WITHIN_MS;
 
 interface Server {
   origin: string;
@@ -35,7 +41,7 @@ interface Server {
  * program as users run it: a server killed outright between a write's commit and its delivery
  * loses nothing, and several processes on one database deliver each message once.
  */
-describe('webhooks across processes (e2e)', () => {
+describe('webhooks across processes (e2e)', { timeout: TEST_MS }, () => {
   let db: DataSource;
   const servers: ChildProcess[] = [];
   const receivers: WebhookReceiver[] = [];
