@@ -61,7 +61,8 @@ export async function compareExtensions({ url, port, rounds, duration, connectio
   const loads = [];
   for (const { env, paths } of groups) {
     const both = [];
-    for (const variants of ORDERS) {
+    // --smoke: one order (the run checks that each variant serves, not what it costs).
+    for (const variants of smoke ? ORDERS.slice(0, 1) : ORDERS) {
       const run = await compareOverhead({
         url,
         port,
@@ -94,7 +95,7 @@ export async function compareExtensions({ url, port, rounds, duration, connectio
       });
       // First order: "with" against "without"; second: "without" against "with".
       const withFirst = of(both[0], 'with modules');
-      const withoutSecond = of(both[1], 'without modules');
+      const withoutSecond = of(both.at(-1), 'without modules');
       const cpuChange =
         withFirst.cpuRatio && withoutSecond.cpuRatio
           ? Math.sqrt(withFirst.cpuRatio / withoutSecond.cpuRatio)

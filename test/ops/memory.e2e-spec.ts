@@ -61,6 +61,8 @@ describe('resident memory under a mixed load (e2e)', () => {
         HOST: '127.0.0.1',
         SITE_URL: origin,
         LOG_REQUESTS: 'false',
+        // As users start it: the modules compiled as they load, not taken from the tests' cache.
+        NODE_DISABLE_COMPILE_CACHE: '1',
         // The writer: created by the server as it starts, not by a second process (the CLI's
         // start took a good part of this test's time on a loaded machine). Administrators and
         // editors write alike (both post unfiltered HTML).
