@@ -92,7 +92,7 @@ export default defineConfig({
   ],
   test: {
     globals: true,
-    // The unit specs (`*.spec.ts`) open no database (test/module-borders.spec.ts keeps it so):
+    // The unit specs (`*.spec.ts`) open no database (test/suite-split.spec.ts keeps it so):
     // run against MySQL/MariaDB they would test the same code the same way a second time, so
     // that run takes the end-to-end files (`*.e2e-spec.ts`) alone, and the SQLite run all.
     include: onMysql

@@ -93,7 +93,8 @@ export async function compareExtensions({ url, port, rounds, duration, connectio
           errors: runs.reduce((n, r) => n + r.errors, 0),
         };
       });
-      // First order: "with" against "without"; second: "without" against "with".
+      // First order: "with" against "without"; second: "without" against "with" (--smoke: the
+      // first again).
       const withFirst = of(both[0], 'with modules');
       const withoutSecond = of(both.at(-1), 'without modules');
       const cpuChange =

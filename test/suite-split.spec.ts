@@ -11,9 +11,9 @@ function localImports(file: string, seen = new Set<string>()): Set<string> {
   )) {
     const target = resolve(dirname(file), spec.replace(/\.m?js$/, '.ts'));
     const path = [target, `${target}.ts`, join(target, 'index.ts')].find(
-      (p) => existsSync(p) && !p.endsWith('/'),
+      (p) => p.endsWith('.ts') && existsSync(p),
     );
-    if (!path || seen.has(path) || !path.endsWith('.ts')) continue;
+    if (!path || seen.has(path)) continue;
     seen.add(path);
     localImports(path, seen);
   }
