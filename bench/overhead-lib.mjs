@@ -56,7 +56,7 @@ export async function compareOverhead({
   variants: given,
 }) {
   const sink = await startOtlpSink();
-  // `variants` ([name, env] pairs, the first the reference) compares other servers instead.
+  // `variants` ([name, env, nodeFlags?], the first the reference) compares other servers instead.
   const variants = given ?? [
     ['off', {}],
     ['metrics', { METRICS_PORT: '0' }],
@@ -69,7 +69,9 @@ export async function compareOverhead({
       },
     ],
   ];
-  const servers = variants.map(([, extra], i) => startServer(url, port + i, { ...env, ...extra }));
+  const servers = variants.map(([, extra, flags = []], i) =>
+    startServer(url, port + i, { ...env, ...extra }, flags),
+  );
   const load = (target) =>
     autocannon({
       connections,

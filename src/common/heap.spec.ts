@@ -3,27 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { heapFlags, MALLOC_ARENAS, relaunchEnv, SEMI_SPACE_MB, tuneHeap } from './heap.js';
 
 describe('tuneHeap', () => {
-  it("keeps the operator's own growing factor", () => {
-    expect(tuneHeap(['--heap-growing-percent=80'])).toBe(false);
-    expect(tuneHeap(['--enable-source-maps', '--heap_growing_percent=120'])).toBe(false);
+  it("keeps the operator's own growing factor and baseline compiler", () => {
+    expect(tuneHeap(['--heap-growing-percent=80', '--sparkplug'])).toEqual([]);
+    expect(tuneHeap(['--enable-source-maps', '--heap_growing_percent=120'])).toEqual([
+      '--no-sparkplug',
+    ]);
+    expect(tuneHeap(['--no_sparkplug'])).toEqual(['--heap-growing-percent=40']);
   });
 
-  it('sets the factor otherwise, without disturbing the running heap', () => {
-    expect(tuneHeap(['--enable-source-maps'])).toBe(true);
+  it('sets both otherwise, without disturbing the running heap', () => {
+    expect(tuneHeap(['--enable-source-maps'])).toEqual([
+      '--heap-growing-percent=40',
+      '--no-sparkplug',
+    ]);
     expect(getHeapStatistics().used_heap_size).toBeGreaterThan(0);
   });
 });
 
 describe('heapFlags', () => {
-  it('adds the young generation and the growing factor to a bare command line', () => {
+  it('adds the young generation, the growing factor and the compiler switch to a bare command line', () => {
     expect(heapFlags(['--enable-source-maps'], {})).toEqual([
       `--max-semi-space-size=${SEMI_SPACE_MB}`,
       '--heap-growing-percent=40',
+      '--no-sparkplug',
     ]);
   });
 
   it("keeps the operator's choices, on the command line or in NODE_OPTIONS", () => {
     expect(heapFlags(['--heap-growing-percent=80'], {})).toEqual([
+      `--max-semi-space-size=${SEMI_SPACE_MB}`,
+      '--no-sparkplug',
+    ]);
+    expect(heapFlags(['--sparkplug', '--heap-growing-percent=80'], {})).toEqual([
       `--max-semi-space-size=${SEMI_SPACE_MB}`,
     ]);
     expect(heapFlags(['--heap-growing-percent=80', '--max-semi-space-size=8'], {})).toEqual([]);

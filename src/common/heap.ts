@@ -34,8 +34,20 @@ export const YOUNG_GENERATION_MB = 3 * SEMI_SPACE_MB;
  */
 export const MALLOC_ARENAS = 2;
 
+/**
+ * V8's baseline compiler (Sparkplug) off. It turns the bytecode of every function run a few
+ * times into machine code, a few times the bytecode's size, to run it until the optimizing
+ * tiers (Maglev, TurboFan) take the hot ones, which in a server is soon: in issue 53's memory
+ * scenario a worker peaked 14-17 MB lower without it (238, 241 against 255, 257 MB; 8,000
+ * reads), at the same CPU per read, per create and per computed list, event, month view and
+ * term list within the runs' spread (docs/operations.md, "Memory"). `node --sparkplug
+ * dist/main.js` keeps it.
+ */
+const NO_BASELINE = '--no-sparkplug';
+
 const SEMI_SPACE_FLAG = /^--max[-_]semi[-_]space[-_]size\b/;
 const GROWING_FLAG = /^--heap[-_]growing[-_]percent\b/;
+const BASELINE_FLAG = /^--(no[-_])?sparkplug$/;
 /** Set in the environment of a process started again with the flags (never twice). */
 const RELAUNCHED = 'CAL_HEAP_FLAGS';
 
@@ -75,9 +87,10 @@ export function relaunchEnv(flags: readonly string[], env: NodeJS.ProcessEnv): N
 
 /**
  * The heap flags missing from a command line (and NODE_OPTIONS): what relaunch adds. None once
- * the young generation is sized there: the growing factor alone needs no second start (tuneHeap
- * sets it in the running process), so a process started with `--max-semi-space-size` (the Docker
- * image puts it in NODE_OPTIONS) keeps its command line, `node dist/main.js` as PID 1.
+ * the young generation is sized there: the growing factor and the baseline compiler alone need
+ * no second start (tuneHeap sets them in the running process), so a process started with
+ * `--max-semi-space-size` (the Docker image puts it in NODE_OPTIONS) keeps its command line,
+ * `node dist/main.js` as PID 1.
  */
 export function heapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
@@ -85,17 +98,26 @@ export function heapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): 
   const flags = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
   if (!given.some((arg) => GROWING_FLAG.test(arg)))
     flags.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (!given.some((arg) => BASELINE_FLAG.test(arg))) flags.push(NO_BASELINE);
   return flags;
 }
 
 /**
- * Sets V8's heap growing factor for this process (workers too: each runs main.ts), unless the
- * operator chose one on the command line (`node --heap-growing-percent=N dist/main.js`; Node
- * refuses the flag in NODE_OPTIONS). V8 reads it at every full collection, so setting it before
- * the heap has grown is enough. Answers whether it was set here.
+ * Sets V8's heap growing factor and turns its baseline compiler off for this process (workers
+ * too: each runs main.ts), each unless the operator chose otherwise on the command line (`node
+ * --heap-growing-percent=N --sparkplug dist/main.js`; Node refuses these flags in
+ * NODE_OPTIONS). V8 reads the factor at every full collection and the compiler's switch each
+ * time a function would tier up, so setting them before the heap has grown and the functions
+ * have warmed is enough: what a process started without them (the Docker image, whose
+ * NODE_OPTIONS sizes the young generation) still gets. Answers the flags set here.
  */
-export function tuneHeap(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((arg) => GROWING_FLAG.test(arg))) return false;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  return true;
+export function tuneHeap(execArgv: readonly string[] = process.execArgv): string[] {
+  const flags = [
+    ...(execArgv.some((arg) => GROWING_FLAG.test(arg))
+      ? []
+      : [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]),
+    ...(execArgv.some((arg) => BASELINE_FLAG.test(arg)) ? [] : [NO_BASELINE]),
+  ];
+  for (const flag of flags) setFlagsFromString(flag);
+  return flags;
 }

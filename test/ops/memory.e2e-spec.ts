@@ -73,6 +73,7 @@ describe('resident memory under a mixed load (e2e)', () => {
       // Started without V8 flags, the server runs with its own (src/common/heap.ts).
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       expect(cmdline).toContain(`--max-semi-space-size=${SEMI_SPACE_MB}`);
+      expect(cmdline).toContain('--no-sparkplug');
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ).toContain(`MALLOC_ARENA_MAX=${MALLOC_ARENAS}`);
       const listening = Date.now();
