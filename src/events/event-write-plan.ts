@@ -15,7 +15,7 @@ import { nowUtcSql } from '../database/columns.js';
 import type { WriteScope } from '../database/writes.js';
 import type { OrganizerEntity } from '../organizers/organizer.entity.js';
 import { OrganizerEventLinks } from '../organizers/organizers.service.js';
-import { PostStore } from '../posts/post-store.js';
+import { type IdAhead, PostStore } from '../posts/post-store.js';
 import { TranslationStore } from '../posts/translation-store.js';
 import { EVENT_TRANSLATIONS, type TranslationViewer } from '../posts/translations.js';
 import { EventTermLinks } from '../terms/event-term-links.js';
@@ -137,15 +137,19 @@ export class EventWritePlanner {
     return plan;
   }
 
-  /** The venue (linked or created inline) goes into the row itself: before it is written. */
+  /**
+   * The venue (linked or created inline) goes into the row itself: before it is written. A venue
+   * created here takes the new event's id along (`ahead`), numbered before it.
+   */
   async applyVenue(
     event: EventEntity,
     plan: WritePlan,
     ctx: RequestContext,
     scope: WriteScope,
+    ahead?: IdAhead,
   ): Promise<VenueEntity[]> {
     if (!plan.venuePlan) return [];
-    const { ids, inserted } = await this.venues.applyPlan(plan.venuePlan, ctx, scope);
+    const { ids, inserted } = await this.venues.applyPlan(plan.venuePlan, ctx, scope, ahead);
     event.venueId = ids[0] ?? null;
     return inserted;
   }

@@ -6,7 +6,7 @@ import type { Actor } from '../common/actor.js';
 import type { Language } from '../config/config.js';
 import type { Page } from '../common/pagination/paginate.js';
 import type { PostKind } from '../posts/post-id.entity.js';
-import { PostStore } from '../posts/post-store.js';
+import { type IdAhead, PostStore } from '../posts/post-store.js';
 import { insertRows } from '../database/plain-insert.js';
 import {
   selectRows,
@@ -241,6 +241,11 @@ export class EventsRepository {
   /** A new id of the shared post sequence for an event. */
   allocateId(manager: EntityManager): Promise<number> {
     return this.posts.allocateId(manager, 'event');
+  }
+
+  /** The new event's id: the one a venue created with it took along (IdAhead), or a new one. */
+  allocateAhead(manager: EntityManager, ahead: IdAhead): Promise<number> {
+    return this.posts.allocateAhead(manager, ahead);
   }
 
   /** The kind of record behind a post id (events share the sequence with the other posts). */

@@ -43,6 +43,7 @@ import { OccurrencesRepository } from './series/occurrences.repository.js';
 import { isProvisionalId, SERIES_COMPLETE } from './series/series-rules.js';
 import { SeriesWrites } from './series/series-writes.js';
 import { saveWriteFragments } from '../extensions/seams.js';
+import { IdAhead } from '../posts/post-store.js';
 
 /**
  * The events of BEHAVIOR §5.2, §6.1 and §7.1-7.3 under CONTRACT.md, the one door the controller,
@@ -128,11 +129,13 @@ export class EventsService {
       applyDates(event, dto, clock, true);
       applyCost(event, plan.cost);
       applyStatus(event, dto, ctx.actor, clock, true);
-      // The event's id first, as WordPress numbers an inline venue after its event; then the
-      // venue (an inline one is created here), so that the event's row is written once.
-      const id = await this.events.allocateId(manager);
+      // The venue first (an inline one is created here), so that the event's row is written
+      // once; WordPress numbers an inline venue after its event, so the venue's id takes the
+      // event's along, before it, in one statement (IdAhead), after its duplicate check.
+      const ahead = new IdAhead('event');
+      const venues = await this.plans.applyVenue(event, plan, ctx, scope, ahead);
+      const id = await this.events.allocateAhead(manager, ahead);
       event.id = id;
-      const venues = await this.plans.applyVenue(event, plan, ctx, scope);
       await this.events.insert(manager, event, slugBase(event, dto.slug));
       await saveWriteFragments(plan.extensions, manager, id, true);
       if (series) await this.occurrences.replaceOccurrences(manager, event, series.occurrences);

@@ -5,6 +5,7 @@ import { ApiError, invalidParam } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { nestedLimitError } from '../common/http/validation.js';
 import type { PostColumns } from '../posts/post-columns.js';
+import type { IdAhead } from '../posts/post-store.js';
 import { nowUtcSql } from '../database/columns.js';
 import type { WriteScope } from '../database/writes.js';
 import { readableBy } from './linked-access.js';
@@ -127,12 +128,14 @@ export class LinkedEventLinks<
    * Executes a plan inside the caller's transaction: inline records go through the same create
    * path as `POST /{collection}` (duplicate rule, contributor statuses). Returns the linked ids in
    * order, duplicates removed, and the records it inserted as a read gives them back
-   * (`inserted`, for the write's answer: embedMany's `written`).
+   * (`inserted`, for the write's answer: embedMany's `written`). The first record it inserts
+   * takes `ahead`'s id along (IdAhead).
    */
   async applyPlan(
     plan: LinkedPlan,
     ctx: RequestContext,
     scope: WriteScope,
+    ahead?: IdAhead,
   ): Promise<{ ids: number[]; inserted: E[] }> {
     const ids: number[] = [];
     const inserted: E[] = [];
@@ -144,7 +147,7 @@ export class LinkedEventLinks<
         throw new Error(`a ${item.create.kind} plan given to the ${this.def.kind.kind} service`);
       } else {
         this.writer.authorizeAuthor(item.create.fields, ctx);
-        const created = await this.writer.createRecord(item.create.fields as C, ctx, scope);
+        const created = await this.writer.createRecord(item.create.fields as C, ctx, scope, ahead);
         id = created.id;
         if (created.inserted) inserted.push(created.inserted);
       }

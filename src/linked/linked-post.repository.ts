@@ -17,7 +17,7 @@ import type { PostColumns } from '../posts/post-columns.js';
 import type { PostStatus } from '../auth/post-policy.js';
 import { ANY_STATUSES } from '../posts/post-status.js';
 import { applyPostVisibility, postVisibilitySql } from '../posts/visibility.js';
-import type { PostStore } from '../posts/post-store.js';
+import type { IdAhead, PostStore } from '../posts/post-store.js';
 import { pageIds, type PageOrder } from '../database/page-ids.js';
 import { caseFolded } from '../database/like.js';
 import type { Caches } from '../cache/caches.js';
@@ -222,9 +222,12 @@ export abstract class LinkedPostRepository<E extends PostColumns & ObjectLiteral
     return this.posts.assignSlug(manager, this.entity, id, base, language);
   }
 
-  /** A new id of the shared post sequence for a record of this table (caller's transaction). */
-  allocateId(manager: EntityManager): Promise<number> {
-    return this.posts.allocateId(manager, this.kind);
+  /**
+   * A new id of the shared post sequence for a record of this table (caller's transaction),
+   * with `ahead`'s in the same statement when it has none yet.
+   */
+  allocateId(manager: EntityManager, ahead?: IdAhead): Promise<number> {
+    return this.posts.allocateId(manager, this.kind, ahead);
   }
 
   /** An `image` given as the id of an image record becomes its URL (CONTRACT §6 "Images"). */

@@ -17,6 +17,7 @@ import {
 } from '../common/errors/api-error.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import type { PostColumns } from '../posts/post-columns.js';
+import type { IdAhead } from '../posts/post-store.js';
 import { effectiveStatus, isWritableStatus, resolveWriteStatus } from '../posts/post-status.js';
 import { forceOf, notTrashed } from '../posts/force-delete.js';
 import type { TrashPurger } from '../posts/purge-trash.js';
@@ -163,11 +164,13 @@ export class LinkedWrites<
    * Creates the record of `input` in the write's transaction, or reuses its duplicate
    * (BEHAVIOR §7.4.2). Answers its id and, when it inserted a new record, that record as a read
    * would give it back (`inserted`): what the write's answer may embed without reading it again.
+   * A new record's id takes `ahead`'s along (IdAhead: the event it is created with).
    */
   async createRecord(
     input: C,
     ctx: RequestContext,
     scope: WriteScope,
+    ahead?: IdAhead,
   ): Promise<{ id: number; inserted?: E }> {
     const { manager } = scope;
     const nowUtc = nowUtcSql();
@@ -208,7 +211,7 @@ export class LinkedWrites<
 
     const siteZone = ctx.config.siteTimezone;
     const record = this.def.newRecord();
-    record.id = await this.repository.allocateId(manager);
+    record.id = await this.repository.allocateId(manager, ahead);
     record.authorId = input.author ?? ctx.actor.user?.id ?? 0;
     record.title = name;
     record.description = description ?? '';

@@ -19,6 +19,19 @@ import { PostIdEntity, type PostKind } from './post-id.entity.js';
 const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
 /**
+ * A post id a write will need after another one it allocates first, numbered before it: an
+ * event whose inline venue is created with it (WordPress numbers the venue after its event, but
+ * the venue's duplicate check comes first). The allocation that takes it along
+ * (`PostStore.allocateId`) sets `id`; when no other id was allocated, the write takes it alone
+ * (`PostStore.allocateAhead`).
+ */
+export class IdAhead {
+  id: number | undefined;
+
+  constructor(readonly kind: PostKind) {}
+}
+
+/**
  * What every kind of post shares in the database: the one id sequence of all posts (events,
  * venues, organizers, images), unique slugs per language, and the image records shared by URL.
  * Writes run in the caller's transaction (`manager`); reads use the app's connection.
@@ -27,9 +40,32 @@ const imageUrlHash = (url: string) => createHash('sha256').update(url).digest('h
 export class PostStore {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
-  /** Takes the next id of the shared post sequence for a record of `kind`: one statement. */
-  async allocateId(manager: EntityManager, kind: PostKind): Promise<number> {
+  /**
+   * Takes the next id of the shared post sequence for a record of `kind`: one statement. With
+   * `ahead` not taken yet, the same statement takes its id first (`ahead.id`, the lower of the
+   * two), where the database answers the rows it inserted (MariaDB, SQLite); MySQL 8 takes
+   * `ahead`'s id in a statement of its own first, as before.
+   */
+  async allocateId(manager: EntityManager, kind: PostKind, ahead?: IdAhead): Promise<number> {
     const sql = 'INSERT INTO post_ids (kind) VALUES (?)';
+    if (ahead && ahead.id === undefined) {
+      if (manager.connection.options.type === 'mysql') {
+        ahead.id = await this.allocateId(manager, ahead.kind);
+      } else {
+        const rows = (await manager.query(`${sql}, (?) RETURNING id`, [
+          ahead.kind,
+          kind,
+        ])) as Array<{
+          id: number | string;
+        }>;
+        const [first, second] = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+        if (first === undefined || second === undefined) {
+          throw new Error('could not allocate post ids');
+        }
+        ahead.id = first;
+        return second;
+      }
+    }
     if (manager.connection.options.type === 'mysql') {
       // MySQL 8 has no RETURNING: the driver reports the generated id.
       const result = (await manager.query(sql, [kind])) as { insertId?: number };
@@ -41,6 +77,11 @@ export class PostStore {
     }>;
     if (!row) throw new Error('could not allocate a post id');
     return Number(row.id);
+  }
+
+  /** The id of `ahead`: the one an allocation took along, or a new one. */
+  async allocateAhead(manager: EntityManager, ahead: IdAhead): Promise<number> {
+    return (ahead.id ??= await this.allocateId(manager, ahead.kind));
   }
 
   /** The kind behind a post id, or null when the id was never used. */
