@@ -38,10 +38,10 @@ export const MALLOC_ARENAS = 2;
  * V8's baseline compiler (Sparkplug) off. It turns the bytecode of every function run a few
  * times into machine code, a few times the bytecode's size, to run it until the optimizing
  * tiers (Maglev, TurboFan) take the hot ones, which in a server is soon: in issue 53's memory
- * scenario a worker peaked 14-17 MB lower without it (238, 241 against 255, 257 MB; 8,000
- * reads), at the same CPU per read, per create and per computed list, event, month view and
- * term list within the runs' spread (docs/operations.md, "Memory"). `node --sparkplug
- * dist/main.js` keeps it.
+ * scenario a worker peaked 11 MB lower on average without it (241.7 against 252.8 MB over
+ * alternating runs of 8,000 reads), at the same CPU per read, per create and per computed list,
+ * event, month view and term list within the runs' spread (docs/operations.md, "Memory").
+ * `node --sparkplug dist/main.js` keeps it.
  */
 const NO_BASELINE = '--no-sparkplug';
 
@@ -95,7 +95,15 @@ export function relaunchEnv(flags: readonly string[], env: NodeJS.ProcessEnv): N
 export function heapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const given = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (given.some((arg) => SEMI_SPACE_FLAG.test(arg))) return [];
-  const flags = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+  return [`--max-semi-space-size=${SEMI_SPACE_MB}`, ...runtimeFlags(given)];
+}
+
+/**
+ * The flags V8 also takes in a running process (tuneHeap) that `given` does not choose already:
+ * the growing factor, the baseline compiler off.
+ */
+function runtimeFlags(given: readonly string[]): string[] {
+  const flags: string[] = [];
   if (!given.some((arg) => GROWING_FLAG.test(arg)))
     flags.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   if (!given.some((arg) => BASELINE_FLAG.test(arg))) flags.push(NO_BASELINE);
@@ -112,12 +120,7 @@ export function heapFlags(execArgv: readonly string[], env: NodeJS.ProcessEnv): 
  * NODE_OPTIONS sizes the young generation) still gets. Answers the flags set here.
  */
 export function tuneHeap(execArgv: readonly string[] = process.execArgv): string[] {
-  const flags = [
-    ...(execArgv.some((arg) => GROWING_FLAG.test(arg))
-      ? []
-      : [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]),
-    ...(execArgv.some((arg) => BASELINE_FLAG.test(arg)) ? [] : [NO_BASELINE]),
-  ];
+  const flags = runtimeFlags(execArgv);
   for (const flag of flags) setFlagsFromString(flag);
   return flags;
 }

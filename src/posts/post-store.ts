@@ -47,36 +47,25 @@ export class PostStore {
    * `ahead`'s id in a statement of its own first, as before.
    */
   async allocateId(manager: EntityManager, kind: PostKind, ahead?: IdAhead): Promise<number> {
-    const sql = 'INSERT INTO post_ids (kind) VALUES (?)';
-    if (ahead && ahead.id === undefined) {
-      if (manager.connection.options.type === 'mysql') {
-        ahead.id = await this.allocateId(manager, ahead.kind);
-      } else {
-        const rows = (await manager.query(`${sql}, (?) RETURNING id`, [
-          ahead.kind,
-          kind,
-        ])) as Array<{
-          id: number | string;
-        }>;
-        const [first, second] = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
-        if (first === undefined || second === undefined) {
-          throw new Error('could not allocate post ids');
-        }
-        ahead.id = first;
-        return second;
-      }
-    }
     if (manager.connection.options.type === 'mysql') {
+      if (ahead && ahead.id === undefined) ahead.id = await this.allocateId(manager, ahead.kind);
       // MySQL 8 has no RETURNING: the driver reports the generated id.
-      const result = (await manager.query(sql, [kind])) as { insertId?: number };
+      const result = (await manager.query('INSERT INTO post_ids (kind) VALUES (?)', [kind])) as {
+        insertId?: number;
+      };
       if (!result.insertId) throw new Error('could not allocate a post id');
       return result.insertId;
     }
-    const [row] = (await manager.query(`${sql} RETURNING id`, [kind])) as Array<{
-      id: number | string;
-    }>;
-    if (!row) throw new Error('could not allocate a post id');
-    return Number(row.id);
+    const kinds = ahead && ahead.id === undefined ? [ahead.kind, kind] : [kind];
+    const rows = (await manager.query(
+      `INSERT INTO post_ids (kind) VALUES ${kinds.map(() => '(?)').join(', ')} RETURNING id`,
+      kinds,
+    )) as Array<{ id: number | string }>;
+    // Rows of one statement are numbered in their order: the lowest is the first row's.
+    const ids = rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    if (ids.length !== kinds.length) throw new Error('could not allocate a post id');
+    if (kinds.length === 2) ahead!.id = ids[0];
+    return ids.at(-1)!;
   }
 
   /** The id of `ahead`: the one an allocation took along, or a new one. */
