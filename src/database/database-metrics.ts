@@ -11,9 +11,14 @@ import type {
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ReplicaRouter } from './replica-router.js';
 import { Metrics } from '../metrics/metrics.js';
+import { STATEMENT_SEPARATOR } from './statement-batch.js';
 
-/** The first word of a statement, as the `kind` label: a handful of values, never the SQL. */
+/**
+ * The first word of a statement, as the `kind` label: a handful of values, never the SQL;
+ * `batch` for statements sent in one exchange (statement-batch.ts).
+ */
 export function statementKind(sql: string): string {
+  if (sql.includes(STATEMENT_SEPARATOR)) return 'batch';
   // Trimmed first: one run of blanks before the word keeps the pattern linear.
   const word = /^\(?\s*([A-Za-z]+)/.exec(sql.trimStart().slice(0, 64))?.[1]?.toLowerCase();
   switch (word) {

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
 import { touching, writeTags, type ListedChange } from '../cache/dependencies.js';
 import { transaction } from './transaction.js';
+import { batchStatements } from './statement-batch.js';
 import { WriteVersion } from '../cache/write-version.js';
 import { isPostKind, type ChangeAction, type RecordKind } from '../common/records/record-kinds.js';
 
@@ -249,7 +250,8 @@ export class Writes {
 
   /**
    * Runs `work` on a pool connection whose session isolation is READ COMMITTED: set once per
-   * connection, instead of a `SET TRANSACTION` round trip before every transaction.
+   * connection, instead of a `SET TRANSACTION` round trip before every transaction. Its
+   * statements go in batches where they can (statement-batch.ts).
    */
   private async onReadCommittedConnection<T>(work: (runner: QueryRunner) => Promise<T>) {
     const runner = this.ds.createQueryRunner('master');
@@ -259,6 +261,7 @@ export class Writes {
         await runner.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
         this.readCommitted.add(connection);
       }
+      batchStatements(runner);
       return await work(runner);
     } finally {
       await runner.release();

@@ -3,6 +3,7 @@ import { dependsOn, recordTag } from '../cache/dependencies.js';
 import type { TotalsCache } from '../cache/totals-cache.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { later } from '../database/statement-batch.js';
 import { TAXONOMIES } from './taxonomy.js';
 import type { TermRecord } from './term.mapper.js';
 import { TermLinks } from './term-links.js';
@@ -104,7 +105,9 @@ export class EventTermsRepository {
     if (!ids.length) return;
     touchCounts(ids);
     // Plain SQL: the entity never writes the counter (`update: false`), so no builder of it can.
-    await manager.query(
+    // Nothing reads its answer: it goes with the transaction's next statement.
+    await later(
+      manager,
       `UPDATE terms SET published_count = published_count + 1 WHERE id IN (${marks(ids.length)}) AND language = ?`,
       [...ids, language],
     );
@@ -118,7 +121,8 @@ export class EventTermsRepository {
     const ids = [...new Set(termIds)].sort((a, b) => a - b);
     if (!ids.length) return;
     touchCounts(ids);
-    await manager.query(
+    await later(
+      manager,
       `UPDATE terms AS t SET published_count = ${this.links.sql.publishedCount()}
        WHERE t.id IN (${marks(ids.length)})`,
       ids,

@@ -9,6 +9,7 @@ import type {
 } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { statementKind } from '../database/database-metrics.js';
+import { STATEMENT_SEPARATOR } from '../database/statement-batch.js';
 import { SpanKind, SpanStatusCode, startChildSpan, tracingEnabled, type Span } from './spans.js';
 
 /** The longest statement text recorded on a span (a long IN list is cut, not dropped). */
@@ -54,6 +55,9 @@ function queryTracer(database: AppConfig['database']): EntitySubscriberInterface
         'db.operation.name': kind.toUpperCase(),
         'db.query.text': event.query.slice(0, LONGEST_STATEMENT),
         'cal.db.pool': event.queryRunner.getReplicationMode() === 'slave' ? 'replica' : 'primary',
+        ...(kind === 'batch' && {
+          'db.operation.batch.size': event.query.split(STATEMENT_SEPARATOR).length,
+        }),
       }));
       let queue = open.get(event.queryRunner);
       if (!queue) open.set(event.queryRunner, (queue = []));

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { later } from '../database/statement-batch.js';
 import { Leases } from '../database/leases.js';
 import { transaction } from '../database/transaction.js';
 import type { ChangeAction, RecordKind } from '../common/records/record-kinds.js';
@@ -57,7 +58,7 @@ export class OutboxRepository {
 
   /**
    * Inside the write's transaction (Writes.journal): one statement per chunk of changes, with the
-   * `traceparent` of the operation writing them (null without tracing).
+   * `traceparent` of the operation writing them (null without tracing), sent with the commit.
    */
   async appendOutbox(
     manager: EntityManager,
@@ -72,7 +73,8 @@ export class OutboxRepository {
         params.push(e.kind, e.id, e.action, e.status, e.previousStatus, e.language, now);
         params.push(traceparent);
       }
-      await manager.query(
+      await later(
+        manager,
         `INSERT INTO webhook_outbox
            (kind, record_id, action, status, previous_status, language, created_at, traceparent)
          VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,

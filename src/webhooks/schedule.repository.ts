@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { later } from '../database/statement-batch.js';
 import { transaction } from '../database/transaction.js';
 import type { PostKind } from '../common/records/record-kinds.js';
 import type { JournalEntry } from '../database/writes.js';
@@ -40,7 +41,8 @@ export class ScheduleRepository {
     );
     for (let i = 0; i < stale.length; i += CHUNK) {
       const chunk = stale.slice(i, i + CHUNK);
-      await manager.query(
+      await later(
+        manager,
         `DELETE FROM webhook_schedule WHERE ${chunk.map(() => '(kind = ? AND record_id = ?)').join(' OR ')}`,
         chunk.flatMap((e) => [e.kind, e.id]),
       );
@@ -50,7 +52,8 @@ export class ScheduleRepository {
       (e) => e.status === 'future' && e.dateUtc !== null && e.dateUtc > nowSql,
     );
     if (known.length) {
-      await manager.query(
+      await later(
+        manager,
         `INSERT INTO webhook_schedule (kind, record_id, publish_at)
          VALUES ${known.map(() => '(?, ?, ?)').join(', ')}`,
         known.flatMap((e) => [e.kind, e.id, e.dateUtc]),
@@ -59,7 +62,8 @@ export class ScheduleRepository {
     for (const [kind, table] of POST_TABLES) {
       const unknown = alive.filter((e) => e.kind === kind && e.status === null).map((e) => e.id);
       if (!unknown.length) continue;
-      await manager.query(
+      await later(
+        manager,
         `INSERT INTO webhook_schedule (kind, record_id, publish_at)
          SELECT ?, id, date_utc FROM ${table}
          WHERE id IN (${unknown.map(() => '?').join(', ')}) AND status = 'future' AND date_utc > ?`,

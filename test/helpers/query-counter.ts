@@ -3,18 +3,22 @@ import { DataSource, type QueryRunner } from 'typeorm';
 import { ScheduledPublications } from '../../src/database/scheduled-publications.js';
 import { WriteVersion } from '../../src/cache/write-version.js';
 import { WEBHOOK_STATEMENT } from '../../src/webhooks/webhook-sql.js';
+import { STATEMENT_SEPARATOR } from '../../src/database/statement-batch.js';
 
 /**
  * Runs `work` and returns how many SQL statements the app sent meanwhile (their text goes to
  * `statements` when given): every query runner the driver hands out is wrapped, and unwrapped
  * afterwards (the SQLite driver hands out the same runner every time). The database monitor's
  * pings use their own connection; the webhook dispatcher's work, which runs beside requests after
- * each commit, is marked (WEBHOOK_STATEMENT) and not counted.
+ * each commit, is marked (WEBHOOK_STATEMENT) and not counted. A batch of statements sent in one
+ * exchange (src/database/statement-batch.ts) counts as its statements; `exchanges` gets the text
+ * of each exchange with the server, batches whole.
  */
 export async function countQueries(
   app: INestApplication,
   work: () => Promise<unknown>,
   statements?: string[],
+  exchanges?: string[],
 ): Promise<number> {
   const ds = app.get(DataSource);
   let queries = 0;
@@ -36,8 +40,7 @@ export async function countQueries(
       statements?.push(sql);
       if (process.env.PRINT_QUERIES) console.log(sql.slice(0, 100));
     };
-    runner.query = ((...args: Parameters<typeof query>) => {
-      const sql = args[0];
+    const one = (sql: string) => {
       const webhook = sql.startsWith(WEBHOOK_STATEMENT);
       if (pendingBegin !== undefined && !webhook) count(pendingBegin);
       pendingBegin = undefined;
@@ -46,6 +49,11 @@ export async function countQueries(
         if (!lastWasWebhook) count(sql);
       } else if (!webhook) count(sql);
       lastWasWebhook = webhook;
+    };
+    runner.query = ((...args: Parameters<typeof query>) => {
+      const sql = args[0];
+      if (!sql.startsWith(WEBHOOK_STATEMENT)) exchanges?.push(sql);
+      for (const statement of sql.split(STATEMENT_SEPARATOR)) one(statement);
       return query(...args);
     }) as typeof runner.query;
     return runner;
