@@ -29,10 +29,13 @@ export const YOUNG_GENERATION_MB = 3 * SEMI_SPACE_MB;
  * How many malloc arenas glibc may keep (MALLOC_ARENA_MAX). By default it opens one per thread
  * that allocates, up to 8 per core, and each keeps what it once held: V8's helper threads and
  * libuv's pool left 31 MB resident in them after issue 53's memory scenario, 19 MB with two, at
- * the same CPU per request (docs/operations.md, "Memory"). glibc reads it once, as the process
- * starts, so it travels in the environment of the second start below; musl ignores it.
+ * the same CPU per request. One (the main heap alone) took the scenario's peak from 243-259 MB
+ * (mean 251, nine runs) to 233-240 (mean 237, five runs) on the evening of 2026-11-30, at the
+ * same CPU per read and per create within the runs' spread (docs/operations.md, "Memory"). glibc
+ * reads it once, as the process starts, so it travels in the environment of the second start
+ * below; musl ignores it.
  */
-export const MALLOC_ARENAS = 2;
+export const MALLOC_ARENAS = 1;
 
 /**
  * V8's baseline compiler (Sparkplug) off. It turns the bytecode of every function run a few
