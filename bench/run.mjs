@@ -158,6 +158,8 @@ const variants = [
 ];
 const results = [];
 let rss = { served: {}, computed: {}, cold: {} };
+/** The served worker's peak resident memory (MB) and the load during which it was reached. */
+let servedPeak = { mb: 0, during: 'start-up' };
 try {
   for (const port of [PORT, PORT + 1, PORT + 2]) await waitHealthy(port);
   const listBody = await (await fetch(`${base}/cal/events/v1/events`)).text();
@@ -208,6 +210,14 @@ try {
     ['categories list', '/cal/events/v1/categories', 'record'],
     ['tags list', '/cal/events/v1/tags', 'record'],
   ];
+  // Which load took the served worker's resident memory to its peak (VmHWM only rises): read
+  // after each of its scenarios, before the other servers are loaded.
+  const servedPeakAfter = (name) => {
+    const mb = peakRssMb(server.pid);
+    if (mb === null || mb <= servedPeak.mb) return;
+    servedPeak = { mb, during: name };
+    console.log(`the served worker's resident memory reached ${mb} MB (its peak so far)`);
+  };
   for (const [index, [name, path, target]] of scenarios.entries()) {
     // The pages are asked for as browsers ask (gzip: the server compresses HTML, CONTRACT §7),
     // the REST answers as the plugin's clients ask (no encoding).
@@ -217,6 +227,7 @@ try {
     // One second of the same load first, not measured: the JIT and the connection pools warm up.
     await warmUp(`${base}${path}`, headers);
     const result = { name, target, ...(await measure({ url: `${base}${path}`, headers })) };
+    servedPeakAfter(name);
     // The ceiling route is never cached: measuring it again would only add noise.
     if (index > 0) {
       for (const [variant, origin] of variants) {
@@ -253,6 +264,7 @@ try {
     create: true,
     ...(await measure({ url: createUrl, ...createRequests(auth) })),
   };
+  servedPeakAfter('the creates (warm-up and measured)');
   results.push(created);
   console.log(`create: ${created.rps} req/s`);
   if (!SQLITE) {
@@ -283,6 +295,9 @@ try {
     ]),
   );
   console.log(`RSS at the end and at the peak of the run: ${JSON.stringify(rss)} MB`);
+  console.log(
+    `the served worker reached its peak (${servedPeak.mb} MB) during: ${servedPeak.during}`,
+  );
 } finally {
   await stopServer(server);
   await stopServer(computedServer);
@@ -540,7 +555,7 @@ const lines = [
         '',
       ]
     : []),
-  `RSS through the run (peak, then at the end): served ${rss.served.peak} and ${rss.served.end} MB, computed ${rss.computed.peak} and ${rss.computed.end} MB, cold ${rss.cold.peak} and ${rss.cold.end} MB (target for the served worker, whose caches are at their defaults: a peak ≤ ${COMPUTED_TARGETS.rssMb} MB).`,
+  `RSS through the run (peak, then at the end): served ${rss.served.peak} and ${rss.served.end} MB (its peak reached during ${servedPeak.during}), computed ${rss.computed.peak} and ${rss.computed.end} MB, cold ${rss.cold.peak} and ${rss.cold.end} MB (target for the served worker, whose caches are at their defaults: a peak ≤ ${COMPUTED_TARGETS.rssMb} MB).`,
   '',
   `Targets: default list as served ≥ ${LIST_TARGET.toFixed(2)} of the ceiling → ${ratio(results[1])}; computed: event lists ` +
     `≥ ${COMPUTED_TARGETS.list.ratio.toFixed(2)} with p99 ≤ ${COMPUTED_TARGETS.list.p99} ms, single events and the other lists ≥ ${COMPUTED_TARGETS.record.ratio.toFixed(2)}, ` +
