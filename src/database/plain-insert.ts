@@ -1,6 +1,6 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { BoundedMemo } from '../common/bounded-memo.js';
-import { later as sendLater } from './statement-batch.js';
+import { later } from './statement-batch.js';
 
 /**
  * Inserts `rows` of entity `target` in one plain INSERT: what `manager.insert` writes, without
@@ -8,7 +8,7 @@ import { later as sendLater } from './statement-batch.js';
  * every defaulted column with RETURNING), for the rows a create writes on every request. Each
  * value goes through the driver's own persistence rules (column transformers, JSON); a column
  * left undefined in every row gets its default. Rows that leave different columns undefined,
- * and entities with columns TypeORM generates, go to `manager.insert`. With `later`, the plain
+ * and entities with columns TypeORM generates, go to `manager.insert`. With `deferred`, the plain
  * INSERT goes with the transaction's next statement (statement-batch.ts): for rows whose insert
  * nobody catches a failure of.
  */
@@ -16,7 +16,7 @@ export async function insertRows<T extends ObjectLiteral>(
   manager: EntityManager,
   target: EntityTarget<T>,
   rows: readonly T[],
-  later = false,
+  deferred = false,
 ): Promise<void> {
   if (!rows.length) return;
   const metadata = manager.connection.getMetadata(target);
@@ -58,7 +58,7 @@ export async function insertRows<T extends ObjectLiteral>(
     const tuple = `(${columns.map(() => '?').join(', ')})`;
     return `INSERT INTO ${driver.escape(metadata.tableName)} (${columns.map((c) => driver.escape(c.databaseName)).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
   });
-  if (later) await sendLater(manager, sql, params);
+  if (deferred) await later(manager, sql, params);
   else await manager.query(sql, params);
 }
 

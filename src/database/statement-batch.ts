@@ -49,13 +49,13 @@ export function batchStatements(runner: QueryRunner): void {
   runner.query = (async (sql: string, params?: unknown[], structured?: boolean) => {
     if (sql === 'START TRANSACTION') {
       statements.push({ sql, params: [] });
-      return structured ? { records: [], raw: undefined } : undefined;
+      return unsent(structured);
     }
     if (!statements.length) return send(sql, params, structured);
     if (sql === 'ROLLBACK') {
       const begun = statements[0].sql !== 'START TRANSACTION';
       statements.length = 0;
-      if (!begun) return structured ? { records: [], raw: undefined } : undefined;
+      if (!begun) return unsent(structured);
       return send(sql, params, structured);
     }
     const batch = statements.splice(0);
@@ -79,4 +79,9 @@ export function batchStatements(runner: QueryRunner): void {
     result.affected = raw?.affectedRows;
     return result;
   }) as QueryRunner['query'];
+}
+
+/** The answer to a statement held back or dropped: nothing reached the server. */
+function unsent(structured: boolean | undefined) {
+  return structured ? { records: [], raw: undefined } : undefined;
 }

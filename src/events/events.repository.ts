@@ -353,7 +353,7 @@ export class EventsRepository {
   /**
    * Links an event to terms it does not carry yet (caller's transaction), with copies of the
    * event's state when given (a new event's links need no syncTermLinks then). The links go
-   * with the transaction's next statement (insertRows' `later`).
+   * with the transaction's next statement (insertRows' `deferred`).
    */
   async addTerms(
     manager: EntityManager,
