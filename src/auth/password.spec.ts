@@ -1,6 +1,8 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import {
   generateApplicationPassword,
   hashPassword,
+  needsRehash,
   normalizeApplicationPassword,
   useCheapHashingForTests,
   verifyPassword,
@@ -18,11 +20,24 @@ describe('password hashing', () => {
     } finally {
       useCheapHashingForTests();
     }
-    expect(a).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(a).toMatch(/^scrypt\$16384\$8\$5\$/);
     expect(a).not.toBe(b);
     await expect(verifyPassword('secret', a)).resolves.toBe(true);
     await expect(verifyPassword('Secret', a)).resolves.toBe(false);
     await expect(verifyPassword('secret', 'bcrypt$whatever')).resolves.toBe(false);
+    // A hash of the cost before (N=2^15, p=1) still verifies, and is to be made again.
+    const salt = randomBytes(16);
+    const key = scryptSync('secret', salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 2 ** 20 });
+    const before = ['scrypt', 2 ** 15, 8, 1, salt.toString('base64'), key.toString('base64')];
+    await expect(verifyPassword('secret', before.join('$'))).resolves.toBe(true);
+    useCheapHashingForTests(false);
+    try {
+      expect(needsRehash(a)).toBe(false);
+      expect(needsRehash(before.join('$'))).toBe(true);
+    } finally {
+      useCheapHashingForTests();
+    }
+    expect(needsRehash(a)).toBe(true);
   });
 
   it('generates 24-character application passwords in groups of four', () => {

@@ -108,6 +108,21 @@ export class UsersRepository {
   }
 
   /**
+   * Replaces a stored hash (`column`: the application or the console password's) with another
+   * of the same password, unless it changed since it was read: a password set meanwhile stays.
+   * Answers whether it was replaced.
+   */
+  async rehashPassword(
+    id: number,
+    column: 'passwordHash' | 'loginPasswordHash',
+    from: string,
+    to: string,
+  ): Promise<boolean> {
+    const { affected } = await this.users.update({ id, [column]: from }, { [column]: to });
+    return (affected ?? 0) > 0;
+  }
+
+  /**
    * Deletes user `id` (`changes` null) or changes its fields, unless that leaves no
    * administrator: the administrators are counted under one lock (write-lock.ts; SQLite's single
    * writer), so that two administrators demoting each other at once cannot both succeed.

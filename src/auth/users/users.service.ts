@@ -8,6 +8,7 @@ import {
   generateLoginPassword,
   hashPassword,
   MIN_PASSWORD_LENGTH,
+  needsRehash,
   normalizeApplicationPassword,
   passwordLength,
   verifyPassword,
@@ -200,9 +201,12 @@ export class UsersService implements OnApplicationBootstrap {
    */
   async authenticateLogin(login: string, password: string): Promise<UserEntity | null> {
     const user = await this.users.byLogin(login);
-    const hash = user?.loginPasswordHash ?? (await decoyHash());
-    const ok = await verifyPassword(password, hash);
-    return user?.loginPasswordHash && ok ? user : null;
+    if (!user?.loginPasswordHash) {
+      await verifyPassword(password, await decoyHash());
+      return null;
+    }
+    const hash = await this.check(user, 'loginPasswordHash', user.loginPasswordHash, password);
+    return hash ? { ...user, loginPasswordHash: hash } : null;
   }
 
   async list(): Promise<PublicUser[]> {
@@ -355,26 +359,54 @@ export class UsersService implements OnApplicationBootstrap {
     // An application password of the API's: one indexed look-up, never cached, so that a
     // revocation counts at once in every process.
     if (await this.users.hasApplicationPassword(user.id, fastHash(password))) return user;
-    if (!(await this.verifyOnce(key, password, user.passwordHash))) return null;
-    this.cache.remember(key, user);
-    return user;
+    const hash = await this.verifyOnce(key, password, user);
+    if (!hash) return null;
+    const verified = { ...user, passwordHash: hash };
+    this.cache.remember(key, verified);
+    return verified;
   }
 
   /** Verifications running, by credential key and stored hash. */
-  private readonly verifying = new Map<string, Promise<boolean>>();
+  private readonly verifying = new Map<string, Promise<string | null>>();
 
   /**
-   * One scrypt run for the concurrent requests that bring the same credential before it is
-   * remembered (a client's first requests in parallel): each run costs 0.1 s of CPU and 32 MB.
+   * One check (`check`) for the concurrent requests that bring the same credential before it is
+   * remembered (a client's first requests in parallel): each scrypt run costs 0.16 s of CPU and
+   * 16 MB.
    */
-  private verifyOnce(key: string, password: string, hash: string): Promise<boolean> {
-    const flight = `${key}\0${hash}`;
+  private verifyOnce(key: string, password: string, user: UserEntity): Promise<string | null> {
+    const flight = `${key}\0${user.passwordHash}`;
     let verified = this.verifying.get(flight);
     if (!verified) {
-      verified = verifyPassword(password, hash).finally(() => this.verifying.delete(flight));
+      verified = this.check(user, 'passwordHash', user.passwordHash, password).finally(() =>
+        this.verifying.delete(flight),
+      );
       this.verifying.set(flight, verified);
     }
     return verified;
+  }
+
+  /**
+   * Whether `password` is the one `stored` (the user's `column`) was made from: the hash stored
+   * now when it is, null when not. A hash made at another cost than today's is replaced by one
+   * at today's cost (needsRehash), unless the password changed meanwhile; a failure to store it
+   * leaves the old one, which still verifies, and is logged.
+   */
+  private async check(
+    user: UserEntity,
+    column: 'passwordHash' | 'loginPasswordHash',
+    stored: string,
+    password: string,
+  ): Promise<string | null> {
+    if (!(await verifyPassword(password, stored))) return null;
+    if (!needsRehash(stored)) return stored;
+    try {
+      const fresh = await hashPassword(password);
+      return (await this.users.rehashPassword(user.id, column, stored, fresh)) ? fresh : stored;
+    } catch (error) {
+      this.logger.warn(`the password hash of ${user.login} was not replaced: ${String(error)}`);
+      return stored;
+    }
   }
 }
 
