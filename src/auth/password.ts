@@ -113,9 +113,17 @@ export function needsRehash(stored: string): boolean {
   );
 }
 
-/** A hash of a random password, verified against when the login is unknown (constant work). */
+/** A hash of a random password, verified against when there is no hash to check (constant work). */
 let decoy: Promise<string> | undefined;
-export const decoyHash = () => (decoy ??= hashPassword(randomBytes(18).toString('base64')));
+const decoyHash = () => (decoy ??= hashPassword(randomBytes(18).toString('base64')));
+
+/**
+ * The work of a wrong password, for a login that has no hash to check (unknown, or without a
+ * console password): timing does not tell it from a known one.
+ */
+export async function checkDecoy(password: string): Promise<void> {
+  await verifyPassword(password, await decoyHash());
+}
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** `length` characters from [A-Za-z0-9] (256 is a multiple of 64, ... close enough: 62 letters). */

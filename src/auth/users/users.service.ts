@@ -3,7 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, Inject } from '@nestjs/comm
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { CredentialCache } from '../credential-cache.js';
 import {
-  decoyHash,
+  checkDecoy,
   generateApplicationPassword,
   generateLoginPassword,
   hashPassword,
@@ -202,10 +202,10 @@ export class UsersService implements OnApplicationBootstrap {
   async authenticateLogin(login: string, password: string): Promise<UserEntity | null> {
     const user = await this.users.byLogin(login);
     if (!user?.loginPasswordHash) {
-      await verifyPassword(password, await decoyHash());
+      await checkDecoy(password);
       return null;
     }
-    const hash = await this.check(user, 'loginPasswordHash', user.loginPasswordHash, password);
+    const hash = await this.check(user, 'loginPasswordHash', password);
     return hash ? { ...user, loginPasswordHash: hash } : null;
   }
 
@@ -351,7 +351,7 @@ export class UsersService implements OnApplicationBootstrap {
     const password = normalizeApplicationPassword(rawPassword);
     const user = await this.users.byLogin(login);
     if (!user) {
-      await verifyPassword(password, await decoyHash());
+      await checkDecoy(password);
       return null;
     }
     const key = this.cache.key(login, password);
@@ -378,7 +378,7 @@ export class UsersService implements OnApplicationBootstrap {
     const flight = `${key}\0${user.passwordHash}`;
     let verified = this.verifying.get(flight);
     if (!verified) {
-      verified = this.check(user, 'passwordHash', user.passwordHash, password).finally(() =>
+      verified = this.check(user, 'passwordHash', password).finally(() =>
         this.verifying.delete(flight),
       );
       this.verifying.set(flight, verified);
@@ -387,18 +387,18 @@ export class UsersService implements OnApplicationBootstrap {
   }
 
   /**
-   * Whether `password` is the one `stored` (the user's `column`) was made from: the hash stored
-   * now when it is, null when not. A hash made at another cost than today's is replaced by one
+   * Whether `password` is the one the user's hash `column` was made from: the hash stored now
+   * when it is, null when not (or when there is none). A hash made at another cost than today's is replaced by one
    * at today's cost (needsRehash), unless the password changed meanwhile; a failure to store it
    * leaves the old one, which still verifies, and is logged.
    */
   private async check(
     user: UserEntity,
     column: 'passwordHash' | 'loginPasswordHash',
-    stored: string,
     password: string,
   ): Promise<string | null> {
-    if (!(await verifyPassword(password, stored))) return null;
+    const stored = user[column];
+    if (!stored || !(await verifyPassword(password, stored))) return null;
     if (!needsRehash(stored)) return stored;
     try {
       const fresh = await hashPassword(password);
